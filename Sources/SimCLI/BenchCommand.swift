@@ -1,0 +1,48 @@
+import Foundation
+import SimKernel
+
+/// `syncsim bench kernel|fleet`: speed figures printed to the terminal, never written to files.
+struct BenchCommand {
+  static let usage = """
+    usage: syncsim bench kernel [--events N]
+           syncsim bench fleet [--accounts N] [--duration D]
+
+      kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
+      fleet    accounts × 2 devices on the private database with Poisson edits: events/s,
+               wall time and peak memory
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    var args = ArgumentList(arguments)
+    if args.flag("help") {
+      console.print(usage)
+      return .success
+    }
+    let which = try args.positionals()
+    guard let target = which.first, which.count == 1 else {
+      throw UsageError("bench needs exactly one target: kernel or fleet")
+    }
+    switch target {
+    case "kernel": return kernel(console: console)
+    case "fleet": return try FleetBenchmark.command(arguments, console: console)
+    default: throw UsageError("unknown bench target '\(target)' (expected kernel or fleet)")
+    }
+  }
+
+  static func kernel(console: Console) -> ExitCode {
+    console.print("hold model: pop the earliest event, schedule one at now + Exp(1 s); release build expected")
+    console.print("pending      events    ns/event     events/s  fingerprint")
+    for (pending, events) in [(1_000, 5_000_000), (100_000, 5_000_000), (1_000_000, 3_000_000)] {
+      let result = KernelBenchmark.run(pending: pending, events: events)
+      console.print(
+        pad(String(pending), 7) + pad(String(events), 12)
+          + pad(String(format: "%.1f", result.nanosecondsPerEvent), 12)
+          + pad(String(format: "%.0f", result.eventsPerSecond), 13) + "  " + result.fingerprint)
+    }
+    return .success
+  }
+
+  static func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+}

@@ -1,0 +1,49 @@
+/// The `syncsim` command: dispatches verb subcommands and maps errors to exit codes.
+public enum SyncSimCommand {
+  /// The version printed by `--version` and recorded in results.
+  public static let version = "0.1.0"
+
+  static let usage = """
+    syncsim \(version): a deterministic simulator of Core Data / SwiftData sync through CloudKit
+
+    usage: syncsim <command> [options]
+
+    commands:
+      run        run a scenario and write CSV results
+      validate   check scenario files and report every problem
+      schema     print the JSON Schema of scenario files
+      bench      speed benchmarks (kernel, fleet)
+
+    options:
+      --help     show help (also after any command)
+      --version  print the version
+
+    exit codes: 0 success, 1 a run failed, 64 bad usage, 65 bad input data
+    """
+
+  /// Runs `syncsim` with `arguments` (without the program name); returns the exit code.
+  public static func main(arguments: [String], console: Console = .standard()) -> Int32 {
+    guard let verb = arguments.first else {
+      console.error(usage)
+      return ExitCode.usage.rawValue
+    }
+    let rest = Array(arguments.dropFirst())
+    do throws(UsageError) {
+      switch verb {
+      case "--help", "-h", "help":
+        console.print(usage)
+        return ExitCode.success.rawValue
+      case "--version":
+        console.print(version)
+        return ExitCode.success.rawValue
+      case "bench": return try BenchCommand.run(rest, console: console).rawValue
+      default:
+        throw UsageError("unknown command '\(verb)'")
+      }
+    } catch {
+      console.error("error: \(error.message)")
+      console.error("run 'syncsim --help' for usage")
+      return ExitCode.usage.rawValue
+    }
+  }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import SimCLI
+
+exit(SyncSimCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
