@@ -25,7 +25,8 @@ let package = Package(
     .target(name: "SimCLI", dependencies: ["SimScenario", "SimModel", "SimKernel"], swiftSettings: settings),
     .executableTarget(name: "syncsim", dependencies: ["SimCLI"], swiftSettings: settings),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"], swiftSettings: settings),
-    .testTarget(name: "SimModelTests", dependencies: ["SimModel", "SimKernel"], swiftSettings: settings),
+    .testTarget(
+      name: "SimModelTests", dependencies: ["SimModel", "SimKernel", "SimScenario"], swiftSettings: settings),
     .testTarget(
       name: "SimScenarioTests", dependencies: ["SimScenario", "SimCLI", "SimModel", "SimKernel"],
       swiftSettings: settings),

@@ -1,0 +1,119 @@
+import SimKernel
+
+/// The CloudKit server and network path (MODEL §6–7). Every default carries its source tag.
+public struct ServerParameters: Equatable, Sendable {
+  /// Round trip of one CloudKit request, seconds. [assumed] lognormal, median 150 ms, p99 2 s.
+  public var requestLatency = Distribution.lognormal(median: 0.15, p99: 2)
+  /// Records per modify request. [A][RE] 400 (limitExceeded doc; PFCloudKitExporterOptions).
+  public var recordsPerOperation = 400
+  /// Record bytes per modify request, assets excluded. [RE] 1,572,864 (OpenCloudData exporter).
+  public var bytesPerOperation = 1_572_864
+  /// Field-level or record-level last-arrival-wins. [W] WWDC19 "last writer wins"; [RE] changedKeys.
+  public var savePolicy = ServerSavePolicy.changedKeys
+  /// Records per page of a fetch-changes response. [C] ~200 (MODEL §8, assumed).
+  public var importPageSize = 200
+  /// Time to apply one imported record to the store, seconds. [C] ~3.5 ms (MODEL §8).
+  public var applyTimePerRecordSeconds = 0.0035
+  /// Fixed overhead bytes of one record beside its fields. [assumed] 300 B (record name, system fields).
+  public var recordOverheadBytes = 300
+  /// Size of a CDMR join record, bytes. [assumed] 400 B.
+  public var joinRecordBytes = 400
+  /// String/binary fields above this many bytes become CKAsset uploads. [W] WWDC19 ~750 KB.
+  public var assetThresholdBytes = 750_000
+
+  public init() {}
+}
+
+/// Silent push delivery through APNs (MODEL §7).
+public struct PushParameters: Equatable, Sendable {
+  /// From the server's commit to apsd on the device, seconds. [assumed] lognormal median 2 s, p99 60 s
+  /// (Apple promises "within about a minute" end to end; research §12 `pushFanoutLatency`).
+  public var fanoutLatency = Distribution.lognormal(median: 2, p99: 60)
+  /// From apsd to the app. [A] TN3163 example 0.1 s.
+  public var deliveryLatencySeconds = 0.1
+  /// Probability that APNs drops a push. [assumed] 0.
+  public var dropProbability = 0.0
+  /// Background pushes per hour that wake the app; more are held. [A] "two or three per hour": 3.
+  public var backgroundPushBudgetPerHour = 3
+  /// Pushes to one device within this window coalesce into one, seconds. [assumed] 0 (off).
+  public var coalescingWindowSeconds = 0.0
+  /// How long APNs stores a push for an offline device, seconds. [A] 30 days.
+  public var offlineStorageSeconds = 30.0 * 86_400
+
+  public init() {}
+}
+
+/// The system scheduler, dasd (MODEL §5).
+public struct SchedulerParameters: Sendable {
+  /// From submission to decision, seconds. [A] TN3163 example 0.38 s; research §12 lognormal median 0.3 s.
+  public var decisionLatency = Distribution.lognormal(median: 0.3, p99: 0.6)
+  /// From approval to the start of an export. [A] TN3163: +1.0 s.
+  public var exportStartDelaySeconds = 1.0
+  /// From approval to the start of an import. [A] TN3163: +0.095 s.
+  public var importStartDelaySeconds = 0.095
+  /// Duration of an export with nothing to export. [A] TN3163: 35 ms.
+  public var emptyExportSeconds = 0.035
+  /// At the latest, a waiting activity is re-evaluated after this long. [RE] 900 s (0x384).
+  public var policyValiditySeconds = 900.0
+  /// The policies, evaluated in this order; the first refusal names the blocking policy.
+  public var policies: [any SchedulerPolicy] = SchedulerParameters.defaultPolicies
+
+  /// MODEL §5's default set: group, rate limit, low power, network (single-device account off).
+  public static var defaultPolicies: [any SchedulerPolicy] {
+    [ActivityGroupPolicy(), ActivityRateLimitPolicy(), LowPowerModePolicy(), NetworkPolicy()]
+  }
+
+  public init() {}
+}
+
+/// How edits become saves, and how imports become visible, on one device (MODEL §4).
+public struct AppBehaviour: Equatable, Sendable {
+  /// When the context saves. [A] immediate is Apple's recommendation; seed 004.
+  public var savePolicy = SavePolicyKind.immediate
+  /// The debounce or interval of `savePolicy`, seconds. [assumed] 2 s.
+  public var saveDelaySeconds = 2.0
+  /// How imported changes reach the screen. [A] fetchedResults with automatic merging.
+  public var uiRefresh = UIRefreshKind.fetchedResults
+  /// The debounce of `reloadOnImportEvent`, seconds. [C] seed 004: ~5 s.
+  public var uiReloadDebounceSeconds = 5.0
+  /// From the import's store update to the view context's merge, seconds. [assumed] 0.05 s.
+  public var uiMergeSeconds = 0.05
+  /// Whether a person sees a change only while the app is in the foreground. [assumed] true.
+  public var visibilityRequiresForeground = true
+  /// Whether the Remote notifications background mode is on. [A] required for push.
+  public var backgroundPush = true
+
+  public init() {}
+}
+
+/// A device's power and network at the start of a run (MODEL §3).
+public struct DeviceConditions: Equatable, Sendable {
+  public var batteryPercent = 80.0
+  public var pluggedIn = false
+  public var lowPowerMode = false
+  public var online = true
+  /// Upload bandwidth, bytes per second. [assumed] 1 MB/s.
+  public var uploadBytesPerSecond = 1_000_000.0
+  /// Download bandwidth, bytes per second. [assumed] 5 MB/s.
+  public var downloadBytesPerSecond = 5_000_000.0
+
+  public init() {}
+}
+
+/// An entity of the app's data model, reduced to what sizes records (MODEL §6; issue 8 refines it).
+public struct EntityDescription: Equatable, Sendable {
+  public var name: String
+  /// Typical sizes of the entity's attributes, bytes, in order.
+  public var attributeBytes: [Int]
+  /// CDMR join records created with each new object (many-to-many links).
+  public var manyToManyLinksPerObject: Int
+
+  public init(name: String, attributeBytes: [Int] = [64, 64, 8, 8], manyToManyLinksPerObject: Int = 0) {
+    self.name = name
+    self.attributeBytes = attributeBytes
+    self.manyToManyLinksPerObject = manyToManyLinksPerObject
+  }
+
+  /// Number of fields, including the existence field at index 0.
+  public var fieldCount: Int { attributeBytes.count + 1 }
+}

@@ -1,0 +1,57 @@
+import SimKernel
+
+/// A value the model emits at each stage transition; observers compute metrics from these and
+/// never steer the model (MODEL §10).
+public enum Observation: Sendable {
+  /// The layout of the world, emitted once per store before anything else.
+  case store(mirror: MirrorID, device: DeviceID, zone: ZoneID, scope: DatabaseScope?)
+  /// A person edited a field on a device: a new write.
+  case edited(write: WriteID, mirror: MirrorID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime)
+  /// The write's context saved (persistent history written).
+  case saved(write: WriteID, at: SimTime)
+  /// A later edit on the same device replaced the write before it was exported.
+  case supersededLocally(write: WriteID, by: WriteID)
+  /// An export activity's modify request committed the write at the server as change `sequence`.
+  case committed(write: WriteID, activity: ActivityID, sequence: Int32, at: SimTime)
+  /// A commit overwrote `write` with `by`, from a device that had not seen `write`.
+  case lostUpdate(write: WriteID, by: WriteID)
+  /// A scheduler activity was submitted.
+  case activityRequested(activity: ActivityID, kind: ActivityKind, mirror: MirrorID, trigger: ActivityTrigger, at: SimTime)
+  /// A policy refused the activity from `from` to `to`.
+  case activityBlocked(activity: ActivityID, policy: Int32, from: SimTime, to: SimTime)
+  /// All policies let the activity proceed.
+  case activityApproved(activity: ActivityID, at: SimTime)
+  /// The activity began executing.
+  case activityStarted(activity: ActivityID, at: SimTime)
+  /// The activity ended.
+  case activityFinished(activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool)
+  /// An import updated the store up to the server's change `token`.
+  case imported(mirror: MirrorID, activity: ActivityID, token: Int32, records: Int32, at: SimTime)
+  /// The person can now see the store's state up to change `token`.
+  case visible(mirror: MirrorID, token: Int32, at: SimTime)
+  /// A CloudKit request finished.
+  case request(mirror: MirrorID, upload: Bool, records: Int32, bytes: Int64, at: SimTime)
+  /// A push event for a device.
+  case push(device: DeviceID, event: PushEvent, at: SimTime)
+  /// The app changed state on a device.
+  case appState(device: DeviceID, state: AppState, at: SimTime)
+  /// The run ended; `converged` says whether every store equals the server with nothing pending.
+  case runEnded(at: SimTime, converged: Bool)
+}
+
+/// What happened to a push (MODEL §7 counters).
+public enum PushEvent: String, Sendable, CaseIterable {
+  case sent, delivered, dropped, held, discarded, stored, coalesced
+}
+
+/// Receives the model's observations.
+public protocol ObservationSink: AnyObject {
+  func observe(_ observation: Observation)
+}
+
+/// A sink that keeps every observation, for tests.
+public final class ObservationLog: ObservationSink {
+  public private(set) var observations: [Observation] = []
+  public init() {}
+  public func observe(_ observation: Observation) { observations.append(observation) }
+}

@@ -1,0 +1,70 @@
+/// Closed sets of names shared by the model, JSON, CSV and the README (one spelling each).
+
+/// The app's lifecycle state on a device (MODEL §3).
+public enum AppState: String, Sendable, CaseIterable, Codable {
+  case notRunning, foreground, background, suspended
+}
+
+/// When a device's context saves (MODEL §4).
+public enum SavePolicyKind: String, Sendable, CaseIterable, Codable {
+  /// Save after every edit.
+  case immediate
+  /// Save once no edit has happened for the debounce interval.
+  case debounce
+  /// Save every interval while there are unsaved edits.
+  case interval
+  /// Save only when the app leaves the foreground (seed 004's anti-pattern).
+  case onBackground
+}
+
+/// How an imported change becomes visible to the person (MODEL §4).
+public enum UIRefreshKind: String, Sendable, CaseIterable, Codable {
+  /// Visible when the view context merges (`automaticallyMergesChangesFromParent`).
+  case fetchedResults
+  /// Re-fetch on import-finished events, debounced (seed 004).
+  case reloadOnImportEvent
+  /// A view model that fetched once: visible at the next launch or activation.
+  case onLaunch
+}
+
+/// The kind of a scheduler activity.
+public enum ActivityKind: String, Sendable, CaseIterable, Codable {
+  case export, `import`, setup
+}
+
+/// Why an activity was requested (the labels TN3163/TN3164 log show).
+public enum ActivityTrigger: String, Sendable, CaseIterable, Codable {
+  case save, appDeactivation, exportAgain, push, launch, activation, nudge, poll, importAgain, initial
+}
+
+/// The CloudKit database a zone belongs to.
+public enum DatabaseScope: String, Sendable, CaseIterable, Codable {
+  case `private`, shared, `public`
+}
+
+/// How the server merges a modify request into its records (MODEL §9).
+public enum ServerSavePolicy: String, Sendable, CaseIterable, Codable {
+  /// Field-level: the changed fields of the arriving record win (default).
+  case changedKeys
+  /// Record-level: the arriving record replaces every field.
+  case allKeys
+}
+
+/// The kind of edit a person makes (MODEL §4).
+public enum EditKind: String, Sendable, CaseIterable, Codable {
+  case insert, update, delete, increment, addContribution
+}
+
+/// The outcome of one (write, observer device) pair at the end of a run (MODEL §10).
+public enum WriteOutcome: String, Sendable, CaseIterable, Codable {
+  /// The observer saw it: the row has a latency.
+  case visible
+  /// Committed, but the observer had not shown it when the run ended.
+  case notVisible
+  /// Saved or unsaved on its device, never committed.
+  case pending
+  /// Replaced on its own device by a later edit before it was exported.
+  case supersededLocally
+  /// Overwritten at the server by a device that had not seen it (a lost update).
+  case lostUpdate
+}

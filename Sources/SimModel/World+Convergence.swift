@@ -1,0 +1,46 @@
+import SimKernel
+
+extension World {
+  /// Whether every store equals the server for everything it can access, with nothing pending
+  /// (MODEL §10 convergence).
+  func isConverged() -> Bool {
+    for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
+      if !unsaved[index].isEmpty || !history[index].isEmpty { return false }
+      if mirror.pendingExport.raw >= 0 || mirror.runningExport.raw >= 0 { return false }
+      let zone = zones[Int(mirror.zone)]
+      let local = localWrite[index]
+      for field in 0..<Int(zone.fieldCount) where zone.serverWrite[field] != .none || field < local.count {
+        let localValue = field < local.count ? local[field] : .none
+        if localValue != zone.serverWrite[field] { return false }
+      }
+    }
+    return true
+  }
+}
+
+/// What a finished run reports beside its observations.
+public struct RunOutcome: Sendable {
+  public var stopReason: StopReason
+  public var endTime: SimTime
+  public var processedEvents: Int
+  public var fingerprint: TrajectoryFingerprint
+  public var converged: Bool
+}
+
+/// Runs a world from its spec to its duration: the one entry point of the model.
+public enum WorldRunner {
+  /// Simulates `spec`, sending every observation to `sink`.
+  public static func run(_ spec: WorldSpec, sink: any ObservationSink) -> RunOutcome {
+    var sim = Simulation<ModelEvent>()
+    var world = World(spec: spec, sink: sink)
+    world.start(&sim)
+    let end = SimTime(spec.duration)
+    var reason = sim.run(&world, until: end, maxEvents: spec.maxEvents)
+    if reason == .drained { reason = .reachedTime(end) }
+    let converged = world.isConverged()
+    sink.observe(.runEnded(at: sim.now, converged: converged))
+    return RunOutcome(
+      stopReason: reason, endTime: sim.now, processedEvents: sim.processedEventCount,
+      fingerprint: sim.fingerprint, converged: converged)
+  }
+}

@@ -1,0 +1,159 @@
+import SimKernel
+
+/// Edits, saves and the save policies (MODEL §4).
+extension World {
+  mutating func scheduleNextEdit(_ device: DeviceID, _ workload: Workload, sim: inout Simulation<ModelEvent>) {
+    let gap = editRandom[device.index].exponential(mean: 3600 / workload.editsPerHour)
+    sim.schedule(.workloadEdit(device), after: SimDuration(seconds: gap))
+  }
+
+  mutating func workloadEdit(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    guard let workload = spec.devices[device.index].workload else { return }
+    scheduleNextEdit(device, workload, sim: &sim)
+    if workload.foregroundOnly && devices[device.index].app != .foreground { return }
+    guard let mirror = primaryMirror(of: device) else { return }
+    let draw = editRandom[device.index].nextUnit()
+    let kind: EditKind =
+      draw < workload.insertShare ? .insert : draw < workload.insertShare + workload.deleteShare ? .delete : .update
+    edit(mirror, kind: kind, entity: workload.entity, sim: &sim)
+  }
+
+  /// Makes one edit on `mirror` and applies its save policy.
+  mutating func edit(_ mirror: MirrorID, kind: EditKind, entity: Int, sim: inout Simulation<ModelEvent>) {
+    guard isSyncing(mirror) else { return }
+    switch kind {
+    case .insert, .addContribution:
+      insertObject(mirror, entity: entity, kind: kind, at: sim.now)
+    case .update, .delete, .increment:
+      guard let object = findObject(mirror, entity: entity, random: kind != .increment) else {
+        insertObject(mirror, entity: entity, kind: .insert, at: sim.now)
+        break
+      }
+      let zone = Int(mirrors[mirror.index].zone)
+      let base = Int(zones[zone].objectFieldBase[object.index])
+      let fieldCount = spec.entities[Int(zones[zone].objectEntity[object.index])].fieldCount
+      let field: Int32
+      let value: Int32
+      switch kind {
+      case .delete:
+        field = 0
+        value = 0
+      case .increment:
+        field = Int32(min(1, fieldCount - 1))
+        value = localValue[mirror.index][base + Int(field)] &+ 1
+      default:
+        field = Int32(1 + Int(editRandom[owner(of: mirror).index].nextInt(below: UInt64(max(1, fieldCount - 1)))))
+        value = Int32(truncatingIfNeeded: editRandom[owner(of: mirror).index].next() & 0x7FFF_FFFF)
+      }
+      let write = newWrite(mirror, basedOn: localWrite[mirror.index][base + Int(field)], value: value)
+      setLocal(mirror, base + Int(field), write: write, value: value)
+      unsaved[mirror.index].append(Change(object: object, field: field, write: write))
+      observe(.edited(write: write, mirror: mirror, object: object, field: field, kind: kind, at: sim.now))
+    }
+    applySavePolicy(mirror, sim: &sim)
+  }
+
+  mutating func insertObject(_ mirror: MirrorID, entity: Int, kind: EditKind, at now: SimTime) {
+    let zone = Int(mirrors[mirror.index].zone)
+    let object = allocateObject(zone: zone, entity: entity)
+    let base = Int(zones[zone].objectFieldBase[object.index])
+    let write = newWrite(mirror, basedOn: .none)
+    for field in 0..<spec.entities[entity].fieldCount {
+      setLocal(mirror, base + field, write: write, value: field == 0 ? 1 : 0)
+    }
+    unsaved[mirror.index].append(Change(object: object, field: -1, write: write))
+    observe(.edited(write: write, mirror: mirror, object: object, field: -1, kind: kind, at: now))
+    for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
+      // A CDMR join record: a record of its own, not a person's write.
+      let link = allocateObject(zone: zone, entity: -1)
+      let linkBase = Int(zones[zone].objectFieldBase[link.index])
+      setLocal(mirror, linkBase, write: .none, value: 1)
+      unsaved[mirror.index].append(Change(object: link, field: -1, write: .none))
+    }
+  }
+
+  /// Registers a new object in the zone; entity −1 is a CDMR join record (one field).
+  mutating func allocateObject(zone: Int, entity: Int) -> ObjectID {
+    let object = ObjectID(zones[zone].objectEntity.count)
+    let fieldCount = entity >= 0 ? spec.entities[entity].fieldCount : 1
+    zones[zone].objectEntity.append(Int32(entity))
+    zones[zone].objectFieldBase.append(zones[zone].fieldCount)
+    zones[zone].fieldCount += Int32(fieldCount)
+    zones[zone].serverWrite.append(contentsOf: repeatElement(.none, count: fieldCount))
+    zones[zone].serverValue.append(contentsOf: repeatElement(0, count: fieldCount))
+    return object
+  }
+
+  /// A live object of `entity` in the mirror's store: a random one, or the first.
+  mutating func findObject(_ mirror: MirrorID, entity: Int, random: Bool) -> ObjectID? {
+    let zone = Int(mirrors[mirror.index].zone)
+    let count = zones[zone].objectEntity.count
+    guard count > 0 else { return nil }
+    let start = random ? Int(editRandom[owner(of: mirror).index].nextInt(below: UInt64(count))) : 0
+    for step in 0..<count {
+      let object = (start + step) % count
+      guard zones[zone].objectEntity[object] == Int32(entity) else { continue }
+      let base = Int(zones[zone].objectFieldBase[object])
+      if base < localValue[mirror.index].count && localValue[mirror.index][base] == 1 {
+        return ObjectID(object)
+      }
+    }
+    return nil
+  }
+
+  mutating func newWrite(_ mirror: MirrorID, basedOn: WriteID, value: Int32 = 1) -> WriteID {
+    writeMirror.append(mirror)
+    writeBasedOn.append(basedOn)
+    writeValue.append(value)
+    return WriteID(writeMirror.count - 1)
+  }
+
+  /// Sets a field of the mirror's local store, growing its arrays to the zone's size.
+  mutating func setLocal(_ mirror: MirrorID, _ field: Int, write: WriteID, value: Int32) {
+    ensureLocalCapacity(mirror)
+    localWrite[mirror.index][field] = write
+    localValue[mirror.index][field] = value
+    dirty[mirror.index][field] = true
+  }
+
+  mutating func ensureLocalCapacity(_ mirror: MirrorID) {
+    let needed = Int(zones[Int(mirrors[mirror.index].zone)].fieldCount)
+    let have = localWrite[mirror.index].count
+    if have < needed {
+      localWrite[mirror.index].append(contentsOf: repeatElement(.none, count: needed - have))
+      localValue[mirror.index].append(contentsOf: repeatElement(0, count: needed - have))
+      dirty[mirror.index].append(contentsOf: repeatElement(false, count: needed - have))
+    }
+  }
+
+  // MARK: - Saves
+
+  mutating func applySavePolicy(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    let app = spec.devices[owner(of: mirror).index].app
+    let delay = SimDuration(seconds: app.saveDelaySeconds)
+    switch app.savePolicy {
+    case .immediate:
+      save(mirror, sim: &sim)
+    case .debounce:
+      sim.cancel(mirrors[mirror.index].saveTimer)
+      mirrors[mirror.index].saveTimer = sim.scheduleCancellable(.saveTimer(mirror), at: sim.now + delay)
+    case .interval:
+      if !sim.isPending(mirrors[mirror.index].saveTimer) {
+        mirrors[mirror.index].saveTimer = sim.scheduleCancellable(.saveTimer(mirror), at: sim.now + delay)
+      }
+    case .onBackground:
+      break
+    }
+  }
+
+  /// Saves the context: unsaved edits become persistent history, and an export is requested.
+  mutating func save(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    guard !unsaved[mirror.index].isEmpty else { return }
+    for change in unsaved[mirror.index] where change.write != .none {
+      observe(.saved(write: change.write, at: sim.now))
+    }
+    history[mirror.index].append(contentsOf: unsaved[mirror.index])
+    unsaved[mirror.index].removeAll(keepingCapacity: true)
+    requestExport(mirror, trigger: .save, sim: &sim)
+  }
+}

@@ -1,0 +1,169 @@
+import SimKernel
+
+/// Export: history → records → batches → modify requests → server commits (MODEL §6).
+extension World {
+  mutating func beginExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let mirror = activities[activity.index].mirror
+    let covered = history[mirror.index].count
+    activities[activity.index].historyCovered = Int32(covered)
+    plans[mirror.index] = makePlan(mirror, changes: history[mirror.index][..<covered], at: sim.now)
+    if plans[mirror.index].batchEnds.isEmpty {
+      // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
+      history[mirror.index].removeFirst(covered)
+      sim.schedule(.exportRequestDone(activity), after: SimDuration(seconds: spec.scheduler.emptyExportSeconds))
+      return
+    }
+    sendNextBatch(activity, sim: &sim)
+  }
+
+  /// Groups the still-current changes into records and the records into batches.
+  mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, at now: SimTime) -> ExportPlan {
+    let zone = Int(mirrors[mirror.index].zone)
+    var plan = ExportPlan()
+    // Order entries by first appearance of their object, so one record's changes stay together.
+    stampCounter &+= 1
+    let stamp = stampCounter
+    if objectStamp[zone].count < zones[zone].objectEntity.count {
+      objectStamp[zone].append(contentsOf: repeatElement(0, count: zones[zone].objectEntity.count - objectStamp[zone].count))
+    }
+    var objects: [ObjectID] = []
+    var entriesByRecord: [[Change]] = []
+    var recordOf: [Int32: Int] = [:]  // lookup only: order comes from `objects`
+    for change in changes {
+      let base = Int(zones[zone].objectFieldBase[change.object.index])
+      let checkField = base + Int(max(change.field, 0))
+      if change.write != .none && localWrite[mirror.index][checkField] != change.write {
+        if change.field >= 0 {
+          observe(.supersededLocally(write: change.write, by: localWrite[mirror.index][checkField]))
+          continue
+        }
+      }
+      if objectStamp[zone][change.object.index] != stamp {
+        objectStamp[zone][change.object.index] = stamp
+        recordOf[change.object.raw] = objects.count
+        objects.append(change.object)
+        entriesByRecord.append([])
+      }
+      entriesByRecord[recordOf[change.object.raw]!].append(change)
+    }
+    var records: Int32 = 0
+    var bytes: Int64 = 0
+    var assetBytes: Int64 = 0
+    for (index, object) in objects.enumerated() {
+      let entity = Int(zones[zone].objectEntity[object.index])
+      let recordBytes = entity >= 0 ? recordBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
+      let recordAssets = entity >= 0 && entriesByRecord[index].contains { $0.field < 0 } ? assetBytesByEntity[entity] : 0
+      if records > 0
+        && (Int(records) + 1 > spec.server.recordsPerOperation
+          || bytes + recordBytes > Int64(spec.server.bytesPerOperation))
+      {
+        closeBatch(&plan, records: records, bytes: bytes + assetBytes)
+        records = 0
+        bytes = 0
+        assetBytes = 0
+      }
+      plan.entries.append(contentsOf: entriesByRecord[index])
+      records += 1
+      bytes += recordBytes
+      assetBytes += recordAssets
+    }
+    if records > 0 { closeBatch(&plan, records: records, bytes: bytes + assetBytes) }
+    return plan
+  }
+
+  func closeBatch(_ plan: inout ExportPlan, records: Int32, bytes: Int64) {
+    plan.batchEnds.append(Int32(plan.entries.count))
+    plan.batchRecords.append(records)
+    plan.batchBytes.append(bytes)
+  }
+
+  mutating func sendNextBatch(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let mirror = activities[activity.index].mirror
+    let batch = Int(activities[activity.index].nextBatch)
+    let bytes = plans[mirror.index].batchBytes[batch]
+    let duration = requestLatency(owner(of: mirror))
+      + Self.transfer(bytes, bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
+    sim.schedule(.exportRequestDone(activity), after: duration)
+  }
+
+  mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let mirror = activities[activity.index].mirror
+    let plan = plans[mirror.index]
+    if plan.batchEnds.isEmpty {
+      finishActivity(activity, succeeded: true, sim: &sim)
+      return
+    }
+    guard devices[owner(of: mirror).index].online else {
+      // networkUnavailable: the export fails; the history stays and a new export waits for network.
+      plans[mirror.index] = ExportPlan()
+      finishActivity(activity, succeeded: false, sim: &sim)
+      requestExport(mirror, trigger: .exportAgain, sim: &sim)
+      return
+    }
+    let batch = Int(activities[activity.index].nextBatch)
+    let start = batch == 0 ? 0 : Int(plan.batchEnds[batch - 1])
+    commit(mirror, activity: activity, entries: plan.entries[start..<Int(plan.batchEnds[batch])], at: sim.now)
+    observe(.request(mirror: mirror, upload: true, records: plan.batchRecords[batch], bytes: plan.batchBytes[batch], at: sim.now))
+    activities[activity.index].records += plan.batchRecords[batch]
+    fanOutPush(from: mirror, sim: &sim)
+    activities[activity.index].nextBatch += 1
+    if Int(activities[activity.index].nextBatch) < plan.batchEnds.count {
+      sendNextBatch(activity, sim: &sim)
+      return
+    }
+    history[mirror.index].removeFirst(Int(activities[activity.index].historyCovered))
+    plans[mirror.index] = ExportPlan()
+    finishActivity(activity, succeeded: true, sim: &sim)
+  }
+
+  /// Applies one modify request at the server: a new change per record, fields by save policy.
+  mutating func commit(_ mirror: MirrorID, activity: ActivityID, entries: ArraySlice<Change>, at now: SimTime) {
+    let zone = Int(mirrors[mirror.index].zone)
+    var lastObject = ObjectID(-1)
+    var sequence: Int32 = 0
+    for change in entries {
+      if change.object != lastObject {
+        zones[zone].changeLog.append(change.object)
+        sequence = Int32(zones[zone].changeLog.count)
+        lastObject = change.object
+        if spec.server.savePolicy == .allKeys { commitWholeRecord(mirror, zone: zone, object: change.object) }
+      }
+      let base = Int(zones[zone].objectFieldBase[change.object.index])
+      let fieldCount = zones[zone].objectEntity[change.object.index] >= 0
+        ? spec.entities[Int(zones[zone].objectEntity[change.object.index])].fieldCount : 1
+      let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
+      for field in fields where localWrite[mirror.index][base + field] == change.write || change.field >= 0 {
+        let value = change.field >= 0 ? writeValue[change.write.index] : (field == 0 ? 1 : 0)
+        setServerField(zone: zone, base + field, write: change.write, value: value)
+        if localWrite[mirror.index][base + field] == change.write { dirty[mirror.index][base + field] = false }
+      }
+      if change.write != .none {
+        observe(.committed(write: change.write, activity: activity, sequence: sequence, at: now))
+      }
+    }
+  }
+
+  /// `allKeys`: the arriving record replaces every field with the device's values.
+  mutating func commitWholeRecord(_ mirror: MirrorID, zone: Int, object: ObjectID) {
+    let base = Int(zones[zone].objectFieldBase[object.index])
+    let entity = Int(zones[zone].objectEntity[object.index])
+    let fieldCount = entity >= 0 ? spec.entities[entity].fieldCount : 1
+    for field in base..<base + fieldCount where localWrite[mirror.index][field] != .none {
+      setServerField(zone: zone, field, write: localWrite[mirror.index][field], value: localValue[mirror.index][field])
+    }
+  }
+
+  /// Overwrites a server field, detecting a lost update: the previous value came from another
+  /// device and the new write was made without having seen it.
+  mutating func setServerField(zone: Int, _ field: Int, write: WriteID, value: Int32) {
+    let previous = zones[zone].serverWrite[field]
+    if previous != .none && previous != write && write != .none
+      && owner(of: writeMirror[previous.index]) != owner(of: writeMirror[write.index])
+      && writeBasedOn[write.index] != previous
+    {
+      observe(.lostUpdate(write: previous, by: write))
+    }
+    zones[zone].serverWrite[field] = write
+    zones[zone].serverValue[field] = value
+  }
+}

@@ -1,0 +1,184 @@
+import SimKernel
+
+/// App lifecycle, device conditions, the timeline, usage sessions, nudges and polling (MODEL §3).
+extension World {
+  mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime) {
+    guard devices[device.index].app != state else { return }
+    devices[device.index].app = state
+    observe(.appState(device: device, state: state, at: now))
+  }
+
+  /// The user opens the app (launch from not running, or activation from the background).
+  mutating func bringToForeground(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    let previous = devices[device.index].app
+    guard previous != .foreground else { return }
+    devices[device.index].forceQuit = false
+    devices[device.index].launchedForPush = false
+    setAppState(device, .foreground, at: sim.now)
+    releaseHeldPush(device, sim: &sim)
+    let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
+    for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
+      requestImport(mirror, trigger: trigger, sim: &sim)
+      if spec.devices[device.index].app.uiRefresh == .onLaunch {
+        mirrors[mirror.index].uiToken = mirrors[mirror.index].importedToken
+      }
+      updateVisibility(mirror, at: sim.now)
+      if previous == .notRunning || !spec.polling.appUseClock { schedulePoll(mirror, sim: &sim) }
+      else { resumePoll(mirror, sim: &sim) }
+    }
+    signal(device, sim: &sim)
+  }
+
+  /// The app leaves the foreground: onBackground saves happen and an export is asked for.
+  mutating func sendToBackground(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    guard devices[device.index].app == .foreground else { return }
+    setAppState(device, .background, at: sim.now)
+    for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
+      if spec.devices[device.index].app.savePolicy == .onBackground { save(mirror, sim: &sim) }
+      requestExport(mirror, trigger: .appDeactivation, sim: &sim)
+      if spec.polling.appUseClock { pausePoll(mirror, sim: &sim) }
+    }
+    signal(device, sim: &sim)
+  }
+
+  mutating func suspendIfBackground(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    if devices[device.index].app == .background {
+      setAppState(device, .suspended, at: sim.now)
+      devices[device.index].launchedForPush = false
+    }
+  }
+
+  mutating func terminate(_ device: DeviceID, forceQuit: Bool, sim: inout Simulation<ModelEvent>) {
+    sendToBackground(device, sim: &sim)
+    setAppState(device, .notRunning, at: sim.now)
+    devices[device.index].launchedForPush = false
+    for mirror in mirrorIDs(of: device) { sim.cancel(mirrors[mirror.index].pollTimer) }
+    if forceQuit {
+      devices[device.index].forceQuit = true
+      if devices[device.index].heldPushZone >= 0 {
+        devices[device.index].heldPushZone = -1
+        observe(.push(device: device, event: .discarded, at: sim.now))
+      }
+    }
+    signal(device, sim: &sim)
+  }
+
+  // MARK: - Timeline
+
+  mutating func perform(_ index: Int, sim: inout Simulation<ModelEvent>) {
+    let (_, device, action) = actions[index]
+    switch action {
+    case .goOffline:
+      devices[device.index].online = false
+      signal(device, sim: &sim)
+    case .goOnline:
+      devices[device.index].online = true
+      releaseStoredPush(device, sim: &sim)
+      signal(device, sim: &sim)
+    case .plug, .unplug:
+      devices[device.index].pluggedIn = action == .plug
+      signal(device, sim: &sim)
+    case .lowPower(let on):
+      devices[device.index].lowPowerMode = on
+      signal(device, sim: &sim)
+    case .battery(let percent):
+      devices[device.index].batteryPercent = percent
+      signal(device, sim: &sim)
+    case .launch, .activate: bringToForeground(device, sim: &sim)
+    case .background: sendToBackground(device, sim: &sim)
+    case .terminate: terminate(device, forceQuit: false, sim: &sim)
+    case .forceQuit: terminate(device, forceQuit: true, sim: &sim)
+    case .nudge: nudge(index, sim: &sim)
+    case .edit(let kind, let entity):
+      if let mirror = primaryMirror(of: device) { edit(mirror, kind: kind, entity: entity, sim: &sim) }
+    case .bulkInsert(let count, let entity, let oneSave, _):
+      guard let mirror = primaryMirror(of: device), isSyncing(mirror) else { return }
+      if oneSave {
+        for _ in 0..<count { insertObject(mirror, entity: entity, kind: .insert, at: sim.now) }
+        save(mirror, sim: &sim)
+      } else {
+        bulkStep(index, sim: &sim)
+      }
+    }
+  }
+
+  /// Posts `didBecomeActive` (seed 004): the container schedules an import; repeats on a timer.
+  mutating func nudge(_ index: Int, sim: inout Simulation<ModelEvent>) {
+    let (_, device, action) = actions[index]
+    guard case .nudge(let every, let until) = action else { return }
+    if devices[device.index].app == .foreground {
+      for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
+        requestImport(mirror, trigger: .nudge, sim: &sim)
+      }
+    }
+    if let every, every > .zero {
+      let next = sim.now + every
+      if next <= SimTime(until ?? spec.duration) { sim.schedule(.nudge(Int32(index)), at: next) }
+    }
+  }
+
+  /// One object and one save of a bulk insert saved object by object.
+  mutating func bulkStep(_ index: Int, sim: inout Simulation<ModelEvent>) {
+    let (_, device, action) = actions[index]
+    guard case .bulkInsert(let count, let entity, _, let over) = action,
+      let mirror = primaryMirror(of: device), isSyncing(mirror)
+    else { return }
+    insertObject(mirror, entity: entity, kind: .insert, at: sim.now)
+    save(mirror, sim: &sim)
+    bulkProgress[index] += 1
+    if Int(bulkProgress[index]) < count {
+      sim.schedule(.bulkStep(Int32(index)), after: over / Int64(max(count, 1)))
+    }
+  }
+
+  // MARK: - Usage sessions
+
+  mutating func scheduleNextSession(_ device: DeviceID, _ usage: UsageModel, sim: inout Simulation<ModelEvent>) {
+    let gap = usageRandom[device.index].exponential(mean: 86_400 / usage.sessionsPerDay)
+    sim.schedule(.sessionStart(device), after: SimDuration(seconds: gap))
+  }
+
+  mutating func sessionStart(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    guard let usage = spec.devices[device.index].usage else { return }
+    bringToForeground(device, sim: &sim)
+    let length = usage.sessionLength.sampleDuration(using: &usageRandom[device.index])
+    sim.schedule(.sessionEnd(device), after: length)
+  }
+
+  mutating func sessionEnd(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    guard let usage = spec.devices[device.index].usage else { return }
+    sendToBackground(device, sim: &sim)
+    sim.schedule(.suspend(device), after: SimDuration(seconds: usage.suspendAfterSeconds))
+    scheduleNextSession(device, usage, sim: &sim)
+  }
+
+  // MARK: - Public-database polling (MODEL §7)
+
+  mutating func schedulePoll(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    guard zones[Int(mirrors[mirror.index].zone)].scope == .public else { return }
+    sim.cancel(mirrors[mirror.index].pollTimer)
+    let interval = SimDuration(seconds: spec.polling.intervalSeconds)
+    mirrors[mirror.index].pollUseNanoseconds = interval.nanoseconds
+    mirrors[mirror.index].pollTimer = sim.scheduleCancellable(.poll(mirror), at: sim.now + interval)
+    mirrors[mirror.index].pollDueAt = sim.now + interval
+  }
+
+  mutating func pausePoll(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    guard sim.cancel(mirrors[mirror.index].pollTimer) else { return }
+    mirrors[mirror.index].pollUseNanoseconds = (mirrors[mirror.index].pollDueAt - sim.now).nanoseconds
+  }
+
+  mutating func resumePoll(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    guard zones[Int(mirrors[mirror.index].zone)].scope == .public,
+      !sim.isPending(mirrors[mirror.index].pollTimer)
+    else { return }
+    let remaining = SimDuration(nanoseconds: max(0, mirrors[mirror.index].pollUseNanoseconds))
+    mirrors[mirror.index].pollDueAt = sim.now + remaining
+    mirrors[mirror.index].pollTimer = sim.scheduleCancellable(.poll(mirror), at: sim.now + remaining)
+  }
+
+  mutating func poll(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    requestImport(mirror, trigger: .poll, sim: &sim)
+    schedulePoll(mirror, sim: &sim)
+  }
+}

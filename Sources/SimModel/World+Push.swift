@@ -1,0 +1,107 @@
+import SimKernel
+
+/// Silent pushes through APNs to the other devices of a zone (MODEL §7).
+extension World {
+  /// After a commit: one push to every other device with access to the zone.
+  mutating func fanOutPush(from mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    let zone = Int(mirrors[mirror.index].zone)
+    guard zones[zone].scope != .public else { return }
+    var lastDevice = DeviceID(-1)
+    for other in zones[zone].mirrors where owner(of: other) != owner(of: mirror) && owner(of: other) != lastDevice {
+      lastDevice = owner(of: other)
+      sendPush(to: owner(of: other), zone: Int32(zone), sim: &sim)
+    }
+  }
+
+  mutating func sendPush(to device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
+    let window = SimDuration(seconds: spec.push.coalescingWindowSeconds)
+    if window > .zero && sim.now - devices[device.index].lastPushSentAt < window {
+      observe(.push(device: device, event: .coalesced, at: sim.now))
+      return
+    }
+    devices[device.index].lastPushSentAt = sim.now
+    observe(.push(device: device, event: .sent, at: sim.now))
+    if spec.push.dropProbability > 0 && pushRandom[device.index].bernoulli(spec.push.dropProbability) {
+      observe(.push(device: device, event: .dropped, at: sim.now))
+      return
+    }
+    let latency = spec.push.fanoutLatency.sampleDuration(using: &pushRandom[device.index])
+      + SimDuration(seconds: spec.push.deliveryLatencySeconds)
+    sim.schedule(.pushArrives(device, ZoneID(Int(zone))), after: latency)
+  }
+
+  mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
+    guard devices[device.index].online else {
+      // APNs stores one notification per app for an offline device: the newest.
+      if devices[device.index].storedPushZone >= 0 { observe(.push(device: device, event: .discarded, at: sim.now)) }
+      devices[device.index].storedPushZone = zone.raw
+      devices[device.index].storedPushAt = sim.now
+      observe(.push(device: device, event: .stored, at: sim.now))
+      return
+    }
+    deliverPush(device, zone: zone.raw, sim: &sim)
+  }
+
+  /// The device received a push: wake the app within its budget, or hold it.
+  mutating func deliverPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
+    guard spec.devices[device.index].app.backgroundPush else {
+      observe(.push(device: device, event: .dropped, at: sim.now))
+      return
+    }
+    if devices[device.index].app == .foreground {
+      observe(.push(device: device, event: .delivered, at: sim.now))
+      importForPush(device, zone: zone, sim: &sim)
+      return
+    }
+    if devices[device.index].forceQuit {
+      observe(.push(device: device, event: .discarded, at: sim.now))
+      return
+    }
+    let hourAgo = sim.now.advanced(by: .seconds(-3600))
+    pushWakes[device.index].removeAll { $0 <= hourAgo }
+    guard pushWakes[device.index].count < spec.push.backgroundPushBudgetPerHour else {
+      if devices[device.index].heldPushZone >= 0 { observe(.push(device: device, event: .discarded, at: sim.now)) }
+      devices[device.index].heldPushZone = zone
+      observe(.push(device: device, event: .held, at: sim.now))
+      return
+    }
+    pushWakes[device.index].append(sim.now)
+    observe(.push(device: device, event: .delivered, at: sim.now))
+    if devices[device.index].app != .background {
+      // Launched (or resumed) in the background for the push: 30 s of runtime. [A]
+      devices[device.index].launchedForPush = true
+      setAppState(device, .background, at: sim.now)
+      sim.schedule(.suspend(device), after: .seconds(30))
+    }
+    importForPush(device, zone: zone, sim: &sim)
+  }
+
+  mutating func importForPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
+    for mirror in mirrorIDs(of: device) where mirrors[mirror.index].zone == zone {
+      requestImport(mirror, trigger: .push, sim: &sim)
+    }
+  }
+
+  /// The user brought the app forward: a held push is delivered at once. [A]
+  mutating func releaseHeldPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    let zone = devices[device.index].heldPushZone
+    guard zone >= 0 else { return }
+    devices[device.index].heldPushZone = -1
+    observe(.push(device: device, event: .delivered, at: sim.now))
+    importForPush(device, zone: zone, sim: &sim)
+  }
+
+  /// Back online: APNs delivers the one stored push if it has not expired.
+  mutating func releaseStoredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    let zone = devices[device.index].storedPushZone
+    guard zone >= 0 else { return }
+    devices[device.index].storedPushZone = -1
+    let age = sim.now - devices[device.index].storedPushAt
+    if age > SimDuration(seconds: spec.push.offlineStorageSeconds) {
+      observe(.push(device: device, event: .discarded, at: sim.now))
+      return
+    }
+    let latency = SimDuration(seconds: spec.push.deliveryLatencySeconds)
+    sim.schedule(.pushArrives(device, ZoneID(Int(zone))), after: latency)
+  }
+}

@@ -1,0 +1,150 @@
+import SimKernel
+
+/// The system scheduler, dasd: submission, decisions by policy, signals (MODEL §5).
+extension World {
+  /// Asks for an export; a request while one is pending is dropped (error 134417).
+  mutating func requestExport(_ mirror: MirrorID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
+    guard isSyncing(mirror) else { return }
+    if spec.exportRequestCoalescing && mirrors[mirror.index].pendingExport.raw >= 0 { return }
+    let activity = submit(.export, mirror: mirror, trigger: trigger, sim: &sim)
+    mirrors[mirror.index].pendingExport = activity
+  }
+
+  /// Asks for an import; a request while one is pending joins it.
+  mutating func requestImport(_ mirror: MirrorID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
+    guard isSyncing(mirror) else { return }
+    if mirrors[mirror.index].pendingImport.raw >= 0 { return }
+    let activity = submit(.import, mirror: mirror, trigger: trigger, sim: &sim)
+    mirrors[mirror.index].pendingImport = activity
+  }
+
+  mutating func submit(
+    _ kind: ActivityKind, mirror: MirrorID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>
+  ) -> ActivityID {
+    let device = owner(of: mirror).index
+    let activity = ActivityID(activities.count)
+    let launched = devices[device].launchedForPush && devices[device].app != .foreground
+    activities.append(
+      ActivityState(kind: kind, mirror: mirror, trigger: trigger, requestedAt: sim.now, launchedForPush: launched))
+    observe(.activityRequested(activity: activity, kind: kind, mirror: mirror, trigger: trigger, at: sim.now))
+    scheduleDecision(activity, sim: &sim)
+    return activity
+  }
+
+  mutating func scheduleDecision(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let device = owner(of: activities[activity.index].mirror).index
+    let latency = spec.scheduler.decisionLatency.sampleDuration(using: &schedulerRandom[device])
+    activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
+  }
+
+  func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
+    let state = activities[activity.index]
+    let mirrorState = mirrors[state.mirror.index]
+    let device = devices[mirrorState.device.index]
+    return PolicyContext(
+      now: now, kind: state.kind, requestedAt: state.requestedAt, launchedForPush: state.launchedForPush,
+      runningInGroup: Int(mirrorState.runningInGroup), recentRuns: recentRuns[mirrorState.device.index][...],
+      batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
+      online: device.online, devicesInAccount: Int(devicesInAccount[Int(device.account)]))
+  }
+
+  /// Evaluates the policies in order; the first refusal blocks the activity.
+  mutating func decide(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    guard activities[activity.index].phase == .deciding || activities[activity.index].phase == .blocked else {
+      return
+    }
+    let context = policyContext(activity, now: sim.now)
+    for (index, policy) in spec.scheduler.policies.enumerated() {
+      if case .refuse(let until) = policy.evaluate(context) {
+        block(activity, policy: Int32(index), until: until, sim: &sim)
+        return
+      }
+    }
+    approve(activity, sim: &sim)
+  }
+
+  mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {
+    let state = activities[activity.index]
+    if state.phase == .blocked && state.blockedPolicy != policy {
+      closeBlockedInterval(activity, at: sim.now)
+    }
+    if state.phase != .blocked || state.blockedPolicy != policy {
+      activities[activity.index].blockedPolicy = policy
+      activities[activity.index].blockedSince = sim.now
+    }
+    if state.phase != .blocked {
+      waiting[owner(of: state.mirror).index].append(activity)
+    }
+    activities[activity.index].phase = .blocked
+    let validity = sim.now + SimDuration(seconds: spec.scheduler.policyValiditySeconds)
+    let recheckAt = min(until ?? validity, validity)
+    activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: max(recheckAt, sim.now))
+  }
+
+  mutating func closeBlockedInterval(_ activity: ActivityID, at now: SimTime) {
+    let state = activities[activity.index]
+    guard state.phase == .blocked, state.blockedPolicy >= 0 else { return }
+    observe(.activityBlocked(activity: activity, policy: state.blockedPolicy, from: state.blockedSince, to: now))
+    activities[activity.index].blockedPolicy = -1
+  }
+
+  mutating func approve(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    closeBlockedInterval(activity, at: sim.now)
+    let state = activities[activity.index]
+    let device = owner(of: state.mirror).index
+    if let index = waiting[device].firstIndex(of: activity) { waiting[device].remove(at: index) }
+    activities[activity.index].phase = .approved
+    mirrors[state.mirror.index].runningInGroup += 1
+    recordRun(device: device, at: sim.now)
+    observe(.activityApproved(activity: activity, at: sim.now))
+    let delay = state.kind == .export ? spec.scheduler.exportStartDelaySeconds : spec.scheduler.importStartDelaySeconds
+    sim.schedule(.start(activity), after: SimDuration(seconds: delay))
+  }
+
+  /// Remembers a run for the rate limiter, forgetting runs older than its longest window.
+  mutating func recordRun(device: Int, at now: SimTime) {
+    guard rateLimitHorizon > .zero else { return }
+    recentRuns[device].append(now)
+    let cutoff = now.advanced(by: SimDuration(nanoseconds: -rateLimitHorizon.nanoseconds))
+    if let first = recentRuns[device].first, first <= cutoff {
+      let keepFrom = ActivityRateLimitPolicy.firstIndex(after: cutoff, in: recentRuns[device][...])
+      recentRuns[device].removeFirst(keepFrom)
+    }
+  }
+
+  mutating func startActivity(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let state = activities[activity.index]
+    activities[activity.index].phase = .running
+    observe(.activityStarted(activity: activity, at: sim.now))
+    switch state.kind {
+    case .export:
+      mirrors[state.mirror.index].pendingExport = ActivityID(-1)
+      mirrors[state.mirror.index].runningExport = activity
+      beginExport(activity, sim: &sim)
+    case .import:
+      mirrors[state.mirror.index].pendingImport = ActivityID(-1)
+      mirrors[state.mirror.index].runningImport = activity
+      beginImport(activity, sim: &sim)
+    case .setup:
+      finishActivity(activity, succeeded: true, sim: &sim)
+    }
+  }
+
+  mutating func finishActivity(_ activity: ActivityID, succeeded: Bool, sim: inout Simulation<ModelEvent>) {
+    let state = activities[activity.index]
+    activities[activity.index].phase = .finished
+    mirrors[state.mirror.index].runningInGroup -= 1
+    if mirrors[state.mirror.index].runningExport == activity { mirrors[state.mirror.index].runningExport = ActivityID(-1) }
+    if mirrors[state.mirror.index].runningImport == activity { mirrors[state.mirror.index].runningImport = ActivityID(-1) }
+    observe(.activityFinished(activity: activity, at: sim.now, records: state.records, succeeded: succeeded))
+    signal(owner(of: state.mirror), sim: &sim)
+  }
+
+  /// A condition changed on the device: every waiting activity is decided again.
+  mutating func signal(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    for activity in waiting[device.index] {
+      sim.cancel(activities[activity.index].recheck)
+      scheduleDecision(activity, sim: &sim)
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import SimKernel
+
+extension World {
+  mutating func buildEntities() {
+    for entity in spec.entities {
+      var record = Int64(spec.server.recordOverheadBytes)
+      var assets: Int64 = 0
+      for bytes in entity.attributeBytes {
+        if bytes > spec.server.assetThresholdBytes { assets += Int64(bytes) } else { record += Int64(bytes) }
+      }
+      recordBytesByEntity.append(record)
+      assetBytesByEntity.append(assets)
+    }
+  }
+
+  mutating func buildDevices() {
+    var privateZoneOfAccount = [Int32](repeating: -1, count: spec.accountCount)
+    var sharedZones: [(owner: Int, participants: [Int], zone: Int32)] = []
+    var publicZone: Int32 = -1
+    devicesInAccount = [Int32](repeating: 0, count: spec.accountCount)
+    for (index, deviceSpec) in spec.devices.enumerated() {
+      devicesInAccount[deviceSpec.account] += 1
+      let c = deviceSpec.conditions
+      devices.append(
+        DeviceState(
+          account: Int32(deviceSpec.account), app: deviceSpec.initialAppState,
+          batteryPercent: c.batteryPercent, pluggedIn: c.pluggedIn, lowPowerMode: c.lowPowerMode,
+          online: c.online, uploadBytesPerSecond: c.uploadBytesPerSecond,
+          downloadBytesPerSecond: c.downloadBytesPerSecond,
+          firstMirror: Int32(mirrors.count), mirrorCount: Int32(deviceSpec.stores.count)))
+      for store in deviceSpec.stores {
+        var zone: Int32 = -1
+        switch store {
+        case .localOnly: zone = -1
+        case .privateDatabase:
+          if privateZoneOfAccount[deviceSpec.account] < 0 {
+            privateZoneOfAccount[deviceSpec.account] = makeZone(.private)
+          }
+          zone = privateZoneOfAccount[deviceSpec.account]
+        case .sharedDatabase(let owner, let participants):
+          guard owner == deviceSpec.account || participants.contains(deviceSpec.account) else { break }
+          if let existing = sharedZones.first(where: { $0.owner == owner && $0.participants == participants }) {
+            zone = existing.zone
+          } else {
+            zone = makeZone(.shared)
+            sharedZones.append((owner, participants, zone))
+          }
+        case .publicDatabase:
+          if publicZone < 0 { publicZone = makeZone(.public) }
+          zone = publicZone
+        }
+        let mirror = MirrorID(mirrors.count)
+        mirrors.append(MirrorState(device: DeviceID(index), zone: zone))
+        if zone >= 0 { zones[Int(zone)].mirrors.append(mirror) }
+        unsaved.append([])
+        history.append([])
+        localWrite.append([])
+        localValue.append([])
+        dirty.append([])
+        plans.append(ExportPlan())
+      }
+      recentRuns.append([])
+      pushWakes.append([])
+      waiting.append([])
+      let seed = spec.seed
+      let i = UInt64(index)
+      editRandom.append(RandomStream(seed: seed, name: "edits", index: i))
+      usageRandom.append(RandomStream(seed: seed, name: "usage", index: i))
+      networkRandom.append(RandomStream(seed: seed, name: "network", index: i))
+      schedulerRandom.append(RandomStream(seed: seed, name: "scheduler", index: i))
+      pushRandom.append(RandomStream(seed: seed, name: "push", index: i))
+    }
+  }
+
+  mutating func makeZone(_ scope: DatabaseScope) -> Int32 {
+    zones.append(ZoneState(scope: scope))
+    objectStamp.append([])
+    return Int32(zones.count - 1)
+  }
+
+  mutating func buildTimeline() {
+    let ordered = spec.timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+    for (_, action) in ordered {
+      for device in action.devices {
+        actions.append((action.at, DeviceID(device), action.action))
+      }
+    }
+    bulkProgress = [Int32](repeating: 0, count: actions.count)
+  }
+}

@@ -1,0 +1,135 @@
+import SimKernel
+
+/// The simulated world: the one owner of all model state, in arrays indexed by typed ids.
+///
+/// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
+/// facet file (`World+Edits`, `World+Scheduler`, `World+Export`, `World+Import`, `World+Push`,
+/// `World+Lifecycle`). The world reports what happens through `Observation`s to its sink.
+public struct World: EventHandler {
+  let spec: WorldSpec
+  let sink: any ObservationSink
+  var devices: [DeviceState] = []
+  var mirrors: [MirrorState] = []
+  var zones: [ZoneState] = []
+  var activities: [ActivityState] = []
+  /// Per mirror: unsaved edits, persistent history not yet exported, and the local store.
+  var unsaved: [[Change]] = []
+  var history: [[Change]] = []
+  var localWrite: [[WriteID]] = []
+  var localValue: [[Int32]] = []
+  var dirty: [[Bool]] = []
+  var plans: [ExportPlan] = []
+  /// Per device: start times of rate-limited runs, and of background push wakes.
+  var recentRuns: [[SimTime]] = []
+  var pushWakes: [[SimTime]] = []
+  /// Per device: activities waiting on a policy.
+  var waiting: [[ActivityID]] = []
+  /// Per write (index 0 unused): its mirror, object, field and the write it replaced locally.
+  var writeMirror: [MirrorID] = [MirrorID(-1)]
+  var writeBasedOn: [WriteID] = [.none]
+  var writeValue: [Int32] = [0]
+  var devicesInAccount: [Int32] = []
+  /// Per device random streams.
+  var editRandom: [RandomStream] = []
+  var usageRandom: [RandomStream] = []
+  var networkRandom: [RandomStream] = []
+  var schedulerRandom: [RandomStream] = []
+  var pushRandom: [RandomStream] = []
+  /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
+  var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action)] = []
+  var bulkProgress: [Int32] = []
+  /// Scratch marks for de-duplicating objects (stamp per zone object).
+  var objectStamp: [[Int32]] = []
+  var stampCounter: Int32 = 0
+  var recordBytesByEntity: [Int64] = []
+  var assetBytesByEntity: [Int64] = []
+  var rateLimitHorizon: SimDuration
+
+  /// Builds the world of `spec`, reporting to `sink`.
+  public init(spec: WorldSpec, sink: any ObservationSink) {
+    self.spec = spec
+    self.sink = sink
+    let horizon = spec.scheduler.policies.compactMap { $0 as? ActivityRateLimitPolicy }
+      .map(\.horizonSeconds).max() ?? 0
+    rateLimitHorizon = SimDuration(seconds: horizon)
+    buildEntities()
+    buildDevices()
+    buildTimeline()
+  }
+
+  /// Schedules the events that start the run: launches, workloads, sessions, the timeline.
+  public mutating func start(_ sim: inout Simulation<ModelEvent>) {
+    for (index, mirror) in mirrors.enumerated() {
+      let scope = mirror.zone >= 0 ? zones[Int(mirror.zone)].scope : nil
+      observe(.store(mirror: MirrorID(index), device: mirror.device, zone: ZoneID(Int(mirror.zone)), scope: scope))
+    }
+    for device in devices.indices {
+      let id = DeviceID(device)
+      if devices[device].app == .foreground {
+        observe(.appState(device: id, state: .foreground, at: sim.now))
+        for mirror in mirrorIDs(of: id) where isSyncing(mirror) {
+          requestImport(mirror, trigger: .initial, sim: &sim)
+          schedulePoll(mirror, sim: &sim)
+        }
+      }
+      let deviceSpec = spec.devices[device]
+      if let workload = deviceSpec.workload, workload.editsPerHour > 0 {
+        scheduleNextEdit(id, workload, sim: &sim)
+      }
+      if let usage = deviceSpec.usage, usage.sessionsPerDay > 0 {
+        scheduleNextSession(id, usage, sim: &sim)
+      }
+    }
+    for index in actions.indices {
+      sim.schedule(.timeline(Int32(index)), at: SimTime(actions[index].at))
+    }
+  }
+
+  public mutating func handle(_ event: ModelEvent, in sim: inout Simulation<ModelEvent>) {
+    switch event {
+    case .workloadEdit(let device): workloadEdit(device, sim: &sim)
+    case .saveTimer(let mirror): save(mirror, sim: &sim)
+    case .decide(let activity): decide(activity, sim: &sim)
+    case .start(let activity): startActivity(activity, sim: &sim)
+    case .exportRequestDone(let activity): exportRequestDone(activity, sim: &sim)
+    case .importPageDone(let activity): importPageDone(activity, sim: &sim)
+    case .pushArrives(let device, let zone): pushArrives(device, zone: zone, sim: &sim)
+    case .uiRefresh(let mirror): uiRefresh(mirror, sim: &sim)
+    case .timeline(let index): perform(Int(index), sim: &sim)
+    case .nudge(let index): nudge(Int(index), sim: &sim)
+    case .bulkStep(let index): bulkStep(Int(index), sim: &sim)
+    case .sessionStart(let device): sessionStart(device, sim: &sim)
+    case .sessionEnd(let device): sessionEnd(device, sim: &sim)
+    case .suspend(let device): suspendIfBackground(device, sim: &sim)
+    case .poll(let mirror): poll(mirror, sim: &sim)
+    }
+  }
+
+  // MARK: - Helpers shared by the facets
+
+  func observe(_ observation: Observation) { sink.observe(observation) }
+
+  func mirrorIDs(of device: DeviceID) -> [MirrorID] {
+    let state = devices[device.index]
+    return (0..<Int(state.mirrorCount)).map { MirrorID(Int(state.firstMirror) + $0) }
+  }
+
+  /// The device a store belongs to.
+  func owner(of mirror: MirrorID) -> DeviceID { mirrors[mirror.index].device }
+
+  func isSyncing(_ mirror: MirrorID) -> Bool { mirrors[mirror.index].zone >= 0 }
+
+  /// The first syncing store of a device (where workload edits go), or nil.
+  func primaryMirror(of device: DeviceID) -> MirrorID? {
+    mirrorIDs(of: device).first { isSyncing($0) } ?? mirrorIDs(of: device).first
+  }
+
+  mutating func requestLatency(_ device: DeviceID) -> SimDuration {
+    let distribution = spec.devices[device.index].requestLatency ?? spec.server.requestLatency
+    return distribution.sampleDuration(using: &networkRandom[device.index])
+  }
+
+  static func transfer(_ bytes: Int64, bytesPerSecond: Double) -> SimDuration {
+    SimDuration(seconds: Double(bytes) / max(bytesPerSecond, 1))
+  }
+}

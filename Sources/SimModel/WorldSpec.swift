@@ -1,0 +1,122 @@
+import SimKernel
+
+/// Everything a run needs: the world, its parameters and its script. Built by a scenario or by
+/// tests in Swift. Every parameter starts at MODEL.md's default.
+public struct WorldSpec: Sendable {
+  /// The root seed of every random stream.
+  public var seed: UInt64 = 1
+  /// How long to simulate.
+  public var duration = SimDuration.hours(1)
+  public var server = ServerParameters()
+  public var push = PushParameters()
+  public var scheduler = SchedulerParameters()
+  public var polling = PollingParameters()
+  /// Whether a second export request is dropped while one is pending. [A] TN3163 error 134417.
+  public var exportRequestCoalescing = true
+  /// The app's entities; edits pick from these.
+  public var entities: [EntityDescription] = [EntityDescription(name: "Item")]
+  /// Number of iCloud accounts.
+  public var accountCount = 1
+  /// The devices, each signed in to an account.
+  public var devices: [DeviceSpec] = []
+  /// Scripted actions.
+  public var timeline: [TimelineAction] = []
+  /// A ceiling on processed events (a guard against runaway scenarios).
+  public var maxEvents = 200_000_000
+
+  public init() {}
+}
+
+/// Public-database polling (MODEL §7).
+public struct PollingParameters: Equatable, Sendable {
+  /// Interval between polls. [A] TN3164: 30 min in development, up to 24 h in production.
+  public var intervalSeconds = 1800.0
+  /// Whether polls happen only during app use. [W] WWDC20 (appUse); [A] technotes allow wallClock.
+  public var appUseClock = true
+  public init() {}
+}
+
+/// Which database a device's store mirrors.
+public enum StoreKind: Equatable, Sendable {
+  /// The account's private database zone.
+  case privateDatabase
+  /// A shared zone owned by `ownerAccount`, visible to `participants` accounts too.
+  case sharedDatabase(ownerAccount: Int, participants: [Int])
+  /// The container's public database.
+  case publicDatabase
+  /// A local-only configuration: never syncs.
+  case localOnly
+}
+
+/// One device: an install of the app signed in to an account.
+public struct DeviceSpec: Sendable {
+  public var name: String
+  public var account: Int
+  public var app = AppBehaviour()
+  public var conditions = DeviceConditions()
+  public var initialAppState = AppState.foreground
+  /// Per-device request latency; nil uses the server's.
+  public var requestLatency: Distribution?
+  /// The stores; edits go to the first syncing store unless an action names another.
+  public var stores: [StoreKind] = [.privateDatabase]
+  /// Background edits at random times.
+  public var workload: Workload?
+  /// App sessions at random times.
+  public var usage: UsageModel?
+
+  public init(name: String, account: Int = 0) {
+    self.name = name
+    self.account = account
+  }
+}
+
+/// Poisson edits on a device (MODEL §4 workloads).
+public struct Workload: Equatable, Sendable {
+  /// Mean edits per hour.
+  public var editsPerHour: Double
+  /// Share of edits that insert a new object (the rest update, or delete).
+  public var insertShare = 0.3
+  /// Share of edits that delete an object.
+  public var deleteShare = 0.0
+  /// Index into `WorldSpec.entities`.
+  public var entity = 0
+  /// Edits happen only while the app is in the foreground (a person edits in the app).
+  public var foregroundOnly = false
+  public init(editsPerHour: Double) { self.editsPerHour = editsPerHour }
+}
+
+/// App sessions: Poisson arrivals and a session-length distribution (MODEL §3 usage model).
+public struct UsageModel: Equatable, Sendable {
+  public var sessionsPerDay: Double
+  /// Session length, seconds. [assumed] lognormal median 2 min, p99 20 min.
+  public var sessionLength = Distribution.lognormal(median: 120, p99: 1200)
+  /// From leaving the foreground to suspension, seconds. [assumed] 10 s.
+  public var suspendAfterSeconds = 10.0
+  public init(sessionsPerDay: Double) { self.sessionsPerDay = sessionsPerDay }
+}
+
+/// A scripted action at a time for some devices (MODEL §3 timeline).
+public struct TimelineAction: Sendable {
+  public var at: SimDuration
+  public var devices: [Int]
+  public var action: Action
+
+  public init(at: SimDuration, devices: [Int], action: Action) {
+    self.at = at
+    self.devices = devices
+    self.action = action
+  }
+
+  public enum Action: Equatable, Sendable {
+    case goOffline, goOnline, plug, unplug
+    case lowPower(Bool)
+    case battery(Double)
+    case launch, activate, background, terminate, forceQuit
+    /// Post `didBecomeActive` once (nil `every`) or every `every` until `until` (seed 004).
+    case nudge(every: SimDuration?, until: SimDuration?)
+    /// One edit on the device's first syncing store.
+    case edit(EditKind, entity: Int)
+    /// `count` new objects, in one save or one save each, spread evenly over `over`.
+    case bulkInsert(count: Int, entity: Int, oneSave: Bool, over: SimDuration)
+  }
+}

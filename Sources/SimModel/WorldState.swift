@@ -1,0 +1,105 @@
+import SimKernel
+
+/// The changing state of one device.
+struct DeviceState {
+  var account: Int32
+  var app: AppState
+  var forceQuit = false
+  var launchedForPush = false
+  var batteryPercent: Double
+  var pluggedIn: Bool
+  var lowPowerMode: Bool
+  var online: Bool
+  var uploadBytesPerSecond: Double
+  var downloadBytesPerSecond: Double
+  /// The zone of the push APNs stores for this offline device (newest kept), or −1.
+  var storedPushZone: Int32 = -1
+  var storedPushAt = SimTime.zero
+  /// The zone of the push held by the device's push budget (newest kept), or −1.
+  var heldPushZone: Int32 = -1
+  var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
+  var firstMirror: Int32
+  var mirrorCount: Int32
+}
+
+/// One change recorded in a store's persistent history (or still unsaved in its context).
+struct Change: BitwiseCopyable {
+  var object: ObjectID
+  var field: Int32
+  var write: WriteID
+}
+
+/// The changing state of one store on one device that mirrors a zone.
+struct MirrorState {
+  var device: DeviceID
+  /// The zone it mirrors, or −1 for a local-only store.
+  var zone: Int32
+  var pendingExport = ActivityID(-1)
+  var runningExport = ActivityID(-1)
+  var pendingImport = ActivityID(-1)
+  var runningImport = ActivityID(-1)
+  /// Approved, unfinished activities of this store's group.
+  var runningInGroup: Int32 = 0
+  /// The server change token the store is up to date with.
+  var importedToken: Int32 = 0
+  /// The token the UI has merged or fetched.
+  var uiToken: Int32 = 0
+  /// The token the person has seen.
+  var visibleToken: Int32 = 0
+  var saveTimer = EventHandle.none
+  var uiTimer = EventHandle.none
+  var pollTimer = EventHandle.none
+  /// Time of app use accumulated toward the next poll (app-use clock).
+  var pollUseNanoseconds: Int64 = 0
+  var pollDueAt = SimTime.zero
+}
+
+/// The server's state of one zone, and the registry of its objects.
+struct ZoneState {
+  var scope: DatabaseScope
+  /// Mirrors with access, in id order.
+  var mirrors: [MirrorID] = []
+  var objectEntity: [Int32] = []
+  var objectFieldBase: [Int32] = []
+  var fieldCount: Int32 = 0
+  var serverWrite: [WriteID] = []
+  var serverValue: [Int32] = []
+  /// Change `i + 1` touched object `changeLog[i]`: the server change token is the count.
+  var changeLog: [ObjectID] = []
+
+  init(scope: DatabaseScope) { self.scope = scope }
+}
+
+/// One scheduler activity.
+struct ActivityState {
+  var kind: ActivityKind
+  var mirror: MirrorID
+  var trigger: ActivityTrigger
+  var requestedAt: SimTime
+  var launchedForPush: Bool
+  var phase = ActivityPhase.deciding
+  var blockedPolicy: Int32 = -1
+  var blockedSince = SimTime.zero
+  var recheck = EventHandle.none
+  /// Import: the server token captured at start; pages left.
+  var snapshotToken: Int32 = 0
+  var pagesLeft: Int32 = 0
+  var records: Int32 = 0
+  var bytes: Int64 = 0
+  /// Export: the plan's next batch and the history prefix it covers.
+  var nextBatch: Int32 = 0
+  var historyCovered: Int32 = 0
+}
+
+enum ActivityPhase: UInt8 {
+  case deciding, blocked, approved, running, finished
+}
+
+/// An export's plan: the changes it carries, grouped into records and batches.
+struct ExportPlan {
+  var entries: [Change] = []
+  /// Per batch: end index into `entries`, record count, bytes.
+  var batchEnds: [Int32] = []
+  var batchRecords: [Int32] = []
+  var batchBytes: [Int64] = []
+}

@@ -1,0 +1,74 @@
+import SimKernel
+import SimModel
+
+extension MetricsRecorder {
+  /// Every (write, other device with access) row, in write then observer-store order.
+  public func latencyRows() -> [LatencyRow] {
+    var rows: [LatencyRow] = []
+    rows.reserveCapacity(writes.count)
+    let ids = writeIDs
+    for (index, write) in writes.enumerated() {
+      let zone = mirrorZone[write.mirror.index]
+      guard zone >= 0 else { continue }
+      let writer = mirrorDevice[write.mirror.index]
+      for observer in zoneMirrors[Int(zone)] where mirrorDevice[observer.index] != writer {
+        rows.append(row(for: write, id: WriteID(Int(ids[index])), observer: observer))
+      }
+    }
+    return rows
+  }
+
+  var writeIDs: [Int32] {
+    var ids = [Int32](repeating: 0, count: writes.count)
+    for (id, index) in writeIndex.enumerated() where index >= 0 { ids[Int(index)] = Int32(id) }
+    return ids
+  }
+
+  func row(for write: WriteRecord, id: WriteID, observer: MirrorID) -> LatencyRow {
+    let policies = policyNames.count
+    var row = LatencyRow(
+      write: id, writer: mirrorDevice[write.mirror.index], observer: mirrorDevice[observer.index],
+      kind: write.kind, outcome: .pending, editedAt: write.editedAt, visibleAt: nil,
+      stages: [SimDuration](repeating: .zero, count: 7),
+      exportBlockedByPolicy: [SimDuration](repeating: .zero, count: policies),
+      importBlockedByPolicy: [SimDuration](repeating: .zero, count: policies))
+    if write.superseded {
+      row.outcome = .supersededLocally
+      return row
+    }
+    if write.lostUpdate {
+      row.outcome = .lostUpdate
+      return row
+    }
+    guard let saved = write.savedAt, let committed = write.committedAt, write.activity.raw >= 0 else {
+      return row
+    }
+    row.outcome = .notVisible
+    guard let imported = imports[observer.index].first(where: { $0.token >= write.sequence }),
+      let seen = visibility[observer.index].first(where: { $0.token >= write.sequence })
+    else { return row }
+    let export = activities[write.activity.index]
+    let fetch = activities[imported.activity.index]
+    let exportStart = export.startedAt ?? committed
+    let notified = max(committed, fetch.requestedAt)
+    let importStart = max(notified, fetch.startedAt ?? notified)
+    let milestones = [write.editedAt, saved, exportStart, committed, notified, importStart, imported.at, seen.at]
+    for stage in 0..<7 { row.stages[stage] = milestones[stage + 1] - milestones[stage] }
+    row.exportBlockedByPolicy = blockedTime(export, from: saved, to: exportStart)
+    row.importBlockedByPolicy = blockedTime(fetch, from: notified, to: importStart)
+    row.outcome = .visible
+    row.visibleAt = seen.at
+    return row
+  }
+
+  /// Time within [from, to] during which each policy blocked the activity.
+  func blockedTime(_ activity: ActivityRecord, from: SimTime, to: SimTime) -> [SimDuration] {
+    var result = [SimDuration](repeating: .zero, count: policyNames.count)
+    for interval in activity.blocked {
+      let start = max(interval.from, from)
+      let end = min(interval.to, to)
+      if end > start { result[Int(interval.policy)] += end - start }
+    }
+    return result
+  }
+}

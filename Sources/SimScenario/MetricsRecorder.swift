@@ -1,0 +1,147 @@
+import SimKernel
+import SimModel
+
+/// Watches a run's observations and computes its metrics (MODEL §10). Never steers the model.
+public final class MetricsRecorder: ObservationSink {
+  struct WriteRecord {
+    var mirror: MirrorID
+    var kind: EditKind
+    var editedAt: SimTime
+    var savedAt: SimTime?
+    var committedAt: SimTime?
+    var sequence: Int32 = 0
+    var activity = ActivityID(-1)
+    var superseded = false
+    var lostUpdate = false
+  }
+
+  /// One scheduler activity as the decision log saw it.
+  public struct ActivityRecord: Sendable {
+    public var kind: ActivityKind
+    public var mirror: MirrorID
+    public var trigger: ActivityTrigger
+    public var requestedAt: SimTime
+    public var approvedAt: SimTime?
+    public var startedAt: SimTime?
+    public var finishedAt: SimTime?
+    public var succeeded = false
+    public var records: Int32 = 0
+    /// Every interval during which a policy (by index) refused it.
+    public var blocked: [(policy: Int32, from: SimTime, to: SimTime)] = []
+  }
+
+  /// The device a store belongs to.
+  public func device(of mirror: MirrorID) -> DeviceID { mirrorDevice[mirror.index] }
+
+  /// Names of the scheduler's policies, by index.
+  public let policyNames: [String]
+  var mirrorDevice: [DeviceID] = []
+  var mirrorZone: [Int32] = []
+  var zoneMirrors: [[MirrorID]] = []
+  var writes: [WriteRecord] = []
+  var writeIndex: [Int32] = []  // WriteID.raw → index into `writes`, or −1
+  public internal(set) var activities: [ActivityRecord] = []
+  var imports: [[(activity: ActivityID, token: Int32, at: SimTime)]] = []
+  var visibility: [[(token: Int32, at: SimTime)]] = []
+  public internal(set) var counters = RunCounters()
+  public internal(set) var converged = false
+  public internal(set) var endTime = SimTime.zero
+  var lastEditAt: SimTime?
+  var lastStoreChangeAt = SimTime.zero
+  /// App-state changes per device, for the timeline file.
+  public internal(set) var appStates: [(device: DeviceID, state: AppState, at: SimTime)] = []
+
+  public init(policyNames: [String]) {
+    self.policyNames = policyNames
+    counters.blockedCount = [Int](repeating: 0, count: policyNames.count)
+    counters.blockedTotal = [SimDuration](repeating: .zero, count: policyNames.count)
+    counters.blockedLongest = [SimDuration](repeating: .zero, count: policyNames.count)
+  }
+
+  public func observe(_ observation: Observation) {
+    switch observation {
+    case .store(let mirror, let device, let zone, _):
+      precondition(mirror.index == mirrorDevice.count, "stores are announced in id order")
+      mirrorDevice.append(device)
+      mirrorZone.append(zone.raw)
+      imports.append([])
+      visibility.append([])
+      if zone.raw >= 0 {
+        while zoneMirrors.count <= zone.index { zoneMirrors.append([]) }
+        zoneMirrors[zone.index].append(mirror)
+      }
+    case .edited(let write, let mirror, _, _, let kind, let at):
+      while writeIndex.count <= write.index { writeIndex.append(-1) }
+      writeIndex[write.index] = Int32(writes.count)
+      writes.append(WriteRecord(mirror: mirror, kind: kind, editedAt: at))
+      lastEditAt = at
+    case .saved(let write, let at): update(write) { $0.savedAt = at }
+    case .supersededLocally(let write, _):
+      update(write) { $0.superseded = true }
+    case .committed(let write, let activity, let sequence, let at):
+      update(write) {
+        $0.committedAt = at
+        $0.sequence = sequence
+        $0.activity = activity
+      }
+      lastStoreChangeAt = max(lastStoreChangeAt, at)
+    case .lostUpdate(let write, _):
+      update(write) { $0.lostUpdate = true }
+      counters.lostUpdates += 1
+    default:
+      observeActivity(observation)
+    }
+  }
+
+  func observeActivity(_ observation: Observation) {
+    switch observation {
+    case .activityRequested(let activity, let kind, let mirror, let trigger, let at):
+      precondition(activity.index == activities.count, "activities are announced in id order")
+      activities.append(ActivityRecord(kind: kind, mirror: mirror, trigger: trigger, requestedAt: at))
+    case .activityBlocked(let activity, let policy, let from, let to):
+      activities[activity.index].blocked.append((policy, from, to))
+      let length = to - from
+      counters.blockedCount[Int(policy)] += 1
+      counters.blockedTotal[Int(policy)] += length
+      counters.blockedLongest[Int(policy)] = max(counters.blockedLongest[Int(policy)], length)
+    case .activityApproved(let activity, let at): activities[activity.index].approvedAt = at
+    case .activityStarted(let activity, let at): activities[activity.index].startedAt = at
+    case .activityFinished(let activity, let at, let records, let succeeded):
+      activities[activity.index].finishedAt = at
+      activities[activity.index].succeeded = succeeded
+      activities[activity.index].records = records
+      counters.countActivity(activities[activity.index].kind, succeeded: succeeded)
+    case .imported(let mirror, let activity, let token, let records, let at):
+      imports[mirror.index].append((activity, token, at))
+      if records > 0 { lastStoreChangeAt = max(lastStoreChangeAt, at) }
+    case .visible(let mirror, let token, let at):
+      visibility[mirror.index].append((token, at))
+    case .request(_, let upload, let records, let bytes, _):
+      counters.countRequest(upload: upload, records: Int(records), bytes: bytes)
+    case .push(_, let event, _):
+      counters.pushes[PushEvent.allCases.firstIndex(of: event)!] += 1
+    case .appState(let device, let state, let at):
+      appStates.append((device, state, at))
+    case .runEnded(let at, let converged):
+      endTime = at
+      self.converged = converged
+    default:
+      break
+    }
+  }
+
+  func update(_ write: WriteID, _ change: (inout WriteRecord) -> Void) {
+    guard write.index < writeIndex.count, writeIndex[write.index] >= 0 else { return }
+    change(&writes[Int(writeIndex[write.index])])
+  }
+
+  /// Convergence time: from the last write to the last store change, or nil if never converged.
+  public var convergenceTime: SimDuration? {
+    guard converged else { return nil }
+    guard let lastEditAt else { return .zero }
+    return max(.zero, lastStoreChangeAt - lastEditAt)
+  }
+
+  /// Number of writes made.
+  public var writeCount: Int { writes.count }
+}

@@ -1,0 +1,48 @@
+import SimKernel
+import SimModel
+
+/// The counters of MODEL §10, accumulated from observations.
+public struct RunCounters: Sendable {
+  public var exportsSucceeded = 0
+  public var exportsFailed = 0
+  public var importsSucceeded = 0
+  public var importsFailed = 0
+  public var requestsUp = 0
+  public var requestsDown = 0
+  public var recordsUp = 0
+  public var recordsDown = 0
+  public var bytesUp: Int64 = 0
+  public var bytesDown: Int64 = 0
+  /// Indexed like `PushEvent.allCases`.
+  public var pushes = [Int](repeating: 0, count: PushEvent.allCases.count)
+  public var lostUpdates = 0
+  /// Per policy index: refusals, total and longest blocked time.
+  public var blockedCount: [Int] = []
+  public var blockedTotal: [SimDuration] = []
+  public var blockedLongest: [SimDuration] = []
+
+  mutating func countActivity(_ kind: ActivityKind, succeeded: Bool) {
+    switch (kind, succeeded) {
+    case (.export, true): exportsSucceeded += 1
+    case (.export, false): exportsFailed += 1
+    case (.import, true): importsSucceeded += 1
+    case (.import, false): importsFailed += 1
+    case (.setup, _): break
+    }
+  }
+
+  mutating func countRequest(upload: Bool, records: Int, bytes: Int64) {
+    if upload {
+      requestsUp += 1
+      recordsUp += records
+      bytesUp += bytes
+    } else {
+      requestsDown += 1
+      recordsDown += records
+      bytesDown += bytes
+    }
+  }
+
+  /// The count of one push event.
+  public func pushCount(_ event: PushEvent) -> Int { pushes[PushEvent.allCases.firstIndex(of: event)!] }
+}
