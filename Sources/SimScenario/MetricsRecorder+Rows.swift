@@ -72,3 +72,36 @@ extension MetricsRecorder {
     return result
   }
 }
+
+/// Where every write ended up (MODEL §10 conservation): the four counts add up to all writes.
+public struct WriteAccounting: Equatable, Sendable {
+  /// Committed at the server and not lost to a device that had not seen it.
+  public var committed = 0
+  /// Committed, then overwritten by a device that had not seen it.
+  public var lostUpdates = 0
+  /// Replaced on its own device before export: never reached the server.
+  public var supersededLocally = 0
+  /// Unsaved, or saved and not yet committed, when the run ended.
+  public var pending = 0
+
+  public var total: Int { committed + lostUpdates + supersededLocally + pending }
+}
+
+extension MetricsRecorder {
+  /// Classifies every write; each lands in exactly one class.
+  public func writeAccounting() -> WriteAccounting {
+    var accounting = WriteAccounting()
+    for write in writes {
+      if write.superseded {
+        accounting.supersededLocally += 1
+      } else if write.committedAt == nil {
+        accounting.pending += 1
+      } else if write.lostUpdate {
+        accounting.lostUpdates += 1
+      } else {
+        accounting.committed += 1
+      }
+    }
+    return accounting
+  }
+}

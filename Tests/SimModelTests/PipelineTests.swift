@@ -16,3 +16,129 @@ import Testing
     #expect(latencies.percentile(0.95) < .seconds(60))
   }
 }
+
+@Suite struct PipelineAccountingTests {
+  @Test func stageDurationsAddUpToTheLatencyOfEveryRow() {
+    let (recorder, _) = TestWorlds.run(TestWorlds.privatePair(count: 3, editsPerHour: 30, hours: 4))
+    let rows = recorder.latencyRows().filter { $0.outcome == .visible }
+    #expect(rows.count > 200)
+    for row in rows {
+      let sum = row.stages.reduce(SimDuration.zero, +)
+      #expect(sum == row.latency!)
+      #expect(row.stages.allSatisfy { $0 >= .zero })
+      let exportBlocked = row.exportBlockedByPolicy.reduce(SimDuration.zero, +)
+      #expect(exportBlocked <= row.stages[1])
+    }
+  }
+
+  @Test func everyWriteIsAccountedFor() {
+    var spec = TestWorlds.privatePair(count: 2, editsPerHour: 60, hours: 2)
+    spec.devices[1].app.savePolicy = .debounce
+    spec.devices[1].app.saveDelaySeconds = 30
+    spec.devices[0].workload!.insertShare = 0.1
+    let (recorder, _) = TestWorlds.run(spec)
+    let accounting = recorder.writeAccounting()
+    #expect(accounting.total == recorder.writeCount)
+    #expect(accounting.committed > 100)
+    #expect(accounting.supersededLocally > 0, "debounced saves of the same field supersede earlier writes")
+  }
+
+  @Test func sameSeedGivesIdenticalObservationsAndFingerprint() {
+    let spec = TestWorlds.privatePair(count: 3, editsPerHour: 30, hours: 3, seed: 7)
+    let first = ObservationLog()
+    let second = ObservationLog()
+    let a = WorldRunner.run(spec, sink: first)
+    let b = WorldRunner.run(spec, sink: second)
+    #expect(a.fingerprint == b.fingerprint)
+    #expect(a.processedEvents == b.processedEvents)
+    #expect(String(describing: first.observations) == String(describing: second.observations))
+    var other = spec
+    other.seed = 8
+    let c = WorldRunner.run(other, sink: ObservationLog())
+    #expect(c.fingerprint != a.fingerprint)
+  }
+}
+
+@Suite struct PipelineBehaviourTests {
+  @Test func savingOnlyOnBackgroundDelaysExportUntilTheAppLeavesTheForeground() {
+    var spec = TestWorlds.privatePair()
+    spec.devices[0].app.savePolicy = .onBackground
+    spec.timeline = [
+      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0)),
+      TimelineAction(at: .seconds(120), devices: [0], action: .edit(.insert, entity: 0)),
+      TimelineAction(at: .seconds(900), devices: [0], action: .background),
+    ]
+    let (recorder, _) = TestWorlds.run(spec)
+    let rows = recorder.latencyRows()
+    #expect(rows.count == 2)
+    for row in rows {
+      #expect(row.outcome == .visible)
+      // The save stage lasts exactly until the app leaves the foreground at 900 s.
+      #expect(row.editedAt + row.stages[0] == SimTime(.seconds(900)))
+      #expect(row.latency! > .seconds(780))
+    }
+    // The same edits saved immediately arrive in seconds.
+    spec.devices[0].app.savePolicy = .immediate
+    let (quick, _) = TestWorlds.run(spec)
+    #expect(quick.latencyRows().allSatisfy { $0.latency! < .seconds(120) })
+  }
+
+  @Test func bulkInsertGoesOutInRequestsOfAtMost400RecordsAnd1Point5MiB() {
+    for attributeBytes in [[64, 64], [10_000]] {
+      var spec = TestWorlds.privatePair()
+      spec.entities = [EntityDescription(name: "Item", attributeBytes: attributeBytes)]
+      spec.timeline = [
+        TimelineAction(at: .seconds(10), devices: [0], action: .bulkInsert(count: 1000, entity: 0, oneSave: true, over: .zero))
+      ]
+      let log = ObservationLog()
+      _ = WorldRunner.run(spec, sink: log)
+      let uploads = log.observations.compactMap { observation -> (Int32, Int64)? in
+        if case .request(_, true, let records, let bytes, _) = observation { return (records, bytes) }
+        return nil
+      }
+      let recordBytes = Int64(300 + attributeBytes.reduce(0, +))
+      let perRequest = min(400, Int(1_572_864 / recordBytes))
+      let expectedRequests = (1000 + perRequest - 1) / perRequest
+      #expect(uploads.count == expectedRequests, "record size \(recordBytes)")
+      #expect(uploads.map(\.0).reduce(0, +) == 1000)
+      #expect(uploads.allSatisfy { $0.0 <= 400 && $0.1 <= 1_572_864 })
+    }
+  }
+
+  @Test func offlineReceiverGetsEveryChangeInOneImport() {
+    var spec = TestWorlds.privatePair(hours: 4)
+    spec.timeline = [TimelineAction(at: .seconds(60), devices: [1], action: .goOffline)]
+    for minute in 0..<100 {
+      spec.timeline.append(
+        TimelineAction(at: .seconds(120 + Int64(minute) * 60), devices: [0], action: .edit(minute < 20 ? .insert : .update, entity: 0)))
+    }
+    spec.timeline.append(TimelineAction(at: .hours(2), devices: [1], action: .goOnline))
+    let log = ObservationLog()
+    let recorder = MetricsRecorder(policyNames: spec.scheduler.policies.map(\.name))
+    final class Tee: ObservationSink {
+      let sinks: [any ObservationSink]
+      init(_ sinks: [any ObservationSink]) { self.sinks = sinks }
+      func observe(_ observation: Observation) { sinks.forEach { $0.observe(observation) } }
+    }
+    let outcome = WorldRunner.run(spec, sink: Tee([log, recorder]))
+    #expect(outcome.converged)
+    let receiverImports = log.observations.compactMap { observation -> (Int32, SimTime)? in
+      if case .imported(let mirror, _, let token, let records, let at) = observation, mirror == MirrorID(1), records > 0 {
+        return (token, at)
+      }
+      return nil
+    }
+    // Before going offline nothing was imported; after reconnecting, one import brings everything.
+    #expect(receiverImports.count == 1)
+    let rows = recorder.latencyRows().filter { $0.observer == DeviceID(1) }
+    #expect(rows.count == 100)
+    #expect(rows.allSatisfy { $0.outcome == .visible })
+    #expect(Set(rows.map(\.visibleAt)).count == 1)
+    // APNs stored one push for the offline device and delivered it on reconnect (MODEL §11.7).
+    let delivered = log.observations.filter {
+      if case .push(DeviceID(1), .delivered, let at) = $0 { return at >= SimTime(.hours(2)) }
+      return false
+    }
+    #expect(delivered.count == 1)
+  }
+}
