@@ -47,6 +47,9 @@ public struct PushParameters: Equatable, Sendable {
 public struct SchedulerParameters: Sendable {
   /// From submission to decision, seconds. [A] TN3163 example 0.38 s; research §12 lognormal median 0.3 s.
   public var decisionLatency = Distribution.lognormal(median: 0.3, p99: 0.6)
+  /// From a signal (an activity of the group finishing, power or network changing) to the new
+  /// decision, seconds. [A] TN3163: the group block cleared 89 ms after the export finished.
+  public var reevaluationLatencySeconds = 0.089
   /// From approval to the start of an export. [A] TN3163: +1.0 s.
   public var exportStartDelaySeconds = 1.0
   /// From approval to the start of an import. [A] TN3163: +0.095 s.

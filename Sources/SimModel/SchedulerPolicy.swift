@@ -33,6 +33,24 @@ public struct PolicyContext: Sendable {
   public var online: Bool
   /// Devices signed in to the account (for the single-device account policy).
   public var devicesInAccount: Int
+
+  public init(
+    now: SimTime, kind: ActivityKind, requestedAt: SimTime, launchedForPush: Bool, runningInGroup: Int,
+    recentRuns: ArraySlice<SimTime>, batteryPercent: Double, pluggedIn: Bool, lowPowerMode: Bool, online: Bool,
+    devicesInAccount: Int
+  ) {
+    self.now = now
+    self.kind = kind
+    self.requestedAt = requestedAt
+    self.launchedForPush = launchedForPush
+    self.runningInGroup = runningInGroup
+    self.recentRuns = recentRuns
+    self.batteryPercent = batteryPercent
+    self.pluggedIn = pluggedIn
+    self.lowPowerMode = lowPowerMode
+    self.online = online
+    self.devicesInAccount = devicesInAccount
+  }
 }
 
 /// A policy's answer.

@@ -1,6 +1,13 @@
 import SimKernel
 
 extension World {
+  /// Reports the intervals of activities still blocked when the run ends, ending them there.
+  mutating func closeOpenBlockedIntervals(at end: SimTime) {
+    for index in activities.indices where activities[index].phase == .blocked {
+      closeBlockedInterval(ActivityID(index), at: end)
+    }
+  }
+
   /// Whether every store equals the server for everything it can access, with nothing pending
   /// (MODEL §10 convergence).
   func isConverged() -> Bool {
@@ -37,6 +44,7 @@ public enum WorldRunner {
     let end = SimTime(spec.duration)
     var reason = sim.run(&world, until: end, maxEvents: spec.maxEvents)
     if reason == .drained { reason = .reachedTime(end) }
+    world.closeOpenBlockedIntervals(at: sim.now)
     let converged = world.isConverged()
     sink.observe(.runEnded(at: sim.now, converged: converged))
     return RunOutcome(

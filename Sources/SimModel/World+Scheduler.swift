@@ -142,9 +142,10 @@ extension World {
 
   /// A condition changed on the device: every waiting activity is decided again.
   mutating func signal(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    let latency = SimDuration(seconds: spec.scheduler.reevaluationLatencySeconds)
     for activity in waiting[device.index] {
       sim.cancel(activities[activity.index].recheck)
-      scheduleDecision(activity, sim: &sim)
+      activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
     }
   }
 }

@@ -1,0 +1,233 @@
+import SimKernel
+import SimModel
+import SimScenario
+import Testing
+
+/// Tests of MODEL §5 whose expectations are derived by hand from the rules, not by running the code.
+@Suite struct SchedulerTests {
+  /// A foreground pair with deterministic latencies, so hand-derived times are exact.
+  static func quietPair(hours: Int64 = 1) -> WorldSpec {
+    var spec = TestWorlds.privatePair(hours: hours)
+    spec.scheduler.decisionLatency = .constant(0.3)
+    spec.server.requestLatency = .constant(0.2)
+    spec.push.fanoutLatency = .constant(1)
+    return spec
+  }
+
+  static func nudges(every seconds: Int64, from start: Int64 = 10, until: SimDuration) -> TimelineAction {
+    TimelineAction(at: .seconds(start), devices: [0], action: .nudge(every: .seconds(seconds), until: until))
+  }
+
+  func policyIndex(_ spec: WorldSpec, _ name: String) -> Int {
+    spec.scheduler.policies.firstIndex { $0.name == name }!
+  }
+
+  @Test func sixtyFirstActivityInAMinuteWaitsUntilTheOldestLeavesTheWindow() {
+    var spec = Self.quietPair()
+    spec.scheduler.policies = [ActivityRateLimitPolicy(windows: [RateLimitWindow(maxRuns: 60, windowSeconds: 60)])]
+    spec.timeline = [
+      TimelineAction(at: .seconds(1), devices: [0], action: .nudge(every: .milliseconds(500), until: .seconds(90)))
+    ]
+    let (recorder, _) = TestWorlds.run(spec)
+    let mine = recorder.activities.filter { $0.mirror == MirrorID(0) }
+    let approvals = mine.compactMap(\.approvedAt).sorted()
+    // Device 0's runs: the launch import at r0 = 0.3 s, then one per nudge, r_j = 0.8 + 0.5·j s
+    // (each import ends before the next nudge). The 61st run, j = 60, is decided at 30.8 s and
+    // finds r0 … r59 in (−29.2, 30.8]: 60 runs, so it waits until r0 + 60 s = 60.3 s.
+    #expect(approvals[0] == SimTime(.milliseconds(300)))
+    #expect(approvals[59] == SimTime(.milliseconds(30_300)))
+    let blocks = mine.flatMap(\.blocked)
+    #expect(blocks.first?.from == SimTime(.milliseconds(30_800)))
+    #expect(blocks.first?.to == SimTime(.milliseconds(60_300)))
+    #expect(approvals[60] == SimTime(.milliseconds(60_300)))
+    // And in general: no 60 s window ever holds more than 60 runs, and every refusal ends
+    // exactly when the run 60 places earlier leaves the window.
+    for (index, approval) in approvals.enumerated() where index >= 60 {
+      #expect(approval - approvals[index - 60] >= .seconds(60), "run \(index) at \(approval)")
+    }
+    for block in blocks {
+      let released = approvals.firstIndex(of: block.to)!
+      #expect(block.to == approvals[released - 60] + .seconds(60))
+    }
+  }
+
+  @Test func aNudgeEveryTenSecondsTripsTheFourHourWindowForHours() {
+    var spec = Self.quietPair(hours: 6)
+    spec.timeline = [Self.nudges(every: 10, until: .hours(6))]
+    let (recorder, _) = TestWorlds.run(spec)
+    let rate = policyIndex(spec, "rateLimit")
+    let blocks = recorder.activities.flatMap(\.blocked).filter { $0.policy == Int32(rate) }
+    // Run k (k ≥ 1) is approved at 10(k−1) + 0.3 s: 6 per minute, 30 per 5 minutes and exactly
+    // 360 per hour never fill those windows (run k is outside the hour window of run k + 360).
+    // Run 481 at 4800.3 s finds 480 runs in the 4-hour window: it waits until run 1 + 4 h =
+    // 14,400.3 s, a wait of 9,600 s; later nudges coalesce into it.
+    let first = try! #require(blocks.first)
+    #expect(first.from == SimTime(.milliseconds(4_800_300)))
+    #expect(first.to == SimTime(.milliseconds(14_400_300)))
+    #expect(blocks.map { $0.to - $0.from }.max() == .seconds(9_600))
+  }
+
+  @Test func aNudgeEveryFiveMinutesNeverWaits() {
+    var spec = TestWorlds.privatePair(hours: 24)
+    spec.timeline = [Self.nudges(every: 300, until: .hours(24))]
+    let (recorder, _) = TestWorlds.run(spec)
+    #expect(recorder.activities.count >= 288)
+    #expect(recorder.counters.blockedTotal[policyIndex(spec, "rateLimit")] == .zero)
+  }
+
+  @Test func bulkInsertInManySavesStallsExportForHoursAndOneSaveDoesNot() {
+    func exportBlocked(oneSave: Bool, over: SimDuration, coalescing: Bool) -> SimDuration {
+      var spec = TestWorlds.privatePair(hours: 12)
+      spec.exportRequestCoalescing = coalescing
+      spec.timeline = [
+        TimelineAction(at: .seconds(10), devices: [0], action: .bulkInsert(count: 2000, entity: 0, oneSave: oneSave, over: over))
+      ]
+      let (recorder, _) = TestWorlds.run(spec)
+      let rate = Int32(policyIndex(spec, "rateLimit"))
+      return recorder.activities.filter { $0.kind == .export }.flatMap(\.blocked)
+        .filter { $0.policy == rate }.map { $0.to - $0.from }.max() ?? .zero
+    }
+    // One save: a handful of export runs, never rate limited.
+    #expect(exportBlocked(oneSave: true, over: .zero, coalescing: true) == .zero)
+    // Each save its own dasd activity (the UNCONFIRMED reading of TN3163): 2,000 activities in
+    // a minute exceed 480 per 4 h, so some wait hours.
+    #expect(exportBlocked(oneSave: false, over: .minutes(1), coalescing: false) > .hours(1))
+    // With Core Data's coalescing (134417, the default) the runs are paced by export time
+    // (≈1.5 s each): a 40-minute burst fills 120 per 5 min, then 360 per hour, and the export
+    // waits for the oldest run of the hour to leave it: tens of minutes, not hours.
+    let paced = exportBlocked(oneSave: false, over: .minutes(40), coalescing: true)
+    #expect(paced > .minutes(30))
+    #expect(paced < .hours(1))
+  }
+
+  @Test func lowPowerModeUnpluggedHoldsSyncUntilPluggedIn() {
+    var spec = Self.quietPair(hours: 2)
+    spec.devices[0].conditions.lowPowerMode = true
+    spec.timeline = [
+      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0)),
+      TimelineAction(at: .seconds(3600), devices: [0], action: .plug),
+    ]
+    let (recorder, _) = TestWorlds.run(spec)
+    let lpm = Int32(policyIndex(spec, "lowPowerMode"))
+    let group = Int32(policyIndex(spec, "activityGroup"))
+    let export = try! #require(recorder.activities.first { $0.kind == .export && $0.trigger == .save })
+    let launchImport = try! #require(recorder.activities.first { $0.mirror == MirrorID(0) && $0.kind == .import })
+    // Device 0's launch import (decided 0.3 s) and the export (requested 60 s, decided 60.3 s)
+    // both wait on Low Power Mode until the plug-in signal at 3600 s + 0.089 s re-evaluation.
+    // The import was submitted first, so it takes the group; the export follows when it ends.
+    #expect(launchImport.blocked.map(\.policy) == [lpm])
+    #expect(launchImport.approvedAt == SimTime(.milliseconds(3_600_089)))
+    #expect(export.blocked.map(\.policy) == [lpm, group])
+    #expect(export.blocked[0].from == SimTime(.milliseconds(60_300)))
+    #expect(export.blocked[0].to == SimTime(.milliseconds(3_600_089)))
+    #expect(export.approvedAt == launchImport.finishedAt! + .milliseconds(89))
+    #expect(export.startedAt == export.approvedAt! + .seconds(1))
+    let row = try! #require(recorder.latencyRows().first)
+    #expect(row.exportBlockedByPolicy[Int(lpm)] == .milliseconds(3_600_089 - 60_300))
+  }
+
+  @Test func lowPowerModePluggedInWithEnoughBatteryDoesNotWait() {
+    var spec = Self.quietPair()
+    spec.devices[0].conditions.lowPowerMode = true
+    spec.devices[0].conditions.pluggedIn = true
+    spec.devices[0].conditions.batteryPercent = 30
+    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0))]
+    let (recorder, _) = TestWorlds.run(spec)
+    #expect(recorder.activities.allSatisfy { $0.blocked.isEmpty })
+    // Below 30 % the policy is enforced even while plugged in.
+    spec.devices[0].conditions.batteryPercent = 29
+    let (low, _) = TestWorlds.run(spec)
+    #expect(low.activities.contains { !$0.blocked.isEmpty })
+  }
+
+  @Test func anImportRequestedDuringAnExportWaitsUntilTheExportEnds() {
+    var spec = Self.quietPair()
+    spec.scheduler.reevaluationLatencySeconds = 0
+    spec.entities = [EntityDescription(name: "Blob", attributeBytes: [500_000])]
+    spec.timeline = [
+      TimelineAction(at: .seconds(60), devices: [0], action: .bulkInsert(count: 20, entity: 0, oneSave: true, over: .zero)),
+      TimelineAction(at: .seconds(62), devices: [0], action: .nudge(every: nil, until: nil)),
+    ]
+    let (recorder, _) = TestWorlds.run(spec)
+    let group = Int32(policyIndex(spec, "activityGroup"))
+    let export = try! #require(recorder.activities.first { $0.kind == .export && $0.trigger == .save })
+    let nudged = try! #require(recorder.activities.first { $0.trigger == .nudge })
+    // The export (approved 60.3 s, started 61.3 s) uploads 20 × 0.5 MB in several requests;
+    // the nudge's import, decided at 62.3 s, is refused by the group until the export finishes.
+    #expect(nudged.blocked.count == 1)
+    #expect(nudged.blocked[0].policy == group)
+    #expect(nudged.blocked[0].from == SimTime(.milliseconds(62_300)))
+    #expect(nudged.blocked[0].to == export.finishedAt)
+    #expect(nudged.approvedAt == export.finishedAt)
+  }
+
+  @Test func networkOffDefersAndNetworkOnReleases() {
+    var spec = Self.quietPair()
+    spec.timeline = [
+      TimelineAction(at: .seconds(30), devices: [0], action: .goOffline),
+      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0)),
+      TimelineAction(at: .seconds(600), devices: [0], action: .goOnline),
+    ]
+    let (recorder, _) = TestWorlds.run(spec)
+    let network = Int32(policyIndex(spec, "network"))
+    let export = try! #require(recorder.activities.first { $0.kind == .export })
+    #expect(export.blocked.map(\.policy) == [network])
+    #expect(export.approvedAt == SimTime(.milliseconds(600_089)))
+    #expect(recorder.latencyRows().allSatisfy { $0.outcome == .visible })
+  }
+
+  /// A researcher's policy, added without touching the others: no sync in the first hour.
+  struct QuietFirstHourPolicy: SchedulerPolicy {
+    var name: String { "quietFirstHour" }
+    func evaluate(_ activity: PolicyContext) -> PolicyVerdict {
+      let hour = SimTime(.hours(1))
+      return activity.now < hour ? .refuse(until: hour) : .proceed
+    }
+  }
+
+  @Test func aCustomPolicyPlugsIn() {
+    var spec = Self.quietPair(hours: 2)
+    spec.scheduler.policies.append(QuietFirstHourPolicy())
+    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0))]
+    let (recorder, _) = TestWorlds.run(spec)
+    let custom = Int32(spec.scheduler.policies.count - 1)
+    let export = try! #require(recorder.activities.first { $0.kind == .export })
+    // Refused from its decision at 60.3 s until the policy's own "until", 1 h (re-checked every
+    // 900 s on the way); then the launch import, released at the same instant, holds the group.
+    #expect(export.blocked.first?.policy == custom)
+    #expect(export.blocked.first?.from == SimTime(.milliseconds(60_300)))
+    #expect(export.blocked.first?.to == SimTime(.hours(1)))
+    #expect(export.approvedAt! < SimTime(.hours(1)) + .seconds(2))
+    #expect(recorder.counters.blockedCount[Int(custom)] >= 2)
+  }
+
+  @Test func singleDeviceAccountPolicyDelaysFourHoursWhenOn() {
+    var spec = Self.quietPair(hours: 6)
+    spec.devices = [spec.devices[0]]
+    spec.scheduler.policies.append(SingleDeviceAccountPolicy())
+    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0))]
+    let (recorder, _) = TestWorlds.run(spec)
+    let export = try! #require(recorder.activities.first { $0.kind == .export })
+    #expect(export.approvedAt == SimTime(.seconds(60 + 4 * 3600)))
+  }
+
+  @Test func rateLimitPolicyComputesNextEligibleFromTheFullestWindow() {
+    let policy = ActivityRateLimitPolicy()
+    let runs = (0..<120).map { SimTime(.seconds(Int64($0) * 2)) }  // 120 runs in 4 minutes
+    let context = PolicyContext(
+      now: SimTime(.seconds(240)), kind: .import, requestedAt: SimTime(.seconds(240)), launchedForPush: false,
+      runningInGroup: 0, recentRuns: runs[...], batteryPercent: 100, pluggedIn: true, lowPowerMode: false,
+      online: true, devicesInAccount: 2)
+    // 120 runs in (−60, 240]: the 5-minute window is full; oldest at 0 s ⇒ eligible at 300 s.
+    #expect(policy.evaluate(context) == .refuse(until: SimTime(.seconds(300))))
+    var pushLaunch = context
+    pushLaunch.launchedForPush = true
+    #expect(policy.evaluate(pushLaunch) == .proceed)
+    // In Low Power Mode unplugged the 60 s window is stretched to an hour: 60 runs in the last
+    // hour fill it; the 60th-newest run (at 120 s) + 3600 s = 3720 s.
+    var lowPower = context
+    lowPower.lowPowerMode = true
+    lowPower.pluggedIn = false
+    #expect(policy.evaluate(lowPower) == .refuse(until: SimTime(.seconds(3720))))
+  }
+}
