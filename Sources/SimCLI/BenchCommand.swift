@@ -13,18 +13,20 @@ struct BenchCommand {
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-    var args = ArgumentList(arguments)
-    if args.flag("help") {
+    if arguments.contains("--help") {
       console.print(usage)
       return .success
     }
-    let which = try args.positionals()
-    guard let target = which.first, which.count == 1 else {
-      throw UsageError("bench needs exactly one target: kernel or fleet")
+    guard let target = arguments.first, !target.hasPrefix("--") else {
+      throw UsageError("bench needs a target: kernel or fleet")
     }
+    let rest = Array(arguments.dropFirst())
     switch target {
-    case "kernel": return kernel(console: console)
-    case "fleet": return try FleetBenchmark.command(arguments, console: console)
+    case "kernel":
+      var args = ArgumentList(rest)
+      _ = try args.positionals()
+      return kernel(console: console)
+    case "fleet": return try FleetBenchmark.command(rest, console: console)
     default: throw UsageError("unknown bench target '\(target)' (expected kernel or fleet)")
     }
   }

@@ -64,7 +64,8 @@ public enum DeterministicMath {
     if x.isNaN { return .nan }
     if x > 709.782712893384 { return .infinity }
     if x < -745.1332191019412 { return 0 }
-    let k = (x * 1.4426950408889634).rounded()
+    let t = x * 1.4426950408889634
+    let k = Double(t >= 0 ? Int64(t + 0.5) : Int64(t - 0.5))
     let r = (x - k * ln2High) - k * ln2Low
     // Taylor series of e^r for |r| ≤ 0.35; 16 terms leave an error below 1e-19.
     var term = 1.0

@@ -21,13 +21,16 @@ public struct SimDuration: Hashable, Comparable, Sendable, BitwiseCopyable {
 
   /// A duration of `seconds` seconds, rounded to the nearest nanosecond and clamped to the range.
   @inlinable public init(seconds: Double) {
-    let ns = (seconds * 1e9).rounded()
-    if ns >= 9.2e18 {
+    // Round half away from zero with a plain conversion: `rounded()` calls libm (slow here).
+    let scaled = seconds * 1e9
+    if scaled.isNaN {
+      nanoseconds = 0
+    } else if scaled >= 9.2e18 {
       nanoseconds = Int64.max / 2
-    } else if ns <= -9.2e18 {
+    } else if scaled <= -9.2e18 {
       nanoseconds = Int64.min / 2
     } else {
-      nanoseconds = ns.isNaN ? 0 : Int64(ns)
+      nanoseconds = scaled >= 0 ? Int64(scaled + 0.5) : Int64(scaled - 0.5)
     }
   }
 

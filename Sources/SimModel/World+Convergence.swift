@@ -32,6 +32,7 @@ public struct RunOutcome: Sendable {
   public var processedEvents: Int
   public var fingerprint: TrajectoryFingerprint
   public var converged: Bool
+  public var memory: MemoryReport
 }
 
 /// Runs a world from its spec to its duration: the one entry point of the model.
@@ -49,6 +50,6 @@ public enum WorldRunner {
     sink.observe(.runEnded(at: sim.now, converged: converged))
     return RunOutcome(
       stopReason: reason, endTime: sim.now, processedEvents: sim.processedEventCount,
-      fingerprint: sim.fingerprint, converged: converged)
+      fingerprint: sim.fingerprint, converged: converged, memory: world.memoryReport())
   }
 }

@@ -48,7 +48,7 @@ extension World {
       let write = newWrite(mirror, basedOn: localWrite[mirror.index][base + Int(field)], value: value)
       setLocal(mirror, base + Int(field), write: write, value: value)
       unsaved[mirror.index].append(Change(object: object, field: field, write: write))
-      observe(.edited(write: write, mirror: mirror, object: object, field: field, kind: kind, at: sim.now))
+      sink.observe(.edited(write: write, mirror: mirror, object: object, field: field, kind: kind, at: sim.now))
     }
     applySavePolicy(mirror, sim: &sim)
   }
@@ -62,7 +62,7 @@ extension World {
       setLocal(mirror, base + field, write: write, value: field == 0 ? 1 : 0)
     }
     unsaved[mirror.index].append(Change(object: object, field: -1, write: write))
-    observe(.edited(write: write, mirror: mirror, object: object, field: -1, kind: kind, at: now))
+    sink.observe(.edited(write: write, mirror: mirror, object: object, field: -1, kind: kind, at: now))
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = allocateObject(zone: zone, entity: -1)
@@ -150,7 +150,7 @@ extension World {
   mutating func save(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
     guard !unsaved[mirror.index].isEmpty else { return }
     for change in unsaved[mirror.index] where change.write != .none {
-      observe(.saved(write: change.write, at: sim.now))
+      sink.observe(.saved(write: change.write, at: sim.now))
     }
     history[mirror.index].append(contentsOf: unsaved[mirror.index])
     unsaved[mirror.index].removeAll(keepingCapacity: true)

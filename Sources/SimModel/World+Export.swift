@@ -17,64 +17,87 @@ extension World {
   }
 
   /// Groups the still-current changes into records and the records into batches.
+  ///
+  /// Records keep the order in which their objects first appear in the history; a record's
+  /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
   mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, at now: SimTime) -> ExportPlan {
     let zone = Int(mirrors[mirror.index].zone)
-    var plan = ExportPlan()
-    // Order entries by first appearance of their object, so one record's changes stay together.
     stampCounter &+= 1
     let stamp = stampCounter
-    if objectStamp[zone].count < zones[zone].objectEntity.count {
-      objectStamp[zone].append(contentsOf: repeatElement(0, count: zones[zone].objectEntity.count - objectStamp[zone].count))
+    let objectCount = zones[zone].objectEntity.count
+    if objectStamp[zone].count < objectCount {
+      objectStamp[zone].append(contentsOf: repeatElement(0, count: objectCount - objectStamp[zone].count))
     }
-    var objects: [ObjectID] = []
-    var entriesByRecord: [[Change]] = []
-    var recordOf: [Int32: Int] = [:]  // lookup only: order comes from `objects`
+    if scratchRank.count < objectCount {
+      scratchRank.append(contentsOf: repeatElement(0, count: objectCount - scratchRank.count))
+    }
+    // Pass 1: keep current changes, give each object a record rank, count changes per record.
+    scratchKept.removeAll(keepingCapacity: true)
+    scratchObjects.removeAll(keepingCapacity: true)
+    scratchCounts.removeAll(keepingCapacity: true)
     for change in changes {
       let base = Int(zones[zone].objectFieldBase[change.object.index])
-      let checkField = base + Int(max(change.field, 0))
-      if change.write != .none && localWrite[mirror.index][checkField] != change.write {
-        if change.field >= 0 {
-          observe(.supersededLocally(write: change.write, by: localWrite[mirror.index][checkField]))
-          continue
-        }
+      let current = localWrite[mirror.index][base + Int(max(change.field, 0))]
+      if change.field >= 0 && change.write != .none && current != change.write {
+        sink.observe(.supersededLocally(write: change.write, by: current))
+        continue
       }
       if objectStamp[zone][change.object.index] != stamp {
         objectStamp[zone][change.object.index] = stamp
-        recordOf[change.object.raw] = objects.count
-        objects.append(change.object)
-        entriesByRecord.append([])
+        scratchRank[change.object.index] = Int32(scratchObjects.count)
+        scratchObjects.append(change.object)
+        scratchCounts.append(0)
       }
-      entriesByRecord[recordOf[change.object.raw]!].append(change)
+      scratchCounts[Int(scratchRank[change.object.index])] += 1
+      scratchKept.append(change)
     }
+    // Pass 2: place the changes record by record (a counting sort on the rank).
+    var plan = ExportPlan()
+    plan.entries = [Change](repeating: Change(object: ObjectID(0), field: 0, write: .none), count: scratchKept.count)
+    var start: Int32 = 0
+    for index in scratchCounts.indices {
+      let count = scratchCounts[index]
+      scratchCounts[index] = start
+      start += count
+    }
+    for change in scratchKept {
+      let rank = Int(scratchRank[change.object.index])
+      plan.entries[Int(scratchCounts[rank])] = change
+      scratchCounts[rank] += 1
+    }
+    // Pass 3: cut batches at the request limits (a record never splits).
     var records: Int32 = 0
     var bytes: Int64 = 0
     var assetBytes: Int64 = 0
-    for (index, object) in objects.enumerated() {
+    var entryIndex = 0
+    for object in scratchObjects {
       let entity = Int(zones[zone].objectEntity[object.index])
       let recordBytes = entity >= 0 ? recordBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
-      let recordAssets = entity >= 0 && entriesByRecord[index].contains { $0.field < 0 } ? assetBytesByEntity[entity] : 0
+      let entriesEnd = entryIndex + plan.entries[entryIndex...].prefix { $0.object == object }.count
+      let inserts = plan.entries[entryIndex..<entriesEnd].contains { $0.field < 0 }
+      let recordAssets = entity >= 0 && inserts ? assetBytesByEntity[entity] : 0
       if records > 0
         && (Int(records) + 1 > spec.server.recordsPerOperation
           || bytes + recordBytes > Int64(spec.server.bytesPerOperation))
       {
-        closeBatch(&plan, records: records, bytes: bytes + assetBytes)
+        plan.batchEnds.append(Int32(entryIndex))
+        plan.batchRecords.append(records)
+        plan.batchBytes.append(bytes + assetBytes)
         records = 0
         bytes = 0
         assetBytes = 0
       }
-      plan.entries.append(contentsOf: entriesByRecord[index])
+      entryIndex = entriesEnd
       records += 1
       bytes += recordBytes
       assetBytes += recordAssets
     }
-    if records > 0 { closeBatch(&plan, records: records, bytes: bytes + assetBytes) }
+    if records > 0 {
+      plan.batchEnds.append(Int32(entryIndex))
+      plan.batchRecords.append(records)
+      plan.batchBytes.append(bytes + assetBytes)
+    }
     return plan
-  }
-
-  func closeBatch(_ plan: inout ExportPlan, records: Int32, bytes: Int64) {
-    plan.batchEnds.append(Int32(plan.entries.count))
-    plan.batchRecords.append(records)
-    plan.batchBytes.append(bytes)
   }
 
   mutating func sendNextBatch(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -103,7 +126,7 @@ extension World {
     let batch = Int(activities[activity.index].nextBatch)
     let start = batch == 0 ? 0 : Int(plan.batchEnds[batch - 1])
     commit(mirror, activity: activity, entries: plan.entries[start..<Int(plan.batchEnds[batch])], at: sim.now)
-    observe(.request(mirror: mirror, upload: true, records: plan.batchRecords[batch], bytes: plan.batchBytes[batch], at: sim.now))
+    sink.observe(.request(mirror: mirror, upload: true, records: plan.batchRecords[batch], bytes: plan.batchBytes[batch], at: sim.now))
     activities[activity.index].records += plan.batchRecords[batch]
     fanOutPush(from: mirror, sim: &sim)
     activities[activity.index].nextBatch += 1
@@ -138,7 +161,7 @@ extension World {
         if localWrite[mirror.index][base + field] == change.write { dirty[mirror.index][base + field] = false }
       }
       if change.write != .none {
-        observe(.committed(write: change.write, activity: activity, sequence: sequence, at: now))
+        sink.observe(.committed(write: change.write, activity: logID(activity), sequence: sequence, at: now))
       }
     }
   }
@@ -161,7 +184,7 @@ extension World {
       && owner(of: writeMirror[previous.index]) != owner(of: writeMirror[write.index])
       && writeBasedOn[write.index] != previous
     {
-      observe(.lostUpdate(write: previous, by: write))
+      sink.observe(.lostUpdate(write: previous, by: write))
     }
     zones[zone].serverWrite[field] = write
     zones[zone].serverValue[field] = value

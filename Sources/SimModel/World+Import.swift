@@ -70,7 +70,7 @@ extension World {
       return
     }
     let page = nextPage(activity)
-    observe(.request(mirror: mirror, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
+    sink.observe(.request(mirror: mirror, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
     activities[activity.index].pagesLeft -= 1
     if activities[activity.index].pagesLeft > 0 {
       scheduleNextPage(activity, sim: &sim)
@@ -78,7 +78,7 @@ extension World {
     }
     let state = activities[activity.index]
     applyImport(mirror, upTo: state.snapshotToken)
-    observe(.imported(mirror: mirror, activity: activity, token: state.snapshotToken, records: state.records, at: sim.now))
+    sink.observe(.imported(mirror: mirror, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
     finishActivity(activity, succeeded: true, sim: &sim)
     importFinishedUI(mirror, sim: &sim)
   }
@@ -129,7 +129,7 @@ extension World {
     guard !app.visibilityRequiresForeground || devices[owner(of: mirror).index].app == .foreground else { return }
     if mirrors[mirror.index].uiToken > mirrors[mirror.index].visibleToken {
       mirrors[mirror.index].visibleToken = mirrors[mirror.index].uiToken
-      observe(.visible(mirror: mirror, token: mirrors[mirror.index].uiToken, at: now))
+      sink.observe(.visible(mirror: mirror, token: mirrors[mirror.index].uiToken, at: now))
     }
   }
 }

@@ -5,7 +5,7 @@ extension World {
   mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime) {
     guard devices[device.index].app != state else { return }
     devices[device.index].app = state
-    observe(.appState(device: device, state: state, at: now))
+    sink.observe(.appState(device: device, state: state, at: now))
   }
 
   /// The user opens the app (launch from not running, or activation from the background).
@@ -57,7 +57,7 @@ extension World {
       devices[device.index].forceQuit = true
       if devices[device.index].heldPushZone >= 0 {
         devices[device.index].heldPushZone = -1
-        observe(.push(device: device, event: .discarded, at: sim.now))
+        sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
     }
     signal(device, sim: &sim)

@@ -16,13 +16,13 @@ extension World {
   mutating func sendPush(to device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
     let window = SimDuration(seconds: spec.push.coalescingWindowSeconds)
     if window > .zero && sim.now - devices[device.index].lastPushSentAt < window {
-      observe(.push(device: device, event: .coalesced, at: sim.now))
+      sink.observe(.push(device: device, event: .coalesced, at: sim.now))
       return
     }
     devices[device.index].lastPushSentAt = sim.now
-    observe(.push(device: device, event: .sent, at: sim.now))
+    sink.observe(.push(device: device, event: .sent, at: sim.now))
     if spec.push.dropProbability > 0 && pushRandom[device.index].bernoulli(spec.push.dropProbability) {
-      observe(.push(device: device, event: .dropped, at: sim.now))
+      sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
     }
     let latency = spec.push.fanoutLatency.sampleDuration(using: &pushRandom[device.index])
@@ -33,10 +33,10 @@ extension World {
   mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].online else {
       // APNs stores one notification per app for an offline device: the newest.
-      if devices[device.index].storedPushZone >= 0 { observe(.push(device: device, event: .discarded, at: sim.now)) }
+      if devices[device.index].storedPushZone >= 0 { sink.observe(.push(device: device, event: .discarded, at: sim.now)) }
       devices[device.index].storedPushZone = zone.raw
       devices[device.index].storedPushAt = sim.now
-      observe(.push(device: device, event: .stored, at: sim.now))
+      sink.observe(.push(device: device, event: .stored, at: sim.now))
       return
     }
     deliverPush(device, zone: zone.raw, sim: &sim)
@@ -45,28 +45,28 @@ extension World {
   /// The device received a push: wake the app within its budget, or hold it.
   mutating func deliverPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
     guard spec.devices[device.index].app.backgroundPush else {
-      observe(.push(device: device, event: .dropped, at: sim.now))
+      sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
     }
     if devices[device.index].app == .foreground {
-      observe(.push(device: device, event: .delivered, at: sim.now))
+      sink.observe(.push(device: device, event: .delivered, at: sim.now))
       importForPush(device, zone: zone, sim: &sim)
       return
     }
     if devices[device.index].forceQuit {
-      observe(.push(device: device, event: .discarded, at: sim.now))
+      sink.observe(.push(device: device, event: .discarded, at: sim.now))
       return
     }
     let hourAgo = sim.now.advanced(by: .seconds(-3600))
     pushWakes[device.index].removeAll { $0 <= hourAgo }
     guard pushWakes[device.index].count < spec.push.backgroundPushBudgetPerHour else {
-      if devices[device.index].heldPushZone >= 0 { observe(.push(device: device, event: .discarded, at: sim.now)) }
+      if devices[device.index].heldPushZone >= 0 { sink.observe(.push(device: device, event: .discarded, at: sim.now)) }
       devices[device.index].heldPushZone = zone
-      observe(.push(device: device, event: .held, at: sim.now))
+      sink.observe(.push(device: device, event: .held, at: sim.now))
       return
     }
     pushWakes[device.index].append(sim.now)
-    observe(.push(device: device, event: .delivered, at: sim.now))
+    sink.observe(.push(device: device, event: .delivered, at: sim.now))
     if devices[device.index].app != .background {
       // Launched (or resumed) in the background for the push: 30 s of runtime. [A]
       devices[device.index].launchedForPush = true
@@ -87,7 +87,7 @@ extension World {
     let zone = devices[device.index].heldPushZone
     guard zone >= 0 else { return }
     devices[device.index].heldPushZone = -1
-    observe(.push(device: device, event: .delivered, at: sim.now))
+    sink.observe(.push(device: device, event: .delivered, at: sim.now))
     importForPush(device, zone: zone, sim: &sim)
   }
 
@@ -98,7 +98,7 @@ extension World {
     devices[device.index].storedPushZone = -1
     let age = sim.now - devices[device.index].storedPushAt
     if age > SimDuration(seconds: spec.push.offlineStorageSeconds) {
-      observe(.push(device: device, event: .discarded, at: sim.now))
+      sink.observe(.push(device: device, event: .discarded, at: sim.now))
       return
     }
     let latency = SimDuration(seconds: spec.push.deliveryLatencySeconds)

@@ -2,6 +2,9 @@ import SimKernel
 
 /// The system scheduler, dasd: submission, decisions by policy, signals (MODEL §5).
 extension World {
+  /// The id under which the activity in `slot` appears in observations (slots are reused).
+  func logID(_ slot: ActivityID) -> ActivityID { ActivityID(Int(activities[slot.index].logID)) }
+
   /// Asks for an export; a request while one is pending is dropped (error 134417).
   mutating func requestExport(_ mirror: MirrorID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
     guard isSyncing(mirror) else { return }
@@ -22,11 +25,20 @@ extension World {
     _ kind: ActivityKind, mirror: MirrorID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>
   ) -> ActivityID {
     let device = owner(of: mirror).index
-    let activity = ActivityID(activities.count)
     let launched = devices[device].launchedForPush && devices[device].app != .foreground
-    activities.append(
-      ActivityState(kind: kind, mirror: mirror, trigger: trigger, requestedAt: sim.now, launchedForPush: launched))
-    observe(.activityRequested(activity: activity, kind: kind, mirror: mirror, trigger: trigger, at: sim.now))
+    var state = ActivityState(
+      kind: kind, mirror: mirror, trigger: trigger, requestedAt: sim.now, launchedForPush: launched)
+    state.logID = nextActivityLogID
+    nextActivityLogID += 1
+    let activity: ActivityID
+    if let slot = freeActivitySlots.popLast() {
+      activity = slot
+      activities[slot.index] = state
+    } else {
+      activity = ActivityID(activities.count)
+      activities.append(state)
+    }
+    sink.observe(.activityRequested(activity: logID(activity), kind: kind, mirror: mirror, trigger: trigger, at: sim.now))
     scheduleDecision(activity, sim: &sim)
     return activity
   }
@@ -43,7 +55,8 @@ extension World {
     let device = devices[mirrorState.device.index]
     return PolicyContext(
       now: now, kind: state.kind, requestedAt: state.requestedAt, launchedForPush: state.launchedForPush,
-      runningInGroup: Int(mirrorState.runningInGroup), recentRuns: recentRuns[mirrorState.device.index][...],
+      runningInGroup: Int(mirrorState.runningInGroup),
+      recentRuns: recentRuns[mirrorState.device.index][Int(recentRunsHead[mirrorState.device.index])...],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
       online: device.online, devicesInAccount: Int(devicesInAccount[Int(device.account)]))
   }
@@ -84,7 +97,7 @@ extension World {
   mutating func closeBlockedInterval(_ activity: ActivityID, at now: SimTime) {
     let state = activities[activity.index]
     guard state.phase == .blocked, state.blockedPolicy >= 0 else { return }
-    observe(.activityBlocked(activity: activity, policy: state.blockedPolicy, from: state.blockedSince, to: now))
+    sink.observe(.activityBlocked(activity: logID(activity), policy: state.blockedPolicy, from: state.blockedSince, to: now))
     activities[activity.index].blockedPolicy = -1
   }
 
@@ -96,26 +109,34 @@ extension World {
     activities[activity.index].phase = .approved
     mirrors[state.mirror.index].runningInGroup += 1
     recordRun(device: device, at: sim.now)
-    observe(.activityApproved(activity: activity, at: sim.now))
+    sink.observe(.activityApproved(activity: logID(activity), at: sim.now))
     let delay = state.kind == .export ? spec.scheduler.exportStartDelaySeconds : spec.scheduler.importStartDelaySeconds
     sim.schedule(.start(activity), after: SimDuration(seconds: delay))
   }
 
   /// Remembers a run for the rate limiter, forgetting runs older than its longest window.
+  ///
+  /// Forgotten runs are skipped with a head index and compacted only when they are half the
+  /// array, so recording a run is amortised O(1).
   mutating func recordRun(device: Int, at now: SimTime) {
     guard rateLimitHorizon > .zero else { return }
     recentRuns[device].append(now)
     let cutoff = now.advanced(by: SimDuration(nanoseconds: -rateLimitHorizon.nanoseconds))
-    if let first = recentRuns[device].first, first <= cutoff {
-      let keepFrom = ActivityRateLimitPolicy.firstIndex(after: cutoff, in: recentRuns[device][...])
-      recentRuns[device].removeFirst(keepFrom)
+    let head = Int(recentRunsHead[device])
+    if recentRuns[device][head] <= cutoff {
+      let runs = recentRuns[device][head...]
+      recentRunsHead[device] = Int32(ActivityRateLimitPolicy.firstIndex(after: cutoff, in: runs))
+    }
+    if Int(recentRunsHead[device]) * 2 > recentRuns[device].count {
+      recentRuns[device].removeFirst(Int(recentRunsHead[device]))
+      recentRunsHead[device] = 0
     }
   }
 
   mutating func startActivity(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let state = activities[activity.index]
     activities[activity.index].phase = .running
-    observe(.activityStarted(activity: activity, at: sim.now))
+    sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
     switch state.kind {
     case .export:
       mirrors[state.mirror.index].pendingExport = ActivityID(-1)
@@ -136,7 +157,8 @@ extension World {
     mirrors[state.mirror.index].runningInGroup -= 1
     if mirrors[state.mirror.index].runningExport == activity { mirrors[state.mirror.index].runningExport = ActivityID(-1) }
     if mirrors[state.mirror.index].runningImport == activity { mirrors[state.mirror.index].runningImport = ActivityID(-1) }
-    observe(.activityFinished(activity: activity, at: sim.now, records: state.records, succeeded: succeeded))
+    sink.observe(.activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
+    freeActivitySlots.append(activity)
     signal(owner(of: state.mirror), sim: &sim)
   }
 

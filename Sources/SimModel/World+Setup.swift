@@ -60,6 +60,7 @@ extension World {
         plans.append(ExportPlan())
       }
       recentRuns.append([])
+      recentRunsHead.append(0)
       pushWakes.append([])
       waiting.append([])
       let seed = spec.seed

@@ -12,6 +12,8 @@ public struct World: EventHandler {
   var mirrors: [MirrorState] = []
   var zones: [ZoneState] = []
   var activities: [ActivityState] = []
+  var freeActivitySlots: [ActivityID] = []
+  var nextActivityLogID: Int32 = 0
   /// Per mirror: unsaved edits, persistent history not yet exported, and the local store.
   var unsaved: [[Change]] = []
   var history: [[Change]] = []
@@ -21,6 +23,7 @@ public struct World: EventHandler {
   var plans: [ExportPlan] = []
   /// Per device: start times of rate-limited runs, and of background push wakes.
   var recentRuns: [[SimTime]] = []
+  var recentRunsHead: [Int32] = []
   var pushWakes: [[SimTime]] = []
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []
@@ -41,6 +44,11 @@ public struct World: EventHandler {
   /// Scratch marks for de-duplicating objects (stamp per zone object).
   var objectStamp: [[Int32]] = []
   var stampCounter: Int32 = 0
+  /// Scratch buffers for planning exports, reused across exports.
+  var scratchRank: [Int32] = []
+  var scratchKept: [Change] = []
+  var scratchObjects: [ObjectID] = []
+  var scratchCounts: [Int32] = []
   var recordBytesByEntity: [Int64] = []
   var assetBytesByEntity: [Int64] = []
   var rateLimitHorizon: SimDuration
@@ -61,12 +69,12 @@ public struct World: EventHandler {
   public mutating func start(_ sim: inout Simulation<ModelEvent>) {
     for (index, mirror) in mirrors.enumerated() {
       let scope = mirror.zone >= 0 ? zones[Int(mirror.zone)].scope : nil
-      observe(.store(mirror: MirrorID(index), device: mirror.device, zone: ZoneID(Int(mirror.zone)), scope: scope))
+      sink.observe(.store(mirror: MirrorID(index), device: mirror.device, zone: ZoneID(Int(mirror.zone)), scope: scope))
     }
     for device in devices.indices {
       let id = DeviceID(device)
       if devices[device].app == .foreground {
-        observe(.appState(device: id, state: .foreground, at: sim.now))
+        sink.observe(.appState(device: id, state: .foreground, at: sim.now))
         for mirror in mirrorIDs(of: id) where isSyncing(mirror) {
           requestImport(mirror, trigger: .initial, sim: &sim)
           schedulePoll(mirror, sim: &sim)
@@ -107,11 +115,11 @@ public struct World: EventHandler {
 
   // MARK: - Helpers shared by the facets
 
-  func observe(_ observation: Observation) { sink.observe(observation) }
-
-  func mirrorIDs(of device: DeviceID) -> [MirrorID] {
+  /// The stores of a device (consecutive ids), without allocating.
+  func mirrorIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, MirrorID> {
     let state = devices[device.index]
-    return (0..<Int(state.mirrorCount)).map { MirrorID(Int(state.firstMirror) + $0) }
+    let first = Int(state.firstMirror)
+    return (first..<first + Int(state.mirrorCount)).lazy.map { MirrorID($0) }
   }
 
   /// The device a store belongs to.

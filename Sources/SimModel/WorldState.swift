@@ -78,6 +78,8 @@ struct ActivityState {
   var requestedAt: SimTime
   var launchedForPush: Bool
   var phase = ActivityPhase.deciding
+  /// The monotonic id observers see (the slot is reused after the activity finishes).
+  var logID: Int32 = 0
   var blockedPolicy: Int32 = -1
   var blockedSince = SimTime.zero
   var recheck = EventHandle.none

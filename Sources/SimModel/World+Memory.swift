@@ -1,0 +1,40 @@
+/// How much memory the world's state takes, split into records and everything else.
+public struct MemoryReport: Sendable {
+  /// Server records and every device's copy of them, plus unexported history.
+  public var recordBytes: Int
+  /// Fixed state per device (device, stores, random streams, scheduler bookkeeping), averaged.
+  public var perDeviceBytes: Int
+  /// The scheduler's activity table (grows with activities, not devices).
+  public var activityBytes: Int
+}
+
+extension World {
+  /// Sizes from array capacities and element strides (an estimate that ignores allocator slack).
+  public func memoryReport() -> MemoryReport {
+    func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
+    var records = 0
+    for zone in zones {
+      records += bytes(zone.objectEntity) + bytes(zone.objectFieldBase) + bytes(zone.serverWrite)
+        + bytes(zone.serverValue) + bytes(zone.changeLog) + bytes(zone.mirrors)
+    }
+    for index in mirrors.indices {
+      records += bytes(localWrite[index]) + bytes(localValue[index]) + bytes(dirty[index])
+        + bytes(history[index]) + bytes(unsaved[index])
+    }
+    records += bytes(writeMirror) + bytes(writeBasedOn) + bytes(writeValue)
+    records += objectStamp.reduce(0) { $0 + bytes($1) }
+    let header = 32  // an array's heap header; empty arrays share one static buffer
+    var fixed = bytes(devices) + bytes(mirrors) + bytes(plans)
+    fixed += bytes(editRandom) + bytes(usageRandom) + bytes(networkRandom) + bytes(schedulerRandom) + bytes(pushRandom)
+    fixed += bytes(devicesInAccount) + bytes(recentRunsHead)
+    for index in devices.indices {
+      fixed += bytes(recentRuns[index]) + bytes(pushWakes[index]) + bytes(waiting[index])
+      fixed += [recentRuns[index].capacity, pushWakes[index].capacity, waiting[index].capacity].filter { $0 > 0 }.count * header
+    }
+    // The outer arrays of per-mirror and per-device arrays: one reference each.
+    fixed += (unsaved.count + history.count + localWrite.count + localValue.count + dirty.count) * 8
+    fixed += (recentRuns.count + pushWakes.count + waiting.count) * 8
+    return MemoryReport(
+      recordBytes: records, perDeviceBytes: fixed / max(1, devices.count), activityBytes: bytes(activities))
+  }
+}
