@@ -37,6 +37,9 @@ public enum SyncSimCommand {
         console.print(version)
         return ExitCode.success.rawValue
       case "bench": return try BenchCommand.run(rest, console: console).rawValue
+      case "run": return try RunCommand.run(rest, console: console).rawValue
+      case "validate": return try ValidateCommand.run(rest, console: console).rawValue
+      case "schema": return SchemaCommand.run(rest, console: console).rawValue
       default:
         throw UsageError("unknown command '\(verb)'")
       }

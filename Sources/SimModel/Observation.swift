@@ -35,6 +35,10 @@ public enum Observation: Sendable {
   case push(device: DeviceID, event: PushEvent, at: SimTime)
   /// The app changed state on a device.
   case appState(device: DeviceID, state: AppState, at: SimTime)
+  /// A device's power or network changed (also emitted once per device at the start).
+  case conditions(device: DeviceID, batteryPercent: Double, pluggedIn: Bool, lowPowerMode: Bool, online: Bool, at: SimTime)
+  /// An event was processed (only when `WorldSpec.traceEvents` is on).
+  case event(kind: UInt32, entity: UInt32, at: SimTime)
   /// The run ended; `converged` says whether every store equals the server with nothing pending.
   case runEnded(at: SimTime, converged: Bool)
 }

@@ -38,12 +38,25 @@ public struct RunOutcome: Sendable {
 /// Runs a world from its spec to its duration: the one entry point of the model.
 public enum WorldRunner {
   /// Simulates `spec`, sending every observation to `sink`.
-  public static func run(_ spec: WorldSpec, sink: any ObservationSink) -> RunOutcome {
+  ///
+  /// `progress`, when given, is called about a hundred times with the simulated time reached
+  /// (running in slices changes nothing: no event is scheduled between slices).
+  public static func run(
+    _ spec: WorldSpec, sink: any ObservationSink, progress: ((SimTime, SimTime) -> Void)? = nil
+  ) -> RunOutcome {
     var sim = Simulation<ModelEvent>()
     var world = World(spec: spec, sink: sink)
     world.start(&sim)
     let end = SimTime(spec.duration)
-    var reason = sim.run(&world, until: end, maxEvents: spec.maxEvents)
+    var reason = StopReason.drained
+    let slices: Int64 = progress == nil ? 1 : 100
+    for slice in 1...slices {
+      let sliceEnd = slice == slices ? end : SimTime(nanoseconds: end.nanoseconds / slices * slice)
+      let budget = spec.maxEvents - sim.processedEventCount
+      reason = budget > 0 ? sim.run(&world, until: max(sliceEnd, sim.now), maxEvents: budget) : .reachedEventLimit(spec.maxEvents)
+      progress?(sim.now, end)
+      if case .reachedEventLimit = reason { break }
+    }
     if reason == .drained { reason = .reachedTime(end) }
     world.closeOpenBlockedIntervals(at: sim.now)
     let converged = world.isConverged()

@@ -67,6 +67,12 @@ extension World {
 
   mutating func perform(_ index: Int, sim: inout Simulation<ModelEvent>) {
     let (_, device, action) = actions[index]
+    defer {
+      switch action {
+      case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery: reportConditions(device, at: sim.now)
+      default: break
+      }
+    }
     switch action {
     case .goOffline:
       devices[device.index].online = false

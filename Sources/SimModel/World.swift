@@ -73,6 +73,7 @@ public struct World: EventHandler {
     }
     for device in devices.indices {
       let id = DeviceID(device)
+      reportConditions(id, at: sim.now)
       if devices[device].app == .foreground {
         sink.observe(.appState(device: id, state: .foreground, at: sim.now))
         for mirror in mirrorIDs(of: id) where isSyncing(mirror) {
@@ -94,6 +95,7 @@ public struct World: EventHandler {
   }
 
   public mutating func handle(_ event: ModelEvent, in sim: inout Simulation<ModelEvent>) {
+    if spec.traceEvents { sink.observe(.event(kind: event.traceKind, entity: event.traceEntity, at: sim.now)) }
     switch event {
     case .workloadEdit(let device): workloadEdit(device, sim: &sim)
     case .saveTimer(let mirror): save(mirror, sim: &sim)
@@ -120,6 +122,14 @@ public struct World: EventHandler {
     let state = devices[device.index]
     let first = Int(state.firstMirror)
     return (first..<first + Int(state.mirrorCount)).lazy.map { MirrorID($0) }
+  }
+
+  func reportConditions(_ device: DeviceID, at now: SimTime) {
+    let state = devices[device.index]
+    sink.observe(
+      .conditions(
+        device: device, batteryPercent: state.batteryPercent, pluggedIn: state.pluggedIn,
+        lowPowerMode: state.lowPowerMode, online: state.online, at: now))
   }
 
   /// The device a store belongs to.

@@ -21,6 +21,8 @@ public struct WorldSpec: Sendable {
   public var devices: [DeviceSpec] = []
   /// Scripted actions.
   public var timeline: [TimelineAction] = []
+  /// Whether every processed event is reported (for `trace.csv`).
+  public var traceEvents = false
   /// A ceiling on processed events (a guard against runaway scenarios).
   public var maxEvents = 200_000_000
 

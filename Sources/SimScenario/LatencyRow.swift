@@ -9,6 +9,8 @@ public struct LatencyRow: Sendable {
   public var kind: EditKind
   public var outcome: WriteOutcome
   public var editedAt: SimTime
+  /// When the write committed at the server, if it did.
+  public var committedAt: SimTime?
   /// Nil unless `outcome == .visible`.
   public var visibleAt: SimTime?
   /// Durations of the seven stages, in `LatencyRow.stageNames` order; they sum to the latency.

@@ -28,7 +28,7 @@ extension MetricsRecorder {
     let policies = policyNames.count
     var row = LatencyRow(
       write: id, writer: mirrorDevice[write.mirror.index], observer: mirrorDevice[observer.index],
-      kind: write.kind, outcome: .pending, editedAt: write.editedAt, visibleAt: nil,
+      kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil,
       stages: [SimDuration](repeating: .zero, count: 7),
       exportBlockedByPolicy: [SimDuration](repeating: .zero, count: policies),
       importBlockedByPolicy: [SimDuration](repeating: .zero, count: policies))

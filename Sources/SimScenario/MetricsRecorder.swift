@@ -48,6 +48,20 @@ public final class MetricsRecorder: ObservationSink {
   public internal(set) var endTime = SimTime.zero
   var lastEditAt: SimTime?
   var lastStoreChangeAt = SimTime.zero
+  /// A device's power and network after a change.
+  public struct ConditionChange: Sendable {
+    public var device: DeviceID
+    public var batteryPercent: Double
+    public var pluggedIn: Bool
+    public var lowPowerMode: Bool
+    public var online: Bool
+    public var at: SimTime
+  }
+
+  /// Condition changes, in time order.
+  public internal(set) var conditionChanges: [ConditionChange] = []
+  /// Every processed event, when tracing.
+  public internal(set) var trace: [(kind: UInt32, entity: UInt32, at: SimTime)] = []
   /// App-state changes per device, for the timeline file.
   public internal(set) var appStates: [(device: DeviceID, state: AppState, at: SimTime)] = []
 
@@ -122,6 +136,10 @@ public final class MetricsRecorder: ObservationSink {
       counters.pushes[PushEvent.allCases.firstIndex(of: event)!] += 1
     case .appState(let device, let state, let at):
       appStates.append((device, state, at))
+    case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
+      conditionChanges.append(ConditionChange(device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at))
+    case .event(let kind, let entity, let at):
+      trace.append((kind, entity, at))
     case .runEnded(let at, let converged):
       endTime = at
       self.converged = converged

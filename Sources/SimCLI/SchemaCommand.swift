@@ -1,0 +1,1 @@
+enum SchemaCommand { static func run(_ a: [String], console: Console) -> ExitCode { .success } }

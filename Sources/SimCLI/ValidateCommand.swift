@@ -1,0 +1,36 @@
+import SimKernel
+import SimScenario
+
+/// `syncsim validate FILE... [--strict]`: reports every problem of every file.
+struct ValidateCommand {
+  static let usage = """
+    usage: syncsim validate FILE... [--strict]
+
+    Checks scenario files and reports every problem as `file: JSON path: problem (hint)`.
+    Exits 65 if any file has an error (or, with --strict, a warning).
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    var args = ArgumentList(arguments)
+    if args.flag("help") {
+      console.print(usage)
+      return .success
+    }
+    let strict = args.flag("strict")
+    let files = try args.positionals()
+    guard !files.isEmpty else { throw UsageError("validate needs at least one file") }
+    var failed = false
+    for file in files {
+      let loaded = ScenarioFile.load(file)
+      for problem in loaded.problems { console.error(problem.description) }
+      let errors = loaded.problems.filter { $0.severity == .error || strict }.count
+      if let scenario = loaded.scenario, errors == 0 {
+        console.print("\(file): ok (\(scenario.deviceNames.count) devices, \(DurationText.format(scenario.spec.duration)), \(scenario.expectations.count) expectations)")
+      } else {
+        failed = true
+        console.print("\(file): \(errors) problem\(errors == 1 ? "" : "s")")
+      }
+    }
+    return failed ? .dataError : .success
+  }
+}

@@ -1,0 +1,65 @@
+import SimKernel
+
+/// Durations written as text with a unit (`"250ms"`, `"1.5s"`, `"30m"`, `"24h"`, `"7d"`) or as
+/// plain seconds.
+public enum DurationText {
+  static let units: [(suffix: String, seconds: Double)] = [
+    ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("min", 60), ("h", 3600), ("d", 86_400), ("w", 604_800),
+  ]
+
+  /// Parses `text`; nil when it is not a number followed by a known unit.
+  public static func parse(_ text: String) -> SimDuration? {
+    let trimmed = text.trimmingSpaces()
+    let digitsEnd = trimmed.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") } ?? trimmed.endIndex
+    // "e" may be an exponent only when digits precede it; units never start with e.
+    let number = String(trimmed[..<digitsEnd])
+    let unit = String(trimmed[digitsEnd...]).trimmingSpaces()
+    guard let value = Double(number), value.isFinite else { return nil }
+    if unit.isEmpty { return SimDuration(seconds: value) }
+    guard let factor = units.first(where: { $0.suffix == unit })?.seconds else { return nil }
+    let seconds = value * factor
+    guard abs(seconds) < 9e9 else { return nil }
+    return SimDuration(seconds: seconds)
+  }
+
+  /// A readable rounded text for people: `850ms`, `4.88s`, `12.5m`, `3.20h`, `2.5d`.
+  public static func display(_ duration: SimDuration) -> String {
+    let ns = duration.nanoseconds
+    let magnitude = abs(ns)
+    if magnitude < 1_000_000_000 { return formatFixed(ns, decimals: 6).trimmedDecimal(3, divisor: 1e-3) + "ms" }
+    if magnitude < 120_000_000_000 { return formatFixed(ns, decimals: 2) + "s" }
+    if magnitude < 7_200_000_000_000 { return formatFixed(ns / 60, decimals: 1) + "m" }
+    if magnitude < 172_800_000_000_000 { return formatFixed(ns / 3600, decimals: 2) + "h" }
+    return formatFixed(ns / 86_400, decimals: 1) + "d"
+  }
+
+  /// A compact text for a duration (`1.5s`, `30m`, `24h`), for messages.
+  public static func format(_ duration: SimDuration) -> String {
+    let ns = duration.nanoseconds
+    for (suffix, nanos) in [("d", Int64(86_400_000_000_000)), ("h", 3_600_000_000_000), ("m", 60_000_000_000)]
+    where ns != 0 && ns % nanos == 0 {
+      return String(ns / nanos) + suffix
+    }
+    if ns % 1_000_000_000 == 0 { return String(ns / 1_000_000_000) + "s" }
+    if ns % 1_000_000 == 0 { return String(ns / 1_000_000) + "ms" }
+    return formatFixed(ns, decimals: 9) + "s"
+  }
+}
+
+extension String {
+  func trimmingSpaces() -> String {
+    var scalars = Substring(self)
+    while scalars.first == " " { scalars.removeFirst() }
+    while scalars.last == " " { scalars.removeLast() }
+    return String(scalars)
+  }
+}
+
+extension String {
+  /// `self` is seconds with six decimals; returns it in milliseconds with up to one decimal.
+  fileprivate func trimmedDecimal(_ unused: Int, divisor: Double) -> String {
+    guard let seconds = Double(self) else { return self }
+    let tenths = Int64((seconds * 10_000).rounded())
+    return tenths % 10 == 0 ? String(tenths / 10) : formatFixed(tenths * 100_000_000, decimals: 1)
+  }
+}

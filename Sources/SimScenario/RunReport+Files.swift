@@ -1,0 +1,89 @@
+import SimKernel
+import SimModel
+
+extension RunReport {
+  /// The result files of this run, by file name, in a fixed order. Nothing here depends on the
+  /// wall clock or on hashing order.
+  public func files(version: String, includeTrace: Bool) -> [(name: String, text: String)] {
+    var files = [
+      ("summary.csv", summaryTable(version: version).text),
+      ("latency.csv", latencyTable().text),
+      ("activities.csv", activitiesTable().text),
+      ("timeline.csv", timelineTable().text),
+    ]
+    if includeTrace { files.append(("trace.csv", traceTable().text)) }
+    return files
+  }
+
+  var runColumns: [String] { [scenario.name, String(seed)] }
+  var policyNames: [String] { scenario.spec.scheduler.policies.map(\.name) }
+
+  func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
+
+  public func summaryTable(version: String) -> CSVTable {
+    var table = CSVTable(
+      columns: ["scenario", "seed", "syncsimVersion", "scenarioHash", "fingerprint", "simulatedSeconds"]
+        + RunSummary.metricNames + ["expectationsMet", "expectationsFailed"])
+    var row = runColumns + [version, scenarioHash, outcome.fingerprint.hex, CSVTable.seconds(outcome.endTime)]
+    for (info, value) in zip(RunSummary.catalog, summary.values) { row.append(CSVTable.value(value, isDuration: info.isDuration)) }
+    row.append(String(expectations.filter(\.passed).count))
+    row.append(String(expectations.filter { !$0.passed }.count))
+    table.append(row)
+    return table
+  }
+
+  public func latencyTable() -> CSVTable {
+    var table = CSVTable(
+      columns: ["scenario", "seed", "write", "writer", "observer", "kind", "outcome", "editedAt", "committedAt", "visibleAt", "latency"]
+        + LatencyRow.stageNames + policyNames.map { "exportBlocked.\($0)" } + policyNames.map { "importBlocked.\($0)" })
+    for row in rows {
+      var fields = runColumns + [
+        String(row.write.raw), deviceName(row.writer), deviceName(row.observer), row.kind.rawValue, row.outcome.rawValue,
+        CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
+        row.latency.map(CSVTable.seconds) ?? "",
+      ]
+      let visible = row.outcome == .visible
+      fields += row.stages.map { visible ? CSVTable.seconds($0) : "" }
+      fields += row.exportBlockedByPolicy.map { visible ? CSVTable.seconds($0) : "" }
+      fields += row.importBlockedByPolicy.map { visible ? CSVTable.seconds($0) : "" }
+      table.append(fields)
+    }
+    return table
+  }
+
+  public func activitiesTable() -> CSVTable {
+    var table = CSVTable(
+      columns: ["scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
+                "finishedAt", "succeeded", "records", "waited"] + policyNames.map { "blocked.\($0)" })
+    for (index, activity) in recorder.activities.enumerated() {
+      let device = recorder.device(of: activity.mirror)
+      let store = activity.mirror.index - firstMirror(of: device)
+      var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
+      for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
+      let waited = activity.approvedAt.map { $0 - activity.requestedAt }
+      table.append(
+        runColumns + [
+          String(index), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
+          CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt), CSVTable.seconds(activity.startedAt),
+          CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
+          String(activity.records), waited.map(CSVTable.seconds) ?? "",
+        ] + blocked.map(CSVTable.seconds))
+    }
+    return table
+  }
+
+  func firstMirror(of device: DeviceID) -> Int {
+    var first = 0
+    for index in 0..<device.index { first += scenario.spec.devices[index].stores.count }
+    return first
+  }
+
+  public func traceTable() -> CSVTable {
+    var table = CSVTable(columns: ["scenario", "seed", "time", "kind", "entity"])
+    for event in recorder.trace {
+      let name = Int(event.kind) < ModelEvent.kindNames.count ? ModelEvent.kindNames[Int(event.kind)] : String(event.kind)
+      table.append(runColumns + [CSVTable.seconds(event.at), name, String(event.entity)])
+    }
+    return table
+  }
+}

@@ -1,0 +1,78 @@
+import SimKernel
+import SimModel
+
+extension RunReport {
+  /// Per device, sampled every `sampleInterval`: app state, power, network, writes not yet
+  /// committed, and committed writes of others not yet visible on it.
+  public func timelineTable() -> CSVTable {
+    var table = CSVTable(
+      columns: ["scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online",
+                "pendingWrites", "behindWrites"])
+    let deviceCount = scenario.deviceNames.count
+    // Step functions per device: (time, new value), already in time order from the observations.
+    var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
+    for (device, state, at) in recorder.appStates { appSteps[device.index].append((at, state)) }
+    var conditionSteps = [[MetricsRecorder.ConditionChange]](repeating: [], count: deviceCount)
+    for change in recorder.conditionChanges { conditionSteps[change.device.index].append(change) }
+    // Counters as +1/−1 events per device, sorted by time.
+    var pending = [[(SimTime, Int)]](repeating: [], count: deviceCount)
+    var behind = [[(SimTime, Int)]](repeating: [], count: deviceCount)
+    for write in recorder.writesForTimeline() {
+      pending[write.device.index].append((write.editedAt, 1))
+      if let committed = write.committedAt { pending[write.device.index].append((committed, -1)) }
+    }
+    for row in rows {
+      guard let committed = row.committedAt, row.outcome == .visible || row.outcome == .notVisible else { continue }
+      behind[row.observer.index].append((committed, 1))
+      if let visible = row.visibleAt { behind[row.observer.index].append((visible, -1)) }
+    }
+    for index in 0..<deviceCount {
+      pending[index].sort { $0.0 < $1.0 }
+      behind[index].sort { $0.0 < $1.0 }
+    }
+    let step = max(scenario.sampleInterval.nanoseconds, 1)
+    for device in 0..<deviceCount {
+      var app = scenario.spec.devices[device].initialAppState
+      var condition: MetricsRecorder.ConditionChange?
+      var (appIndex, conditionIndex, pendingIndex, behindIndex, pendingCount, behindCount) = (0, 0, 0, 0, 0, 0)
+      var time: Int64 = 0
+      while time <= outcome.endTime.nanoseconds {
+        let now = SimTime(nanoseconds: time)
+        while appIndex < appSteps[device].count && appSteps[device][appIndex].0 <= now {
+          app = appSteps[device][appIndex].1
+          appIndex += 1
+        }
+        while conditionIndex < conditionSteps[device].count && conditionSteps[device][conditionIndex].at <= now {
+          condition = conditionSteps[device][conditionIndex]
+          conditionIndex += 1
+        }
+        while pendingIndex < pending[device].count && pending[device][pendingIndex].0 <= now {
+          pendingCount += pending[device][pendingIndex].1
+          pendingIndex += 1
+        }
+        while behindIndex < behind[device].count && behind[device][behindIndex].0 <= now {
+          behindCount += behind[device][behindIndex].1
+          behindIndex += 1
+        }
+        table.append(
+          runColumns + [
+            CSVTable.seconds(now), scenario.deviceNames[device], app.rawValue,
+            condition.map { CSVTable.number($0.batteryPercent) } ?? "", flag(condition?.pluggedIn), flag(condition?.lowPowerMode),
+            flag(condition?.online), String(pendingCount), String(behindCount),
+          ])
+        time += step
+      }
+    }
+    return table
+  }
+
+  func flag(_ value: Bool?) -> String { value.map { $0 ? "1" : "0" } ?? "" }
+}
+
+extension MetricsRecorder {
+  /// Each write's device, edit time and commit time (nil if never committed; superseded writes
+  /// are left out, as they never commit).
+  func writesForTimeline() -> [(device: DeviceID, editedAt: SimTime, committedAt: SimTime?)] {
+    writes.filter { !$0.superseded }.map { (mirrorDevice[$0.mirror.index], $0.editedAt, $0.committedAt) }
+  }
+}

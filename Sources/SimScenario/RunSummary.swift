@@ -1,0 +1,128 @@
+import SimKernel
+import SimModel
+
+/// The named metrics of one run, in a stable order: what `expect` assertions, `summary.csv` and
+/// the printed summary refer to.
+public struct RunSummary: Sendable {
+  /// A metric's name, and whether it is a duration (seconds) or a count.
+  public struct MetricInfo: Sendable {
+    public var name: String
+    public var isDuration: Bool
+    public var meaning: String
+  }
+
+  /// Values by metric, in `RunSummary.catalog` order; nil where undefined (no visible rows, never converged).
+  public var values: [Double?]
+
+  static let policyNames = ["activityGroup", "rateLimit", "lowPowerMode", "network", "singleDeviceAccount"]
+
+  /// Every metric SyncSim reports.
+  public static let catalog: [MetricInfo] = {
+    var list: [MetricInfo] = [
+      MetricInfo(name: "latency.p50", isDuration: true, meaning: "median save-to-visible latency over visible rows"),
+      MetricInfo(name: "latency.p90", isDuration: true, meaning: "90th percentile latency"),
+      MetricInfo(name: "latency.p95", isDuration: true, meaning: "95th percentile latency"),
+      MetricInfo(name: "latency.p99", isDuration: true, meaning: "99th percentile latency"),
+      MetricInfo(name: "latency.max", isDuration: true, meaning: "longest latency"),
+      MetricInfo(name: "latency.mean", isDuration: true, meaning: "mean latency"),
+      MetricInfo(name: "convergenceTime", isDuration: true, meaning: "last write to the last store change, if converged"),
+      MetricInfo(name: "converged", isDuration: false, meaning: "1 if every store equals the server with nothing pending at the end"),
+      MetricInfo(name: "writes", isDuration: false, meaning: "writes made"),
+      MetricInfo(name: "writesCommitted", isDuration: false, meaning: "writes committed and not lost"),
+      MetricInfo(name: "writesPending", isDuration: false, meaning: "writes unsaved or not yet committed at the end"),
+      MetricInfo(name: "writesSupersededLocally", isDuration: false, meaning: "writes replaced on their device before export"),
+      MetricInfo(name: "lostUpdates", isDuration: false, meaning: "writes overwritten by a device that had not seen them"),
+      MetricInfo(name: "rows", isDuration: false, meaning: "(write, other device) pairs"),
+      MetricInfo(name: "rowsVisible", isDuration: false, meaning: "pairs whose write the device showed"),
+      MetricInfo(name: "rowsNotVisible", isDuration: false, meaning: "committed writes a device had not shown at the end"),
+    ]
+    for stage in LatencyRow.stageNames {
+      list.append(MetricInfo(name: "stage.\(stage).mean", isDuration: true, meaning: "mean time in the \(stage) stage over visible rows"))
+    }
+    list += [
+      MetricInfo(name: "exports", isDuration: false, meaning: "export activities that succeeded"),
+      MetricInfo(name: "exportsFailed", isDuration: false, meaning: "export activities that failed"),
+      MetricInfo(name: "imports", isDuration: false, meaning: "import activities that succeeded"),
+      MetricInfo(name: "importsFailed", isDuration: false, meaning: "import activities that failed"),
+      MetricInfo(name: "requestsUp", isDuration: false, meaning: "modify requests"),
+      MetricInfo(name: "requestsDown", isDuration: false, meaning: "fetch requests (pages)"),
+      MetricInfo(name: "recordsUp", isDuration: false, meaning: "records uploaded"),
+      MetricInfo(name: "recordsDown", isDuration: false, meaning: "records downloaded"),
+      MetricInfo(name: "bytesUp", isDuration: false, meaning: "bytes uploaded"),
+      MetricInfo(name: "bytesDown", isDuration: false, meaning: "bytes downloaded"),
+    ]
+    for event in PushEvent.allCases {
+      list.append(MetricInfo(name: "pushes.\(event.rawValue)", isDuration: false, meaning: "pushes \(event.rawValue)"))
+    }
+    for policy in policyNames {
+      list.append(MetricInfo(name: "blocked.\(policy).count", isDuration: false, meaning: "refusals by \(policy)"))
+      list.append(MetricInfo(name: "blocked.\(policy).total", isDuration: true, meaning: "time activities waited on \(policy)"))
+      list.append(MetricInfo(name: "blocked.\(policy).longest", isDuration: true, meaning: "longest wait on \(policy)"))
+    }
+    list.append(MetricInfo(name: "events", isDuration: false, meaning: "events processed"))
+    return list
+  }()
+
+  public static let metricNames = catalog.map(\.name)
+
+  public static func metric(named name: String) -> MetricInfo? { catalog.first { $0.name == name } }
+
+  /// The value of `name`, if defined.
+  public func value(_ name: String) -> Double? {
+    guard let index = Self.metricNames.firstIndex(of: name) else { return nil }
+    return values[index]
+  }
+
+  /// Computes every metric from a finished run.
+  public init(recorder: MetricsRecorder, rows: [LatencyRow], events: Int) {
+    var named: [String: Double] = [:]
+    let latencies = rows.compactMap(\.latency).map(\.nanoseconds).sorted()
+    if !latencies.isEmpty {
+      for (name, p) in [("p50", 0.5), ("p90", 0.9), ("p95", 0.95), ("p99", 0.99)] {
+        named["latency.\(name)"] = Double(Self.percentile(latencies, p)) / 1e9
+      }
+      named["latency.max"] = Double(latencies.last!) / 1e9
+      named["latency.mean"] = Double(latencies.reduce(0, +)) / Double(latencies.count) / 1e9
+      let visible = rows.filter { $0.outcome == .visible }
+      for (index, stage) in LatencyRow.stageNames.enumerated() {
+        named["stage.\(stage).mean"] = Double(visible.reduce(Int64(0)) { $0 + $1.stages[index].nanoseconds }) / Double(visible.count) / 1e9
+      }
+    }
+    if let convergence = recorder.convergenceTime { named["convergenceTime"] = convergence.seconds }
+    named["converged"] = recorder.converged ? 1 : 0
+    let accounting = recorder.writeAccounting()
+    named["writes"] = Double(accounting.total)
+    named["writesCommitted"] = Double(accounting.committed)
+    named["writesPending"] = Double(accounting.pending)
+    named["writesSupersededLocally"] = Double(accounting.supersededLocally)
+    named["lostUpdates"] = Double(accounting.lostUpdates)
+    named["rows"] = Double(rows.count)
+    named["rowsVisible"] = Double(latencies.count)
+    named["rowsNotVisible"] = Double(rows.filter { $0.outcome == .notVisible }.count)
+    let c = recorder.counters
+    for (name, value) in [
+      ("exports", c.exportsSucceeded), ("exportsFailed", c.exportsFailed), ("imports", c.importsSucceeded),
+      ("importsFailed", c.importsFailed), ("requestsUp", c.requestsUp), ("requestsDown", c.requestsDown),
+      ("recordsUp", c.recordsUp), ("recordsDown", c.recordsDown),
+    ] {
+      named[name] = Double(value)
+    }
+    named["bytesUp"] = Double(c.bytesUp)
+    named["bytesDown"] = Double(c.bytesDown)
+    for event in PushEvent.allCases { named["pushes.\(event.rawValue)"] = Double(c.pushCount(event)) }
+    for policy in Self.policyNames {
+      let index = recorder.policyNames.firstIndex(of: policy)
+      named["blocked.\(policy).count"] = Double(index.map { c.blockedCount[$0] } ?? 0)
+      named["blocked.\(policy).total"] = index.map { c.blockedTotal[$0].seconds } ?? 0
+      named["blocked.\(policy).longest"] = index.map { c.blockedLongest[$0].seconds } ?? 0
+    }
+    named["events"] = Double(events)
+    values = Self.catalog.map { named[$0.name] }
+  }
+
+  /// Nearest-rank percentile of sorted values.
+  static func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
+    let rank = Int((p * Double(sorted.count)).rounded(.up))
+    return sorted[max(0, min(sorted.count - 1, rank - 1))]
+  }
+}

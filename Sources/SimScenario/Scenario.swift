@@ -1,0 +1,34 @@
+import SimKernel
+import SimModel
+
+/// A decoded, checked scenario: the world to simulate plus its name, device names and expectations.
+public struct Scenario: Sendable {
+  /// The highest scenario format version this build reads.
+  public static let currentVersion = 1
+
+  public var name: String
+  public var description: String
+  /// The world, with every field not given at MODEL.md's default.
+  public var spec: WorldSpec
+  /// One name per device, in device order (`phone`, or `phone#0`, `phone#1`, … for a group).
+  public var deviceNames: [String]
+  /// The group each device belongs to.
+  public var deviceGroups: [String]
+  public var expectations: [Expectation]
+  /// The interval at which `timeline.csv` samples device state.
+  public var sampleInterval: SimDuration
+  /// Per-metric tolerances for comparing with committed results (`syncsim check`).
+  public var tolerances: [String: Double]
+}
+
+/// An assertion on a metric of a run.
+public struct Expectation: Sendable, Equatable {
+  public enum Comparison: String, Sendable {
+    case max, min, equals
+  }
+  public var metric: String
+  public var comparison: Comparison
+  public var value: Double
+  /// Where it was written, for messages.
+  public var path: String
+}

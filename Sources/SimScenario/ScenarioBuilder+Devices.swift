@@ -1,0 +1,185 @@
+import SimKernel
+import SimModel
+
+extension ScenarioBuilder {
+  static let deviceKeys = [
+    "name", "count", "account", "appState", "stores", "savePolicy", "uiRefresh", "backgroundPush", "power",
+    "network", "visibilityRequiresForeground", "uiMergeDelay",
+  ]
+
+  func devices(_ node: JSONNode?, accountsNode: JSONNode?, _ spec: inout WorldSpec) -> [Group] {
+    let declaredAccounts = reader.integer(accountsNode, "accounts", min: 1, max: ScenarioDecoder.Limits.maxAccounts)
+    guard let node else {
+      reader.problem("devices", "missing required key \"devices\"", hint: "for example \"devices\": [{\"name\": \"iphone\"}, {\"name\": \"ipad\"}]")
+      return []
+    }
+    guard let entries = reader.array(node, "devices", maxCount: ScenarioDecoder.Limits.maxDevices) else { return [] }
+    if entries.isEmpty { reader.problem("devices", "no devices", hint: "sync needs at least one device") }
+    var groups: [Group] = []
+    var maxAccount = 0
+    for (index, entry) in entries.enumerated() {
+      let path = ScenarioReader.index("devices", index)
+      guard let fields = reader.object(entry, path, known: Self.deviceKeys) else { continue }
+      let name = reader.required(fields, "name", path) { reader.string($0, $1) } ?? "device\(index)"
+      if groups.contains(where: { $0.name == name }) {
+        reader.problem(ScenarioReader.join(path, "name"), "device name \"\(name)\" is used twice")
+      }
+      if name.contains("#") || name == "all" || name.isEmpty {
+        reader.problem(ScenarioReader.join(path, "name"), "\"\(name)\" cannot name a device", hint: "'#' is reserved for group members and \"all\" for everyone")
+      }
+      let count = reader.integer(fields["count"], ScenarioReader.join(path, "count"), min: 1, max: ScenarioDecoder.Limits.maxDevices) ?? 1
+      if spec.devices.count + count > ScenarioDecoder.Limits.maxDevices {
+        reader.problem(ScenarioReader.join(path, "count"), "more than \(ScenarioDecoder.Limits.maxDevices) devices in all")
+        break
+      }
+      var device = DeviceSpec(name: name)
+      var perDevice = false
+      if let accountNode = fields["account"] {
+        let accountPath = ScenarioReader.join(path, "account")
+        if case .string(let text) = accountNode.value {
+          if text == "perDevice" { perDevice = true } else {
+            reader.problem(accountPath, "unknown value \"\(text)\"", hint: "an account index, or \"perDevice\" to give member k of the group account k")
+          }
+        } else if let account = reader.integer(accountNode, accountPath, min: 0, max: ScenarioDecoder.Limits.maxAccounts - 1) {
+          device.account = account
+        }
+      }
+      configure(&device, fields, path)
+      groups.append(Group(name: name, path: path, first: spec.devices.count, count: count))
+      for member in 0..<count {
+        var copy = device
+        copy.name = count == 1 ? name : "\(name)#\(member)"
+        if perDevice { copy.account = member }
+        maxAccount = max(maxAccount, copy.account)
+        spec.devices.append(copy)
+      }
+    }
+    spec.accountCount = max(declaredAccounts ?? 1, maxAccount + 1)
+    if let declaredAccounts, declaredAccounts <= maxAccount {
+      reader.problem("accounts", "\(declaredAccounts) accounts, but a device uses account \(maxAccount)", hint: "accounts are numbered from 0")
+    }
+    checkStores(spec, groups)
+    return groups
+  }
+
+  func configure(_ device: inout DeviceSpec, _ fields: Fields, _ path: String) {
+    let join = { ScenarioReader.join(path, $0) }
+    if let state = reader.choice(fields["appState"], join("appState"), AppState.self) { device.initialAppState = state }
+    if let stores = stores(fields["stores"], join("stores")) { device.stores = stores }
+    savePolicy(fields["savePolicy"], join("savePolicy"), &device.app)
+    uiRefresh(fields["uiRefresh"], join("uiRefresh"), &device.app)
+    if let push = reader.bool(fields["backgroundPush"], join("backgroundPush")) { device.app.backgroundPush = push }
+    if let value = reader.bool(fields["visibilityRequiresForeground"], join("visibilityRequiresForeground")) {
+      device.app.visibilityRequiresForeground = value
+    }
+    if let merge = reader.duration(fields["uiMergeDelay"], join("uiMergeDelay")) { device.app.uiMergeSeconds = merge.seconds }
+    if let power = reader.object(fields["power"], join("power"), known: ["battery", "pluggedIn", "lowPowerMode"]) {
+      let powerPath = join("power")
+      if let battery = reader.number(power["battery"], ScenarioReader.join(powerPath, "battery"), min: 0, max: 100) {
+        device.conditions.batteryPercent = battery
+      }
+      if let plugged = reader.bool(power["pluggedIn"], ScenarioReader.join(powerPath, "pluggedIn")) { device.conditions.pluggedIn = plugged }
+      if let lpm = reader.bool(power["lowPowerMode"], ScenarioReader.join(powerPath, "lowPowerMode")) { device.conditions.lowPowerMode = lpm }
+    }
+    let networkKeys = ["online", "latency", "uploadBytesPerSecond", "downloadBytesPerSecond"]
+    if let network = reader.object(fields["network"], join("network"), known: networkKeys) {
+      let networkPath = join("network")
+      if let online = reader.bool(network["online"], ScenarioReader.join(networkPath, "online")) { device.conditions.online = online }
+      if let latency = reader.distribution(network["latency"], ScenarioReader.join(networkPath, "latency")) { device.requestLatency = latency }
+      if let up = reader.number(network["uploadBytesPerSecond"], ScenarioReader.join(networkPath, "uploadBytesPerSecond"), above: 0) {
+        device.conditions.uploadBytesPerSecond = up
+      }
+      if let down = reader.number(network["downloadBytesPerSecond"], ScenarioReader.join(networkPath, "downloadBytesPerSecond"), above: 0) {
+        device.conditions.downloadBytesPerSecond = down
+      }
+    }
+  }
+
+  func stores(_ node: JSONNode?, _ path: String) -> [StoreKind]? {
+    guard let entries = reader.array(node, path, maxCount: 16) else { return nil }
+    if entries.isEmpty { reader.problem(path, "a device needs at least one store") }
+    var result: [StoreKind] = []
+    for (index, entry) in entries.enumerated() {
+      let entryPath = ScenarioReader.index(path, index)
+      if case .string(let text) = entry.value {
+        switch text {
+        case "private": result.append(.privateDatabase)
+        case "public": result.append(.publicDatabase)
+        case "localOnly": result.append(.localOnly)
+        default:
+          let hint = suggestion(for: text, among: ["private", "public", "localOnly"]).map { "did you mean \"\($0)\"?" }
+          reader.problem(entryPath, "unknown store \"\(text)\"", hint: hint ?? "private, public, localOnly, or {\"shared\": {\"owner\": 0, \"participants\": [1]}}")
+        }
+        continue
+      }
+      guard let fields = reader.object(entry, entryPath, known: ["shared"]),
+        let shared = reader.required(fields, "shared", entryPath, { reader.object($0, $1, known: ["owner", "participants"]) })
+      else { continue }
+      let sharedPath = ScenarioReader.join(entryPath, "shared")
+      let owner = reader.required(shared, "owner", sharedPath) { reader.integer($0, $1, min: 0, max: ScenarioDecoder.Limits.maxAccounts - 1) }
+      let participantsPath = ScenarioReader.join(sharedPath, "participants")
+      let participants = reader.array(shared["participants"], participantsPath, maxCount: 100)?
+        .enumerated().compactMap { reader.integer($0.element, ScenarioReader.index(participantsPath, $0.offset), min: 0, max: ScenarioDecoder.Limits.maxAccounts - 1) } ?? []
+      if let owner { result.append(.sharedDatabase(ownerAccount: owner, participants: participants)) }
+    }
+    return result
+  }
+
+  func checkStores(_ spec: WorldSpec, _ groups: [Group]) {
+    for group in groups {
+      let device = spec.devices[group.first]
+      for (index, store) in device.stores.enumerated() {
+        if case .sharedDatabase(let owner, let participants) = store {
+          if owner >= spec.accountCount || participants.contains(where: { $0 >= spec.accountCount }) {
+            reader.problem(ScenarioReader.index(ScenarioReader.join(group.path, "stores"), index), "the shared zone names an account that does not exist", hint: "there are \(spec.accountCount) accounts")
+          } else if device.account != owner && !participants.contains(device.account) {
+            reader.warning(ScenarioReader.index(ScenarioReader.join(group.path, "stores"), index), "the device's account is neither owner nor participant: the store will not sync")
+          }
+        }
+      }
+      if device.stores.allSatisfy({ $0 == .localOnly }) {
+        reader.warning(ScenarioReader.join(group.path, "stores"), "device \"\(group.name)\" has only local-only stores: nothing it does syncs")
+      }
+    }
+  }
+
+  func savePolicy(_ node: JSONNode?, _ path: String, _ app: inout AppBehaviour) {
+    guard let node else { return }
+    if case .string = node.value {
+      guard let kind = reader.choice(node, path, SavePolicyKind.self) else { return }
+      if kind == .debounce || kind == .interval {
+        reader.problem(path, "\(kind.rawValue) needs a duration", hint: "write {\"\(kind.rawValue)\": \"2s\"}")
+        return
+      }
+      app.savePolicy = kind
+      return
+    }
+    guard let fields = reader.object(node, path, known: ["debounce", "interval"]), fields.count == 1, let (key, value) = fields.first else {
+      reader.problem(path, "expected \"immediate\", \"onBackground\", {\"debounce\": d} or {\"interval\": d}")
+      return
+    }
+    guard let delay = reader.duration(value, ScenarioReader.join(path, key), positive: true) else { return }
+    app.savePolicy = key == "debounce" ? .debounce : .interval
+    app.saveDelaySeconds = delay.seconds
+  }
+
+  func uiRefresh(_ node: JSONNode?, _ path: String, _ app: inout AppBehaviour) {
+    guard let node else { return }
+    if case .string = node.value {
+      guard let kind = reader.choice(node, path, UIRefreshKind.self) else { return }
+      app.uiRefresh = kind
+      return
+    }
+    guard let fields = reader.object(node, path, known: ["reloadOnImportEvent"]),
+      let debounce = reader.required(fields, "reloadOnImportEvent", path, { reader.duration($0, $1) })
+    else { return }
+    app.uiRefresh = .reloadOnImportEvent
+    app.uiReloadDebounceSeconds = debounce.seconds
+  }
+
+  func deviceNames(_ groups: [Group]) -> [String] {
+    groups.flatMap { group in
+      group.count == 1 ? [group.name] : (0..<group.count).map { "\(group.name)#\($0)" }
+    }
+  }
+}

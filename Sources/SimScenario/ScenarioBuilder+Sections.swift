@@ -1,0 +1,172 @@
+import SimKernel
+import SimModel
+
+extension ScenarioBuilder {
+  func model(_ node: JSONNode?, _ spec: inout WorldSpec) {
+    guard let fields = reader.object(node, "model", known: ["entities"]) else { return }
+    guard let entries = reader.array(fields["entities"], "model.entities", maxCount: ScenarioDecoder.Limits.maxEntities) else { return }
+    var entities: [EntityDescription] = []
+    for (index, entry) in entries.enumerated() {
+      let path = ScenarioReader.index("model.entities", index)
+      guard let entity = reader.object(entry, path, known: ["name", "attributes", "manyToManyLinks"]) else { continue }
+      let name = reader.required(entity, "name", path) { reader.string($0, $1) } ?? "Entity\(index)"
+      if entities.contains(where: { $0.name == name }) { reader.problem(ScenarioReader.join(path, "name"), "entity \"\(name)\" is declared twice") }
+      var bytes: [Int] = []
+      let attributesPath = ScenarioReader.join(path, "attributes")
+      for (attributeIndex, attribute) in (reader.array(entity["attributes"], attributesPath, maxCount: 256) ?? []).enumerated() {
+        let attributePath = ScenarioReader.index(attributesPath, attributeIndex)
+        guard let fields = reader.object(attribute, attributePath, known: ["name", "bytes"]) else { continue }
+        _ = reader.required(fields, "name", attributePath) { reader.string($0, $1) }
+        bytes.append(reader.required(fields, "bytes", attributePath) { reader.integer($0, $1, min: 0, max: 1_000_000_000) } ?? 0)
+      }
+      if entity["attributes"] == nil { bytes = EntityDescription(name: name).attributeBytes }
+      let links = reader.integer(entity["manyToManyLinks"], ScenarioReader.join(path, "manyToManyLinks"), min: 0, max: 1000) ?? 0
+      entities.append(EntityDescription(name: name, attributeBytes: bytes, manyToManyLinksPerObject: links))
+    }
+    if entities.isEmpty { reader.problem("model.entities", "a model needs at least one entity") } else { spec.entities = entities }
+  }
+
+  func cloud(_ node: JSONNode?, _ spec: inout WorldSpec) {
+    let keys = [
+      "requestLatency", "recordsPerOperation", "bytesPerOperation", "savePolicy", "importPageSize", "applyTimePerRecord",
+      "recordOverheadBytes", "joinRecordBytes", "assetThresholdBytes",
+    ]
+    guard let fields = reader.object(node, "cloud", known: keys) else { return }
+    let path = { ScenarioReader.join("cloud", $0) }
+    if let latency = reader.distribution(fields["requestLatency"], path("requestLatency")) { spec.server.requestLatency = latency }
+    if let records = reader.integer(fields["recordsPerOperation"], path("recordsPerOperation"), min: 1, max: 100_000) {
+      spec.server.recordsPerOperation = records
+    }
+    if let bytes = reader.integer(fields["bytesPerOperation"], path("bytesPerOperation"), min: 1, max: 1 << 40) { spec.server.bytesPerOperation = bytes }
+    if let policy = reader.choice(fields["savePolicy"], path("savePolicy"), ServerSavePolicy.self) { spec.server.savePolicy = policy }
+    if let page = reader.integer(fields["importPageSize"], path("importPageSize"), min: 1, max: 100_000) { spec.server.importPageSize = page }
+    if let apply = reader.duration(fields["applyTimePerRecord"], path("applyTimePerRecord")) { spec.server.applyTimePerRecordSeconds = apply.seconds }
+    if let overhead = reader.integer(fields["recordOverheadBytes"], path("recordOverheadBytes"), min: 0, max: 1 << 30) {
+      spec.server.recordOverheadBytes = overhead
+    }
+    if let join = reader.integer(fields["joinRecordBytes"], path("joinRecordBytes"), min: 0, max: 1 << 30) { spec.server.joinRecordBytes = join }
+    if let threshold = reader.integer(fields["assetThresholdBytes"], path("assetThresholdBytes"), min: 1, max: 1 << 40) {
+      spec.server.assetThresholdBytes = threshold
+    }
+  }
+
+  func push(_ node: JSONNode?, _ spec: inout WorldSpec) {
+    let keys = ["fanoutLatency", "deliveryLatency", "dropProbability", "backgroundBudgetPerHour", "coalescingWindow", "offlineStorage"]
+    guard let fields = reader.object(node, "push", known: keys) else { return }
+    let path = { ScenarioReader.join("push", $0) }
+    if let latency = reader.distribution(fields["fanoutLatency"], path("fanoutLatency")) { spec.push.fanoutLatency = latency }
+    if let delivery = reader.duration(fields["deliveryLatency"], path("deliveryLatency")) { spec.push.deliveryLatencySeconds = delivery.seconds }
+    if let drop = reader.ratio(fields["dropProbability"], path("dropProbability")) { spec.push.dropProbability = drop }
+    if let budget = reader.integer(fields["backgroundBudgetPerHour"], path("backgroundBudgetPerHour"), min: 0, max: 1_000_000) {
+      spec.push.backgroundPushBudgetPerHour = budget
+    }
+    if let window = reader.duration(fields["coalescingWindow"], path("coalescingWindow")) { spec.push.coalescingWindowSeconds = window.seconds }
+    if let storage = reader.duration(fields["offlineStorage"], path("offlineStorage")) { spec.push.offlineStorageSeconds = storage.seconds }
+  }
+
+  func polling(_ node: JSONNode?, _ spec: inout WorldSpec) {
+    guard let fields = reader.object(node, "polling", known: ["interval", "clock"]) else { return }
+    if let interval = reader.duration(fields["interval"], "polling.interval", positive: true) { spec.polling.intervalSeconds = interval.seconds }
+    if let clock = reader.string(fields["clock"], "polling.clock") {
+      switch clock {
+      case "appUse": spec.polling.appUseClock = true
+      case "wallClock": spec.polling.appUseClock = false
+      default: reader.problem("polling.clock", "unknown value \"\(clock)\"", hint: "appUse or wallClock")
+      }
+    }
+  }
+
+  static let policyNames = ["activityGroup", "rateLimit", "lowPowerMode", "network", "singleDeviceAccount"]
+
+  func scheduler(_ node: JSONNode?, _ spec: inout WorldSpec) {
+    let keys = [
+      "decisionLatency", "reevaluationLatency", "exportStartDelay", "importStartDelay", "emptyExportDuration",
+      "policyValidity", "exportRequestCoalescing", "policies",
+    ]
+    guard let fields = reader.object(node, "scheduler", known: keys) else { return }
+    let path = { ScenarioReader.join("scheduler", $0) }
+    if let latency = reader.distribution(fields["decisionLatency"], path("decisionLatency")) { spec.scheduler.decisionLatency = latency }
+    if let value = reader.duration(fields["reevaluationLatency"], path("reevaluationLatency")) { spec.scheduler.reevaluationLatencySeconds = value.seconds }
+    if let value = reader.duration(fields["exportStartDelay"], path("exportStartDelay")) { spec.scheduler.exportStartDelaySeconds = value.seconds }
+    if let value = reader.duration(fields["importStartDelay"], path("importStartDelay")) { spec.scheduler.importStartDelaySeconds = value.seconds }
+    if let value = reader.duration(fields["emptyExportDuration"], path("emptyExportDuration")) { spec.scheduler.emptyExportSeconds = value.seconds }
+    if let value = reader.duration(fields["policyValidity"], path("policyValidity"), positive: true) { spec.scheduler.policyValiditySeconds = value.seconds }
+    if let value = reader.bool(fields["exportRequestCoalescing"], path("exportRequestCoalescing")) { spec.exportRequestCoalescing = value }
+    if let policies = reader.object(fields["policies"], path("policies"), known: Self.policyNames) {
+      spec.scheduler.policies = self.policies(policies, path("policies"))
+    }
+  }
+
+  /// The policy set in MODEL §5 order; a policy is on with `true` or an object, off with `false`.
+  func policies(_ fields: Fields, _ path: String) -> [any SchedulerPolicy] {
+    var result: [any SchedulerPolicy] = []
+    for name in Self.policyNames {
+      let policyPath = ScenarioReader.join(path, name)
+      let defaultOn = name != "singleDeviceAccount"
+      guard let node = fields[name] else {
+        if defaultOn { result.append(defaultPolicy(name)) }
+        continue
+      }
+      if case .bool(let on) = node.value {
+        if on { result.append(defaultPolicy(name)) }
+        continue
+      }
+      switch name {
+      case "activityGroup":
+        guard let fields = reader.object(node, policyPath, known: ["limit"]) else { continue }
+        result.append(ActivityGroupPolicy(limit: reader.integer(fields["limit"], ScenarioReader.join(policyPath, "limit"), min: 1, max: 1000) ?? 1))
+      case "rateLimit":
+        if let policy = rateLimit(node, policyPath) { result.append(policy) }
+      case "lowPowerMode":
+        guard let fields = reader.object(node, policyPath, known: ["batteryThreshold"]) else { continue }
+        var policy = LowPowerModePolicy()
+        if let threshold = reader.number(fields["batteryThreshold"], ScenarioReader.join(policyPath, "batteryThreshold"), min: 0, max: 100) {
+          policy.batteryThresholdPercent = threshold
+        }
+        result.append(policy)
+      case "network":
+        _ = reader.object(node, policyPath, known: [])
+        result.append(NetworkPolicy())
+      default:
+        guard let fields = reader.object(node, policyPath, known: ["delay"]) else { continue }
+        var policy = SingleDeviceAccountPolicy()
+        if let delay = reader.duration(fields["delay"], ScenarioReader.join(policyPath, "delay")) { policy.delaySeconds = delay.seconds }
+        result.append(policy)
+      }
+    }
+    return result
+  }
+
+  func defaultPolicy(_ name: String) -> any SchedulerPolicy {
+    switch name {
+    case "activityGroup": ActivityGroupPolicy()
+    case "rateLimit": ActivityRateLimitPolicy()
+    case "lowPowerMode": LowPowerModePolicy()
+    case "network": NetworkPolicy()
+    default: SingleDeviceAccountPolicy()
+    }
+  }
+
+  func rateLimit(_ node: JSONNode, _ path: String) -> ActivityRateLimitPolicy? {
+    guard let fields = reader.object(node, path, known: ["windows", "lowPowerWindow", "exemptPushLaunches"]) else { return nil }
+    var policy = ActivityRateLimitPolicy()
+    let windowsPath = ScenarioReader.join(path, "windows")
+    if let windows = reader.array(fields["windows"], windowsPath, maxCount: 32) {
+      policy.windows = windows.enumerated().compactMap { index, window in
+        let windowPath = ScenarioReader.index(windowsPath, index)
+        guard let fields = reader.object(window, windowPath, known: ["maxRuns", "window"]) else { return nil }
+        let runs = reader.required(fields, "maxRuns", windowPath) { reader.integer($0, $1, min: 1, max: 10_000_000) }
+        let length = reader.required(fields, "window", windowPath) { reader.duration($0, $1, positive: true, max: .days(30)) }
+        guard let runs, let length else { return nil }
+        return RateLimitWindow(maxRuns: runs, windowSeconds: length.seconds)
+      }
+    }
+    if let window = reader.duration(fields["lowPowerWindow"], ScenarioReader.join(path, "lowPowerWindow"), max: .days(30)) {
+      policy.lowPowerWindowSeconds = window.seconds
+    }
+    if let exempt = reader.bool(fields["exemptPushLaunches"], ScenarioReader.join(path, "exemptPushLaunches")) {
+      policy.exemptPushLaunches = exempt
+    }
+    return policy
+  }
+}

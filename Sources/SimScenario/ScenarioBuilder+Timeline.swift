@@ -1,0 +1,188 @@
+import SimKernel
+import SimModel
+
+/// Resolves device references: a device name, a group name, "all", or a list of these.
+struct Targets {
+  var groups: [ScenarioBuilder.Group]
+  var names: [String]
+  var deviceCount: Int
+
+  func resolve(_ name: String) -> [Int]? {
+    if name == "all" { return Array(0..<deviceCount) }
+    if let group = groups.first(where: { $0.name == name }) { return Array(group.first..<group.first + group.count) }
+    if let index = names.firstIndex(of: name) { return [index] }
+    return nil
+  }
+}
+
+extension ScenarioBuilder {
+  /// Reads a `devices` reference and resolves it; reports unknown names with a did-you-mean.
+  func targets(_ node: JSONNode?, _ path: String, _ targets: Targets) -> [Int]? {
+    guard let node else {
+      reader.problem(path, "missing required key \"devices\"", hint: "a device or group name, \"all\", or a list of names")
+      return nil
+    }
+    var names: [(String, String)] = []
+    if case .array(let elements) = node.value {
+      for (index, element) in elements.enumerated() {
+        if let name = reader.string(element, ScenarioReader.index(path, index)) { names.append((name, ScenarioReader.index(path, index))) }
+      }
+    } else if let name = reader.string(node, path) {
+      names.append((name, path))
+    }
+    var result: [Int] = []
+    for (name, namePath) in names {
+      guard let devices = targets.resolve(name) else {
+        let candidates = targets.groups.map(\.name) + ["all"]
+        let hint = suggestion(for: name, among: candidates).map { "did you mean \"\($0)\"?" } ?? "devices are: " + candidates.joined(separator: ", ")
+        reader.problem(namePath, "no device or group named \"\(name)\"", hint: hint)
+        continue
+      }
+      result.append(contentsOf: devices.filter { !result.contains($0) })
+    }
+    return names.isEmpty ? nil : result
+  }
+
+  func workloads(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
+    guard let entries = reader.array(node, "workloads", maxCount: 10_000) else { return }
+    let keys = ["devices", "editsPerHour", "insertShare", "deleteShare", "entity", "foregroundOnly"]
+    for (index, entry) in entries.enumerated() {
+      let path = ScenarioReader.index("workloads", index)
+      guard let fields = reader.object(entry, path, known: keys) else { continue }
+      let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
+      let rate = reader.required(fields, "editsPerHour", path) { reader.number($0, $1, above: 0) }
+      guard let devices, let rate else { continue }
+      if rate > 360_000 { reader.problem(ScenarioReader.join(path, "editsPerHour"), "\(rate) edits per hour is over the limit of 360000 (100 per second)") }
+      var workload = Workload(editsPerHour: rate)
+      if let share = reader.ratio(fields["insertShare"], ScenarioReader.join(path, "insertShare")) { workload.insertShare = share }
+      if let share = reader.ratio(fields["deleteShare"], ScenarioReader.join(path, "deleteShare")) { workload.deleteShare = share }
+      if workload.insertShare + workload.deleteShare > 1 {
+        reader.problem(path, "insertShare + deleteShare is above 1", hint: "the rest of the edits are updates")
+      }
+      if let entity = entityIndex(fields["entity"], ScenarioReader.join(path, "entity"), spec) { workload.entity = entity }
+      if let foreground = reader.bool(fields["foregroundOnly"], ScenarioReader.join(path, "foregroundOnly")) { workload.foregroundOnly = foreground }
+      for device in devices { spec.devices[device].workload = workload }
+    }
+  }
+
+  func usage(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
+    guard let entries = reader.array(node, "usage", maxCount: 10_000) else { return }
+    for (index, entry) in entries.enumerated() {
+      let path = ScenarioReader.index("usage", index)
+      guard let fields = reader.object(entry, path, known: ["devices", "sessionsPerDay", "sessionLength", "suspendAfter"]) else { continue }
+      let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
+      let sessions = reader.required(fields, "sessionsPerDay", path) { reader.number($0, $1, max: 100_000, above: 0) }
+      guard let devices, let sessions else { continue }
+      var usage = UsageModel(sessionsPerDay: sessions)
+      if let length = reader.distribution(fields["sessionLength"], ScenarioReader.join(path, "sessionLength")) { usage.sessionLength = length }
+      if let suspend = reader.duration(fields["suspendAfter"], ScenarioReader.join(path, "suspendAfter")) { usage.suspendAfterSeconds = suspend.seconds }
+      for device in devices { spec.devices[device].usage = usage }
+    }
+  }
+
+  func entityIndex(_ node: JSONNode?, _ path: String, _ spec: WorldSpec) -> Int? {
+    guard let name = reader.string(node, path) else { return nil }
+    if let index = spec.entities.firstIndex(where: { $0.name == name }) { return index }
+    let names = spec.entities.map(\.name)
+    reader.problem(path, "no entity named \"\(name)\"", hint: suggestion(for: name, among: names).map { "did you mean \"\($0)\"?" } ?? "entities: " + names.joined(separator: ", "))
+    return nil
+  }
+
+  static let simpleActions: [String: TimelineAction.Action] = [
+    "goOffline": .goOffline, "goOnline": .goOnline, "plug": .plug, "unplug": .unplug, "launch": .launch,
+    "activate": .activate, "background": .background, "terminate": .terminate, "forceQuit": .forceQuit,
+    "nudge": .nudge(every: nil, until: nil),
+  ]
+  static let valuedActions = ["lowPower", "battery", "nudge", "edit", "bulkInsert"]
+
+  func timeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
+    guard let entries = reader.array(node, "timeline", maxCount: ScenarioDecoder.Limits.maxTimelineEntries) else { return }
+    for (index, entry) in entries.enumerated() {
+      let path = ScenarioReader.index("timeline", index)
+      guard let fields = reader.object(entry, path, known: ["at", "devices", "action"]) else { continue }
+      let at = reader.required(fields, "at", path) { reader.duration($0, $1, max: ScenarioDecoder.Limits.maxDuration) }
+      let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
+      let action = reader.required(fields, "action", path) { self.action($0, $1, spec) }
+      guard let at, let devices, let action else { continue }
+      if at > spec.duration {
+        reader.problem(ScenarioReader.join(path, "at"), "\(DurationText.format(at)) is after the end of the run (\(DurationText.format(spec.duration)))")
+        continue
+      }
+      spec.timeline.append(TimelineAction(at: at, devices: devices, action: action))
+    }
+  }
+
+  func action(_ node: JSONNode?, _ path: String, _ spec: WorldSpec) -> TimelineAction.Action? {
+    guard let node else { return nil }
+    let allNames = Array(Self.simpleActions.keys).sorted() + Self.valuedActions.filter { Self.simpleActions[$0] == nil }
+    if case .string(let name) = node.value {
+      if let action = Self.simpleActions[name] { return action }
+      reader.problem(path, "unknown action \"\(name)\"", hint: suggestion(for: name, among: allNames).map { "did you mean \"\($0)\"?" } ?? "actions: " + allNames.joined(separator: ", "))
+      return nil
+    }
+    guard let fields = reader.object(node, path, known: Self.valuedActions), fields.count == 1, let (name, value) = fields.first else {
+      reader.problem(path, "an action is a name or an object with exactly one of: " + Self.valuedActions.joined(separator: ", "))
+      return nil
+    }
+    let inner = ScenarioReader.join(path, name)
+    switch name {
+    case "lowPower": return reader.bool(value, inner).map { .lowPower($0) }
+    case "battery": return reader.number(value, inner, min: 0, max: 100).map { .battery($0) }
+    case "nudge":
+      guard let fields = reader.object(value, inner, known: ["every", "until"]) else { return nil }
+      let every = reader.duration(fields["every"], ScenarioReader.join(inner, "every"), positive: true)
+      if let every, every < .milliseconds(10) {
+        reader.problem(ScenarioReader.join(inner, "every"), "\(DurationText.format(every)) is below the limit of 10ms", hint: "a faster timer only loops")
+        return nil
+      }
+      let until = reader.duration(fields["until"], ScenarioReader.join(inner, "until"))
+      return .nudge(every: every, until: until)
+    case "edit":
+      if case .string = value.value {
+        return reader.choice(value, inner, EditKind.self).map { .edit($0, entity: 0) }
+      }
+      guard let fields = reader.object(value, inner, known: ["kind", "entity"]) else { return nil }
+      let kind = reader.required(fields, "kind", inner) { reader.choice($0, $1, EditKind.self) }
+      let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
+      guard let kind, let entity else { return nil }
+      return .edit(kind, entity: entity)
+    default:
+      guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over"]) else { return nil }
+      let count = reader.required(fields, "count", inner) { reader.integer($0, $1, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects) }
+      let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
+      var oneSave = true
+      if let saves = reader.string(fields["saves"], ScenarioReader.join(inner, "saves")) {
+        switch saves {
+        case "one": oneSave = true
+        case "each": oneSave = false
+        default: reader.problem(ScenarioReader.join(inner, "saves"), "unknown value \"\(saves)\"", hint: "\"one\" (a single save) or \"each\" (one save per object)")
+        }
+      }
+      let over = reader.duration(fields["over"], ScenarioReader.join(inner, "over")) ?? .zero
+      guard let count, let entity else { return nil }
+      return .bulkInsert(count: count, entity: entity, oneSave: oneSave, over: over)
+    }
+  }
+
+  func expect(_ node: JSONNode?) -> [Expectation] {
+    guard let entries = reader.array(node, "expect", maxCount: 1000) else { return [] }
+    var result: [Expectation] = []
+    for (index, entry) in entries.enumerated() {
+      let path = ScenarioReader.index("expect", index)
+      guard let fields = reader.object(entry, path, known: ["metric", "max", "min", "equals"]) else { continue }
+      guard let metric = reader.required(fields, "metric", path, { reader.string($0, $1) }) else { continue }
+      guard let info = RunSummary.metric(named: metric) else {
+        reader.problem(ScenarioReader.join(path, "metric"), "unknown metric \"\(metric)\"", hint: suggestion(for: metric, among: RunSummary.metricNames).map { "did you mean \"\($0)\"?" } ?? "see the README's metric list")
+        continue
+      }
+      let comparisons = ["max", "min", "equals"].filter { fields[$0] != nil }
+      if comparisons.isEmpty { reader.problem(path, "an expectation needs max, min or equals") }
+      for key in comparisons {
+        let valuePath = ScenarioReader.join(path, key)
+        let value = info.isDuration ? reader.duration(fields[key], valuePath)?.seconds : reader.number(fields[key], valuePath)
+        if let value { result.append(Expectation(metric: metric, comparison: Expectation.Comparison(rawValue: key)!, value: value, path: valuePath)) }
+      }
+    }
+    return result
+  }
+}

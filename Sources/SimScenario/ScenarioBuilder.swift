@@ -1,0 +1,118 @@
+import SimKernel
+import SimModel
+
+/// Builds a `Scenario` section by section; every problem goes to the reader.
+struct ScenarioBuilder {
+  let reader: ScenarioReader
+  typealias Fields = [String: JSONNode]
+
+  /// A device group as written, before expansion.
+  struct Group {
+    var name: String
+    var path: String
+    var first: Int
+    var count: Int
+  }
+
+  func build(_ root: JSONNode) -> Scenario? {
+    guard let top = reader.object(root, "", known: ScenarioDecoder.topKeys) else { return nil }
+    guard let versionNode = top["version"] else {
+      reader.problem("version", "missing required key \"version\"", hint: "start the file with \"version\": \(Scenario.currentVersion)")
+      return nil
+    }
+    guard let version = reader.integer(versionNode, "version", min: 1, max: Int.max) else { return nil }
+    guard version <= Scenario.currentVersion else {
+      reader.problem("version", "version \(version) is newer than this SyncSim reads (\(Scenario.currentVersion))", hint: "upgrade SyncSim")
+      return nil
+    }
+    var spec = WorldSpec()
+    let name = reader.string(top["name"], "name") ?? "scenario"
+    if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) || name.isEmpty || name.hasPrefix(".") {
+      reader.problem("name", "\"\(name)\" cannot name a results folder", hint: "use letters, digits, '-', '_' and '.'")
+    }
+    let description = reader.string(top["description"], "description") ?? ""
+    if let seedNode = top["seed"] { spec.seed = seed(seedNode) ?? spec.seed }
+    if let duration = reader.duration(top["duration"], "duration", positive: true, max: ScenarioDecoder.Limits.maxDuration) {
+      spec.duration = duration
+    }
+    if let environment = reader.string(top["environment"], "environment") {
+      switch environment {
+      case "development": spec.polling.intervalSeconds = 1800
+      case "production": spec.polling.intervalSeconds = 86_400
+      default: reader.problem("environment", "unknown value \"\(environment)\"", hint: "development or production")
+      }
+    }
+    model(top["model"], &spec)
+    cloud(top["cloud"], &spec)
+    push(top["push"], &spec)
+    polling(top["polling"], &spec)
+    scheduler(top["scheduler"], &spec)
+    let groups = devices(top["devices"], accountsNode: top["accounts"], &spec)
+    let names = deviceNames(groups)
+    let targets = Targets(groups: groups, names: names, deviceCount: spec.devices.count)
+    workloads(top["workloads"], targets, &spec)
+    usage(top["usage"], targets, &spec)
+    timeline(top["timeline"], targets, &spec)
+    let expectations = expect(top["expect"])
+    let sampleInterval = reader.duration(top["sampleInterval"], "sampleInterval", positive: true) ?? defaultSampleInterval(spec.duration)
+    if spec.duration.nanoseconds / max(1, sampleInterval.nanoseconds) * Int64(spec.devices.count) > 5_000_000 {
+      reader.problem("sampleInterval", "timeline.csv would have over 5,000,000 rows", hint: "sample less often")
+    }
+    let tolerances = self.tolerances(top["tolerances"])
+    checkWorkload(spec)
+    return Scenario(
+      name: name, description: description, spec: spec, deviceNames: names,
+      deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
+      expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances)
+  }
+
+  func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {
+    // About 200 samples per device, on a round interval.
+    for step in [SimDuration.seconds(1), .seconds(10), .minutes(1), .minutes(5), .minutes(15), .hours(1), .hours(6), .days(1)]
+    where duration.nanoseconds / step.nanoseconds <= 200 {
+      return step
+    }
+    return .days(1)
+  }
+
+  func seed(_ node: JSONNode) -> UInt64? {
+    guard case .number(let text, _) = node.value else {
+      reader.problem("seed", "expected a whole number, got \(node.value.typeName)")
+      return nil
+    }
+    guard let value = UInt64(text) else {
+      reader.problem("seed", "\(text) is not a whole number from 0 to \(UInt64.max)")
+      return nil
+    }
+    return value
+  }
+
+  /// Rough size of the run before it starts, so a runaway scenario stops with a message.
+  func checkWorkload(_ spec: WorldSpec) {
+    let hours = spec.duration.seconds / 3600
+    let writes = spec.devices.reduce(0.0) { $0 + ($1.workload?.editsPerHour ?? 0) * hours }
+    if writes > ScenarioDecoder.Limits.maxExpectedWrites {
+      reader.problem(
+        "workloads", "about \(Int(writes)) edits in all is over the limit of \(Int(ScenarioDecoder.Limits.maxExpectedWrites))",
+        hint: "lower editsPerHour, the device count or the duration")
+    }
+  }
+
+  func tolerances(_ node: JSONNode?) -> [String: Double] {
+    guard let node else { return [:] }
+    guard case .object(let members) = node.value else {
+      reader.problem("tolerances", "expected an object of metric: relative tolerance")
+      return [:]
+    }
+    var result: [String: Double] = [:]
+    for (key, value) in members {
+      let path = ScenarioReader.join("tolerances", key)
+      if !RunSummary.metricNames.contains(key) {
+        reader.problem(path, "unknown metric \"\(key)\"", hint: suggestion(for: key, among: RunSummary.metricNames).map { "did you mean \"\($0)\"?" })
+      } else if let tolerance = reader.number(value, path, min: 0) {
+        result[key] = tolerance
+      }
+    }
+    return result
+  }
+}

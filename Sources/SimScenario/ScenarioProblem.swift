@@ -1,0 +1,60 @@
+/// One problem found in a scenario: where, what, and how to fix it.
+public struct ScenarioProblem: Error, Equatable, Sendable {
+  public enum Severity: String, Sendable {
+    case error, warning
+  }
+
+  public var file: String
+  /// The JSON path, e.g. `devices[1].power.battery` (empty for the whole document).
+  public var path: String
+  public var message: String
+  public var hint: String?
+  public var severity: Severity
+
+  public init(file: String, path: String, message: String, hint: String? = nil, severity: Severity = .error) {
+    self.file = file
+    self.path = path
+    self.message = message
+    self.hint = hint
+    self.severity = severity
+  }
+
+  /// `file: path: message (hint)`, with `warning:` before warnings.
+  public var description: String {
+    var text = file + ": "
+    if !path.isEmpty { text += path + ": " }
+    if severity == .warning { text += "warning: " }
+    text += message
+    if let hint { text += " (\(hint))" }
+    return text
+  }
+}
+
+/// Every problem found in a scenario (thrown when any is an error).
+public struct ScenarioProblems: Error, Sendable {
+  public var problems: [ScenarioProblem]
+  public var hasErrors: Bool { problems.contains { $0.severity == .error } }
+}
+
+/// Edit distance, for "did you mean" hints.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a.lowercased()), b = Array(b.lowercased())
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous = Array(0...b.count)
+  for i in 1...a.count {
+    var current = [i] + [Int](repeating: 0, count: b.count)
+    for j in 1...b.count {
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.count]
+}
+
+/// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
+func suggestion(for word: String, among candidates: [String]) -> String? {
+  let scored = candidates.map { ($0, editDistance(word, $0)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+  guard let best = scored.first, best.1 <= max(2, word.count / 3) else { return nil }
+  return best.0
+}

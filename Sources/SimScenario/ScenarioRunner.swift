@@ -1,0 +1,75 @@
+import SimKernel
+import SimModel
+
+/// The result of checking one expectation.
+public struct ExpectationResult: Sendable {
+  public var expectation: Expectation
+  public var actual: Double?
+  public var passed: Bool
+
+  /// e.g. `latency.p95 ≤ 60s: got 75.3s (failed)`.
+  public var description: String {
+    let info = RunSummary.metric(named: expectation.metric)
+    let isDuration = info?.isDuration ?? false
+    let symbol = ["max": "≤", "min": "≥", "equals": "="][expectation.comparison.rawValue]!
+    let expected = Self.format(expectation.value, isDuration)
+    let got = actual.map { Self.format($0, isDuration) } ?? "undefined"
+    return "\(expectation.metric) \(symbol) \(expected): got \(got)" + (passed ? "" : " (failed)")
+  }
+
+  static func format(_ value: Double, _ isDuration: Bool) -> String {
+    isDuration ? DurationText.display(SimDuration(seconds: value)) : CSVTable.number(value)
+  }
+}
+
+/// One finished run of a scenario, with everything its files and summary need.
+public struct RunReport {
+  public var scenario: Scenario
+  public var seed: UInt64
+  public var outcome: RunOutcome
+  public var summary: RunSummary
+  public var rows: [LatencyRow]
+  public var expectations: [ExpectationResult]
+  /// A stable hash of the scenario file's bytes (provenance).
+  public var scenarioHash: String
+  let recorder: MetricsRecorder
+
+  public var allExpectationsMet: Bool { expectations.allSatisfy(\.passed) }
+}
+
+/// Runs scenarios: the one entry point the commands and tests use.
+public enum ScenarioRunner {
+  /// Runs `scenario`, optionally overriding its seed, duration or tracing.
+  public static func run(
+    _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false, sourceBytes: [UInt8] = [],
+    progress: ((SimTime, SimTime) -> Void)? = nil
+  ) -> RunReport {
+    var scenario = scenario
+    if let seed { scenario.spec.seed = seed }
+    if let duration { scenario.spec.duration = duration }
+    scenario.spec.traceEvents = trace
+    let recorder = MetricsRecorder(policyNames: scenario.spec.scheduler.policies.map(\.name))
+    let outcome = WorldRunner.run(scenario.spec, sink: recorder, progress: progress)
+    let rows = recorder.latencyRows()
+    let summary = RunSummary(recorder: recorder, rows: rows, events: outcome.processedEvents)
+    let results = scenario.expectations.map { expectation in
+      let actual = summary.value(expectation.metric)
+      let passed: Bool
+      if let actual {
+        switch expectation.comparison {
+        case .max: passed = actual <= expectation.value + 1e-9
+        case .min: passed = actual >= expectation.value - 1e-9
+        case .equals: passed = abs(actual - expectation.value) <= 1e-9
+        }
+      } else {
+        passed = false
+      }
+      return ExpectationResult(expectation: expectation, actual: actual, passed: passed)
+    }
+    var hash = TrajectoryFingerprint()
+    for (index, byte) in sourceBytes.enumerated() { hash.add(time: Int64(index), kind: UInt32(byte), entity: 0) }
+    return RunReport(
+      scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary, rows: rows,
+      expectations: results, scenarioHash: hash.hex, recorder: recorder)
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SimCLI
+import SimScenario
+import Testing
+
+/// Runs `syncsim` in-process with captured output.
+func syncsim(_ arguments: String...) -> (code: Int32, out: String, err: String) {
+  let captured = CapturedConsole()
+  let code = SyncSimCommand.main(arguments: arguments, console: captured.console)
+  return (code, captured.out, captured.err)
+}
+
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) rethrows -> T {
+  let path = NSTemporaryDirectory() + "syncsim-test-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+  try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try body(path)
+}
+
+/// The package root, found from this file's location.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+@Suite struct CommandTests {
+  @Test func runningTwiceWritesByteIdenticalFilesAndAnotherSeedDiffers() throws {
+    try withTemporaryDirectory { directory in
+      let scenario = packageRoot + "/Scenarios/quickstart.json"
+      #expect(syncsim("run", scenario, "--out", directory + "/a", "--trace").code == 0)
+      #expect(syncsim("run", scenario, "--out", directory + "/b", "--trace").code == 0)
+      #expect(syncsim("run", scenario, "--out", directory + "/c", "--seed", "2").code == 0)
+      for file in ["summary.csv", "latency.csv", "activities.csv", "timeline.csv", "trace.csv"] {
+        let a = try Data(contentsOf: URL(fileURLWithPath: directory + "/a/" + file))
+        let b = try Data(contentsOf: URL(fileURLWithPath: directory + "/b/" + file))
+        #expect(a == b, "\(file) differs between identical runs")
+        #expect(a.count > 100)
+      }
+      let a = try Data(contentsOf: URL(fileURLWithPath: directory + "/a/latency.csv"))
+      let c = try Data(contentsOf: URL(fileURLWithPath: directory + "/c/latency.csv"))
+      #expect(a != c)
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory + "/a").filter { $0.hasPrefix(".") }
+      #expect(leftovers.isEmpty)
+    }
+  }
+
+  @Test func badScenarioExits65WithEveryProblemAndWritesNothing() throws {
+    try withTemporaryDirectory { directory in
+      let file = directory + "/bad.json"
+      try Data(#"{"version": 1, "devices": [{"name": "a", "power": {"battery": 140}}], "bogus": 1}"#.utf8).write(to: URL(fileURLWithPath: file))
+      let result = syncsim("run", file, "--out", directory + "/out")
+      #expect(result.code == 65)
+      #expect(result.err.contains("bad.json: devices[0].power.battery: 140 is above 100"))
+      #expect(result.err.contains("bad.json: bogus: unknown key \"bogus\""))
+      #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
+      let validate = syncsim("validate", file, packageRoot + "/Scenarios/quickstart.json")
+      #expect(validate.code == 65)
+      #expect(validate.out.contains("quickstart.json: ok"))
+    }
+  }
+
+  @Test func failedExpectationsExit1AndNameMetricExpectedAndGot() throws {
+    try withTemporaryDirectory { directory in
+      let file = directory + "/strict.json"
+      try Data(#"{"version": 1, "devices": [{"name": "a"}, {"name": "b"}], "workloads": [{"devices": "all", "editsPerHour": 20}], "expect": [{"metric": "latency.max", "max": "1s"}]}"#.utf8)
+        .write(to: URL(fileURLWithPath: file))
+      let result = syncsim("run", file, "--out", directory + "/out")
+      #expect(result.code == 1)
+      #expect(result.out.contains("FAIL latency.max ≤ 1.00s: got"))
+    }
+  }
+
+  @Test func usageErrorsExit64() {
+    #expect(syncsim().code == 64)
+    #expect(syncsim("frobnicate").code == 64)
+    #expect(syncsim("run").code == 64)
+    #expect(syncsim("run", "x.json", "--seed", "minus one").code == 64)
+    #expect(syncsim("run", "x.json", "--bogus").code == 64)
+    #expect(syncsim("--version").out == SyncSimCommand.version + "\n")
+    #expect(syncsim("run", "--help").out.contains("usage: syncsim run"))
+    #expect(syncsim("run", "/nonexistent.json").code == 65)
+  }
+}
