@@ -20,6 +20,26 @@ public struct ServerParameters: Equatable, Sendable {
   public var joinRecordBytes = 400
   /// String/binary fields above this many bytes become CKAsset uploads. [W] WWDC19 ~750 KB.
   public var assetThresholdBytes = 750_000
+  /// The server's own limits; a larger request fails with limitExceeded. [A] 400 items, 2 MB.
+  public var serverMaxRecordsPerRequest = 400
+  public var serverMaxBytesPerRequest = 2_000_000
+  /// Requests per second the container accepts before answering serviceUnavailable; nil = no
+  /// throttle. [A] TN3162 (no public threshold: [assumed]).
+  public var throttleRequestsPerSecond: Double? = nil
+  /// The retry-after of a throttled request, seconds. [A] TN3162 example 30 s (up to ~30 h).
+  public var throttleRetryAfter = Distribution.constant(30)
+  /// Probability that a request fails with networkFailure while online. [assumed] 0.
+  public var networkFailureProbability = 0.0
+  /// Backoff after the first immediate retry, doubling per attempt up to the cap, seconds.
+  /// [A] CKError.h "retry immediately, but implement a backoff"; values [assumed].
+  public var networkRetryBackoffSeconds = 1.0
+  public var networkRetryBackoffCapSeconds = 300.0
+  /// iCloud storage per account in bytes; nil = unlimited. [A] quotaExceeded.
+  public var quotaBytesPerAccount: Int64? = nil
+  /// Probability that a new object is a poison record the server always refuses. [assumed] 0.
+  public var poisonRecordProbability = 0.0
+  /// How long the server keeps the change history a token refers to; nil = forever. [assumed]
+  public var changeTokenRetentionSeconds: Double? = nil
 
   public init() {}
 }
@@ -85,6 +105,10 @@ public struct AppBehaviour: Equatable, Sendable {
   public var visibilityRequiresForeground = true
   /// Whether the Remote notifications background mode is on. [A] required for push.
   public var backgroundPush = true
+  /// Whether saves wait while the store resets (seed 004's `isResettingSync`); off loses them.
+  public var resetGuard = false
+  /// Whether the app removes duplicates after each import: lowest id wins. [A] seeds 000, 002.
+  public var deduplicate = false
 
   public init() {}
 }

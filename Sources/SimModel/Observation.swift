@@ -31,6 +31,18 @@ public enum Observation: Sendable {
   case visible(mirror: MirrorID, token: Int32, at: SimTime)
   /// A CloudKit request finished.
   case request(mirror: MirrorID, upload: Bool, records: Int32, bytes: Int64, at: SimTime)
+  /// A CloudKit request failed; `retryAfter` is set for throttling.
+  case cloudError(mirror: MirrorID, error: CloudError, retryAfter: SimDuration?, at: SimTime)
+  /// The mirroring delegate announced a reset of a store: its mirrored rows are wiped.
+  case reset(mirror: MirrorID, reason: ResetReason, at: SimTime)
+  /// The store's re-import after a reset finished.
+  case resetEnded(mirror: MirrorID, at: SimTime)
+  /// A write was lost on its device.
+  case lostWrite(write: WriteID, reason: LossReason, at: SimTime)
+  /// Setting up a store's container failed (134410: a second container on the same store).
+  case setupFailed(mirror: MirrorID, code: Int32, at: SimTime)
+  /// The state of the data at the end of the run.
+  case finalState(FinalState)
   /// A push event for a device.
   case push(device: DeviceID, event: PushEvent, at: SimTime)
   /// The app changed state on a device.
@@ -58,4 +70,17 @@ public final class ObservationLog: ObservationSink {
   public private(set) var observations: [Observation] = []
   public init() {}
   public func observe(_ observation: Observation) { observations.append(observation) }
+}
+
+/// What the stores hold when the run ends (MODEL §7–9 counters).
+public struct FinalState: Sendable, Equatable {
+  /// Records deleted in the public database that devices still show (deletes do not propagate).
+  public var ghosts = 0
+  /// Server records that repeat another live record's logical key (no unique constraints).
+  public var duplicates = 0
+  /// The server's value of the counter fields that received increments (summed).
+  public var counterValue = 0
+  /// Live contribution records at the server.
+  public var contributions = 0
+  public init() {}
 }

@@ -48,11 +48,49 @@ public enum ServerSavePolicy: String, Sendable, CaseIterable, Codable {
   case changedKeys
   /// Record-level: the arriving record replaces every field.
   case allKeys
+  /// Refuses a record changed since the device last saw it (serverRecordChanged); the device
+  /// merges its changed fields into the server record and retries.
+  case ifServerRecordUnchanged
+}
+
+/// The CloudKit errors the model produces (CKError codes), each with its documented recovery.
+public enum CloudError: String, Sendable, CaseIterable, Codable {
+  /// Offline: the activity fails and a new one waits for the network.
+  case networkUnavailable
+  /// A transient failure: retry at once, then back off.
+  case networkFailure
+  /// Too many records or bytes: split the batch in half and retry both.
+  case limitExceeded
+  /// The container is throttled: no request before retry-after.
+  case serviceUnavailable
+  /// The account's storage is full: export stalls until quota is freed.
+  case quotaExceeded
+  /// A record the server refuses: its whole atomic batch fails (batchRequestFailed).
+  case partialFailure
+  /// The record changed on the server since the device saw it (ifServerRecordUnchanged).
+  case serverRecordChanged
+  /// The device's change token is older than the server keeps: reset and re-fetch from nil.
+  case changeTokenExpired
 }
 
 /// The kind of edit a person makes (MODEL §4).
 public enum EditKind: String, Sendable, CaseIterable, Codable {
   case insert, update, delete, increment, addContribution
+  /// An update that marks the object deleted (propagates in the public database, unlike delete).
+  case softDelete
+}
+
+/// Why the mirroring delegate reset a store (`NSCloudKitMirroringDelegateResetSyncReasonKey`). [RE]
+public enum ResetReason: String, Sendable, CaseIterable, Codable {
+  case accountChange, zoneDeleted, userPurgedZone, historyExpired, tokenExpired
+}
+
+/// Why a write was lost without reaching the server.
+public enum LossReason: String, Sendable, CaseIterable, Codable {
+  /// Saved during a mirroring reset with the reset guard off.
+  case savedDuringReset
+  /// The store was removed (toggling sync by removing the store first).
+  case storeRemoved
 }
 
 /// The outcome of one (write, observer device) pair at the end of a run (MODEL §10).
@@ -67,4 +105,6 @@ public enum WriteOutcome: String, Sendable, CaseIterable, Codable {
   case supersededLocally
   /// Overwritten at the server by a device that had not seen it (a lost update).
   case lostUpdate
+  /// Lost on its device without reaching the server (a reset, a removed store).
+  case lost
 }

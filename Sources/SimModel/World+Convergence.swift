@@ -13,7 +13,7 @@ extension World {
   func isConverged() -> Bool {
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
       if !unsaved[index].isEmpty || !history[index].isEmpty { return false }
-      if mirror.pendingExport.raw >= 0 || mirror.runningExport.raw >= 0 { return false }
+      if mirror.pendingExport.raw >= 0 || mirror.runningExport.raw >= 0 || mirror.disabled { return false }
       let zone = zones[Int(mirror.zone)]
       let local = localWrite[index]
       for field in 0..<Int(zone.fieldCount) where zone.serverWrite[field] != .none || field < local.count {
@@ -60,6 +60,7 @@ public enum WorldRunner {
     if reason == .drained { reason = .reachedTime(end) }
     world.closeOpenBlockedIntervals(at: sim.now)
     let converged = world.isConverged()
+    sink.observe(.finalState(world.finalState()))
     sink.observe(.runEnded(at: sim.now, converged: converged))
     return RunOutcome(
       stopReason: reason, endTime: sim.now, processedEvents: sim.processedEventCount,

@@ -19,12 +19,12 @@ extension World {
   }
 
   /// Makes one edit on `mirror` and applies its save policy.
-  mutating func edit(_ mirror: MirrorID, kind: EditKind, entity: Int, sim: inout Simulation<ModelEvent>) {
+  mutating func edit(_ mirror: MirrorID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>) {
     guard isSyncing(mirror) else { return }
     switch kind {
     case .insert, .addContribution:
-      insertObject(mirror, entity: entity, kind: kind, at: sim.now)
-    case .update, .delete, .increment:
+      insertObject(mirror, entity: entity, kind: kind, key: key, at: sim.now)
+    case .update, .delete, .increment, .softDelete:
       guard let object = findObject(mirror, entity: entity, random: kind != .increment) else {
         insertObject(mirror, entity: entity, kind: .insert, at: sim.now)
         break
@@ -41,6 +41,12 @@ extension World {
       case .increment:
         field = Int32(min(1, fieldCount - 1))
         value = localValue[mirror.index][base + Int(field)] &+ 1
+        if !counterFields.contains(where: { $0.zone == Int32(zone) && $0.field == Int32(base) + field }) {
+          counterFields.append((Int32(zone), Int32(base) + field))
+        }
+      case .softDelete:
+        field = Int32(min(1, fieldCount - 1))
+        value = -1
       default:
         field = Int32(1 + Int(editRandom[owner(of: mirror).index].nextInt(below: UInt64(max(1, fieldCount - 1)))))
         value = Int32(truncatingIfNeeded: editRandom[owner(of: mirror).index].next() & 0x7FFF_FFFF)
@@ -53,9 +59,13 @@ extension World {
     applySavePolicy(mirror, sim: &sim)
   }
 
-  mutating func insertObject(_ mirror: MirrorID, entity: Int, kind: EditKind, at now: SimTime) {
+  mutating func insertObject(_ mirror: MirrorID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
-    let object = allocateObject(zone: zone, entity: entity)
+    let probability = spec.server.poisonRecordProbability
+    let poison = probability > 0 && editRandom[owner(of: mirror).index].bernoulli(probability)
+    let object = allocateObject(zone: zone, entity: entity, poison: poison)
+    zones[zone].objectKey[object.index] = key ?? -1
+    zones[zone].objectContribution[object.index] = kind == .addContribution
     let base = Int(zones[zone].objectFieldBase[object.index])
     let write = newWrite(mirror, basedOn: .none)
     for field in 0..<spec.entities[entity].fieldCount {
@@ -73,7 +83,7 @@ extension World {
   }
 
   /// Registers a new object in the zone; entity −1 is a CDMR join record (one field).
-  mutating func allocateObject(zone: Int, entity: Int) -> ObjectID {
+  mutating func allocateObject(zone: Int, entity: Int, poison: Bool = false) -> ObjectID {
     let object = ObjectID(zones[zone].objectEntity.count)
     let fieldCount = entity >= 0 ? spec.entities[entity].fieldCount : 1
     zones[zone].objectEntity.append(Int32(entity))
@@ -81,6 +91,11 @@ extension World {
     zones[zone].fieldCount += Int32(fieldCount)
     zones[zone].serverWrite.append(contentsOf: repeatElement(.none, count: fieldCount))
     zones[zone].serverValue.append(contentsOf: repeatElement(0, count: fieldCount))
+    zones[zone].objectLastChange.append(0)
+    zones[zone].objectLastMirror.append(MirrorID(-1))
+    zones[zone].objectPoison.append(poison)
+    zones[zone].objectKey.append(-1)
+    zones[zone].objectContribution.append(false)
     return object
   }
 
@@ -149,11 +164,40 @@ extension World {
   /// Saves the context: unsaved edits become persistent history, and an export is requested.
   mutating func save(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
     guard !unsaved[mirror.index].isEmpty else { return }
+    if mirrors[mirror.index].resetting {
+      // The reset guard defers the save until the reset ends; without it the changes are lost.
+      if spec.devices[owner(of: mirror).index].app.resetGuard { return }
+      loseUnsaved(mirror, reason: .savedDuringReset, at: sim.now)
+      return
+    }
     for change in unsaved[mirror.index] where change.write != .none {
       sink.observe(.saved(write: change.write, at: sim.now))
     }
     history[mirror.index].append(contentsOf: unsaved[mirror.index])
     unsaved[mirror.index].removeAll(keepingCapacity: true)
     requestExport(mirror, trigger: .save, sim: &sim)
+  }
+}
+
+extension World {
+  /// Drops the unsaved edits of a store, reporting each write as lost.
+  mutating func loseUnsaved(_ mirror: MirrorID, reason: LossReason, at now: SimTime) {
+    let zone = Int(mirrors[mirror.index].zone)
+    for change in unsaved[mirror.index] {
+      if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
+      let base = Int(zones[zone].objectFieldBase[change.object.index])
+      let fields = change.field < 0 ? base..<base + fieldCount(zone: zone, object: change.object) : base + Int(change.field)..<base + Int(change.field) + 1
+      for field in fields where localWrite[mirror.index][field] == change.write {
+        dirty[mirror.index][field] = false
+        localWrite[mirror.index][field] = zones[zone].serverWrite[field]
+        localValue[mirror.index][field] = zones[zone].serverValue[field]
+      }
+    }
+    unsaved[mirror.index].removeAll(keepingCapacity: true)
+  }
+
+  func fieldCount(zone: Int, object: ObjectID) -> Int {
+    let entity = Int(zones[zone].objectEntity[object.index])
+    return entity >= 0 ? spec.entities[entity].fieldCount : 1
   }
 }

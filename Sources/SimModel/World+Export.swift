@@ -106,28 +106,41 @@ extension World {
     let bytes = plans[mirror.index].batchBytes[batch]
     let duration = requestLatency(owner(of: mirror))
       + Self.transfer(bytes, bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
-    sim.schedule(.exportRequestDone(activity), after: duration)
+    sendRequest(.exportRequestDone(activity), taking: duration, sim: &sim)
   }
 
   mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let mirror = activities[activity.index].mirror
-    let plan = plans[mirror.index]
-    if plan.batchEnds.isEmpty {
+    if plans[mirror.index].batchEnds.isEmpty {
       finishActivity(activity, succeeded: true, sim: &sim)
       return
     }
-    guard devices[owner(of: mirror).index].online else {
-      // networkUnavailable: the export fails; the history stays and a new export waits for network.
+    switch exportVerdict(activity, at: sim.now) {
+    case .retry(let at):
+      let batch = Int(activities[activity.index].nextBatch)
+      let duration = requestLatency(owner(of: mirror))
+        + Self.transfer(plans[mirror.index].batchBytes[batch], bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
+      sim.schedule(.exportRequestDone(activity), at: max(at, containerBlockedUntil) + duration)
+      return
+    case .failed(let error):
       plans[mirror.index] = ExportPlan()
       finishActivity(activity, succeeded: false, sim: &sim)
-      requestExport(mirror, trigger: .exportAgain, sim: &sim)
+      switch error {
+      case .networkUnavailable: requestExport(mirror, trigger: .exportAgain, sim: &sim)
+      case .quotaExceeded: mirrors[mirror.index].quotaStalled = true
+      default: break  // a refused record fails every export until the data changes
+      }
       return
+    case .accepted:
+      break
     }
+    let plan = plans[mirror.index]
     let batch = Int(activities[activity.index].nextBatch)
     let start = batch == 0 ? 0 : Int(plan.batchEnds[batch - 1])
     commit(mirror, activity: activity, entries: plan.entries[start..<Int(plan.batchEnds[batch])], at: sim.now)
     sink.observe(.request(mirror: mirror, upload: true, records: plan.batchRecords[batch], bytes: plan.batchBytes[batch], at: sim.now))
     activities[activity.index].records += plan.batchRecords[batch]
+    activities[activity.index].merged = false
     fanOutPush(from: mirror, sim: &sim)
     activities[activity.index].nextBatch += 1
     if Int(activities[activity.index].nextBatch) < plan.batchEnds.count {
@@ -139,21 +152,116 @@ extension World {
     finishActivity(activity, succeeded: true, sim: &sim)
   }
 
+  /// The server's answer to the current batch: the general checks, then the modify-specific ones.
+  mutating func exportVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
+    let general = generalVerdict(activity, at: now)
+    guard case .accepted = general else { return general }
+    let mirror = activities[activity.index].mirror
+    let zone = Int(mirrors[mirror.index].zone)
+    let batch = Int(activities[activity.index].nextBatch)
+    let plan = plans[mirror.index]
+    let range = (batch == 0 ? 0 : Int(plan.batchEnds[batch - 1]))..<Int(plan.batchEnds[batch])
+    let recordBytes = plan.entries[range].reduce(into: (last: ObjectID(-1), bytes: Int64(0))) { state, change in
+      if change.object != state.last {
+        state.last = change.object
+        let entity = Int(zones[zone].objectEntity[change.object.index])
+        state.bytes += entity >= 0 ? recordBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
+      }
+    }.bytes
+    if Int(plan.batchRecords[batch]) > spec.server.serverMaxRecordsPerRequest || recordBytes > Int64(spec.server.serverMaxBytesPerRequest) {
+      sink.observe(.cloudError(mirror: mirror, error: .limitExceeded, retryAfter: nil, at: now))
+      // Split the batch in half and retry both. [A] limitExceeded
+      guard splitBatch(mirror, batch) else { return .failed(.limitExceeded) }
+      return .retry(at: now)
+    }
+    if plan.entries[range].contains(where: { zones[zone].objectPoison[$0.object.index] }) {
+      sink.observe(.cloudError(mirror: mirror, error: .partialFailure, retryAfter: nil, at: now))
+      return .failed(.partialFailure)
+    }
+    if let quota = accountQuotaBytes[Int(zones[zone].ownerAccount)] {
+      let newBytes = plan.entries[range].filter { $0.field < 0 && zones[zone].serverWrite[Int(zones[zone].objectFieldBase[$0.object.index])] == .none }
+        .reduce(Int64(0)) { total, change in
+          let entity = Int(zones[zone].objectEntity[change.object.index])
+          return total + (entity >= 0 ? recordBytesByEntity[entity] + assetBytesByEntity[entity] : Int64(spec.server.joinRecordBytes))
+        }
+      if accountUsageBytes[Int(zones[zone].ownerAccount)] + newBytes > quota {
+        sink.observe(.cloudError(mirror: mirror, error: .quotaExceeded, retryAfter: nil, at: now))
+        return .failed(.quotaExceeded)
+      }
+    }
+    if spec.server.savePolicy == .ifServerRecordUnchanged && !activities[activity.index].merged {
+      let token = mirrors[mirror.index].importedToken
+      let conflict = plan.entries[range].contains { change in
+        zones[zone].objectLastChange[change.object.index] > token && zones[zone].objectLastMirror[change.object.index] != mirror
+      }
+      if conflict {
+        // Merge the changed fields into the server record from the error and send it again.
+        sink.observe(.cloudError(mirror: mirror, error: .serverRecordChanged, retryAfter: nil, at: now))
+        activities[activity.index].merged = true
+        return .retry(at: now)
+      }
+    }
+    return .accepted
+  }
+
+  /// Splits batch `batch` into two at its middle record; false if it holds a single record.
+  mutating func splitBatch(_ mirror: MirrorID, _ batch: Int) -> Bool {
+    let plan = plans[mirror.index]
+    let start = batch == 0 ? 0 : Int(plan.batchEnds[batch - 1])
+    let end = Int(plan.batchEnds[batch])
+    let records = Int(plan.batchRecords[batch])
+    guard records >= 2 else { return false }
+    let zone = Int(mirrors[mirror.index].zone)
+    var seen = 0
+    var last = ObjectID(-1)
+    var cut = start
+    var firstBytes: Int64 = 0
+    for index in start..<end {
+      let object = plan.entries[index].object
+      if object != last {
+        if seen == records / 2 {
+          cut = index
+          break
+        }
+        seen += 1
+        last = object
+        let entity = Int(zones[zone].objectEntity[object.index])
+        firstBytes += entity >= 0 ? recordBytesByEntity[entity] + (plan.entries[index].field < 0 ? assetBytesByEntity[entity] : 0) : Int64(spec.server.joinRecordBytes)
+      }
+    }
+    let totalBytes = plan.batchBytes[batch]
+    plans[mirror.index].batchEnds.insert(Int32(cut), at: batch)
+    plans[mirror.index].batchRecords[batch] = Int32(records / 2)
+    plans[mirror.index].batchRecords.insert(Int32(records - records / 2), at: batch + 1)
+    plans[mirror.index].batchBytes[batch] = firstBytes
+    plans[mirror.index].batchBytes.insert(totalBytes - firstBytes, at: batch + 1)
+    return true
+  }
+
   /// Applies one modify request at the server: a new change per record, fields by save policy.
   mutating func commit(_ mirror: MirrorID, activity: ActivityID, entries: ArraySlice<Change>, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
     var lastObject = ObjectID(-1)
     var sequence: Int32 = 0
     for change in entries {
-      if change.object != lastObject {
+      let publicDelete = zones[zone].scope == .public && change.field == 0 && writeValue[change.write.index] == 0
+      if change.object != lastObject && !publicDelete {
         zones[zone].changeLog.append(change.object)
+        zones[zone].changeTimes.append(now)
         sequence = Int32(zones[zone].changeLog.count)
         lastObject = change.object
+        let base = Int(zones[zone].objectFieldBase[change.object.index])
+        if zones[zone].serverWrite[base] == .none && change.field < 0 {
+          let entity = Int(zones[zone].objectEntity[change.object.index])
+          accountUsageBytes[Int(zones[zone].ownerAccount)] +=
+            entity >= 0 ? recordBytesByEntity[entity] + assetBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
+        }
+        zones[zone].objectLastChange[change.object.index] = sequence
+        zones[zone].objectLastMirror[change.object.index] = mirror
         if spec.server.savePolicy == .allKeys { commitWholeRecord(mirror, zone: zone, object: change.object) }
       }
       let base = Int(zones[zone].objectFieldBase[change.object.index])
-      let fieldCount = zones[zone].objectEntity[change.object.index] >= 0
-        ? spec.entities[Int(zones[zone].objectEntity[change.object.index])].fieldCount : 1
+      let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
       for field in fields where localWrite[mirror.index][base + field] == change.write || change.field >= 0 {
         let value = change.field >= 0 ? writeValue[change.write.index] : (field == 0 ? 1 : 0)
@@ -161,7 +269,9 @@ extension World {
         if localWrite[mirror.index][base + field] == change.write { dirty[mirror.index][base + field] = false }
       }
       if change.write != .none {
-        sink.observe(.committed(write: change.write, activity: logID(activity), sequence: sequence, at: now))
+        // A public-database delete leaves no tombstone: no token will ever cover it.
+        let committedAt = publicDelete ? Int32.max : sequence
+        sink.observe(.committed(write: change.write, activity: logID(activity), sequence: committedAt, at: now))
       }
     }
   }

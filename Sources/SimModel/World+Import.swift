@@ -10,6 +10,11 @@ extension World {
       return
     }
     let zone = Int(mirrors[mirror.index].zone)
+    if tokenExpired(mirror, at: sim.now) {
+      // changeTokenExpired: reset, then fetch the whole zone from a nil token. [A] CKError.h
+      sink.observe(.cloudError(mirror: mirror, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
+      resetSync(mirror, reason: .tokenExpired, sim: &sim)
+    }
     let snapshot = Int32(zones[zone].changeLog.count)
     activities[activity.index].snapshotToken = snapshot
     let (records, bytes) = changedRecords(zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot)
@@ -81,6 +86,8 @@ extension World {
     sink.observe(.imported(mirror: mirror, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
     finishActivity(activity, succeeded: true, sim: &sim)
     importFinishedUI(mirror, sim: &sim)
+    endResetIfNeeded(mirror, sim: &sim)
+    if spec.devices[owner(of: mirror).index].app.deduplicate { deduplicate(mirror, sim: &sim) }
   }
 
   /// Merges the server's records changed since the store's token; unexported local fields win.
@@ -100,6 +107,12 @@ extension World {
       }
     }
     mirrors[mirror.index].importedToken = snapshot
+    mirrors[mirror.index].tokenAt = tokenTime(zone: zone, token: snapshot)
+  }
+
+  /// When the change a token points at was made (zero for the empty token).
+  func tokenTime(zone: Int, token: Int32) -> SimTime {
+    token > 0 ? zones[zone].changeTimes[Int(token) - 1] : .zero
   }
 
   // MARK: - UI refresh (MODEL §4)

@@ -95,8 +95,23 @@ extension World {
     case .terminate: terminate(device, forceQuit: false, sim: &sim)
     case .forceQuit: terminate(device, forceQuit: true, sim: &sim)
     case .nudge: nudge(index, sim: &sim)
-    case .edit(let kind, let entity):
-      if let mirror = primaryMirror(of: device) { edit(mirror, kind: kind, entity: entity, sim: &sim) }
+    case .edit(let kind, let entity, let key):
+      if let mirror = primaryMirror(of: device) { edit(mirror, kind: kind, entity: entity, key: key, sim: &sim) }
+    case .resetSync(let reason):
+      for mirror in mirrorIDs(of: device) where isSyncing(mirror) { resetSync(mirror, reason: reason, sim: &sim) }
+    case .toggleSync(let removeStoreFirst):
+      for mirror in mirrorIDs(of: device) where isSyncing(mirror) { toggleSync(mirror, removeStoreFirst: removeStoreFirst, sim: &sim) }
+    case .quota(let bytes):
+      let account = Int(devices[device.index].account)
+      accountQuotaBytes[account] = bytes
+      for index in mirrors.indices where mirrors[index].quotaStalled && mirrors[index].zone >= 0
+        && zones[Int(mirrors[index].zone)].ownerAccount == Int32(account)
+      {
+        mirrors[index].quotaStalled = false
+        requestExport(MirrorID(index), trigger: .exportAgain, sim: &sim)
+      }
+    case .throttle(let on):
+      throttleForced = on
     case .bulkInsert(let count, let entity, let oneSave, _):
       guard let mirror = primaryMirror(of: device), isSyncing(mirror) else { return }
       if oneSave {

@@ -18,6 +18,8 @@ extension World {
     var sharedZones: [(owner: Int, participants: [Int], zone: Int32)] = []
     var publicZone: Int32 = -1
     devicesInAccount = [Int32](repeating: 0, count: spec.accountCount)
+    accountUsageBytes = [Int64](repeating: 0, count: spec.accountCount)
+    accountQuotaBytes = [Int64?](repeating: spec.server.quotaBytesPerAccount, count: spec.accountCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
       devicesInAccount[deviceSpec.account] += 1
       let c = deviceSpec.conditions
@@ -34,7 +36,7 @@ extension World {
         case .localOnly: zone = -1
         case .privateDatabase:
           if privateZoneOfAccount[deviceSpec.account] < 0 {
-            privateZoneOfAccount[deviceSpec.account] = makeZone(.private)
+            privateZoneOfAccount[deviceSpec.account] = makeZone(.private, owner: deviceSpec.account)
           }
           zone = privateZoneOfAccount[deviceSpec.account]
         case .sharedDatabase(let owner, let participants):
@@ -42,11 +44,11 @@ extension World {
           if let existing = sharedZones.first(where: { $0.owner == owner && $0.participants == participants }) {
             zone = existing.zone
           } else {
-            zone = makeZone(.shared)
+            zone = makeZone(.shared, owner: owner)
             sharedZones.append((owner, participants, zone))
           }
         case .publicDatabase:
-          if publicZone < 0 { publicZone = makeZone(.public) }
+          if publicZone < 0 { publicZone = makeZone(.public, owner: 0) }
           zone = publicZone
         }
         let mirror = MirrorID(mirrors.count)
@@ -73,8 +75,10 @@ extension World {
     }
   }
 
-  mutating func makeZone(_ scope: DatabaseScope) -> Int32 {
-    zones.append(ZoneState(scope: scope))
+  mutating func makeZone(_ scope: DatabaseScope, owner: Int) -> Int32 {
+    var zone = ZoneState(scope: scope)
+    zone.ownerAccount = Int32(owner)
+    zones.append(zone)
     objectStamp.append([])
     return Int32(zones.count - 1)
   }

@@ -52,6 +52,16 @@ public struct World: EventHandler {
   var recordBytesByEntity: [Int64] = []
   var assetBytesByEntity: [Int64] = []
   var rateLimitHorizon: SimDuration
+  /// The container's throttle: no request before this time (retry-after), recent request times.
+  var containerBlockedUntil = SimTime.zero
+  var throttleWindow: [SimTime] = []
+  var throttleHead = 0
+  var throttleForced = false
+  /// Bytes stored per account, and per-account quota (nil = unlimited).
+  var accountUsageBytes: [Int64] = []
+  var accountQuotaBytes: [Int64?] = []
+  /// Server fields that received increments: (zone, field), in first-increment order.
+  var counterFields: [(zone: Int32, field: Int32)] = []
 
   /// Builds the world of `spec`, reporting to `sink`.
   public init(spec: WorldSpec, sink: any ObservationSink) {
@@ -135,7 +145,7 @@ public struct World: EventHandler {
   /// The device a store belongs to.
   func owner(of mirror: MirrorID) -> DeviceID { mirrors[mirror.index].device }
 
-  func isSyncing(_ mirror: MirrorID) -> Bool { mirrors[mirror.index].zone >= 0 }
+  func isSyncing(_ mirror: MirrorID) -> Bool { mirrors[mirror.index].zone >= 0 && !mirrors[mirror.index].disabled }
 
   /// The first syncing store of a device (where workload edits go), or nil.
   func primaryMirror(of device: DeviceID) -> MirrorID? {

@@ -116,9 +116,18 @@ public struct TimelineAction: Sendable {
     case launch, activate, background, terminate, forceQuit
     /// Post `didBecomeActive` once (nil `every`) or every `every` until `until` (seed 004).
     case nudge(every: SimDuration?, until: SimDuration?)
-    /// One edit on the device's first syncing store.
-    case edit(EditKind, entity: Int)
+    /// One edit on the device's first syncing store; an insert may carry a logical key.
+    case edit(EditKind, entity: Int, key: Int32?)
     /// `count` new objects, in one save or one save each, spread evenly over `over`.
     case bulkInsert(count: Int, entity: Int, oneSave: Bool, over: SimDuration)
+    /// The mirroring delegate resets the device's stores.
+    case resetSync(ResetReason)
+    /// The app re-creates its container: with the old store still registered it fails with
+    /// 134410 (seed 004's trap); removing the store first works, losing unexported changes.
+    case toggleSync(removeStoreFirst: Bool)
+    /// Sets the iCloud storage quota of the device's account (nil = unlimited).
+    case quota(bytes: Int64?)
+    /// Forces the container's throttle on (every request answers serviceUnavailable) or off.
+    case throttle(Bool)
   }
 }

@@ -52,6 +52,14 @@ struct MirrorState {
   /// Time of app use accumulated toward the next poll (app-use clock).
   var pollUseNanoseconds: Int64 = 0
   var pollDueAt = SimTime.zero
+  /// When the store's token last advanced (for token retention).
+  var tokenAt = SimTime.zero
+  /// Export waits for quota to be freed.
+  var quotaStalled = false
+  /// Between a reset's announcement and the end of its re-import.
+  var resetting = false
+  /// Setup failed (134410): the store no longer syncs.
+  var disabled = false
 }
 
 /// The server's state of one zone, and the registry of its objects.
@@ -66,6 +74,17 @@ struct ZoneState {
   var serverValue: [Int32] = []
   /// Change `i + 1` touched object `changeLog[i]`: the server change token is the count.
   var changeLog: [ObjectID] = []
+  /// When each change was made (for token retention).
+  var changeTimes: [SimTime] = []
+  /// Per object: the last change that touched it, the store that made it, a poison flag.
+  var objectLastChange: [Int32] = []
+  var objectLastMirror: [MirrorID] = []
+  var objectPoison: [Bool] = []
+  /// Per object: its logical key (−1 none), and whether it is a contribution.
+  var objectKey: [Int32] = []
+  var objectContribution: [Bool] = []
+  /// The account that owns the zone (its storage quota is charged).
+  var ownerAccount: Int32 = 0
 
   init(scope: DatabaseScope) { self.scope = scope }
 }
@@ -91,6 +110,10 @@ struct ActivityState {
   /// Export: the plan's next batch and the history prefix it covers.
   var nextBatch: Int32 = 0
   var historyCovered: Int32 = 0
+  /// Consecutive network-failure retries of the current request.
+  var attempt: Int = 0
+  /// Whether the current batch was already merged after serverRecordChanged.
+  var merged = false
 }
 
 enum ActivityPhase: UInt8 {

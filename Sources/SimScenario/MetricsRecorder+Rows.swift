@@ -40,6 +40,10 @@ extension MetricsRecorder {
       row.outcome = .lostUpdate
       return row
     }
+    if write.lost {
+      row.outcome = .lost
+      return row
+    }
     guard let saved = write.savedAt, let committed = write.committedAt, write.activity.raw >= 0 else {
       return row
     }
@@ -83,8 +87,10 @@ public struct WriteAccounting: Equatable, Sendable {
   public var supersededLocally = 0
   /// Unsaved, or saved and not yet committed, when the run ended.
   public var pending = 0
+  /// Lost on the device (saved during a reset without the guard, or a removed store).
+  public var lost = 0
 
-  public var total: Int { committed + lostUpdates + supersededLocally + pending }
+  public var total: Int { committed + lostUpdates + supersededLocally + pending + lost }
 }
 
 extension MetricsRecorder {
@@ -94,6 +100,8 @@ extension MetricsRecorder {
     for write in writes {
       if write.superseded {
         accounting.supersededLocally += 1
+      } else if write.lost {
+        accounting.lost += 1
       } else if write.committedAt == nil {
         accounting.pending += 1
       } else if write.lostUpdate {

@@ -13,6 +13,7 @@ public final class MetricsRecorder: ObservationSink {
     var activity = ActivityID(-1)
     var superseded = false
     var lostUpdate = false
+    var lost = false
   }
 
   /// One scheduler activity as the decision log saw it.
@@ -45,6 +46,7 @@ public final class MetricsRecorder: ObservationSink {
   var visibility: [[(token: Int32, at: SimTime)]] = []
   public internal(set) var counters = RunCounters()
   public internal(set) var converged = false
+  public internal(set) var finalState = FinalState()
   public internal(set) var endTime = SimTime.zero
   var lastEditAt: SimTime?
   var lastStoreChangeAt = SimTime.zero
@@ -140,6 +142,16 @@ public final class MetricsRecorder: ObservationSink {
       conditionChanges.append(ConditionChange(device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at))
     case .event(let kind, let entity, let at):
       trace.append((kind, entity, at))
+    case .cloudError(_, let error, _, _):
+      counters.cloudErrors[CloudError.allCases.firstIndex(of: error)!] += 1
+    case .reset:
+      counters.resets += 1
+    case .lostWrite(let write, _, _):
+      update(write) { $0.lost = true }
+    case .setupFailed:
+      counters.setupFailures += 1
+    case .finalState(let state):
+      finalState = state
     case .runEnded(let at, let converged):
       endTime = at
       self.converged = converged

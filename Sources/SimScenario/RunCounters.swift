@@ -16,6 +16,10 @@ public struct RunCounters: Sendable {
   /// Indexed like `PushEvent.allCases`.
   public var pushes = [Int](repeating: 0, count: PushEvent.allCases.count)
   public var lostUpdates = 0
+  /// Indexed like `CloudError.allCases`.
+  public var cloudErrors = [Int](repeating: 0, count: CloudError.allCases.count)
+  public var resets = 0
+  public var setupFailures = 0
   /// Per policy index: refusals, total and longest blocked time.
   public var blockedCount: [Int] = []
   public var blockedTotal: [SimDuration] = []

@@ -32,6 +32,13 @@ public struct RunSummary: Sendable {
       MetricInfo(name: "writesPending", isDuration: false, meaning: "writes unsaved or not yet committed at the end"),
       MetricInfo(name: "writesSupersededLocally", isDuration: false, meaning: "writes replaced on their device before export"),
       MetricInfo(name: "lostUpdates", isDuration: false, meaning: "writes overwritten by a device that had not seen them"),
+      MetricInfo(name: "writesLost", isDuration: false, meaning: "writes lost on their device (reset without guard, removed store)"),
+      MetricInfo(name: "ghosts", isDuration: false, meaning: "public records deleted at the server that devices still show"),
+      MetricInfo(name: "duplicates", isDuration: false, meaning: "live records repeating another's logical key"),
+      MetricInfo(name: "counterValue", isDuration: false, meaning: "server value of the incremented counter fields"),
+      MetricInfo(name: "contributions", isDuration: false, meaning: "live contribution records at the server"),
+      MetricInfo(name: "resets", isDuration: false, meaning: "mirroring resets"),
+      MetricInfo(name: "setupFailures", isDuration: false, meaning: "container setups that failed (134410)"),
       MetricInfo(name: "rows", isDuration: false, meaning: "(write, other device) pairs"),
       MetricInfo(name: "rowsVisible", isDuration: false, meaning: "pairs whose write the device showed"),
       MetricInfo(name: "rowsNotVisible", isDuration: false, meaning: "committed writes a device had not shown at the end"),
@@ -53,6 +60,9 @@ public struct RunSummary: Sendable {
     ]
     for event in PushEvent.allCases {
       list.append(MetricInfo(name: "pushes.\(event.rawValue)", isDuration: false, meaning: "pushes \(event.rawValue)"))
+    }
+    for error in CloudError.allCases {
+      list.append(MetricInfo(name: "errors.\(error.rawValue)", isDuration: false, meaning: "\(error.rawValue) errors"))
     }
     for policy in policyNames {
       list.append(MetricInfo(name: "blocked.\(policy).count", isDuration: false, meaning: "refusals by \(policy)"))
@@ -96,6 +106,14 @@ public struct RunSummary: Sendable {
     named["writesPending"] = Double(accounting.pending)
     named["writesSupersededLocally"] = Double(accounting.supersededLocally)
     named["lostUpdates"] = Double(accounting.lostUpdates)
+    named["writesLost"] = Double(accounting.lost)
+    named["ghosts"] = Double(recorder.finalState.ghosts)
+    named["duplicates"] = Double(recorder.finalState.duplicates)
+    named["counterValue"] = Double(recorder.finalState.counterValue)
+    named["contributions"] = Double(recorder.finalState.contributions)
+    named["resets"] = Double(recorder.counters.resets)
+    named["setupFailures"] = Double(recorder.counters.setupFailures)
+    for (index, error) in CloudError.allCases.enumerated() { named["errors.\(error.rawValue)"] = Double(recorder.counters.cloudErrors[index]) }
     named["rows"] = Double(rows.count)
     named["rowsVisible"] = Double(latencies.count)
     named["rowsNotVisible"] = Double(rows.filter { $0.outcome == .notVisible }.count)

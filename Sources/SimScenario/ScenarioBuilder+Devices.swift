@@ -4,7 +4,7 @@ import SimModel
 extension ScenarioBuilder {
   static let deviceKeys = [
     "name", "count", "account", "appState", "stores", "savePolicy", "uiRefresh", "backgroundPush", "power",
-    "network", "visibilityRequiresForeground", "uiMergeDelay",
+    "network", "visibilityRequiresForeground", "uiMergeDelay", "resetGuard", "deduplicate",
   ]
 
   func devices(_ node: JSONNode?, accountsNode: JSONNode?, _ spec: inout WorldSpec) -> [Group] {
@@ -73,6 +73,8 @@ extension ScenarioBuilder {
       device.app.visibilityRequiresForeground = value
     }
     if let merge = reader.duration(fields["uiMergeDelay"], join("uiMergeDelay")) { device.app.uiMergeSeconds = merge.seconds }
+    if let guardOn = reader.bool(fields["resetGuard"], join("resetGuard")) { device.app.resetGuard = guardOn }
+    if let dedup = reader.bool(fields["deduplicate"], join("deduplicate")) { device.app.deduplicate = dedup }
     if let power = reader.object(fields["power"], join("power"), known: ["battery", "pluggedIn", "lowPowerMode"]) {
       let powerPath = join("power")
       if let battery = reader.number(power["battery"], ScenarioReader.join(powerPath, "battery"), min: 0, max: 100) {

@@ -29,7 +29,9 @@ extension ScenarioBuilder {
   func cloud(_ node: JSONNode?, _ spec: inout WorldSpec) {
     let keys = [
       "requestLatency", "recordsPerOperation", "bytesPerOperation", "savePolicy", "importPageSize", "applyTimePerRecord",
-      "recordOverheadBytes", "joinRecordBytes", "assetThresholdBytes",
+      "recordOverheadBytes", "joinRecordBytes", "assetThresholdBytes", "serverMaxRecordsPerRequest",
+      "serverMaxBytesPerRequest", "throttle", "networkFailureProbability", "networkRetryBackoff", "networkRetryBackoffCap",
+      "quotaBytesPerAccount", "poisonRecordProbability", "changeTokenRetention",
     ]
     guard let fields = reader.object(node, "cloud", known: keys) else { return }
     let path = { ScenarioReader.join("cloud", $0) }
@@ -47,6 +49,33 @@ extension ScenarioBuilder {
     if let join = reader.integer(fields["joinRecordBytes"], path("joinRecordBytes"), min: 0, max: 1 << 30) { spec.server.joinRecordBytes = join }
     if let threshold = reader.integer(fields["assetThresholdBytes"], path("assetThresholdBytes"), min: 1, max: 1 << 40) {
       spec.server.assetThresholdBytes = threshold
+    }
+    if let records = reader.integer(fields["serverMaxRecordsPerRequest"], path("serverMaxRecordsPerRequest"), min: 1, max: 100_000) {
+      spec.server.serverMaxRecordsPerRequest = records
+    }
+    if let bytes = reader.integer(fields["serverMaxBytesPerRequest"], path("serverMaxBytesPerRequest"), min: 1, max: 1 << 40) {
+      spec.server.serverMaxBytesPerRequest = bytes
+    }
+    if let throttle = reader.object(fields["throttle"], path("throttle"), known: ["requestsPerSecond", "retryAfter"]) {
+      let throttlePath = path("throttle")
+      if let rate = reader.required(throttle, "requestsPerSecond", throttlePath, { reader.number($0, $1, above: 0) }) {
+        spec.server.throttleRequestsPerSecond = rate
+      }
+      if let retry = reader.distribution(throttle["retryAfter"], ScenarioReader.join(throttlePath, "retryAfter")) {
+        spec.server.throttleRetryAfter = retry
+      }
+    }
+    if let p = reader.ratio(fields["networkFailureProbability"], path("networkFailureProbability")) {
+      if p >= 1 { reader.problem(path("networkFailureProbability"), "1 would retry forever", hint: "use less than 1") } else { spec.server.networkFailureProbability = p }
+    }
+    if let backoff = reader.duration(fields["networkRetryBackoff"], path("networkRetryBackoff")) { spec.server.networkRetryBackoffSeconds = backoff.seconds }
+    if let cap = reader.duration(fields["networkRetryBackoffCap"], path("networkRetryBackoffCap")) { spec.server.networkRetryBackoffCapSeconds = cap.seconds }
+    if let quota = reader.integer(fields["quotaBytesPerAccount"], path("quotaBytesPerAccount"), min: 0, max: Int.max / 2) {
+      spec.server.quotaBytesPerAccount = Int64(quota)
+    }
+    if let poison = reader.ratio(fields["poisonRecordProbability"], path("poisonRecordProbability")) { spec.server.poisonRecordProbability = poison }
+    if let retention = reader.duration(fields["changeTokenRetention"], path("changeTokenRetention"), positive: true) {
+      spec.server.changeTokenRetentionSeconds = retention.seconds
     }
   }
 

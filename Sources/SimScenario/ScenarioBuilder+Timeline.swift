@@ -93,7 +93,7 @@ extension ScenarioBuilder {
     "activate": .activate, "background": .background, "terminate": .terminate, "forceQuit": .forceQuit,
     "nudge": .nudge(every: nil, until: nil),
   ]
-  static let valuedActions = ["lowPower", "battery", "nudge", "edit", "bulkInsert"]
+  static let valuedActions = ["lowPower", "battery", "nudge", "edit", "bulkInsert", "resetSync", "toggleSync", "quota", "throttle"]
 
   func timeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
     guard let entries = reader.array(node, "timeline", maxCount: ScenarioDecoder.Limits.maxTimelineEntries) else { return }
@@ -139,13 +139,30 @@ extension ScenarioBuilder {
       return .nudge(every: every, until: until)
     case "edit":
       if case .string = value.value {
-        return reader.choice(value, inner, EditKind.self).map { .edit($0, entity: 0) }
+        return reader.choice(value, inner, EditKind.self).map { .edit($0, entity: 0, key: nil) }
       }
-      guard let fields = reader.object(value, inner, known: ["kind", "entity"]) else { return nil }
+      guard let fields = reader.object(value, inner, known: ["kind", "entity", "key"]) else { return nil }
       let kind = reader.required(fields, "kind", inner) { reader.choice($0, $1, EditKind.self) }
       let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
+      var key: Int32?
+      if let name = reader.string(fields["key"], ScenarioReader.join(inner, "key")) {
+        if kind != .insert && kind != nil { reader.problem(ScenarioReader.join(inner, "key"), "only an insert carries a logical key") }
+        key = reader.logicalKey(name)
+      }
       guard let kind, let entity else { return nil }
-      return .edit(kind, entity: entity)
+      return .edit(kind, entity: entity, key: key)
+    case "resetSync":
+      return reader.choice(value, inner, ResetReason.self).map { .resetSync($0) }
+    case "toggleSync":
+      guard let fields = reader.object(value, inner, known: ["removeStoreFirst"]),
+        let remove = reader.required(fields, "removeStoreFirst", inner, { reader.bool($0, $1) })
+      else { return nil }
+      return .toggleSync(removeStoreFirst: remove)
+    case "quota":
+      if case .null = value.value { return .quota(bytes: nil) }
+      return reader.integer(value, inner, min: 0, max: Int.max / 2).map { .quota(bytes: Int64($0)) }
+    case "throttle":
+      return reader.bool(value, inner).map { .throttle($0) }
     default:
       guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over"]) else { return nil }
       let count = reader.required(fields, "count", inner) { reader.integer($0, $1, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects) }

@@ -5,6 +5,14 @@ import SimKernel
 final class ScenarioReader {
   let file: String
   private(set) var problems: [ScenarioProblem] = []
+  /// Logical keys named in the scenario, numbered in order of first appearance.
+  private(set) var logicalKeys: [String] = []
+
+  func logicalKey(_ name: String) -> Int32 {
+    if let index = logicalKeys.firstIndex(of: name) { return Int32(index) }
+    logicalKeys.append(name)
+    return Int32(logicalKeys.count - 1)
+  }
 
   init(file: String) { self.file = file }
 

@@ -64,8 +64,8 @@ import Testing
     var spec = TestWorlds.privatePair()
     spec.devices[0].app.savePolicy = .onBackground
     spec.timeline = [
-      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0)),
-      TimelineAction(at: .seconds(120), devices: [0], action: .edit(.insert, entity: 0)),
+      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil)),
+      TimelineAction(at: .seconds(120), devices: [0], action: .edit(.insert, entity: 0, key: nil)),
       TimelineAction(at: .seconds(900), devices: [0], action: .background),
     ]
     let (recorder, _) = TestWorlds.run(spec)
@@ -110,7 +110,7 @@ import Testing
     spec.timeline = [TimelineAction(at: .seconds(60), devices: [1], action: .goOffline)]
     for minute in 0..<100 {
       spec.timeline.append(
-        TimelineAction(at: .seconds(120 + Int64(minute) * 60), devices: [0], action: .edit(minute < 20 ? .insert : .update, entity: 0)))
+        TimelineAction(at: .seconds(120 + Int64(minute) * 60), devices: [0], action: .edit(minute < 20 ? .insert : .update, entity: 0, key: nil)))
     }
     spec.timeline.append(TimelineAction(at: .hours(2), devices: [1], action: .goOnline))
     let log = ObservationLog()

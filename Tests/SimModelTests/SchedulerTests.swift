@@ -104,7 +104,7 @@ import Testing
     var spec = Self.quietPair(hours: 2)
     spec.devices[0].conditions.lowPowerMode = true
     spec.timeline = [
-      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0)),
+      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil)),
       TimelineAction(at: .seconds(3600), devices: [0], action: .plug),
     ]
     let (recorder, _) = TestWorlds.run(spec)
@@ -131,7 +131,7 @@ import Testing
     spec.devices[0].conditions.lowPowerMode = true
     spec.devices[0].conditions.pluggedIn = true
     spec.devices[0].conditions.batteryPercent = 30
-    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0))]
+    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil))]
     let (recorder, _) = TestWorlds.run(spec)
     #expect(recorder.activities.allSatisfy { $0.blocked.isEmpty })
     // Below 30 % the policy is enforced even while plugged in.
@@ -165,7 +165,7 @@ import Testing
     var spec = Self.quietPair()
     spec.timeline = [
       TimelineAction(at: .seconds(30), devices: [0], action: .goOffline),
-      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0)),
+      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil)),
       TimelineAction(at: .seconds(600), devices: [0], action: .goOnline),
     ]
     let (recorder, _) = TestWorlds.run(spec)
@@ -188,7 +188,7 @@ import Testing
   @Test func aCustomPolicyPlugsIn() {
     var spec = Self.quietPair(hours: 2)
     spec.scheduler.policies.append(QuietFirstHourPolicy())
-    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0))]
+    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil))]
     let (recorder, _) = TestWorlds.run(spec)
     let custom = Int32(spec.scheduler.policies.count - 1)
     let export = try! #require(recorder.activities.first { $0.kind == .export })
@@ -205,7 +205,7 @@ import Testing
     var spec = Self.quietPair(hours: 6)
     spec.devices = [spec.devices[0]]
     spec.scheduler.policies.append(SingleDeviceAccountPolicy())
-    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0))]
+    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil))]
     let (recorder, _) = TestWorlds.run(spec)
     let export = try! #require(recorder.activities.first { $0.kind == .export })
     #expect(export.approvedAt == SimTime(.seconds(60 + 4 * 3600)))

@@ -1,0 +1,119 @@
+import SimKernel
+
+/// Mirroring resets, token expiry and the second-container trap (MODEL §8).
+extension World {
+  /// Announces a reset: the mirrored rows are wiped and everything is re-imported from a nil
+  /// token. Unexported local changes survive and are exported afterwards.
+  mutating func resetSync(_ mirror: MirrorID, reason: ResetReason, sim: inout Simulation<ModelEvent>) {
+    sink.observe(.reset(mirror: mirror, reason: reason, at: sim.now))
+    mirrors[mirror.index].resetting = true
+    ensureLocalCapacity(mirror)
+    for field in localWrite[mirror.index].indices where !dirty[mirror.index][field] {
+      localWrite[mirror.index][field] = .none
+      localValue[mirror.index][field] = 0
+    }
+    mirrors[mirror.index].importedToken = 0
+    requestImport(mirror, trigger: .initial, sim: &sim)
+  }
+
+  /// Called when an import finishes: ends a reset, then performs the saves the guard deferred.
+  mutating func endResetIfNeeded(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    guard mirrors[mirror.index].resetting else { return }
+    mirrors[mirror.index].resetting = false
+    sink.observe(.resetEnded(mirror: mirror, at: sim.now))
+    save(mirror, sim: &sim)
+    if !history[mirror.index].isEmpty { requestExport(mirror, trigger: .exportAgain, sim: &sim) }
+  }
+
+  /// True when the store's token points at history older than the server keeps.
+  func tokenExpired(_ mirror: MirrorID, at now: SimTime) -> Bool {
+    guard let retention = spec.server.changeTokenRetentionSeconds else { return false }
+    let state = mirrors[mirror.index]
+    let zone = Int(state.zone)
+    guard state.importedToken > 0, Int(state.importedToken) < zones[zone].changeLog.count else { return false }
+    return now - state.tokenAt > SimDuration(seconds: retention)
+  }
+
+  /// Re-creating the container: without removing the store, setup fails with 134410 and the
+  /// store stops syncing; removing it first loses unexported changes, then syncs from scratch.
+  mutating func toggleSync(_ mirror: MirrorID, removeStoreFirst: Bool, sim: inout Simulation<ModelEvent>) {
+    guard removeStoreFirst else {
+      sink.observe(.setupFailed(mirror: mirror, code: 134_410, at: sim.now))
+      mirrors[mirror.index].disabled = true
+      return
+    }
+    save(mirror, sim: &sim)
+    let zone = Int(mirrors[mirror.index].zone)
+    for change in history[mirror.index] where change.write != .none {
+      let base = Int(zones[zone].objectFieldBase[change.object.index])
+      let field = base + Int(max(change.field, 0))
+      // Only the write the store still held is lost; superseded ones are reported as such.
+      if localWrite[mirror.index][field] == change.write {
+        sink.observe(.lostWrite(write: change.write, reason: .storeRemoved, at: sim.now))
+      } else if change.field >= 0 {
+        sink.observe(.supersededLocally(write: change.write, by: localWrite[mirror.index][field]))
+      }
+    }
+    history[mirror.index].removeAll()
+    ensureLocalCapacity(mirror)
+    for field in localWrite[mirror.index].indices {
+      localWrite[mirror.index][field] = .none
+      localValue[mirror.index][field] = 0
+      dirty[mirror.index][field] = false
+    }
+    resetSync(mirror, reason: .accountChange, sim: &sim)
+  }
+
+  /// Removes duplicates after an import: among live objects with the same logical key, the
+  /// lowest id wins and the others are deleted (seeds 000, 002).
+  mutating func deduplicate(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
+    let zone = Int(mirrors[mirror.index].zone)
+    var winners: [Int32: ObjectID] = [:]  // lookup only; deletions follow object order
+    var losers: [ObjectID] = []
+    for object in 0..<zones[zone].objectKey.count where zones[zone].objectKey[object] >= 0 {
+      let base = Int(zones[zone].objectFieldBase[object])
+      guard base < localValue[mirror.index].count, localValue[mirror.index][base] == 1 else { continue }
+      let key = zones[zone].objectKey[object]
+      if winners[key] == nil { winners[key] = ObjectID(object) } else { losers.append(ObjectID(object)) }
+    }
+    guard !losers.isEmpty else { return }
+    for object in losers {
+      let base = Int(zones[zone].objectFieldBase[object.index])
+      // A system write, not a person's: it is not announced as an edit.
+      let write = newWrite(mirror, basedOn: localWrite[mirror.index][base], value: 0)
+      setLocal(mirror, base, write: write, value: 0)
+      history[mirror.index].append(Change(object: object, field: 0, write: write))
+    }
+    requestExport(mirror, trigger: .save, sim: &sim)
+  }
+
+  /// The data at the end of the run: ghosts, duplicates, counters, contributions.
+  func finalState() -> FinalState {
+    var state = FinalState()
+    for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 && zones[Int(mirror.zone)].scope == .public {
+      let zone = zones[Int(mirror.zone)]
+      for object in 0..<zone.objectEntity.count {
+        let base = Int(zone.objectFieldBase[object])
+        if zone.serverWrite[base] != .none && zone.serverValue[base] == 0
+          && base < localValue[index].count && localValue[index][base] == 1
+        {
+          state.ghosts += 1
+        }
+      }
+    }
+    for zone in zones {
+      var seen = Set<Int32>()  // membership only
+      for object in 0..<zone.objectEntity.count {
+        let base = Int(zone.objectFieldBase[object])
+        guard zone.serverWrite[base] != .none, zone.serverValue[base] == 1 else { continue }
+        if zone.objectContribution[object] { state.contributions += 1 }
+        let key = zone.objectKey[object]
+        if key >= 0 && !seen.insert(key).inserted { state.duplicates += 1 }
+      }
+    }
+    for counter in counterFields {
+      state.counterValue += Int(zones[Int(counter.zone)].serverValue[Int(counter.field)])
+    }
+    return state
+  }
+}
