@@ -57,7 +57,7 @@ public enum Observation: Sendable {
 
 /// What happened to a push (MODEL §7 counters).
 public enum PushEvent: String, Sendable, CaseIterable {
-  case sent, delivered, dropped, held, discarded, stored, coalesced
+  case sent, delivered, dropped, held, discarded, stored, coalesced, deferred
 }
 
 /// Receives the model's observations.

@@ -46,9 +46,12 @@ extension World {
     }
     var records = 0
     var bytes: Int64 = 0
+    let isPublic = zones[zone].scope == .public
     for index in Int(token)..<Int(snapshot) {
       let object = zones[zone].changeLog[index]
       if objectStamp[zone][object.index] == stamp { continue }
+      // A public query returns live records only: a deleted record is simply absent.
+      if isPublic && zones[zone].serverValue[Int(zones[zone].objectFieldBase[object.index])] == 0 { continue }
       objectStamp[zone][object.index] = stamp
       records += 1
       let entity = Int(zones[zone].objectEntity[object.index])
@@ -96,9 +99,12 @@ extension World {
     let token = mirrors[mirror.index].importedToken
     guard snapshot > token else { return }
     ensureLocalCapacity(mirror)
+    let isPublic = zones[zone].scope == .public
     for index in Int(token)..<Int(snapshot) {
       let object = zones[zone].changeLog[index]
       let base = Int(zones[zone].objectFieldBase[object.index])
+      // Deletes leave no tombstone in the public database: the device keeps what it had.
+      if isPublic && zones[zone].serverValue[base] == 0 { continue }
       let entity = Int(zones[zone].objectEntity[object.index])
       let fieldCount = entity >= 0 ? spec.entities[entity].fieldCount : 1
       for field in base..<base + fieldCount where !dirty[mirror.index][field] {

@@ -16,6 +16,10 @@ extension World {
     devices[device.index].launchedForPush = false
     setAppState(device, .foreground, at: sim.now)
     releaseHeldPush(device, sim: &sim)
+    if devices[device.index].deferredPushZone >= 0 {
+      // In front, the app imports on activation anyway; the deferred push is moot.
+      devices[device.index].deferredPushZone = -1
+    }
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
       requestImport(mirror, trigger: trigger, sim: &sim)
@@ -83,9 +87,11 @@ extension World {
       signal(device, sim: &sim)
     case .plug, .unplug:
       devices[device.index].pluggedIn = action == .plug
+      releaseDeferredPush(device, sim: &sim)
       signal(device, sim: &sim)
     case .lowPower(let on):
       devices[device.index].lowPowerMode = on
+      releaseDeferredPush(device, sim: &sim)
       signal(device, sim: &sim)
     case .battery(let percent):
       devices[device.index].batteryPercent = percent

@@ -57,6 +57,13 @@ extension World {
       sink.observe(.push(device: device, event: .discarded, at: sim.now))
       return
     }
+    if isPowerRestricted(device) {
+      // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
+      if devices[device.index].deferredPushZone >= 0 { sink.observe(.push(device: device, event: .discarded, at: sim.now)) }
+      devices[device.index].deferredPushZone = zone
+      sink.observe(.push(device: device, event: .deferred, at: sim.now))
+      return
+    }
     let hourAgo = sim.now.advanced(by: .seconds(-3600))
     pushWakes[device.index].removeAll { $0 <= hourAgo }
     guard pushWakes[device.index].count < spec.push.backgroundPushBudgetPerHour else {
@@ -103,5 +110,20 @@ extension World {
     }
     let latency = SimDuration(seconds: spec.push.deliveryLatencySeconds)
     sim.schedule(.pushArrives(device, ZoneID(Int(zone))), after: latency)
+  }
+}
+
+extension World {
+  /// Low Power Mode on an unplugged device: APNs defers low-priority pushes. [A] APNs docs
+  func isPowerRestricted(_ device: DeviceID) -> Bool {
+    devices[device.index].lowPowerMode && !devices[device.index].pluggedIn
+  }
+
+  /// The restriction lifted: APNs delivers the deferred push.
+  mutating func releaseDeferredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    let zone = devices[device.index].deferredPushZone
+    guard zone >= 0, !isPowerRestricted(device) else { return }
+    devices[device.index].deferredPushZone = -1
+    deliverPush(device, zone: zone, sim: &sim)
   }
 }

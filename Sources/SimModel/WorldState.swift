@@ -17,6 +17,8 @@ struct DeviceState {
   var storedPushAt = SimTime.zero
   /// The zone of the push held by the device's push budget (newest kept), or −1.
   var heldPushZone: Int32 = -1
+  /// The zone of the push APNs defers while the device is under power restriction, or −1.
+  var deferredPushZone: Int32 = -1
   var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
   var firstMirror: Int32
   var mirrorCount: Int32
