@@ -11,6 +11,7 @@ public enum SyncSimCommand {
     commands:
       run        run a scenario and write CSV results
       validate   check scenario files and report every problem
+      check      run the scenario library against its committed results (for CI)
       schema     print the JSON Schema of scenario files
       bench      speed benchmarks (kernel, fleet)
 
@@ -39,6 +40,7 @@ public enum SyncSimCommand {
       case "bench": return try BenchCommand.run(rest, console: console).rawValue
       case "run": return try RunCommand.run(rest, console: console).rawValue
       case "validate": return try ValidateCommand.run(rest, console: console).rawValue
+      case "check": return try CheckCommand.run(rest, console: console).rawValue
       case "schema": return SchemaCommand.run(rest, console: console).rawValue
       default:
         throw UsageError("unknown command '\(verb)'")

@@ -58,12 +58,13 @@ public enum WorldRunner {
       if case .reachedEventLimit = reason { break }
     }
     if reason == .drained { reason = .reachedTime(end) }
-    world.closeOpenBlockedIntervals(at: sim.now)
+    let endTime = reason == .reachedTime(end) ? end : sim.now
+    world.closeOpenBlockedIntervals(at: endTime)
     let converged = world.isConverged()
     sink.observe(.finalState(world.finalState()))
-    sink.observe(.runEnded(at: sim.now, converged: converged))
+    sink.observe(.runEnded(at: endTime, converged: converged))
     return RunOutcome(
-      stopReason: reason, endTime: sim.now, processedEvents: sim.processedEventCount,
+      stopReason: reason, endTime: endTime, processedEvents: sim.processedEventCount,
       fingerprint: sim.fingerprint, converged: converged, memory: world.memoryReport())
   }
 }

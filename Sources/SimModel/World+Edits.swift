@@ -20,7 +20,8 @@ extension World {
 
   /// Makes one edit on `mirror` and applies its save policy.
   mutating func edit(_ mirror: MirrorID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>) {
-    guard isSyncing(mirror) else { return }
+    // A store whose setup failed still works locally; it just never syncs.
+    guard mirrors[mirror.index].zone >= 0 else { return }
     switch kind {
     case .insert, .addContribution:
       insertObject(mirror, entity: entity, kind: kind, key: key, at: sim.now)

@@ -60,22 +60,31 @@ extension World {
     return (records, bytes)
   }
 
-  mutating func scheduleNextPage(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+  mutating func pageDuration(_ activity: ActivityID) -> SimDuration {
     let device = owner(of: activities[activity.index].mirror)
     let page = nextPage(activity)
-    let duration = requestLatency(device)
+    return requestLatency(device)
       + Self.transfer(page.bytes, bytesPerSecond: devices[device.index].downloadBytesPerSecond)
       + SimDuration(seconds: spec.server.applyTimePerRecordSeconds * Double(page.records))
-    sim.schedule(.importPageDone(activity), after: duration)
+  }
+
+  mutating func scheduleNextPage(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    sendRequest(.importPageDone(activity), taking: pageDuration(activity), sim: &sim)
   }
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let mirror = activities[activity.index].mirror
-    guard devices[owner(of: mirror).index].online else {
+    switch generalVerdict(activity, at: sim.now) {
+    case .retry(let at):
+      sim.schedule(.importPageDone(activity), at: max(at, containerBlockedUntil) + pageDuration(activity))
+      return
+    case .failed:
       // networkUnavailable mid-import: nothing applied; a new import waits for the network.
       finishActivity(activity, succeeded: false, sim: &sim)
       requestImport(mirror, trigger: .importAgain, sim: &sim)
       return
+    case .accepted:
+      break
     }
     let page = nextPage(activity)
     sink.observe(.request(mirror: mirror, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))

@@ -56,3 +56,60 @@ extension String {
     return result
   }
 }
+
+extension CSVTable {
+  /// Parses RFC 4180 text (as this type writes it) into a table; nil if it has no header.
+  public static func parse(_ text: String) -> CSVTable? {
+    var records: [[String]] = []
+    var field = ""
+    var record: [String] = []
+    var quoted = false
+    var iterator = Array(text).makeIterator()
+    var pending: Character? = nil
+    func next() -> Character? {
+      if let character = pending {
+        pending = nil
+        return character
+      }
+      return iterator.next()
+    }
+    while let character = next() {
+      if quoted {
+        if character == "\"" {
+          if let following = next() {
+            if following == "\"" { field.append("\"") } else {
+              quoted = false
+              pending = following
+            }
+          } else {
+            quoted = false
+          }
+        } else {
+          field.append(character)
+        }
+        continue
+      }
+      switch character {
+      case "\"": quoted = true
+      case ",":
+        record.append(field)
+        field = ""
+      case "\n", "\r\n":
+        record.append(field)
+        records.append(record)
+        record = []
+        field = ""
+      case "\r": break
+      default: field.append(character)
+      }
+    }
+    if !field.isEmpty || !record.isEmpty {
+      record.append(field)
+      records.append(record)
+    }
+    guard let header = records.first else { return nil }
+    var table = CSVTable(columns: header)
+    for row in records.dropFirst() where row.count == header.count { table.append(row) }
+    return table
+  }
+}

@@ -7,19 +7,29 @@ public enum DurationText {
     ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("min", 60), ("h", 3600), ("d", 86_400), ("w", 604_800),
   ]
 
-  /// Parses `text`; nil when it is not a number followed by a known unit.
+  /// Parses `text`: plain seconds, a number with a unit, or several (`"1h30m"`, `"2d 6h"`);
+  /// nil when it is none of these.
   public static func parse(_ text: String) -> SimDuration? {
     let trimmed = text.trimmingSpaces()
-    let digitsEnd = trimmed.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") } ?? trimmed.endIndex
-    // "e" may be an exponent only when digits precede it; units never start with e.
-    let number = String(trimmed[..<digitsEnd])
-    let unit = String(trimmed[digitsEnd...]).trimmingSpaces()
-    guard let value = Double(number), value.isFinite else { return nil }
-    if unit.isEmpty { return SimDuration(seconds: value) }
-    guard let factor = units.first(where: { $0.suffix == unit })?.seconds else { return nil }
-    let seconds = value * factor
-    guard abs(seconds) < 9e9 else { return nil }
-    return SimDuration(seconds: seconds)
+    if let seconds = Double(trimmed), seconds.isFinite, abs(seconds) < 9e9 { return SimDuration(seconds: seconds) }
+    var rest = Substring(trimmed)
+    var total = 0.0
+    var parts = 0
+    while !rest.isEmpty {
+      while rest.first == " " { rest.removeFirst() }
+      let numberEnd = rest.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") } ?? rest.endIndex
+      guard let value = Double(rest[..<numberEnd]), value.isFinite else { return nil }
+      rest = rest[numberEnd...]
+      while rest.first == " " { rest.removeFirst() }
+      let unitEnd = rest.firstIndex { !$0.isLetter } ?? rest.endIndex
+      let unit = String(rest[..<unitEnd])
+      guard let factor = units.first(where: { $0.suffix == unit })?.seconds else { return nil }
+      rest = rest[unitEnd...]
+      total += value * factor
+      parts += 1
+    }
+    guard parts > 0, abs(total) < 9e9 else { return nil }
+    return SimDuration(seconds: total)
   }
 
   /// A readable rounded text for people: `850ms`, `4.88s`, `12.5m`, `3.20h`, `2.5d`.

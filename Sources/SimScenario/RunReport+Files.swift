@@ -5,12 +5,10 @@ extension RunReport {
   /// The result files of this run, by file name, in a fixed order. Nothing here depends on the
   /// wall clock or on hashing order.
   public func files(version: String, includeTrace: Bool) -> [(name: String, text: String)] {
-    var files = [
-      ("summary.csv", summaryTable(version: version).text),
-      ("latency.csv", latencyTable().text),
-      ("activities.csv", activitiesTable().text),
-      ("timeline.csv", timelineTable().text),
-    ]
+    var files = [("summary.csv", summaryTable(version: version).text)]
+    if scenario.outputs.contains("latency") { files.append(("latency.csv", latencyTable().text)) }
+    if scenario.outputs.contains("activities") { files.append(("activities.csv", activitiesTable().text)) }
+    if scenario.outputs.contains("timeline") { files.append(("timeline.csv", timelineTable().text)) }
     if includeTrace { files.append(("trace.csv", traceTable().text)) }
     return files
   }

@@ -92,10 +92,11 @@ public struct RunSummary: Sendable {
         named["latency.\(name)"] = Double(Self.percentile(latencies, p)) / 1e9
       }
       named["latency.max"] = Double(latencies.last!) / 1e9
-      named["latency.mean"] = Double(latencies.reduce(0, +)) / Double(latencies.count) / 1e9
+      // Summed as Double: an Int64 of nanoseconds overflows beyond a few million rows.
+      named["latency.mean"] = latencies.reduce(0.0) { $0 + Double($1) } / Double(latencies.count) / 1e9
       let visible = rows.filter { $0.outcome == .visible }
       for (index, stage) in LatencyRow.stageNames.enumerated() {
-        named["stage.\(stage).mean"] = Double(visible.reduce(Int64(0)) { $0 + $1.stages[index].nanoseconds }) / Double(visible.count) / 1e9
+        named["stage.\(stage).mean"] = visible.reduce(0.0) { $0 + Double($1.stages[index].nanoseconds) } / Double(visible.count) / 1e9
       }
     }
     if let convergence = recorder.convergenceTime { named["convergenceTime"] = convergence.seconds }

@@ -19,6 +19,11 @@ public struct Scenario: Sendable {
   public var sampleInterval: SimDuration
   /// Per-metric tolerances for comparing with committed results (`syncsim check`).
   public var tolerances: [String: Double]
+  /// Which result files to write (all by default; large fleets keep only the summary).
+  public var outputs: [String]
+
+  /// The result files a run can write, in order.
+  public static let outputKinds = ["summary", "latency", "activities", "timeline"]
 }
 
 /// An assertion on a metric of a run.

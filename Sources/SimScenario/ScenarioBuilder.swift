@@ -59,11 +59,23 @@ struct ScenarioBuilder {
       reader.problem("sampleInterval", "timeline.csv would have over 5,000,000 rows", hint: "sample less often")
     }
     let tolerances = self.tolerances(top["tolerances"])
+    var outputs = Scenario.outputKinds
+    if let entries = reader.array(top["outputs"], "outputs", maxCount: 8) {
+      outputs = entries.enumerated().compactMap { index, entry in
+        guard let name = reader.string(entry, ScenarioReader.index("outputs", index)) else { return nil }
+        guard Scenario.outputKinds.contains(name) else {
+          reader.problem(ScenarioReader.index("outputs", index), "unknown output \"\(name)\"", hint: "one of: " + Scenario.outputKinds.joined(separator: ", "))
+          return nil
+        }
+        return name
+      }
+      if !outputs.contains("summary") { reader.problem("outputs", "the summary is always written", hint: "add \"summary\"") }
+    }
     checkWorkload(spec)
     return Scenario(
       name: name, description: description, spec: spec, deviceNames: names,
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
-      expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances)
+      expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances, outputs: outputs)
   }
 
   func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {

@@ -1238,6 +1238,18 @@ public enum ScenarioSchema {
       "$ref": "#/$defs/duration",
       "description": "timeline.csv sampling interval; default about 200 samples"
     },
+    "outputs": {
+      "type": "array",
+      "items": {
+        "enum": [
+          "summary",
+          "latency",
+          "activities",
+          "timeline"
+        ]
+      },
+      "description": "result files to write; default all (summary is always written)"
+    },
     "tolerances": {
       "type": "object",
       "description": "metric name → relative tolerance used by syncsim check",

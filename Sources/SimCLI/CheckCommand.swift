@@ -1,0 +1,162 @@
+import Foundation
+import SimKernel
+import SimScenario
+
+/// `syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--update]`: the CI guard for
+/// timing behaviour.
+struct CheckCommand {
+  static let usage = """
+    usage: syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--update]
+
+    Runs the scenarios (default: every Scenarios/*.json), evaluates their expectations and
+    compares each run with its committed results in DIR/<name>/ (default Results/): an equal
+    fingerprint and byte-identical files mean unchanged behaviour; otherwise every metric is
+    compared, within the scenario's `tolerances`. Prints a line per scenario, then
+    `N passed, N failed`, and exits 1 on any failure.
+
+      --baseline DIR   where the committed results are (default Results)
+      --junit FILE     also write JUnit XML for CI systems
+      --update         rewrite the committed results on purpose (expectations still apply)
+    """
+
+  struct Outcome {
+    var name: String
+    var failures: [String]
+    var note: String
+  }
+
+  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    var args = ArgumentList(arguments)
+    if args.flag("help") {
+      console.print(usage)
+      return .success
+    }
+    let baseline = try args.option("baseline") ?? "Results"
+    let junit = try args.option("junit")
+    let update = args.flag("update")
+    var files = try args.positionals()
+    if files.isEmpty {
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: "Scenarios") else {
+        throw UsageError("no scenarios given and no Scenarios/ folder here")
+      }
+      files = names.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "Scenarios/" + $0 }
+    }
+    var outcomes: [Outcome] = []
+    for file in files {
+      let outcome = check(file, baseline: baseline, update: update)
+      outcomes.append(outcome)
+      if outcome.failures.isEmpty {
+        console.print("ok   \(outcome.name) (\(outcome.note))")
+      } else {
+        console.print("FAIL \(outcome.name)")
+        for failure in outcome.failures { console.print("     \(failure)") }
+      }
+    }
+    let failed = outcomes.filter { !$0.failures.isEmpty }.count
+    console.print("\(outcomes.count - failed) passed, \(failed) failed")
+    if let junit {
+      do {
+        try Data(junitXML(outcomes).utf8).write(to: URL(fileURLWithPath: junit))
+      } catch {
+        console.error("error: cannot write \(junit): \(error.localizedDescription)")
+        return .cannotCreate
+      }
+    }
+    return failed == 0 ? .success : .failure
+  }
+
+  static func check(_ file: String, baseline: String, update: Bool) -> Outcome {
+    let loaded = ScenarioFile.load(file)
+    guard let scenario = loaded.scenario else {
+      let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+      return Outcome(name: name, failures: loaded.problems.map(\.description), note: "")
+    }
+    let report = ScenarioRunner.run(scenario, sourceBytes: loaded.bytes)
+    let reproduce = "reproduce: swift run -c release syncsim run \(file) --seed \(report.seed)"
+    var failures = report.expectations.filter { !$0.passed }.map { "expectation \($0.expectation.path): \($0.description)" }
+    let produced = report.files(version: SyncSimCommand.version, includeTrace: false)
+    let directory = (baseline as NSString).appendingPathComponent(scenario.name)
+    var note: String
+    if update {
+      do {
+        try ScenarioFile.write(produced, to: directory)
+        note = "results updated in \(directory)/"
+      } catch {
+        failures.append("cannot write \(directory): \(error.localizedDescription)")
+        note = ""
+      }
+    } else {
+      let comparison = compare(report, produced: produced, directory: directory)
+      failures += comparison.failures
+      note = comparison.note
+    }
+    note += ", \(report.expectations.count) expectations met"
+    if !failures.isEmpty { failures.append(reproduce) }
+    return Outcome(name: scenario.name, failures: failures, note: note)
+  }
+
+  /// Compares a run with the committed results: fingerprint and bytes, then metric by metric.
+  static func compare(_ report: RunReport, produced: [(name: String, text: String)], directory: String) -> (failures: [String], note: String) {
+    let summaryPath = (directory as NSString).appendingPathComponent("summary.csv")
+    guard let text = try? String(contentsOfFile: summaryPath, encoding: .utf8), let committed = CSVTable.parse(text),
+      let row = committed.rows.first
+    else {
+      return (["no committed results at \(summaryPath) (create them with: syncsim check --update \(report.scenario.name))"], "")
+    }
+    let value = { (column: String) -> String? in committed.columns.firstIndex(of: column).map { row[$0] } }
+    if value("fingerprint") == report.outcome.fingerprint.hex {
+      let differing = produced.filter { file in
+        let path = (directory as NSString).appendingPathComponent(file.name)
+        return (try? String(contentsOfFile: path, encoding: .utf8)) != file.text
+      }.map(\.name)
+      if differing.isEmpty { return ([], "unchanged, fingerprint \(report.outcome.fingerprint.hex)") }
+      return (["same trajectory but different files: \(differing.joined(separator: ", ")) (the output format changed? run with --update)"], "")
+    }
+    var failures: [String] = []
+    let newSummary = report.summaryTable(version: SyncSimCommand.version)
+    for (index, info) in RunSummary.catalog.enumerated() {
+      guard let old = value(info.name) else { continue }
+      let new = newSummary.rows[0][newSummary.columns.firstIndex(of: info.name)!]
+      if old == new { continue }
+      let tolerance = report.scenario.tolerances[info.name] ?? 0
+      if let a = Double(old), let b = Double(new), tolerance > 0, abs(b - a) <= tolerance * max(abs(a), 1e-12) { continue }
+      _ = index
+      failures.append("\(info.name): committed \(old.isEmpty ? "undefined" : old), got \(new.isEmpty ? "undefined" : new)")
+    }
+    if failures.isEmpty {
+      return ([], "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.outcome.fingerprint.hex)), metrics within tolerance")
+    }
+    failures.insert("behaviour changed: fingerprint \(value("fingerprint") ?? "?") → \(report.outcome.fingerprint.hex)", at: 0)
+    return (failures, "")
+  }
+
+  static func junitXML(_ outcomes: [Outcome]) -> String {
+    func escape(_ text: String) -> String {
+      var out = ""
+      for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        default: out.append(character)
+        }
+      }
+      return out
+    }
+    let failed = outcomes.filter { !$0.failures.isEmpty }.count
+    var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    xml += "<testsuites tests=\"\(outcomes.count)\" failures=\"\(failed)\">\n"
+    xml += "  <testsuite name=\"syncsim check\" tests=\"\(outcomes.count)\" failures=\"\(failed)\">\n"
+    for outcome in outcomes {
+      xml += "    <testcase classname=\"syncsim.check\" name=\"\(escape(outcome.name))\""
+      if outcome.failures.isEmpty {
+        xml += "/>\n"
+      } else {
+        xml += ">\n      <failure message=\"\(escape(outcome.failures[0]))\">\(escape(outcome.failures.joined(separator: "\n")))</failure>\n    </testcase>\n"
+      }
+    }
+    xml += "  </testsuite>\n</testsuites>\n"
+    return xml
+  }
+}
