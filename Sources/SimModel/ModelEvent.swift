@@ -17,6 +17,7 @@ public enum ModelEvent: SimEvent {
   case sessionEnd(DeviceID)
   case suspend(DeviceID)
   case poll(MirrorID)
+  case batteryTick(DeviceID)
 
   public var traceKind: UInt32 {
     switch self {
@@ -35,6 +36,7 @@ public enum ModelEvent: SimEvent {
     case .sessionEnd: 13
     case .suspend: 14
     case .poll: 15
+    case .batteryTick: 16
     }
   }
 
@@ -42,12 +44,12 @@ public enum ModelEvent: SimEvent {
   public static let kindNames = [
     "", "workloadEdit", "saveTimer", "decide", "start", "exportRequestDone", "importPageDone",
     "pushArrives", "uiRefresh", "timeline", "nudge", "bulkStep", "sessionStart", "sessionEnd",
-    "suspend", "poll",
+    "suspend", "poll", "batteryTick",
   ]
 
   public var traceEntity: UInt32 {
     switch self {
-    case .workloadEdit(let d), .sessionStart(let d), .sessionEnd(let d), .suspend(let d): UInt32(d.raw)
+    case .workloadEdit(let d), .sessionStart(let d), .sessionEnd(let d), .suspend(let d), .batteryTick(let d): UInt32(d.raw)
     case .saveTimer(let m), .uiRefresh(let m), .poll(let m): UInt32(m.raw)
     case .decide(let a), .start(let a), .exportRequestDone(let a), .importPageDone(let a): UInt32(a.raw)
     case .pushArrives(let d, _): UInt32(d.raw)

@@ -123,6 +123,13 @@ public struct DeviceConditions: Equatable, Sendable {
   public var uploadBytesPerSecond = 1_000_000.0
   /// Download bandwidth, bytes per second. [assumed] 5 MB/s.
   public var downloadBytesPerSecond = 5_000_000.0
+  /// Battery drain while unplugged, percent per hour; 0 = the level only changes by timeline.
+  /// [assumed] (no public number).
+  public var drainPercentPerHour = 0.0
+  /// Charging while plugged in, percent per hour. [assumed]
+  public var chargePercentPerHour = 0.0
+  /// Low Power Mode turns on by itself below this level (iOS offers it at 20 %); nil = never.
+  public var autoLowPowerBelowPercent: Double? = nil
 
   public init() {}
 }

@@ -98,6 +98,9 @@ public struct World: EventHandler {
       if let usage = deviceSpec.usage, usage.sessionsPerDay > 0 {
         scheduleNextSession(id, usage, sim: &sim)
       }
+      if deviceSpec.conditions.drainPercentPerHour > 0 || deviceSpec.conditions.chargePercentPerHour > 0 {
+        sim.schedule(.batteryTick(id), after: World.batteryTickInterval)
+      }
     }
     for index in actions.indices {
       sim.schedule(.timeline(Int32(index)), at: SimTime(actions[index].at))
@@ -122,6 +125,7 @@ public struct World: EventHandler {
     case .sessionEnd(let device): sessionEnd(device, sim: &sim)
     case .suspend(let device): suspendIfBackground(device, sim: &sim)
     case .poll(let mirror): poll(mirror, sim: &sim)
+    case .batteryTick(let device): batteryTick(device, sim: &sim)
     }
   }
 

@@ -75,13 +75,23 @@ extension ScenarioBuilder {
     if let merge = reader.duration(fields["uiMergeDelay"], join("uiMergeDelay")) { device.app.uiMergeSeconds = merge.seconds }
     if let guardOn = reader.bool(fields["resetGuard"], join("resetGuard")) { device.app.resetGuard = guardOn }
     if let dedup = reader.bool(fields["deduplicate"], join("deduplicate")) { device.app.deduplicate = dedup }
-    if let power = reader.object(fields["power"], join("power"), known: ["battery", "pluggedIn", "lowPowerMode"]) {
+    let powerKeys = ["battery", "pluggedIn", "lowPowerMode", "drainPerHour", "chargePerHour", "autoLowPowerBelow"]
+    if let power = reader.object(fields["power"], join("power"), known: powerKeys) {
       let powerPath = join("power")
       if let battery = reader.number(power["battery"], ScenarioReader.join(powerPath, "battery"), min: 0, max: 100) {
         device.conditions.batteryPercent = battery
       }
       if let plugged = reader.bool(power["pluggedIn"], ScenarioReader.join(powerPath, "pluggedIn")) { device.conditions.pluggedIn = plugged }
       if let lpm = reader.bool(power["lowPowerMode"], ScenarioReader.join(powerPath, "lowPowerMode")) { device.conditions.lowPowerMode = lpm }
+      if let drain = reader.number(power["drainPerHour"], ScenarioReader.join(powerPath, "drainPerHour"), min: 0, max: 100) {
+        device.conditions.drainPercentPerHour = drain
+      }
+      if let charge = reader.number(power["chargePerHour"], ScenarioReader.join(powerPath, "chargePerHour"), min: 0, max: 1000) {
+        device.conditions.chargePercentPerHour = charge
+      }
+      if let auto = reader.number(power["autoLowPowerBelow"], ScenarioReader.join(powerPath, "autoLowPowerBelow"), min: 0, max: 100) {
+        device.conditions.autoLowPowerBelowPercent = auto
+      }
     }
     let networkKeys = ["online", "latency", "uploadBytesPerSecond", "downloadBytesPerSecond"]
     if let network = reader.object(fields["network"], join("network"), known: networkKeys) {

@@ -384,6 +384,25 @@ public enum ScenarioSchema {
                 "type": "boolean",
                 "description": "",
                 "default": false
+              },
+              "drainPerHour": {
+                "type": "number",
+                "description": "percent per hour while unplugged [assumed]",
+                "minimum": 0,
+                "maximum": 100,
+                "default": 0
+              },
+              "chargePerHour": {
+                "type": "number",
+                "description": "percent per hour while plugged in [assumed]",
+                "minimum": 0,
+                "default": 0
+              },
+              "autoLowPowerBelow": {
+                "type": "number",
+                "description": "Low Power Mode turns on below this level (iOS offers it at 20 %)",
+                "minimum": 0,
+                "maximum": 100
               }
             }
           },

@@ -231,3 +231,36 @@ import Testing
     #expect(policy.evaluate(lowPower) == .refuse(until: SimTime(.seconds(3720))))
   }
 }
+
+@Suite struct BatteryTests {
+  @Test func aDrainingBatteryTurnsOnLowPowerModeAndChargingReleasesSync() {
+    var spec = SchedulerTests.quietPair(hours: 6)
+    spec.devices[0].conditions.batteryPercent = 30
+    spec.devices[0].conditions.drainPercentPerHour = 12  // 1 % every 5 minutes
+    spec.devices[0].conditions.chargePercentPerHour = 60
+    spec.devices[0].conditions.autoLowPowerBelowPercent = 20
+    spec.timeline = [
+      TimelineAction(at: .hours(2), devices: [0], action: .edit(.insert, entity: 0, key: nil)),
+      TimelineAction(at: .hours(4), devices: [0], action: .plug),
+    ]
+    let (log, recorder, _) = runLogged(spec)
+    // 30 % − 1 % per 5 min: below 20 % after 55 min (19 %), when Low Power Mode turns on.
+    let lowPowerOn = log.observations.first {
+      if case .conditions(DeviceID(0), _, _, true, _, _) = $0 { return true }
+      return false
+    }
+    if case .conditions(_, let battery, _, _, _, let time) = lowPowerOn {
+      #expect(time == SimTime(.minutes(55)))
+      #expect(abs(battery - 19) < 1e-9)
+    } else {
+      Issue.record("Low Power Mode never turned on")
+    }
+    // The battery is empty from 2.5 h. Plugged in at 4 h it charges 5 % per 5-minute tick
+    // (the plug, scheduled first, precedes the 4 h tick): 30 % at 4 h 25 m. Until then Low Power
+    // Mode is still enforced ([RE] LPM on and (unplugged or battery < 30 %)), so the edit made
+    // at 2 h is seen 2 h 25 m later, plus seconds.
+    let row = try! #require(recorder.latencyRows().first)
+    #expect(row.latency! > .minutes(145))
+    #expect(row.latency! < .minutes(145) + .seconds(10))
+  }
+}

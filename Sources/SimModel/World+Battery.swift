@@ -1,0 +1,28 @@
+import SimKernel
+
+/// Battery drain and charge (MODEL §3 "optional drain/charge rates").
+extension World {
+  /// How often a draining or charging battery is updated: the level moves in small steps, and
+  /// crossing a policy threshold is noticed within this time.
+  static let batteryTickInterval = SimDuration.minutes(5)
+
+  mutating func batteryTick(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    let conditions = spec.devices[device.index].conditions
+    let hours = World.batteryTickInterval.seconds / 3600
+    let before = devices[device.index].batteryPercent
+    let rate = devices[device.index].pluggedIn ? conditions.chargePercentPerHour : -conditions.drainPercentPerHour
+    let after = min(100, max(0, before + rate * hours))
+    devices[device.index].batteryPercent = after
+    var changed = after != before
+    if let threshold = conditions.autoLowPowerBelowPercent, after < threshold, !devices[device.index].lowPowerMode {
+      devices[device.index].lowPowerMode = true
+      changed = true
+    }
+    if changed {
+      reportConditions(device, at: sim.now)
+      // Crossing a threshold (Low Power Mode's 30 %) is a signal for waiting activities.
+      if (before < 30) != (after < 30) || devices[device.index].lowPowerMode { signal(device, sim: &sim) }
+    }
+    sim.schedule(.batteryTick(device), after: World.batteryTickInterval)
+  }
+}
