@@ -4,7 +4,7 @@ import SimKernel
 /// `syncsim bench kernel|fleet`: speed figures printed to the terminal, never written to files.
 struct BenchCommand {
   static let usage = """
-    usage: syncsim bench kernel [--events N]
+    usage: syncsim bench kernel [--pending N --events M]
            syncsim bench fleet [--accounts N] [--duration D]
 
       kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
@@ -24,17 +24,25 @@ struct BenchCommand {
     switch target {
     case "kernel":
       var args = ArgumentList(rest)
+      let pending = try args.option("pending").map { Int($0) }
+      let events = try args.option("events").map { Int($0) }
       _ = try args.positionals()
-      return kernel(console: console)
+      if let pending {
+        guard let pending, pending > 0, pending <= 10_000_000, let events = events ?? 5_000_000, events > 0 else {
+          throw UsageError("--pending and --events must be positive (pending at most 10000000)")
+        }
+        return kernel(sizes: [(pending, events)], console: console)
+      }
+      return kernel(sizes: [(1_000, 5_000_000), (100_000, 5_000_000), (1_000_000, 3_000_000)], console: console)
     case "fleet": return try FleetBenchmark.command(rest, console: console)
     default: throw UsageError("unknown bench target '\(target)' (expected kernel or fleet)")
     }
   }
 
-  static func kernel(console: Console) -> ExitCode {
+  static func kernel(sizes: [(Int, Int)], console: Console) -> ExitCode {
     console.print("hold model: pop the earliest event, schedule one at now + Exp(1 s); release build expected")
     console.print("pending      events    ns/event     events/s  fingerprint")
-    for (pending, events) in [(1_000, 5_000_000), (100_000, 5_000_000), (1_000_000, 3_000_000)] {
+    for (pending, events) in sizes {
       let result = KernelBenchmark.run(pending: pending, events: events)
       console.print(
         pad(String(pending), 7) + pad(String(events), 12)

@@ -25,5 +25,5 @@ public struct TrajectoryFingerprint: Hashable, Sendable, BitwiseCopyable {
 }
 
 extension UInt64 {
-  @inlinable func rotatedLeft(_ k: UInt64) -> UInt64 { (self << k) | (self >> (64 - k)) }
+  @inlinable @inline(__always) func rotatedLeft(_ k: UInt64) -> UInt64 { (self &<< k) | (self &>> (64 &- k)) }
 }
