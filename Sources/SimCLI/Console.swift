@@ -32,11 +32,27 @@ public final class Console: @unchecked Sendable {
 
 /// A `Console` that keeps everything in memory, for tests.
 public final class CapturedConsole: @unchecked Sendable {
-  /// Everything written to standard output.
-  public private(set) var out = ""
-  /// Everything written to standard error.
-  public private(set) var err = ""
+  /// The text written so far; shared with the console's closures, so the console stays valid
+  /// however long it lives.
+  final class Buffer: @unchecked Sendable {
+    let lock = NSLock()
+    var out = ""
+    var err = ""
+  }
+
+  private let buffer = Buffer()
   /// The console that writes here.
-  public private(set) lazy var console = Console(out: { [unowned self] in out += $0 }, err: { [unowned self] in err += $0 })
-  public init() {}
+  public let console: Console
+
+  public init() {
+    let buffer = self.buffer
+    console = Console(
+      out: { text in buffer.lock.withLock { buffer.out += text } },
+      err: { text in buffer.lock.withLock { buffer.err += text } })
+  }
+
+  /// Everything written to standard output.
+  public var out: String { buffer.lock.withLock { buffer.out } }
+  /// Everything written to standard error.
+  public var err: String { buffer.lock.withLock { buffer.err } }
 }

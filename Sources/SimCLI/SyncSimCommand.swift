@@ -12,6 +12,9 @@ public enum SyncSimCommand {
       run        run a scenario and write CSV results
       validate   check scenario files and report every problem
       check      run the scenario library against its committed results (for CI)
+      sweep      parameter sweeps with replications, in parallel, sharded if needed
+      merge      combine the shard folders of a sweep
+      compare    compare two sweeps or runs: differences of means with 95 % intervals
       schema     print the JSON Schema of scenario files
       bench      speed benchmarks (kernel, fleet)
 
@@ -41,6 +44,9 @@ public enum SyncSimCommand {
       case "run": return try RunCommand.run(rest, console: console).rawValue
       case "validate": return try ValidateCommand.run(rest, console: console).rawValue
       case "check": return try CheckCommand.run(rest, console: console).rawValue
+      case "sweep": return try SweepCommand.run(rest, console: console).rawValue
+      case "merge": return try MergeCommand.run(rest, console: console).rawValue
+      case "compare": return try CompareCommand.run(rest, console: console).rawValue
       case "schema": return SchemaCommand.run(rest, console: console).rawValue
       default:
         throw UsageError("unknown command '\(verb)'")

@@ -9,6 +9,18 @@ public struct RunSummary: Sendable {
     public var name: String
     public var isDuration: Bool
     public var meaning: String
+
+    /// Which way is better, for `compare`: lower for latencies, waits, losses and errors; higher
+    /// for what was delivered; neither for plain counts of activity.
+    public var betterDirection: Int {
+      let lower = ["latency.", "stage.", "blocked.", "errors.", "convergenceTime", "lostUpdates", "writesLost",
+                   "writesPending", "ghosts", "duplicates", "rowsNotVisible", "setupFailures", "pushes.dropped",
+                   "pushes.discarded", "exportsFailed", "importsFailed"]
+      let higher = ["rowsVisible", "converged", "writesCommitted"]
+      if lower.contains(where: { name.hasPrefix($0) }) { return -1 }
+      if higher.contains(name) { return 1 }
+      return 0
+    }
   }
 
   /// Values by metric, in `RunSummary.catalog` order; nil where undefined (no visible rows, never converged).

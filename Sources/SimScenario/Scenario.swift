@@ -21,6 +21,8 @@ public struct Scenario: Sendable {
   public var tolerances: [String: Double]
   /// Which result files to write (all by default; large fleets keep only the summary).
   public var outputs: [String]
+  /// The scenario's own sweep, if it declares one (`syncsim sweep`; `run` ignores it).
+  public var sweep: SweepPlan?
 
   /// The result files a run can write, in order.
   public static let outputKinds = ["summary", "latency", "activities", "timeline"]

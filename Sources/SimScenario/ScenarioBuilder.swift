@@ -75,7 +75,8 @@ struct ScenarioBuilder {
     return Scenario(
       name: name, description: description, spec: spec, deviceNames: names,
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
-      expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances, outputs: outputs)
+      expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances, outputs: outputs,
+      sweep: sweep(top["sweep"]))
   }
 
   func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {

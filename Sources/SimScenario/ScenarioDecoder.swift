@@ -18,7 +18,7 @@ public enum ScenarioDecoder {
   static let topKeys = [
     "version", "name", "description", "seed", "duration", "environment", "accounts", "devices", "model",
     "cloud", "push", "polling", "scheduler", "workloads", "usage", "timeline", "expect", "sampleInterval",
-    "tolerances", "outputs",
+    "tolerances", "outputs", "sweep",
   ]
 
   /// Decodes `bytes` read from `file`; throws every problem when any is an error.

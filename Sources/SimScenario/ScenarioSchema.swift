@@ -1257,6 +1257,79 @@ public enum ScenarioSchema {
       "$ref": "#/$defs/duration",
       "description": "timeline.csv sampling interval; default about 200 samples"
     },
+    "sweep": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "factors": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "path": {
+                "type": "string",
+                "description": "JSON path of the field, e.g. push.dropProbability or devices[1].power.battery"
+              },
+              "values": {
+                "type": "array",
+                "minItems": 1,
+                "description": "the values the field takes"
+              },
+              "zip": {
+                "type": "string",
+                "description": "factors with the same zip name step together instead of being crossed"
+              }
+            },
+            "required": [
+              "path",
+              "values"
+            ]
+          }
+        },
+        "exclude": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "description": "path: value pairs; a combination matching all of them is skipped"
+          }
+        },
+        "seeds": {
+          "description": "replications: a list, \"1..30\", or {\"from\": 1, \"count\": 30}",
+          "oneOf": [
+            {
+              "type": "array",
+              "items": {
+                "type": "integer",
+                "minimum": 0
+              }
+            },
+            {
+              "type": "string"
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "from": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "count": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              },
+              "required": [
+                "from",
+                "count"
+              ]
+            }
+          ]
+        }
+      },
+      "description": "a parameter sweep for syncsim sweep (run ignores it)"
+    },
     "outputs": {
       "type": "array",
       "items": {

@@ -1,0 +1,89 @@
+import Foundation
+import SimScenario
+
+/// `syncsim merge DIR... --out DIR`: combines sweep shards into exactly the files one unsharded
+/// sweep would have written.
+struct MergeCommand {
+  static let usage = """
+    usage: syncsim merge SHARD_DIR... --out DIR
+
+    Combines the folders written by `syncsim sweep --shard I/N` (all N of them) into DIR: the
+    same sweep.csv, sweep-summary.csv and points/ an unsharded sweep writes, byte for byte.
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    var args = ArgumentList(arguments)
+    if args.flag("help") {
+      console.print(usage)
+      return .success
+    }
+    guard let out = try args.option("out") else { throw UsageError("merge needs --out DIR") }
+    let directories = try args.positionals()
+    guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
+    var problems: [String] = []
+    var rows: [[String]] = []
+    var columns: [String]?
+    var seen: [Int] = []
+    var expected: (count: Int, total: Int, factors: String)?
+    var pointFiles: [(String, String)] = []
+    for directory in directories {
+      guard let manifest = try? String(contentsOfFile: directory + "/shard.txt", encoding: .utf8) else {
+        problems.append("\(directory): no shard.txt (not a folder written by sweep --shard)")
+        continue
+      }
+      let lines = manifest.split(separator: "\n").map(String.init)
+      let words = lines.first?.split(separator: " ") ?? []
+      guard lines.count >= 3, words.count == 4, let index = Int(words[1]), let count = Int(words[3]),
+        let total = Int(lines[1].dropFirst(5))
+      else {
+        problems.append("\(directory)/shard.txt: malformed")
+        continue
+      }
+      let factors = String(lines[2].dropFirst(8))
+      if let expected, expected != (count, total, factors) {
+        problems.append("\(directory): shard of a different sweep (\(count) shards, \(total) runs, factors \(factors))")
+        continue
+      }
+      expected = (count, total, factors)
+      if seen.contains(index) { problems.append("\(directory): shard \(index) given twice") }
+      seen.append(index)
+      guard let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8), let table = CSVTable.parse(text) else {
+        problems.append("\(directory)/sweep.csv: missing or unreadable")
+        continue
+      }
+      if let columns, columns != table.columns { problems.append("\(directory)/sweep.csv: different columns") }
+      columns = table.columns
+      rows += table.rows
+      let points = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/points")) ?? []
+      for point in points.sorted() {
+        if let scenario = try? String(contentsOfFile: "\(directory)/points/\(point)/scenario.json", encoding: .utf8) {
+          pointFiles.append((point, scenario))
+        }
+      }
+    }
+    if let expected, problems.isEmpty {
+      let missing = (1...expected.count).filter { !seen.contains($0) }
+      if !missing.isEmpty { problems.append("missing shards: \(missing.map(String.init).joined(separator: ", ")) of \(expected.count)") }
+    }
+    guard problems.isEmpty, let columns, let expected else {
+      for problem in problems { console.error(problem) }
+      return .dataError
+    }
+    let factors = expected.factors.isEmpty ? [] : expected.factors.split(separator: ",").map(String.init)
+    guard columns == SweepOutput.columns(factors: factors) else {
+      console.error("sweep.csv columns do not match the manifest's factors")
+      return .dataError
+    }
+    let table = SweepOutput.table(rows, factors: factors)
+    do {
+      try ScenarioFile.write(
+        [("sweep.csv", table.text), ("sweep-summary.csv", SweepOutput.summary(of: table, factors: factors).text)], to: out)
+      for (point, scenario) in pointFiles { try ScenarioFile.write([("scenario.json", scenario)], to: out + "/points/" + point) }
+    } catch {
+      console.error("error: cannot write \(out): \(error.localizedDescription)")
+      return .cannotCreate
+    }
+    console.print("merged \(directories.count) shards: \(table.rows.count) rows into \(out)/")
+    return .success
+  }
+}

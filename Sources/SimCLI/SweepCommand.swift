@@ -1,0 +1,212 @@
+import Foundation
+import SimKernel
+import SimScenario
+
+/// `syncsim sweep`: every point × replication of a parameter sweep, in parallel.
+struct SweepCommand {
+  static let usage = """
+    usage: syncsim sweep SCENARIO.json [--set PATH=V1,V2,...]... [--zip PATH,PATH]... [--exclude PATH=V,...]...
+                         [--seeds 1..30] [--jobs N] [--out DIR] [--shard I/N]
+
+    Runs every point of the sweep (the scenario's `sweep` section, extended by --set) for every
+    seed. Each run is single-threaded and deterministic; runs spread over --jobs threads
+    (default: the core count). Writes into DIR (default Results/<name>-sweep/):
+      sweep.csv          one row per (point, replication, metric), with the factor values
+      sweep-summary.csv  per (point, metric): n, mean, sd and a 95 % t-interval
+      points/point-NNNN/scenario.json   the resolved scenario of each point
+    The bytes are the same whatever --jobs is.
+
+      --set PATH=V1,V2   a factor: the JSON path and its values (JSON, or plain text)
+      --zip P1,P2        these factors step together instead of being crossed
+      --exclude P=V,...  skip combinations where every listed factor has that value
+      --seeds 1..30      replications (a range or a list); default the scenario's seed
+      --shard I/N        run only runs I, I+N, I+2N, … (1-based I; run k = point × seeds + replication);
+                         combine shard folders with `syncsim merge`
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    var args = ArgumentList(arguments)
+    if args.flag("help") {
+      console.print(usage)
+      return .success
+    }
+    let sets = try args.options("set")
+    let zips = try args.options("zip")
+    let excludes = try args.options("exclude")
+    let seedsText = try args.option("seeds")
+    let jobsText = try args.option("jobs")
+    let out = try args.option("out")
+    let shardText = try args.option("shard")
+    let files = try args.positionals()
+    guard files.count == 1 else { throw UsageError("sweep takes one scenario file") }
+    let jobs = try jobsText.map { text throws(UsageError) in
+      guard let value = Int(text), value >= 1, value <= 256 else { throw UsageError("--jobs must be 1…256") }
+      return value
+    } ?? ProcessInfo.processInfo.activeProcessorCount
+    var shard: (index: Int, count: Int)?
+    if let shardText {
+      let parts = shardText.split(separator: "/").compactMap { Int($0) }
+      guard parts.count == 2, parts[1] >= 1, parts[0] >= 1, parts[0] <= parts[1] else { throw UsageError("--shard must be I/N with 1 ≤ I ≤ N") }
+      shard = (parts[0], parts[1])
+    }
+    let loaded = ScenarioFile.load(files[0])
+    for problem in loaded.problems { console.error(problem.description) }
+    guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else { return .dataError }
+    var problems: [ScenarioProblem] = []
+    let plan = SweepCommandLine.plan(
+      base: scenario.sweep ?? SweepPlan(), sets: sets, zips: zips, excludes: excludes, seeds: seedsText, problems: &problems)
+    let runner = SweepRunner(name: scenario.name, document: document, sourceBytes: loaded.bytes, file: files[0], plan: plan)
+    var scenarios: [Int: Scenario] = [:]
+    if problems.isEmpty {
+      switch runner.resolveAll() {
+      case .success(let resolved): scenarios = resolved
+      case .failure(let error): problems += error.problems
+      }
+    }
+    guard problems.isEmpty else {
+      for problem in problems { console.error(problem.description) }
+      console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") found; nothing was run")
+      return .dataError
+    }
+    var runs = runner.runs(defaultSeed: scenario.spec.seed)
+    let total = runs.count
+    if let shard { runs = runs.filter { $0.index % shard.count == shard.index - 1 } }
+    let clock = ContinuousClock()
+    let started = clock.now
+    let name = scenario.name
+    var progress: (@Sendable (Int, Int) -> Void)?
+    if console.errIsTerminal {
+      progress = { done, all in
+        let elapsed = started.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let eta = done > 0 ? seconds / Double(done) * Double(all - done) : 0
+        console.errorRaw("\r\(name): \(done)/\(all) runs, ETA \(Int(eta)) s   ")
+      }
+    }
+    let results = runner.execute(runs, scenarios: scenarios, jobs: jobs, progress: progress)
+    if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
+    let directory = out ?? "Results/\(scenario.name)-sweep"
+    let factorNames = plan.factors.map(\.path)
+    let rows = SweepOutput.rows(results, plan: plan, name: scenario.name, version: SyncSimCommand.version)
+    var outputs: [(name: String, text: String)] = []
+    let table = SweepOutput.table(rows, factors: factorNames)
+    outputs.append(("sweep.csv", table.text))
+    if let shard {
+      outputs.append(("shard.txt", SweepCommandLine.manifest(shard: shard, total: total, factors: factorNames)))
+    } else {
+      outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
+    }
+    do {
+      try ScenarioFile.write(outputs, to: directory)
+      for point in Set(runs.map(\.point.index)).sorted() {
+        let resolved = (try? runner.resolvedDocument(plan.points()[point]).get())?.serialized() ?? ""
+        try ScenarioFile.write([("scenario.json", resolved + "\n")], to: directory + "/points/" + SweepCommandLine.folder(point))
+      }
+    } catch {
+      console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
+      return .cannotCreate
+    }
+    let wall = started.duration(to: clock.now)
+    let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
+    let shardText2 = shard.map { " (shard \($0.index)/\($0.count): \(runs.count) of \(total))" } ?? ""
+    console.print("sweep \(scenario.name): \(plan.points().count) points × \(max(1, plan.seeds.count)) seeds = \(total) runs\(shardText2) on \(jobs) thread\(jobs == 1 ? "" : "s"), wall \(String(format: "%.2f", wallSeconds)) s")
+    console.print("results \(directory)/")
+    return .success
+  }
+}
+
+/// Turning command-line sweep options into a plan, and the shard manifest.
+enum SweepCommandLine {
+  static func folder(_ point: Int) -> String {
+    let digits = String(point)
+    return "point-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
+  static func manifest(shard: (index: Int, count: Int), total: Int, factors: [String]) -> String {
+    "shard \(shard.index) of \(shard.count)\nruns \(total)\nfactors \(factors.joined(separator: ","))\n"
+  }
+
+  /// Splits `v1,v2,...` at top-level commas (not inside quotes, brackets or braces).
+  static func splitValues(_ text: String) -> [String] {
+    var parts: [String] = []
+    var current = ""
+    var depth = 0
+    var quoted = false
+    for character in text {
+      if character == "\"" { quoted.toggle() }
+      if !quoted && (character == "[" || character == "{") { depth += 1 }
+      if !quoted && (character == "]" || character == "}") { depth -= 1 }
+      if character == "," && depth == 0 && !quoted {
+        parts.append(current)
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    parts.append(current)
+    return parts
+  }
+
+  /// A value as JSON if it parses, else as a string (so `--set duration=1h,2h` works).
+  static func value(_ text: String) -> JSONNode {
+    if let node = try? JSONParser.parse(Array(text.utf8)) { return node }
+    return JSONNode(value: .string(text), line: 1, column: 1)
+  }
+
+  static func plan(
+    base: SweepPlan, sets: [String], zips: [String], excludes: [String], seeds: String?, problems: inout [ScenarioProblem]
+  ) -> SweepPlan {
+    var plan = base
+    for set in sets {
+      guard let equals = set.firstIndex(of: "=") else {
+        problems.append(ScenarioProblem(file: "command line", path: "--set \(set)", message: "expected PATH=V1,V2,..."))
+        continue
+      }
+      let path = String(set[..<equals])
+      guard let steps = JSONNode.parsePath(path) else {
+        problems.append(ScenarioProblem(file: "command line", path: "--set \(path)", message: "\"\(path)\" is not a JSON path", hint: "for example push.dropProbability"))
+        continue
+      }
+      let values = splitValues(String(set[set.index(after: equals)...])).map(value)
+      plan.factors.removeAll { $0.path == path }
+      plan.factors.append(SweepPlan.Factor(path: path, steps: steps, values: values, zipGroup: nil))
+    }
+    for (index, zip) in zips.enumerated() {
+      let paths = zip.split(separator: ",").map(String.init)
+      let members = plan.factors.indices.filter { paths.contains(plan.factors[$0].path) }
+      if members.count != paths.count {
+        problems.append(ScenarioProblem(file: "command line", path: "--zip \(zip)", message: "every zipped path must be a factor (--set it first)"))
+        continue
+      }
+      let lengths = Set(members.map { plan.factors[$0].values.count })
+      if lengths.count > 1 {
+        problems.append(ScenarioProblem(file: "command line", path: "--zip \(zip)", message: "zipped factors need as many values each"))
+      }
+      for member in members { plan.factors[member].zipGroup = "cli\(index)" }
+    }
+    for exclude in excludes {
+      var rule: [(path: String, value: String)] = []
+      for pair in exclude.split(separator: ",") {
+        guard let equals = pair.firstIndex(of: "=") else {
+          problems.append(ScenarioProblem(file: "command line", path: "--exclude \(exclude)", message: "expected PATH=VALUE,..."))
+          continue
+        }
+        let path = String(pair[..<equals])
+        if !plan.factors.contains(where: { $0.path == path }) {
+          problems.append(ScenarioProblem(file: "command line", path: "--exclude \(path)", message: "\"\(path)\" is not a factor of the sweep"))
+        }
+        rule.append((path, value(String(pair[pair.index(after: equals)...])).serialized()))
+      }
+      plan.excluded.append(rule)
+    }
+    if let seeds {
+      if let parsed = SweepPlan.parseSeeds(seeds) { plan.seeds = parsed } else {
+        problems.append(ScenarioProblem(file: "command line", path: "--seeds \(seeds)", message: "not a seed range", hint: "write 1..30 or 1,2,3"))
+      }
+    }
+    if plan.points().isEmpty {
+      problems.append(ScenarioProblem(file: "command line", path: "sweep", message: "every combination is excluded: nothing to run"))
+    }
+    return plan
+  }
+}

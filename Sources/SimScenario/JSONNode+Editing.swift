@@ -1,0 +1,115 @@
+/// Setting values at JSON paths (`push.dropProbability`, `devices[1].power.battery`) and writing
+/// JSON back out, for sweeps.
+extension JSONNode {
+  /// One step of a JSON path.
+  public enum PathStep: Equatable, Sendable {
+    case key(String)
+    case index(Int)
+  }
+
+  /// Parses `a.b[2].c`; nil when malformed.
+  public static func parsePath(_ text: String) -> [PathStep]? {
+    var steps: [PathStep] = []
+    var current = ""
+    var characters = Array(text)[...]
+    func flush() -> Bool {
+      guard !current.isEmpty else { return false }
+      steps.append(.key(current))
+      current = ""
+      return true
+    }
+    while let character = characters.popFirst() {
+      switch character {
+      case ".":
+        if current.isEmpty && steps.last.map({ if case .index = $0 { return false } else { return true } }) ?? true { return nil }
+        if !current.isEmpty { _ = flush() }
+      case "[":
+        if !current.isEmpty { _ = flush() }
+        var digits = ""
+        while let next = characters.popFirst(), next != "]" { digits.append(next) }
+        guard let index = Int(digits), index >= 0 else { return nil }
+        steps.append(.index(index))
+      default:
+        current.append(character)
+      }
+    }
+    if !current.isEmpty { _ = flush() }
+    return steps.isEmpty ? nil : steps
+  }
+
+  /// Returns a copy with `value` at `path`, creating missing object members; nil (with why) when
+  /// the path crosses a value that is not an object or array, or an index is out of range.
+  public func setting(_ value: JSONNode, at path: ArraySlice<PathStep>) -> Result<JSONNode, PathError> {
+    guard let step = path.first else { return .success(value) }
+    let rest = path.dropFirst()
+    switch (step, self.value) {
+    case (.key(let key), .object(var members)):
+      let existing = members.first { $0.key == key }?.value ?? JSONNode(value: .object([]), line: line, column: column)
+      switch existing.setting(value, at: rest) {
+      case .success(let updated):
+        if let index = members.firstIndex(where: { $0.key == key }) { members[index].value = updated } else { members.append((key, updated)) }
+        return .success(JSONNode(value: .object(members), line: line, column: column))
+      case .failure(let error): return .failure(error)
+      }
+    case (.index(let index), .array(var elements)):
+      guard index < elements.count else { return .failure(PathError(message: "index \(index) is beyond the \(elements.count) elements there")) }
+      switch elements[index].setting(value, at: rest) {
+      case .success(let updated):
+        elements[index] = updated
+        return .success(JSONNode(value: .array(elements), line: line, column: column))
+      case .failure(let error): return .failure(error)
+      }
+    case (.key(let key), _):
+      return .failure(PathError(message: "cannot set \"\(key)\" inside \(self.value.typeName)"))
+    case (.index(let index), _):
+      return .failure(PathError(message: "cannot index [\(index)] into \(self.value.typeName)"))
+    }
+  }
+
+  /// Why a path could not be set.
+  public struct PathError: Error, Sendable {
+    public var message: String
+  }
+
+  /// The JSON text, pretty-printed with two-space indentation, members in their order.
+  public func serialized(indent: Int = 0) -> String {
+    let pad = String(repeating: "  ", count: indent)
+    let inner = String(repeating: "  ", count: indent + 1)
+    switch value {
+    case .null: return "null"
+    case .bool(let flag): return flag ? "true" : "false"
+    case .number(let text, _): return text
+    case .string(let text): return Self.quote(text)
+    case .array(let elements):
+      if elements.isEmpty { return "[]" }
+      if elements.allSatisfy({ if case .array = $0.value { return false }; if case .object = $0.value { return false }; return true }) {
+        return "[" + elements.map { $0.serialized() }.joined(separator: ", ") + "]"
+      }
+      return "[\n" + elements.map { inner + $0.serialized(indent: indent + 1) }.joined(separator: ",\n") + "\n" + pad + "]"
+    case .object(let members):
+      if members.isEmpty { return "{}" }
+      return "{\n" + members.map { inner + Self.quote($0.key) + ": " + $0.value.serialized(indent: indent + 1) }.joined(separator: ",\n") + "\n" + pad + "}"
+    }
+  }
+
+  static func quote(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+}

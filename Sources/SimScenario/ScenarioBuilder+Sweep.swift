@@ -1,0 +1,119 @@
+extension ScenarioBuilder {
+  /// Reads the `sweep` section: factors (path + values, optional zip group), exclusions, seeds.
+  func sweep(_ node: JSONNode?) -> SweepPlan? {
+    guard let fields = reader.object(node, "sweep", known: ["factors", "exclude", "seeds"]) else { return nil }
+    var plan = SweepPlan()
+    let factorsPath = "sweep.factors"
+    for (index, entry) in (reader.array(fields["factors"], factorsPath, maxCount: 32) ?? []).enumerated() {
+      let path = ScenarioReader.index(factorsPath, index)
+      guard let factor = reader.object(entry, path, known: ["path", "values", "zip"]) else { continue }
+      let target = reader.required(factor, "path", path) { reader.string($0, $1) }
+      let values = reader.required(factor, "values", path) { reader.array($0, $1, maxCount: 10_000) }
+      let zip = reader.string(factor["zip"], ScenarioReader.join(path, "zip"))
+      guard let target, let values else { continue }
+      if let factor = makeFactor(target, values: values, zip: zip, path: ScenarioReader.join(path, "path")) {
+        plan.factors.append(factor)
+      }
+    }
+    checkZipGroups(plan)
+    for (index, entry) in (reader.array(fields["exclude"], "sweep.exclude", maxCount: 10_000) ?? []).enumerated() {
+      guard case .object(let members) = entry.value else {
+        reader.problem(ScenarioReader.index("sweep.exclude", index), "expected an object of path: value")
+        continue
+      }
+      let rule = members.map { (path: $0.key, value: $0.value.serialized()) }
+      for pair in rule where !plan.factors.contains(where: { $0.path == pair.path }) {
+        reader.problem(ScenarioReader.join(ScenarioReader.index("sweep.exclude", index), pair.path), "\"\(pair.path)\" is not a factor of the sweep")
+      }
+      plan.excluded.append(rule)
+    }
+    if let seedsNode = fields["seeds"] { plan.seeds = seeds(seedsNode, "sweep.seeds") ?? [] }
+    if plan.points().isEmpty { reader.problem("sweep", "every combination is excluded: nothing to run") }
+    let runs = plan.points().count * max(1, plan.seeds.count)
+    if runs > 100_000 { reader.problem("sweep", "\(runs) runs is over the limit of 100000") }
+    return plan
+  }
+
+  func makeFactor(_ target: String, values: [JSONNode], zip: String?, path: String) -> SweepPlan.Factor? {
+    guard let steps = JSONNode.parsePath(target) else {
+      reader.problem(path, "\"\(target)\" is not a JSON path", hint: "for example push.dropProbability or devices[1].power.battery")
+      return nil
+    }
+    if case .key(let first) = steps[0], !ScenarioDecoder.topKeys.contains(first) || first == "sweep" || first == "version" {
+      let hint = suggestion(for: first, among: ScenarioDecoder.topKeys).map { "did you mean \"\($0)\"?" }
+      reader.problem(path, "\"\(first)\" is not a scenario section that a sweep can set", hint: hint)
+      return nil
+    }
+    if values.isEmpty {
+      reader.problem(path, "a factor needs at least one value")
+      return nil
+    }
+    return SweepPlan.Factor(path: target, steps: steps, values: values, zipGroup: zip)
+  }
+
+  func checkZipGroups(_ plan: SweepPlan) {
+    var lengths: [String: Int] = [:]  // lookup only
+    for factor in plan.factors {
+      guard let group = factor.zipGroup else { continue }
+      if let length = lengths[group], length != factor.values.count {
+        reader.problem("sweep.factors", "zipped factors of group \"\(group)\" have \(length) and \(factor.values.count) values", hint: "zipped factors step together, so they need as many values")
+      }
+      lengths[group] = factor.values.count
+    }
+  }
+
+  /// Seeds as a list, `"1..30"`, or `{"from": 1, "count": 30}`.
+  func seeds(_ node: JSONNode, _ path: String) -> [UInt64]? {
+    switch node.value {
+    case .string(let text):
+      guard let range = SweepPlan.parseSeeds(text) else {
+        reader.problem(path, "\"\(text)\" is not a seed range", hint: "write \"1..30\" or a list of seeds")
+        return nil
+      }
+      return range
+    case .array(let elements):
+      let values = elements.enumerated().compactMap { reader.integer($0.element, ScenarioReader.index(path, $0.offset), min: 0, max: Int.max) }
+      return values.count == elements.count ? values.map { UInt64($0) } : nil
+    default:
+      guard let fields = reader.object(node, path, known: ["from", "count"]) else { return nil }
+      let from = reader.required(fields, "from", path) { reader.integer($0, $1, min: 0, max: Int.max / 2) }
+      let count = reader.required(fields, "count", path) { reader.integer($0, $1, min: 1, max: 100_000) }
+      guard let from, let count else { return nil }
+      return (0..<count).map { UInt64(from + $0) }
+    }
+  }
+}
+
+extension SweepPlan {
+  /// Parses `"1..30"` (inclusive) or `"1,2,5"`.
+  public static func parseSeeds(_ text: String) -> [UInt64]? {
+    if text.contains("..") {
+      let parts = text.splitting(on: "..")
+      guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high, high - low < 100_000 else { return nil }
+      return Array(low...high)
+    }
+    let values = text.split(separator: ",").map { UInt64($0.trimmingCharacters(in: " ")) }
+    guard !values.isEmpty, values.allSatisfy({ $0 != nil }) else { return nil }
+    return values.map { $0! }
+  }
+}
+
+extension StringProtocol {
+  func trimmingCharacters(in characters: String) -> String {
+    var slice = Substring(self)
+    while let first = slice.first, characters.contains(first) { slice.removeFirst() }
+    while let last = slice.last, characters.contains(last) { slice.removeLast() }
+    return String(slice)
+  }
+
+  func splitting(on separator: String) -> [String] {
+    var parts: [String] = []
+    var rest = Substring(self)
+    while let range = rest.range(of: separator) {
+      parts.append(String(rest[..<range.lowerBound]))
+      rest = rest[range.upperBound...]
+    }
+    parts.append(String(rest))
+    return parts
+  }
+}

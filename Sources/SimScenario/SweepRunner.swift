@@ -1,0 +1,105 @@
+import SimKernel
+import SimModel
+
+/// Runs a sweep: every point × seed, each run single-threaded and deterministic; runs spread over
+/// worker threads. Results are stored by run index, so the output is the same whatever the
+/// number of workers or shards.
+public struct SweepRunner: Sendable {
+  public let name: String
+  public let document: JSONNode
+  public let sourceBytes: [UInt8]
+  public let file: String
+  public let plan: SweepPlan
+
+  public init(name: String, document: JSONNode, sourceBytes: [UInt8], file: String, plan: SweepPlan) {
+    self.name = name
+    self.document = document
+    self.sourceBytes = sourceBytes
+    self.file = file
+    self.plan = plan
+  }
+
+  /// One run of the sweep: a point and a replication.
+  public struct Run: Sendable {
+    public var index: Int
+    public var point: SweepPlan.Point
+    public var replication: Int
+    public var seed: UInt64
+  }
+
+  /// What one run yields: its metrics and provenance.
+  public struct RunResult: Sendable {
+    public var run: Run
+    public var values: [Double?]
+    public var fingerprint: String
+    public var scenarioHash: String
+  }
+
+  /// Every run, in order: points outer, replications inner.
+  public func runs(defaultSeed: UInt64) -> [Run] {
+    let seeds = plan.seeds.isEmpty ? [defaultSeed] : plan.seeds
+    var result: [Run] = []
+    for point in plan.points() {
+      for (replication, seed) in seeds.enumerated() {
+        result.append(Run(index: result.count, point: point, replication: replication, seed: seed))
+      }
+    }
+    return result
+  }
+
+  /// The scenario document of a point: the base with each factor's value set at its path.
+  public func resolvedDocument(_ point: SweepPlan.Point) -> Result<JSONNode, ScenarioProblems> {
+    let (node, problems) = applyFactors(point)
+    return problems.isEmpty ? .success(node) : .failure(ScenarioProblems(problems: problems))
+  }
+
+  /// Sets every factor that can be set; the others come back as problems.
+  func applyFactors(_ point: SweepPlan.Point) -> (JSONNode, [ScenarioProblem]) {
+    var node = document
+    var problems: [ScenarioProblem] = []
+    for (index, factor) in plan.factors.enumerated() {
+      switch node.setting(factor.values[point.valueIndices[index]], at: factor.steps[...]) {
+      case .success(let updated): node = updated
+      case .failure(let error): problems.append(ScenarioProblem(file: file, path: factor.path, message: error.message))
+      }
+    }
+    return (node, problems)
+  }
+
+  /// Decodes every point's scenario first, so that any bad value is reported before anything runs.
+  public func resolveAll() -> Result<[Int: Scenario], ScenarioProblems> {
+    var scenarios: [Int: Scenario] = [:]
+    var problems: [ScenarioProblem] = []
+    for point in plan.points() {
+      let (node, pathProblems) = applyFactors(point)
+      problems += pathProblems
+      do {
+        let (scenario, _) = try ScenarioDecoder.decode(Array(node.serialized().utf8), file: file)
+        scenarios[point.index] = scenario
+      } catch {
+        problems += error.problems
+      }
+    }
+    // The same problem usually repeats at every point: report each once, in order.
+    var unique: [ScenarioProblem] = []
+    for problem in problems where !unique.contains(problem) { unique.append(problem) }
+    return unique.isEmpty ? .success(scenarios) : .failure(ScenarioProblems(problems: unique))
+  }
+
+  /// Runs `runs` on `jobs` threads; `progress` is told each time a run finishes.
+  public func execute(
+    _ runs: [Run], scenarios: [Int: Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) -> [RunResult] {
+    let store = ResultStore(count: runs.count)
+    let pool = WorkerPool(jobs: max(1, jobs))
+    pool.run(count: runs.count) { position in
+      let run = runs[position]
+      let scenario = scenarios[run.point.index]!
+      let pointText = (try? resolvedDocument(run.point).get())?.serialized() ?? ""
+      let report = ScenarioRunner.run(scenario, seed: run.seed, sourceBytes: Array(pointText.utf8))
+      store.set(position, RunResult(run: run, values: report.summary.values, fingerprint: report.outcome.fingerprint.hex, scenarioHash: report.scenarioHash))
+      progress?(store.finished, runs.count)
+    }
+    return store.results()
+  }
+}
