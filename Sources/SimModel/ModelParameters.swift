@@ -28,6 +28,13 @@ public struct ServerParameters: Equatable, Sendable {
   public var throttleRequestsPerSecond: Double? = nil
   /// The retry-after of a throttled request, seconds. [A] TN3162 example 30 s (up to ~30 h).
   public var throttleRetryAfter = Distribution.constant(30)
+  /// Requests per minute one device may send before answers turn to requestRateLimited (a
+  /// device-side throttle, TN3162); nil = none. Retry-after is drawn from `throttleRetryAfter`.
+  public var deviceThrottleRequestsPerMinute: Double? = nil
+  /// Probability that a request answers zoneBusy. [assumed] 0.
+  public var zoneBusyProbability = 0.0
+  /// The first zoneBusy delay, doubling per attempt. [A] CKError.h "a few seconds": 2 s [assumed].
+  public var zoneBusyBackoffSeconds = 2.0
   /// Probability that a request fails with networkFailure while online. [assumed] 0.
   public var networkFailureProbability = 0.0
   /// Backoff after the first immediate retry, doubling per attempt up to the cap, seconds.
@@ -141,11 +148,14 @@ public struct EntityDescription: Equatable, Sendable {
   public var attributeBytes: [Int]
   /// CDMR join records created with each new object (many-to-many links).
   public var manyToManyLinksPerObject: Int
+  /// The entity a new object points to through a to-one relationship (its parent), if any.
+  public var parentEntity: Int?
 
-  public init(name: String, attributeBytes: [Int] = [64, 64, 8, 8], manyToManyLinksPerObject: Int = 0) {
+  public init(name: String, attributeBytes: [Int] = [64, 64, 8, 8], manyToManyLinksPerObject: Int = 0, parentEntity: Int? = nil) {
     self.name = name
     self.attributeBytes = attributeBytes
     self.manyToManyLinksPerObject = manyToManyLinksPerObject
+    self.parentEntity = parentEntity
   }
 
   /// Number of fields, including the existence field at index 0.

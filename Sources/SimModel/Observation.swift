@@ -41,6 +41,8 @@ public enum Observation: Sendable {
   case lostWrite(write: WriteID, reason: LossReason, at: SimTime)
   /// Setting up a store's container failed (134410: a second container on the same store).
   case setupFailed(mirror: MirrorID, code: Int32, at: SimTime)
+  /// A store held a child whose parent had not arrived, from `from` to `to` (an orphan window).
+  case orphanWindow(mirror: MirrorID, child: ObjectID, from: SimTime, to: SimTime)
   /// The state of the data at the end of the run.
   case finalState(FinalState)
   /// A push event for a device.

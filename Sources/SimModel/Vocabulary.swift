@@ -63,6 +63,10 @@ public enum CloudError: String, Sendable, CaseIterable, Codable {
   case limitExceeded
   /// The container is throttled: no request before retry-after.
   case serviceUnavailable
+  /// The device is throttled: no request from it before retry-after. [A] TN3162
+  case requestRateLimited
+  /// The zone is busy: try again in a few seconds, doubling the delay. [A] CKError.h
+  case zoneBusy
   /// The account's storage is full: export stalls until quota is freed.
   case quotaExceeded
   /// A record the server refuses: its whole atomic batch fails (batchRequestFailed).

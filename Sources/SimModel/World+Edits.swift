@@ -67,6 +67,10 @@ extension World {
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
     zones[zone].objectKey[object.index] = key ?? -1
     zones[zone].objectContribution[object.index] = kind == .addContribution
+    if let parentEntity = spec.entities[entity].parentEntity {
+      // The newest live object of the parent entity in this store.
+      zones[zone].objectParent[object.index] = newestLiveObject(mirror, entity: parentEntity)?.raw ?? -1
+    }
     let base = Int(zones[zone].objectFieldBase[object.index])
     let write = newWrite(mirror, basedOn: .none)
     for field in 0..<spec.entities[entity].fieldCount {
@@ -97,6 +101,7 @@ extension World {
     zones[zone].objectPoison.append(poison)
     zones[zone].objectKey.append(-1)
     zones[zone].objectContribution.append(false)
+    zones[zone].objectParent.append(-1)
     return object
   }
 
@@ -200,5 +205,21 @@ extension World {
   func fieldCount(zone: Int, object: ObjectID) -> Int {
     let entity = Int(zones[zone].objectEntity[object.index])
     return entity >= 0 ? spec.entities[entity].fieldCount : 1
+  }
+}
+
+extension World {
+  /// The most recently created live object of `entity` in the store.
+  func newestLiveObject(_ mirror: MirrorID, entity: Int) -> ObjectID? {
+    let zone = Int(mirrors[mirror.index].zone)
+    var object = zones[zone].objectEntity.count - 1
+    while object >= 0 {
+      if zones[zone].objectEntity[object] == Int32(entity) {
+        let base = Int(zones[zone].objectFieldBase[object])
+        if base < localValue[mirror.index].count && localValue[mirror.index][base] == 1 { return ObjectID(object) }
+      }
+      object -= 1
+    }
+    return nil
   }
 }

@@ -106,7 +106,7 @@ extension World {
     let bytes = plans[mirror.index].batchBytes[batch]
     let duration = requestLatency(owner(of: mirror))
       + Self.transfer(bytes, bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
-    sendRequest(.exportRequestDone(activity), taking: duration, sim: &sim)
+    sendRequest(.exportRequestDone(activity), from: owner(of: mirror), taking: duration, sim: &sim)
   }
 
   mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -120,7 +120,7 @@ extension World {
       let batch = Int(activities[activity.index].nextBatch)
       let duration = requestLatency(owner(of: mirror))
         + Self.transfer(plans[mirror.index].batchBytes[batch], bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
-      sim.schedule(.exportRequestDone(activity), at: max(at, containerBlockedUntil) + duration)
+      sim.schedule(.exportRequestDone(activity), at: max(at, earliestSend(owner(of: mirror), at: sim.now)) + duration)
       return
     case .failed(let error):
       plans[mirror.index] = ExportPlan()

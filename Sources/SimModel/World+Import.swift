@@ -17,11 +17,20 @@ extension World {
     }
     let snapshot = Int32(zones[zone].changeLog.count)
     activities[activity.index].snapshotToken = snapshot
-    let (records, bytes) = changedRecords(zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot)
+    while importQueues.count <= activity.index { importQueues.append([]) }
+    // Take the slot's buffer out while filling it (keeps its capacity, avoids overlapping access).
+    var queue: [ObjectID] = []
+    swap(&queue, &importQueues[activity.index])
+    let bytes = changedRecords(zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot, into: &queue)
+    swap(&queue, &importQueues[activity.index])
+    let records = importQueues[activity.index].count
     activities[activity.index].records = Int32(records)
     activities[activity.index].bytes = bytes
     let pageSize = max(1, spec.server.importPageSize)
-    activities[activity.index].pagesLeft = Int32(max(1, (records + pageSize - 1) / pageSize))
+    // A public-database poll queries each record type (and CDMR) separately. [W] WWDC20
+    let minimum = zones[zone].scope == .public ? publicQueriesPerPoll : 1
+    activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
+    activities[activity.index].pagesTotal = activities[activity.index].pagesLeft
     scheduleNextPage(activity, sim: &sim)
   }
 
@@ -31,33 +40,39 @@ extension World {
     let pageSize = max(1, spec.server.importPageSize)
     let total = Int(state.records)
     let pages = max(1, (total + pageSize - 1) / pageSize)
-    let records = state.pagesLeft == 1 ? total - pageSize * (pages - 1) : pageSize
+    // Pages past the records (a public poll's extra queries) carry nothing.
+    let done = Int(state.pagesTotal - state.pagesLeft)
+    let records = done >= pages ? 0 : (done == pages - 1 ? total - pageSize * (pages - 1) : pageSize)
     let bytes = total > 0 ? state.bytes * Int64(records) / Int64(total) : 0
     return (records, bytes)
   }
 
-  /// Distinct records changed in (token, snapshot], and their bytes.
-  mutating func changedRecords(zone: Int, after token: Int32, upTo snapshot: Int32) -> (Int, Int64) {
-    guard snapshot > token else { return (0, 0) }
+  /// The distinct records changed in (token, snapshot], in the order of their last change (as a
+  /// zone-changes fetch returns them), into `queue`; returns their bytes.
+  mutating func changedRecords(zone: Int, after token: Int32, upTo snapshot: Int32, into queue: inout [ObjectID]) -> Int64 {
+    queue.removeAll(keepingCapacity: true)
+    guard snapshot > token else { return 0 }
     stampCounter &+= 1
     let stamp = stampCounter
     if objectStamp[zone].count < zones[zone].objectEntity.count {
       objectStamp[zone].append(contentsOf: repeatElement(0, count: zones[zone].objectEntity.count - objectStamp[zone].count))
     }
-    var records = 0
     var bytes: Int64 = 0
     let isPublic = zones[zone].scope == .public
-    for index in Int(token)..<Int(snapshot) {
+    var index = Int(snapshot) - 1
+    while index >= Int(token) {
       let object = zones[zone].changeLog[index]
+      index -= 1
       if objectStamp[zone][object.index] == stamp { continue }
+      objectStamp[zone][object.index] = stamp
       // A public query returns live records only: a deleted record is simply absent.
       if isPublic && zones[zone].serverValue[Int(zones[zone].objectFieldBase[object.index])] == 0 { continue }
-      objectStamp[zone][object.index] = stamp
-      records += 1
+      queue.append(object)
       let entity = Int(zones[zone].objectEntity[object.index])
       bytes += entity >= 0 ? recordBytesByEntity[entity] + assetBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
     }
-    return (records, bytes)
+    queue.reverse()
+    return bytes
   }
 
   mutating func pageDuration(_ activity: ActivityID) -> SimDuration {
@@ -69,14 +84,14 @@ extension World {
   }
 
   mutating func scheduleNextPage(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    sendRequest(.importPageDone(activity), taking: pageDuration(activity), sim: &sim)
+    sendRequest(.importPageDone(activity), from: owner(of: activities[activity.index].mirror), taking: pageDuration(activity), sim: &sim)
   }
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let mirror = activities[activity.index].mirror
     switch generalVerdict(activity, at: sim.now) {
     case .retry(let at):
-      sim.schedule(.importPageDone(activity), at: max(at, containerBlockedUntil) + pageDuration(activity))
+      sim.schedule(.importPageDone(activity), at: max(at, earliestSend(owner(of: mirror), at: sim.now)) + pageDuration(activity))
       return
     case .failed:
       // networkUnavailable mid-import: nothing applied; a new import waits for the network.
@@ -87,6 +102,8 @@ extension World {
       break
     }
     let page = nextPage(activity)
+    let first = min(Int(activities[activity.index].pagesTotal - activities[activity.index].pagesLeft) * max(1, spec.server.importPageSize), importQueues[activity.index].count)
+    applyPage(mirror, importQueues[activity.index][first..<min(first + page.records, importQueues[activity.index].count)], at: sim.now)
     sink.observe(.request(mirror: mirror, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
     activities[activity.index].pagesLeft -= 1
     if activities[activity.index].pagesLeft > 0 {
@@ -94,7 +111,7 @@ extension World {
       return
     }
     let state = activities[activity.index]
-    applyImport(mirror, upTo: state.snapshotToken)
+    finishImportToken(mirror, upTo: state.snapshotToken)
     sink.observe(.imported(mirror: mirror, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
     finishActivity(activity, succeeded: true, sim: &sim)
     importFinishedUI(mirror, sim: &sim)
@@ -102,26 +119,48 @@ extension World {
     if spec.devices[owner(of: mirror).index].app.deduplicate { deduplicate(mirror, sim: &sim) }
   }
 
-  /// Merges the server's records changed since the store's token; unexported local fields win.
-  mutating func applyImport(_ mirror: MirrorID, upTo snapshot: Int32) {
+  /// Merges one page of fetched records into the store (unexported local fields win) and tracks
+  /// children whose parent has not arrived yet.
+  mutating func applyPage(_ mirror: MirrorID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
-    let token = mirrors[mirror.index].importedToken
-    guard snapshot > token else { return }
     ensureLocalCapacity(mirror)
-    let isPublic = zones[zone].scope == .public
-    for index in Int(token)..<Int(snapshot) {
-      let object = zones[zone].changeLog[index]
+    for object in objects {
       let base = Int(zones[zone].objectFieldBase[object.index])
-      // Deletes leave no tombstone in the public database: the device keeps what it had.
-      if isPublic && zones[zone].serverValue[base] == 0 { continue }
-      let entity = Int(zones[zone].objectEntity[object.index])
-      let fieldCount = entity >= 0 ? spec.entities[entity].fieldCount : 1
-      for field in base..<base + fieldCount where !dirty[mirror.index][field] {
+      for field in base..<base + fieldCount(zone: zone, object: object) where !dirty[mirror.index][field] {
         localWrite[mirror.index][field] = zones[zone].serverWrite[field]
         localValue[mirror.index][field] = zones[zone].serverValue[field]
       }
     }
-    mirrors[mirror.index].importedToken = snapshot
+    // A page is applied as a unit: a child is an orphan if its parent is missing after it.
+    for object in objects {
+      let parent = Int(zones[zone].objectParent[object.index])
+      if parent >= 0 && isLive(mirror, object) && !isLive(mirror, ObjectID(parent)) {
+        orphans[mirror.index].append((object, now))
+      }
+    }
+    guard !orphans[mirror.index].isEmpty else { return }
+    var still: [(child: ObjectID, since: SimTime)] = []
+    for orphan in orphans[mirror.index] {
+      let parent = ObjectID(Int(zones[zone].objectParent[orphan.child.index]))
+      if isLive(mirror, parent) {
+        sink.observe(.orphanWindow(mirror: mirror, child: orphan.child, from: orphan.since, to: now))
+      } else {
+        still.append(orphan)
+      }
+    }
+    orphans[mirror.index] = still
+  }
+
+  func isLive(_ mirror: MirrorID, _ object: ObjectID) -> Bool {
+    let zone = Int(mirrors[mirror.index].zone)
+    let base = Int(zones[zone].objectFieldBase[object.index])
+    return base < localValue[mirror.index].count && localValue[mirror.index][base] == 1
+  }
+
+  /// The import finished: the store is up to date with the snapshot token.
+  mutating func finishImportToken(_ mirror: MirrorID, upTo snapshot: Int32) {
+    let zone = Int(mirrors[mirror.index].zone)
+    mirrors[mirror.index].importedToken = max(mirrors[mirror.index].importedToken, snapshot)
     mirrors[mirror.index].tokenAt = tokenTime(zone: zone, token: snapshot)
   }
 

@@ -14,9 +14,15 @@ enum RequestVerdict {
 extension World {
   /// Schedules `completion` for a request that takes `duration` once it may be sent: never before
   /// the container's retry-after has passed.
-  mutating func sendRequest(_ completion: ModelEvent, taking duration: SimDuration, sim: inout Simulation<ModelEvent>) {
-    let start = max(sim.now, containerBlockedUntil)
-    sim.schedule(completion, at: start + duration)
+  mutating func sendRequest(
+    _ completion: ModelEvent, from device: DeviceID, taking duration: SimDuration, sim: inout Simulation<ModelEvent>
+  ) {
+    sim.schedule(completion, at: earliestSend(device, at: sim.now) + duration)
+  }
+
+  /// The earliest time the device may send: after the container's and its own retry-after.
+  func earliestSend(_ device: DeviceID, at now: SimTime) -> SimTime {
+    max(now, containerBlockedUntil, deviceBlockedUntil.isEmpty ? .zero : deviceBlockedUntil[device.index])
   }
 
   /// The generic part of every request's answer: network, network failures, the throttle.
@@ -42,8 +48,31 @@ extension World {
       sink.observe(.cloudError(mirror: mirror, error: .serviceUnavailable, retryAfter: retryAfter, at: now))
       return .retry(at: containerBlockedUntil)
     }
+    if isDeviceThrottled(device, at: now) {
+      let retryAfter = server.throttleRetryAfter.sampleDuration(using: &networkRandom[device])
+      deviceBlockedUntil[device] = max(deviceBlockedUntil[device], now + retryAfter)
+      sink.observe(.cloudError(mirror: mirror, error: .requestRateLimited, retryAfter: retryAfter, at: now))
+      return .retry(at: deviceBlockedUntil[device])
+    }
+    if server.zoneBusyProbability > 0 && networkRandom[device].bernoulli(server.zoneBusyProbability) {
+      activities[activity.index].attempt += 1
+      let attempt = activities[activity.index].attempt
+      let delay = SimDuration(seconds: server.zoneBusyBackoffSeconds * Double(1 << min(attempt - 1, 30)))
+      sink.observe(.cloudError(mirror: mirror, error: .zoneBusy, retryAfter: delay, at: now))
+      return .retry(at: now + delay)
+    }
     activities[activity.index].attempt = 0
     return .accepted
+  }
+
+  /// Counts the request against the device's per-minute rate; true when over it.
+  mutating func isDeviceThrottled(_ device: Int, at now: SimTime) -> Bool {
+    guard let limit = spec.server.deviceThrottleRequestsPerMinute else { return false }
+    let windowStart = now.advanced(by: .seconds(-60))
+    deviceRequestTimes[device].removeAll { $0 <= windowStart }
+    if Double(deviceRequestTimes[device].count) >= limit { return true }
+    deviceRequestTimes[device].append(now)
+    return false
   }
 
   /// Counts the request against the container's per-second rate; true when over it (or forced).

@@ -2,6 +2,7 @@ import SimKernel
 
 extension World {
   mutating func buildEntities() {
+    publicQueriesPerPoll = max(1, spec.entities.count + (spec.entities.contains { $0.manyToManyLinksPerObject > 0 } ? 1 : 0))
     for entity in spec.entities {
       var record = Int64(spec.server.recordOverheadBytes)
       var assets: Int64 = 0
@@ -60,9 +61,14 @@ extension World {
         localValue.append([])
         dirty.append([])
         plans.append(ExportPlan())
+        orphans.append([])
       }
       recentRuns.append([])
       recentRunsHead.append(0)
+      if spec.server.deviceThrottleRequestsPerMinute != nil {
+        deviceBlockedUntil.append(.zero)
+        deviceRequestTimes.append([])
+      }
       pushWakes.append([])
       waiting.append([])
       let seed = spec.seed

@@ -57,11 +57,20 @@ public struct World: EventHandler {
   var throttleWindow: [SimTime] = []
   var throttleHead = 0
   var throttleForced = false
+  /// Per device: its own retry-after and recent request times (only with a device throttle).
+  var deviceBlockedUntil: [SimTime] = []
+  var deviceRequestTimes: [[SimTime]] = []
+  /// Queries per public-database poll: one per record type, plus one for CDMR join records.
+  var publicQueriesPerPoll = 1
   /// Bytes stored per account, and per-account quota (nil = unlimited).
   var accountUsageBytes: [Int64] = []
   var accountQuotaBytes: [Int64?] = []
   /// Server fields that received increments: (zone, field), in first-increment order.
   var counterFields: [(zone: Int32, field: Int32)] = []
+  /// Per activity slot: the records an import fetches, in the order the server returns them.
+  var importQueues: [[ObjectID]] = []
+  /// Per store: children held without their parent, and since when.
+  var orphans: [[(child: ObjectID, since: SimTime)]] = []
 
   /// Builds the world of `spec`, reporting to `sink`.
   public init(spec: WorldSpec, sink: any ObservationSink) {

@@ -85,6 +85,8 @@ struct ZoneState {
   /// Per object: its logical key (−1 none), and whether it is a contribution.
   var objectKey: [Int32] = []
   var objectContribution: [Bool] = []
+  /// Per object: the parent object it points to (−1 none).
+  var objectParent: [Int32] = []
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
 
@@ -107,6 +109,7 @@ struct ActivityState {
   /// Import: the server token captured at start; pages left.
   var snapshotToken: Int32 = 0
   var pagesLeft: Int32 = 0
+  var pagesTotal: Int32 = 0
   var records: Int32 = 0
   var bytes: Int64 = 0
   /// Export: the plan's next batch and the history prefix it covers.

@@ -150,6 +150,10 @@ public final class MetricsRecorder: ObservationSink {
       update(write) { $0.lost = true }
     case .setupFailed:
       counters.setupFailures += 1
+    case .orphanWindow(_, _, let from, let to):
+      counters.orphanWindows += 1
+      counters.orphanTotal += to - from
+      counters.orphanLongest = max(counters.orphanLongest, to - from)
     case .finalState(let state):
       finalState = state
     case .runEnded(let at, let converged):

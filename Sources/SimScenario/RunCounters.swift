@@ -19,6 +19,10 @@ public struct RunCounters: Sendable {
   /// Indexed like `CloudError.allCases`.
   public var cloudErrors = [Int](repeating: 0, count: CloudError.allCases.count)
   public var resets = 0
+  /// Orphan windows: how many, their total and longest duration.
+  public var orphanWindows = 0
+  public var orphanTotal = SimDuration.zero
+  public var orphanLongest = SimDuration.zero
   public var setupFailures = 0
   /// Per policy index: refusals, total and longest blocked time.
   public var blockedCount: [Int] = []

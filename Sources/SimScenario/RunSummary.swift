@@ -15,7 +15,7 @@ public struct RunSummary: Sendable {
     public var betterDirection: Int {
       let lower = ["latency.", "stage.", "blocked.", "errors.", "convergenceTime", "lostUpdates", "writesLost",
                    "writesPending", "ghosts", "duplicates", "rowsNotVisible", "setupFailures", "pushes.dropped",
-                   "pushes.discarded", "exportsFailed", "importsFailed"]
+                   "pushes.discarded", "exportsFailed", "importsFailed", "orphan"]
       let higher = ["rowsVisible", "converged", "writesCommitted"]
       if lower.contains(where: { name.hasPrefix($0) }) { return -1 }
       if higher.contains(name) { return 1 }
@@ -51,6 +51,9 @@ public struct RunSummary: Sendable {
       MetricInfo(name: "contributions", isDuration: false, meaning: "live contribution records at the server"),
       MetricInfo(name: "resets", isDuration: false, meaning: "mirroring resets"),
       MetricInfo(name: "setupFailures", isDuration: false, meaning: "container setups that failed (134410)"),
+      MetricInfo(name: "orphanWindows", isDuration: false, meaning: "children held before their parent arrived"),
+      MetricInfo(name: "orphanTime.total", isDuration: true, meaning: "time children were held without their parent"),
+      MetricInfo(name: "orphanTime.longest", isDuration: true, meaning: "longest orphan window"),
       MetricInfo(name: "rows", isDuration: false, meaning: "(write, other device) pairs"),
       MetricInfo(name: "rowsVisible", isDuration: false, meaning: "pairs whose write the device showed"),
       MetricInfo(name: "rowsNotVisible", isDuration: false, meaning: "committed writes a device had not shown at the end"),
@@ -126,6 +129,9 @@ public struct RunSummary: Sendable {
     named["contributions"] = Double(recorder.finalState.contributions)
     named["resets"] = Double(recorder.counters.resets)
     named["setupFailures"] = Double(recorder.counters.setupFailures)
+    named["orphanWindows"] = Double(recorder.counters.orphanWindows)
+    named["orphanTime.total"] = recorder.counters.orphanTotal.seconds
+    named["orphanTime.longest"] = recorder.counters.orphanLongest.seconds
     for (index, error) in CloudError.allCases.enumerated() { named["errors.\(error.rawValue)"] = Double(recorder.counters.cloudErrors[index]) }
     named["rows"] = Double(rows.count)
     named["rowsVisible"] = Double(latencies.count)

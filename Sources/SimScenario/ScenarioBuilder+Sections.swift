@@ -6,9 +6,10 @@ extension ScenarioBuilder {
     guard let fields = reader.object(node, "model", known: ["entities"]) else { return }
     guard let entries = reader.array(fields["entities"], "model.entities", maxCount: ScenarioDecoder.Limits.maxEntities) else { return }
     var entities: [EntityDescription] = []
+    var parents: [(Int, String?)] = []
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("model.entities", index)
-      guard let entity = reader.object(entry, path, known: ["name", "attributes", "manyToManyLinks"]) else { continue }
+      guard let entity = reader.object(entry, path, known: ["name", "attributes", "manyToManyLinks", "parent"]) else { continue }
       let name = reader.required(entity, "name", path) { reader.string($0, $1) } ?? "Entity\(index)"
       if entities.contains(where: { $0.name == name }) { reader.problem(ScenarioReader.join(path, "name"), "entity \"\(name)\" is declared twice") }
       var bytes: [Int] = []
@@ -22,6 +23,14 @@ extension ScenarioBuilder {
       if entity["attributes"] == nil { bytes = EntityDescription(name: name).attributeBytes }
       let links = reader.integer(entity["manyToManyLinks"], ScenarioReader.join(path, "manyToManyLinks"), min: 0, max: 1000) ?? 0
       entities.append(EntityDescription(name: name, attributeBytes: bytes, manyToManyLinksPerObject: links))
+      parents.append((index, reader.string(entity["parent"], ScenarioReader.join(path, "parent"))))
+    }
+    for (index, parent) in parents {
+      guard let parent, index < entities.count else { continue }
+      if let target = entities.firstIndex(where: { $0.name == parent }) { entities[index].parentEntity = target } else {
+        let hint = suggestion(for: parent, among: entities.map(\.name)).map { "did you mean \"\($0)\"?" }
+        reader.problem(ScenarioReader.join(ScenarioReader.index("model.entities", index), "parent"), "no entity named \"\(parent)\"", hint: hint)
+      }
     }
     if entities.isEmpty { reader.problem("model.entities", "a model needs at least one entity") } else { spec.entities = entities }
   }
@@ -31,7 +40,8 @@ extension ScenarioBuilder {
       "requestLatency", "recordsPerOperation", "bytesPerOperation", "savePolicy", "importPageSize", "applyTimePerRecord",
       "recordOverheadBytes", "joinRecordBytes", "assetThresholdBytes", "serverMaxRecordsPerRequest",
       "serverMaxBytesPerRequest", "throttle", "networkFailureProbability", "networkRetryBackoff", "networkRetryBackoffCap",
-      "quotaBytesPerAccount", "poisonRecordProbability", "changeTokenRetention",
+      "quotaBytesPerAccount", "poisonRecordProbability", "changeTokenRetention", "deviceThrottleRequestsPerMinute",
+      "zoneBusyProbability", "zoneBusyBackoff",
     ]
     guard let fields = reader.object(node, "cloud", known: keys) else { return }
     let path = { ScenarioReader.join("cloud", $0) }
@@ -74,6 +84,13 @@ extension ScenarioBuilder {
       spec.server.quotaBytesPerAccount = Int64(quota)
     }
     if let poison = reader.ratio(fields["poisonRecordProbability"], path("poisonRecordProbability")) { spec.server.poisonRecordProbability = poison }
+    if let limit = reader.number(fields["deviceThrottleRequestsPerMinute"], path("deviceThrottleRequestsPerMinute"), above: 0) {
+      spec.server.deviceThrottleRequestsPerMinute = limit
+    }
+    if let p = reader.ratio(fields["zoneBusyProbability"], path("zoneBusyProbability")) {
+      if p >= 1 { reader.problem(path("zoneBusyProbability"), "1 would retry forever", hint: "use less than 1") } else { spec.server.zoneBusyProbability = p }
+    }
+    if let backoff = reader.duration(fields["zoneBusyBackoff"], path("zoneBusyBackoff"), positive: true) { spec.server.zoneBusyBackoffSeconds = backoff.seconds }
     if let retention = reader.duration(fields["changeTokenRetention"], path("changeTokenRetention"), positive: true) {
       spec.server.changeTokenRetentionSeconds = retention.seconds
     }

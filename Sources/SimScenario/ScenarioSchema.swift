@@ -500,6 +500,10 @@ public enum ScenarioSchema {
                 "description": "CDMR join records per new object [A]",
                 "minimum": 0,
                 "default": 0
+              },
+              "parent": {
+                "type": "string",
+                "description": "an entity that new objects point to (to-one); orphan windows are measured"
               }
             },
             "required": [
@@ -631,6 +635,23 @@ public enum ScenarioSchema {
         "changeTokenRetention": {
           "$ref": "#/$defs/duration",
           "description": "server history kept for tokens; absent = forever [assumed]"
+        },
+        "deviceThrottleRequestsPerMinute": {
+          "type": "number",
+          "description": "a device-side throttle: requestRateLimited beyond it [A] TN3162; value [assumed]",
+          "exclusiveMinimum": 0
+        },
+        "zoneBusyProbability": {
+          "type": "number",
+          "description": "per request [assumed]",
+          "minimum": 0,
+          "exclusiveMaximum": 1,
+          "default": 0
+        },
+        "zoneBusyBackoff": {
+          "$ref": "#/$defs/duration",
+          "description": "first zoneBusy delay, doubling [A] CKError.h 'a few seconds'",
+          "default": "2s"
         }
       },
       "description": "the CloudKit server"

@@ -407,3 +407,114 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     #expect(recorder.latencyRows().first?.outcome == .notVisible)
   }
 }
+
+@Suite struct MoreFailureModeTests {
+  @Test func zoneBusyRetriesAfterDoublingDelaysAndNothingIsLost() {
+    var spec = SchedulerTests.quietPair(hours: 2)
+    spec.server.zoneBusyProbability = 0.4
+    spec.timeline = (0..<40).map { at(60 + Int64($0) * 60, [0], .edit(.insert, entity: 0, key: nil)) }
+    let (log, recorder, outcome) = runLogged(spec)
+    var lastDelay: [MirrorID: SimDuration] = [:]
+    var busy = 0
+    for observation in log.observations {
+      switch observation {
+      case .cloudError(let mirror, .zoneBusy, let delay?, _):
+        busy += 1
+        // Consecutive zoneBusy answers to one request double the delay: 2 s, 4 s, 8 s …
+        let expected = lastDelay[mirror].map { $0 * 2 } ?? .seconds(2)
+        #expect(delay == expected)
+        lastDelay[mirror] = delay
+      case .request(let mirror, _, _, _, _): lastDelay[mirror] = nil
+      default: break
+      }
+    }
+    #expect(busy > 10)
+    #expect(outcome.converged)
+    #expect(recorder.latencyRows().allSatisfy { $0.outcome == .visible })
+  }
+
+  @Test func aDeviceThrottleAnswersRequestRateLimitedAndTheDeviceWaits() {
+    var spec = SchedulerTests.quietPair(hours: 2)
+    spec.server.deviceThrottleRequestsPerMinute = 3
+    spec.server.throttleRetryAfter = .constant(20)
+    spec.timeline = [at(60, [0], .bulkInsert(count: 30, entity: 0, oneSave: false, over: .seconds(30)))]
+    let (log, recorder, outcome) = runLogged(spec)
+    var limited: [(SimTime, SimTime)] = []
+    var arrivals: [SimTime] = []
+    for observation in log.observations {
+      switch observation {
+      case .cloudError(MirrorID(0), .requestRateLimited, let retry?, let time):
+        limited.append((time, time + retry))
+        arrivals.append(time)
+      case .request(MirrorID(0), _, _, _, let time): arrivals.append(time)
+      default: break
+      }
+    }
+    #expect(limited.count >= 3)
+    for (time, until) in limited {
+      let next = arrivals.first { $0 > time }
+      #expect(next.map { $0 >= until + .milliseconds(200) } ?? true)
+    }
+    // Never more than 3 accepted requests from the device in any minute.
+    let accepted = log.observations.compactMap { observation -> SimTime? in
+      if case .request(MirrorID(0), _, _, _, let time) = observation { return time }
+      return nil
+    }
+    for (index, time) in accepted.enumerated() where index >= 3 {
+      #expect(time - accepted[index - 3] > .seconds(60))
+    }
+    #expect(outcome.converged)
+    #expect(recorder.writeAccounting().committed == 30)
+  }
+
+  @Test func aPublicPollQueriesEachRecordTypeAndTheJoinRecords() {
+    var spec = SchedulerTests.quietPair(hours: 1)
+    spec.entities = [
+      EntityDescription(name: "Post", manyToManyLinksPerObject: 1), EntityDescription(name: "Tag"), EntityDescription(name: "Author"),
+    ]
+    for index in 0..<2 { spec.devices[index].stores = [.publicDatabase] }
+    spec.polling.appUseClock = false
+    spec.timeline = [at(60, [0], .edit(.insert, entity: 0, key: nil))]
+    let (log, _, _) = runLogged(spec)
+    // Three record types plus CDMR: four query requests per poll (and per launch import).
+    let polls = log.observations.compactMap { observation -> ActivityID? in
+      if case .imported(MirrorID(1), let activity, _, _, _) = observation { return activity }
+      return nil
+    }
+    let downloads = log.observations.filter {
+      if case .request(MirrorID(1), false, _, _, _) = $0 { return true }
+      return false
+    }
+    #expect(polls.count >= 2)
+    #expect(downloads.count == polls.count * 4)
+  }
+
+  @Test func aChildFetchedBeforeItsParentIsAnOrphanUntilTheParentsPage() {
+    var spec = SchedulerTests.quietPair(hours: 1)
+    spec.entities = [EntityDescription(name: "Folder"), EntityDescription(name: "Note", parentEntity: 0)]
+    spec.timeline = [
+      at(5, [1], .goOffline),
+      at(10, [0], .edit(.insert, entity: 0, key: nil)),
+      at(20, [0], .bulkInsert(count: 250, entity: 1, oneSave: true, over: .zero)),
+      at(40, [0], .edit(.update, entity: 0, key: nil)),
+      at(100, [1], .goOnline),
+    ]
+    let (log, recorder, outcome) = runLogged(spec)
+    #expect(outcome.converged)
+    // The receiver fetches from a nil token in last-change order: 250 notes, then the folder
+    // (updated last). Page 1 holds 200 notes without their folder; page 2 brings the other 50
+    // notes and the folder, ending all 200 orphan windows at once.
+    let windows = log.observations.compactMap { observation -> (SimTime, SimTime)? in
+      if case .orphanWindow(MirrorID(1), _, let from, let to) = observation { return (from, to) }
+      return nil
+    }
+    #expect(windows.count == 200)
+    #expect(Set(windows.map(\.0)).count == 1)
+    #expect(Set(windows.map(\.1)).count == 1)
+    // Page 2: 0.2 s latency + 51 records × 3.5 ms to apply + its bytes at 5 MB/s.
+    let pageTwo = SimDuration(seconds: 0.2 + 51 * 0.0035) + SimDuration(nanoseconds: Int64((Double(51 * 444) / 5_000_000 * 1e9).rounded()))
+    let window = windows[0].1 - windows[0].0
+    #expect(abs(window.nanoseconds - pageTwo.nanoseconds) < 1_000_000)
+    #expect(recorder.counters.orphanWindows == 200)
+  }
+}
