@@ -20,6 +20,8 @@ public struct ServerParameters: Equatable, Sendable {
   public var joinRecordBytes = 400
   /// String/binary fields above this many bytes become CKAsset uploads. [W] WWDC19 ~750 KB.
   public var assetThresholdBytes = 750_000
+  /// A record above this many bytes moves its largest fields to assets. [A] TN3164: 1 MB.
+  public var maxRecordBytes = 1_000_000
   /// The server's own limits; a larger request fails with limitExceeded. [A] 400 items, 2 MB.
   public var serverMaxRecordsPerRequest = 400
   public var serverMaxBytesPerRequest = 2_000_000
@@ -141,23 +143,47 @@ public struct DeviceConditions: Equatable, Sendable {
   public init() {}
 }
 
-/// An entity of the app's data model, reduced to what sizes records (MODEL §6; issue 8 refines it).
+/// An entity of the app's data model, reduced to what the simulation needs: field sizes, many-to-
+/// many links, a to-one reference (for orphan windows) and whether large fields may become assets.
+/// The scenario layer builds these from the full model description (issue 8's `model` section).
 public struct EntityDescription: Equatable, Sendable {
   public var name: String
-  /// Typical sizes of the entity's attributes, bytes, in order.
+  /// Typical sizes of the entity's attributes (inherited ones first), bytes, in order.
   public var attributeBytes: [Int]
+  /// Whether each attribute may move to a CKAsset (String, Binary Data, Transformable). [W] WWDC19
+  public var assetEligible: [Bool]
   /// CDMR join records created with each new object (many-to-many links).
   public var manyToManyLinksPerObject: Int
-  /// The entity a new object points to through a to-one relationship (its parent), if any.
-  public var parentEntity: Int?
+  /// The entity new objects point to through a to-one relationship, if any (orphan windows).
+  public var referencedEntity: Int?
+  /// The CloudKit record type the entity maps to (its root entity), for display.
+  public var recordType: String
 
-  public init(name: String, attributeBytes: [Int] = [64, 64, 8, 8], manyToManyLinksPerObject: Int = 0, parentEntity: Int? = nil) {
+  public init(
+    name: String, attributeBytes: [Int] = [64, 64, 8, 8], manyToManyLinksPerObject: Int = 0, referencedEntity: Int? = nil,
+    assetEligible: [Bool]? = nil, recordType: String? = nil
+  ) {
     self.name = name
     self.attributeBytes = attributeBytes
+    self.assetEligible = assetEligible ?? Array(repeating: true, count: attributeBytes.count)
     self.manyToManyLinksPerObject = manyToManyLinksPerObject
-    self.parentEntity = parentEntity
+    self.referencedEntity = referencedEntity
+    self.recordType = recordType ?? "CD_" + name
   }
 
   /// Number of fields, including the existence field at index 0.
   public var fieldCount: Int { attributeBytes.count + 1 }
+
+  /// Record bytes and asset bytes of a new object: fields above `assetThreshold` move to assets,
+  /// then the largest eligible fields move until the record fits `maxRecordBytes`. [W] WWDC19
+  public func recordSize(overhead: Int, assetThreshold: Int, maxRecordBytes: Int) -> (record: Int64, assets: Int64) {
+    var inRecord = attributeBytes.enumerated().map { index, bytes in assetEligible[index] && bytes > assetThreshold ? 0 : bytes }
+    var assets = zip(attributeBytes, inRecord).reduce(0) { $0 + ($1.0 - $1.1) }
+    while overhead + inRecord.reduce(0, +) > maxRecordBytes {
+      guard let largest = inRecord.indices.filter({ assetEligible[$0] && inRecord[$0] > 0 }).max(by: { inRecord[$0] < inRecord[$1] }) else { break }
+      assets += inRecord[largest]
+      inRecord[largest] = 0
+    }
+    return (Int64(overhead + inRecord.reduce(0, +)), Int64(assets))
+  }
 }

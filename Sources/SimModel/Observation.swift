@@ -43,6 +43,8 @@ public enum Observation: Sendable {
   case setupFailed(mirror: MirrorID, code: Int32, at: SimTime)
   /// A store held a child whose parent had not arrived, from `from` to `to` (an orphan window).
   case orphanWindow(mirror: MirrorID, child: ObjectID, from: SimTime, to: SimTime)
+  /// An import left out a record made by a newer model version than the device's app runs.
+  case hiddenRecord(mirror: MirrorID, object: ObjectID)
   /// The state of the data at the end of the run.
   case finalState(FinalState)
   /// A push event for a device.
@@ -84,5 +86,7 @@ public struct FinalState: Sendable, Equatable {
   public var counterValue = 0
   /// Live contribution records at the server.
   public var contributions = 0
+  /// (device, record) pairs a device cannot see because the record's model version is newer.
+  public var hiddenRecords = 0
   public init() {}
 }

@@ -111,4 +111,6 @@ public enum WriteOutcome: String, Sendable, CaseIterable, Codable {
   case lostUpdate
   /// Lost on its device without reaching the server (a reset, a removed store).
   case lost
+  /// The observer's app runs an older model version and does not fetch the record.
+  case hidden
 }

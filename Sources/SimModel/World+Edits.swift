@@ -66,10 +66,11 @@ extension World {
     let poison = probability > 0 && editRandom[owner(of: mirror).index].bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
     zones[zone].objectKey[object.index] = key ?? -1
+    zones[zone].objectVersion[object.index] = Int32(spec.devices[owner(of: mirror).index].modelVersion)
     zones[zone].objectContribution[object.index] = kind == .addContribution
-    if let parentEntity = spec.entities[entity].parentEntity {
+    if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
-      zones[zone].objectParent[object.index] = newestLiveObject(mirror, entity: parentEntity)?.raw ?? -1
+      zones[zone].objectParent[object.index] = newestLiveObject(mirror, entity: referenced)?.raw ?? -1
     }
     let base = Int(zones[zone].objectFieldBase[object.index])
     let write = newWrite(mirror, basedOn: .none)
@@ -102,6 +103,7 @@ extension World {
     zones[zone].objectKey.append(-1)
     zones[zone].objectContribution.append(false)
     zones[zone].objectParent.append(-1)
+    zones[zone].objectVersion.append(1)
     return object
   }
 

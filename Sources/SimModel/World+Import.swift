@@ -20,9 +20,13 @@ extension World {
     while importQueues.count <= activity.index { importQueues.append([]) }
     // Take the slot's buffer out while filling it (keeps its capacity, avoids overlapping access).
     var queue: [ObjectID] = []
+    var hidden: [ObjectID] = []
     swap(&queue, &importQueues[activity.index])
-    let bytes = changedRecords(zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot, into: &queue)
+    let version = Int32(spec.devices[owner(of: mirror).index].modelVersion)
+    let bytes = changedRecords(
+      zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot, maxVersion: version, into: &queue, hidden: &hidden)
     swap(&queue, &importQueues[activity.index])
+    for object in hidden { sink.observe(.hiddenRecord(mirror: mirror, object: object)) }
     let records = importQueues[activity.index].count
     activities[activity.index].records = Int32(records)
     activities[activity.index].bytes = bytes
@@ -49,7 +53,9 @@ extension World {
 
   /// The distinct records changed in (token, snapshot], in the order of their last change (as a
   /// zone-changes fetch returns them), into `queue`; returns their bytes.
-  mutating func changedRecords(zone: Int, after token: Int32, upTo snapshot: Int32, into queue: inout [ObjectID]) -> Int64 {
+  mutating func changedRecords(
+    zone: Int, after token: Int32, upTo snapshot: Int32, maxVersion: Int32 = .max, into queue: inout [ObjectID], hidden: inout [ObjectID]
+  ) -> Int64 {
     queue.removeAll(keepingCapacity: true)
     guard snapshot > token else { return 0 }
     stampCounter &+= 1
@@ -67,6 +73,11 @@ extension World {
       objectStamp[zone][object.index] = stamp
       // A public query returns live records only: a deleted record is simply absent.
       if isPublic && zones[zone].serverValue[Int(zones[zone].objectFieldBase[object.index])] == 0 { continue }
+      // An older app fetches only records with version ≤ its own (seed 000's version attribute).
+      if zones[zone].objectVersion[object.index] > maxVersion {
+        hidden.append(object)
+        continue
+      }
       queue.append(object)
       let entity = Int(zones[zone].objectEntity[object.index])
       bytes += entity >= 0 ? recordBytesByEntity[entity] + assetBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)

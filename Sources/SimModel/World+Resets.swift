@@ -111,6 +111,16 @@ extension World {
         if key >= 0 && !seen.insert(key).inserted { state.duplicates += 1 }
       }
     }
+    for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
+      let zone = zones[Int(mirror.zone)]
+      let version = Int32(spec.devices[mirror.device.index].modelVersion)
+      for object in 0..<zone.objectEntity.count where zone.objectVersion[object] > version {
+        let base = Int(zone.objectFieldBase[object])
+        if zone.serverWrite[base] != .none && zone.serverValue[base] == 1 && !(base < localValue[index].count && localValue[index][base] == 1) {
+          state.hiddenRecords += 1
+        }
+      }
+    }
     for counter in counterFields {
       state.counterValue += Int(zones[Int(counter.zone)].serverValue[Int(counter.field)])
     }

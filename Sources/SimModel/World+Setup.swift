@@ -4,13 +4,11 @@ extension World {
   mutating func buildEntities() {
     publicQueriesPerPoll = max(1, spec.entities.count + (spec.entities.contains { $0.manyToManyLinksPerObject > 0 } ? 1 : 0))
     for entity in spec.entities {
-      var record = Int64(spec.server.recordOverheadBytes)
-      var assets: Int64 = 0
-      for bytes in entity.attributeBytes {
-        if bytes > spec.server.assetThresholdBytes { assets += Int64(bytes) } else { record += Int64(bytes) }
-      }
-      recordBytesByEntity.append(record)
-      assetBytesByEntity.append(assets)
+      let size = entity.recordSize(
+        overhead: spec.server.recordOverheadBytes, assetThreshold: spec.server.assetThresholdBytes,
+        maxRecordBytes: spec.server.maxRecordBytes)
+      recordBytesByEntity.append(size.record)
+      assetBytesByEntity.append(size.assets)
     }
   }
 

@@ -90,6 +90,13 @@ public struct World: EventHandler {
       let scope = mirror.zone >= 0 ? zones[Int(mirror.zone)].scope : nil
       sink.observe(.store(mirror: MirrorID(index), device: mirror.device, zone: ZoneID(Int(mirror.zone)), scope: scope))
     }
+    if let code = spec.modelRejectionCode {
+      // CloudKit refuses the model: every syncing store's setup fails and nothing syncs.
+      for index in mirrors.indices where mirrors[index].zone >= 0 {
+        sink.observe(.setupFailed(mirror: MirrorID(index), code: code, at: sim.now))
+        mirrors[index].disabled = true
+      }
+    }
     for device in devices.indices {
       let id = DeviceID(device)
       reportConditions(id, at: sim.now)

@@ -21,6 +21,9 @@ public struct WorldSpec: Sendable {
   public var devices: [DeviceSpec] = []
   /// Scripted actions.
   public var timeline: [TimelineAction] = []
+  /// When set, CloudKit refuses the model: every syncing store's setup fails with this code
+  /// (134060) and nothing syncs — a scenario simulating an incompatible model.
+  public var modelRejectionCode: Int32?
   /// Whether every processed event is reported (for `trace.csv`).
   public var traceEvents = false
   /// A ceiling on processed events (a guard against runaway scenarios).
@@ -61,6 +64,9 @@ public struct DeviceSpec: Sendable {
   public var requestLatency: Distribution?
   /// The stores; edits go to the first syncing store unless an action names another.
   public var stores: [StoreKind] = [.privateDatabase]
+  /// The model version the app on this device runs (the version-attribute strategy of seed 000):
+  /// it fetches only records created by this version or older.
+  public var modelVersion = 1
   /// Background edits at random times.
   public var workload: Workload?
   /// App sessions at random times.

@@ -85,8 +85,9 @@ struct ZoneState {
   /// Per object: its logical key (−1 none), and whether it is a contribution.
   var objectKey: [Int32] = []
   var objectContribution: [Bool] = []
-  /// Per object: the parent object it points to (−1 none).
+  /// Per object: the parent object it points to (−1 none), and the model version that made it.
   var objectParent: [Int32] = []
+  var objectVersion: [Int32] = []
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
 

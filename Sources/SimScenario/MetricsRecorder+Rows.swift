@@ -47,6 +47,10 @@ extension MetricsRecorder {
     guard let saved = write.savedAt, let committed = write.committedAt, write.activity.raw >= 0 else {
       return row
     }
+    if hidden.contains(Int64(observer.raw) << 32 | Int64(write.object.raw)) {
+      row.outcome = .hidden
+      return row
+    }
     row.outcome = .notVisible
     guard let imported = imports[observer.index].first(where: { $0.token >= write.sequence }),
       let seen = visibility[observer.index].first(where: { $0.token >= write.sequence })

@@ -5,6 +5,7 @@ import SimModel
 public final class MetricsRecorder: ObservationSink {
   struct WriteRecord {
     var mirror: MirrorID
+    var object: ObjectID
     var kind: EditKind
     var editedAt: SimTime
     var savedAt: SimTime?
@@ -49,6 +50,8 @@ public final class MetricsRecorder: ObservationSink {
   public internal(set) var finalState = FinalState()
   public internal(set) var endTime = SimTime.zero
   var lastEditAt: SimTime?
+  /// (store, record) pairs an import left out for a newer model version (membership only).
+  var hidden = Set<Int64>()
   var lastStoreChangeAt = SimTime.zero
   /// A device's power and network after a change.
   public struct ConditionChange: Sendable {
@@ -86,10 +89,10 @@ public final class MetricsRecorder: ObservationSink {
         while zoneMirrors.count <= zone.index { zoneMirrors.append([]) }
         zoneMirrors[zone.index].append(mirror)
       }
-    case .edited(let write, let mirror, _, _, let kind, let at):
+    case .edited(let write, let mirror, let object, _, let kind, let at):
       while writeIndex.count <= write.index { writeIndex.append(-1) }
       writeIndex[write.index] = Int32(writes.count)
-      writes.append(WriteRecord(mirror: mirror, kind: kind, editedAt: at))
+      writes.append(WriteRecord(mirror: mirror, object: object, kind: kind, editedAt: at))
       lastEditAt = at
     case .saved(let write, let at): update(write) { $0.savedAt = at }
     case .supersededLocally(let write, _):
@@ -150,6 +153,8 @@ public final class MetricsRecorder: ObservationSink {
       update(write) { $0.lost = true }
     case .setupFailed:
       counters.setupFailures += 1
+    case .hiddenRecord(let mirror, let object):
+      hidden.insert(Int64(mirror.raw) << 32 | Int64(object.raw))
     case .orphanWindow(_, _, let from, let to):
       counters.orphanWindows += 1
       counters.orphanTotal += to - from

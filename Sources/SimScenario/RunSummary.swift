@@ -15,7 +15,7 @@ public struct RunSummary: Sendable {
     public var betterDirection: Int {
       let lower = ["latency.", "stage.", "blocked.", "errors.", "convergenceTime", "lostUpdates", "writesLost",
                    "writesPending", "ghosts", "duplicates", "rowsNotVisible", "setupFailures", "pushes.dropped",
-                   "pushes.discarded", "exportsFailed", "importsFailed", "orphan"]
+                   "pushes.discarded", "exportsFailed", "importsFailed", "orphan", "recordsHidden", "rowsHidden"]
       let higher = ["rowsVisible", "converged", "writesCommitted"]
       if lower.contains(where: { name.hasPrefix($0) }) { return -1 }
       if higher.contains(name) { return 1 }
@@ -52,6 +52,8 @@ public struct RunSummary: Sendable {
       MetricInfo(name: "resets", isDuration: false, meaning: "mirroring resets"),
       MetricInfo(name: "setupFailures", isDuration: false, meaning: "container setups that failed (134410)"),
       MetricInfo(name: "orphanWindows", isDuration: false, meaning: "children held before their parent arrived"),
+      MetricInfo(name: "recordsHidden", isDuration: false, meaning: "(device, record) pairs hidden from older model versions at the end"),
+      MetricInfo(name: "rowsHidden", isDuration: false, meaning: "writes on records an observer's older model version does not fetch"),
       MetricInfo(name: "orphanTime.total", isDuration: true, meaning: "time children were held without their parent"),
       MetricInfo(name: "orphanTime.longest", isDuration: true, meaning: "longest orphan window"),
       MetricInfo(name: "rows", isDuration: false, meaning: "(write, other device) pairs"),
@@ -130,6 +132,8 @@ public struct RunSummary: Sendable {
     named["resets"] = Double(recorder.counters.resets)
     named["setupFailures"] = Double(recorder.counters.setupFailures)
     named["orphanWindows"] = Double(recorder.counters.orphanWindows)
+    named["recordsHidden"] = Double(recorder.finalState.hiddenRecords)
+    named["rowsHidden"] = Double(rows.filter { $0.outcome == .hidden }.count)
     named["orphanTime.total"] = recorder.counters.orphanTotal.seconds
     named["orphanTime.longest"] = recorder.counters.orphanLongest.seconds
     for (index, error) in CloudError.allCases.enumerated() { named["errors.\(error.rawValue)"] = Double(recorder.counters.cloudErrors[index]) }

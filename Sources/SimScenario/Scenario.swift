@@ -23,6 +23,8 @@ public struct Scenario: Sendable {
   public var outputs: [String]
   /// The scenario's own sweep, if it declares one (`syncsim sweep`; `run` ignores it).
   public var sweep: SweepPlan?
+  /// The app's data model as described (rules, record mapping, schema diff).
+  public var dataModel: DataModel
 
   /// The result files a run can write, in order.
   public static let outputKinds = ["summary", "latency", "activities", "timeline"]

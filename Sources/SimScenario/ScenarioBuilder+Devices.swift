@@ -4,10 +4,10 @@ import SimModel
 extension ScenarioBuilder {
   static let deviceKeys = [
     "name", "count", "account", "appState", "stores", "savePolicy", "uiRefresh", "backgroundPush", "power",
-    "network", "visibilityRequiresForeground", "uiMergeDelay", "resetGuard", "deduplicate",
+    "network", "visibilityRequiresForeground", "uiMergeDelay", "resetGuard", "deduplicate", "modelVersion",
   ]
 
-  func devices(_ node: JSONNode?, accountsNode: JSONNode?, _ spec: inout WorldSpec) -> [Group] {
+  func devices(_ node: JSONNode?, accountsNode: JSONNode?, modelVersion: Int, _ spec: inout WorldSpec) -> [Group] {
     let declaredAccounts = reader.integer(accountsNode, "accounts", min: 1, max: ScenarioDecoder.Limits.maxAccounts)
     guard let node else {
       reader.problem("devices", "missing required key \"devices\"", hint: "for example \"devices\": [{\"name\": \"iphone\"}, {\"name\": \"ipad\"}]")
@@ -44,7 +44,7 @@ extension ScenarioBuilder {
           device.account = account
         }
       }
-      configure(&device, fields, path)
+      configure(&device, fields, path, modelVersion: modelVersion)
       groups.append(Group(name: name, path: path, first: spec.devices.count, count: count))
       for member in 0..<count {
         var copy = device
@@ -62,7 +62,7 @@ extension ScenarioBuilder {
     return groups
   }
 
-  func configure(_ device: inout DeviceSpec, _ fields: Fields, _ path: String) {
+  func configure(_ device: inout DeviceSpec, _ fields: Fields, _ path: String, modelVersion: Int) {
     let join = { ScenarioReader.join(path, $0) }
     if let state = reader.choice(fields["appState"], join("appState"), AppState.self) { device.initialAppState = state }
     if let stores = stores(fields["stores"], join("stores")) { device.stores = stores }
@@ -75,6 +75,7 @@ extension ScenarioBuilder {
     if let merge = reader.duration(fields["uiMergeDelay"], join("uiMergeDelay")) { device.app.uiMergeSeconds = merge.seconds }
     if let guardOn = reader.bool(fields["resetGuard"], join("resetGuard")) { device.app.resetGuard = guardOn }
     if let dedup = reader.bool(fields["deduplicate"], join("deduplicate")) { device.app.deduplicate = dedup }
+    device.modelVersion = reader.integer(fields["modelVersion"], join("modelVersion"), min: 1, max: 1_000_000) ?? modelVersion
     let powerKeys = ["battery", "pluggedIn", "lowPowerMode", "drainPerHour", "chargePerHour", "autoLowPowerBelow"]
     if let power = reader.object(fields["power"], join("power"), known: powerKeys) {
       let powerPath = join("power")

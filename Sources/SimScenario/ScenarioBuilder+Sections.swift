@@ -2,39 +2,6 @@ import SimKernel
 import SimModel
 
 extension ScenarioBuilder {
-  func model(_ node: JSONNode?, _ spec: inout WorldSpec) {
-    guard let fields = reader.object(node, "model", known: ["entities"]) else { return }
-    guard let entries = reader.array(fields["entities"], "model.entities", maxCount: ScenarioDecoder.Limits.maxEntities) else { return }
-    var entities: [EntityDescription] = []
-    var parents: [(Int, String?)] = []
-    for (index, entry) in entries.enumerated() {
-      let path = ScenarioReader.index("model.entities", index)
-      guard let entity = reader.object(entry, path, known: ["name", "attributes", "manyToManyLinks", "parent"]) else { continue }
-      let name = reader.required(entity, "name", path) { reader.string($0, $1) } ?? "Entity\(index)"
-      if entities.contains(where: { $0.name == name }) { reader.problem(ScenarioReader.join(path, "name"), "entity \"\(name)\" is declared twice") }
-      var bytes: [Int] = []
-      let attributesPath = ScenarioReader.join(path, "attributes")
-      for (attributeIndex, attribute) in (reader.array(entity["attributes"], attributesPath, maxCount: 256) ?? []).enumerated() {
-        let attributePath = ScenarioReader.index(attributesPath, attributeIndex)
-        guard let fields = reader.object(attribute, attributePath, known: ["name", "bytes"]) else { continue }
-        _ = reader.required(fields, "name", attributePath) { reader.string($0, $1) }
-        bytes.append(reader.required(fields, "bytes", attributePath) { reader.integer($0, $1, min: 0, max: 1_000_000_000) } ?? 0)
-      }
-      if entity["attributes"] == nil { bytes = EntityDescription(name: name).attributeBytes }
-      let links = reader.integer(entity["manyToManyLinks"], ScenarioReader.join(path, "manyToManyLinks"), min: 0, max: 1000) ?? 0
-      entities.append(EntityDescription(name: name, attributeBytes: bytes, manyToManyLinksPerObject: links))
-      parents.append((index, reader.string(entity["parent"], ScenarioReader.join(path, "parent"))))
-    }
-    for (index, parent) in parents {
-      guard let parent, index < entities.count else { continue }
-      if let target = entities.firstIndex(where: { $0.name == parent }) { entities[index].parentEntity = target } else {
-        let hint = suggestion(for: parent, among: entities.map(\.name)).map { "did you mean \"\($0)\"?" }
-        reader.problem(ScenarioReader.join(ScenarioReader.index("model.entities", index), "parent"), "no entity named \"\(parent)\"", hint: hint)
-      }
-    }
-    if entities.isEmpty { reader.problem("model.entities", "a model needs at least one entity") } else { spec.entities = entities }
-  }
-
   func cloud(_ node: JSONNode?, _ spec: inout WorldSpec) {
     let keys = [
       "requestLatency", "recordsPerOperation", "bytesPerOperation", "savePolicy", "importPageSize", "applyTimePerRecord",

@@ -42,12 +42,21 @@ struct ScenarioBuilder {
       default: reader.problem("environment", "unknown value \"\(environment)\"", hint: "development or production")
       }
     }
-    model(top["model"], &spec)
+    let dataModel = self.dataModel(top["model"])
+    spec.entities = dataModel.entityDescriptions()
     cloud(top["cloud"], &spec)
     push(top["push"], &spec)
     polling(top["polling"], &spec)
     scheduler(top["scheduler"], &spec)
-    let groups = devices(top["devices"], accountsNode: top["accounts"], &spec)
+    let groups = devices(top["devices"], accountsNode: top["accounts"], modelVersion: dataModel.version, &spec)
+    if ModelRules.check(dataModel, zoneCount: Self.zoneCount(spec), reader: reader) && dataModel.simulateRejection {
+      spec.modelRejectionCode = 134_060
+    }
+    for (index, device) in spec.devices.enumerated() where device.modelVersion > dataModel.version {
+      reader.problem(groups.first { $0.first <= index && index < $0.first + $0.count }.map { ScenarioReader.join($0.path, "modelVersion") } ?? "devices",
+        "model version \(device.modelVersion) is newer than the model's (\(dataModel.version))", hint: "set model.version")
+      break
+    }
     let names = deviceNames(groups)
     let targets = Targets(groups: groups, names: names, deviceCount: spec.devices.count)
     workloads(top["workloads"], targets, &spec)
@@ -76,7 +85,26 @@ struct ScenarioBuilder {
       name: name, description: description, spec: spec, deviceNames: names,
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
       expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances, outputs: outputs,
-      sweep: sweep(top["sweep"]))
+      sweep: sweep(top["sweep"]), dataModel: dataModel)
+  }
+
+  /// Zones the world will have: a private zone per account with private stores, a shared zone per
+  /// distinct share, one public zone.
+  static func zoneCount(_ spec: WorldSpec) -> Int {
+    var privateAccounts = Set<Int>()
+    var shares: [StoreKind] = []
+    var hasPublic = false
+    for device in spec.devices {
+      for store in device.stores {
+        switch store {
+        case .privateDatabase: privateAccounts.insert(device.account)
+        case .sharedDatabase: if !shares.contains(store) { shares.append(store) }
+        case .publicDatabase: hasPublic = true
+        case .localOnly: break
+        }
+      }
+    }
+    return privateAccounts.count + shares.count + (hasPublic ? 1 : 0)
   }
 
   func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {

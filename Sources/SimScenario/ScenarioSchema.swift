@@ -452,6 +452,11 @@ public enum ScenarioSchema {
             "type": "boolean",
             "description": "after each import, delete duplicates by logical key, lowest id wins [A] seeds 000, 002",
             "default": false
+          },
+          "modelVersion": {
+            "type": "integer",
+            "description": "the model version this group's app runs (default model.version)",
+            "minimum": 1
           }
         },
         "required": [
@@ -463,6 +468,17 @@ public enum ScenarioSchema {
       "type": "object",
       "additionalProperties": false,
       "properties": {
+        "version": {
+          "type": "integer",
+          "description": "the model version (seed 000's version-attribute strategy: older apps fetch only records of their version or older)",
+          "minimum": 1,
+          "default": 1
+        },
+        "simulateRejection": {
+          "type": "boolean",
+          "description": "run a model CloudKit would refuse: every syncing store's setup fails (134060)",
+          "default": false
+        },
         "entities": {
           "type": "array",
           "minItems": 1,
@@ -473,9 +489,12 @@ public enum ScenarioSchema {
               "name": {
                 "type": "string"
               },
+              "parent": {
+                "type": "string",
+                "description": "parent entity (inheritance): the record type is the root entity's [A]"
+              },
               "attributes": {
                 "type": "array",
-                "description": "attributes with typical sizes; above 750 KB a value becomes an asset [W] WWDC19",
                 "items": {
                   "type": "object",
                   "additionalProperties": false,
@@ -483,36 +502,179 @@ public enum ScenarioSchema {
                     "name": {
                       "type": "string"
                     },
+                    "type": {
+                      "enum": [
+                        "integer16",
+                        "integer32",
+                        "integer64",
+                        "decimal",
+                        "double",
+                        "float",
+                        "string",
+                        "boolean",
+                        "date",
+                        "binary",
+                        "uuid",
+                        "uri",
+                        "transformable",
+                        "undefined",
+                        "objectID",
+                        "Int",
+                        "Int16",
+                        "Int32",
+                        "Int64",
+                        "Decimal",
+                        "Double",
+                        "Float",
+                        "String",
+                        "Bool",
+                        "Date",
+                        "Data",
+                        "UUID",
+                        "URL"
+                      ],
+                      "default": "string",
+                      "description": "a Core Data type, or the Swift type of a SwiftData property"
+                    },
+                    "optional": {
+                      "type": "boolean",
+                      "description": "[A] must be optional or have a default",
+                      "default": true
+                    },
+                    "default": {
+                      "description": "a default value (any JSON)"
+                    },
                     "bytes": {
                       "type": "integer",
-                      "description": "typical size",
+                      "description": "typical size; over 750 KB string/binary/transformable values become assets [W] WWDC19",
                       "minimum": 0
+                    },
+                    "maxBytes": {
+                      "type": "integer",
+                      "description": "largest size (the 700 KB rule)",
+                      "minimum": 0
+                    },
+                    "unique": {
+                      "type": "boolean",
+                      "description": "@Attribute(.unique): not supported by CloudKit",
+                      "default": false
+                    },
+                    "options": {
+                      "type": "array",
+                      "items": {
+                        "enum": [
+                          "unique",
+                          "externalStorage",
+                          "transformable"
+                        ]
+                      },
+                      "description": "SwiftData @Attribute options"
+                    }
+                  },
+                  "required": [
+                    "name"
+                  ]
+                }
+              },
+              "relationships": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "name": {
+                      "type": "string"
+                    },
+                    "destination": {
+                      "type": "string"
+                    },
+                    "toMany": {
+                      "type": "boolean",
+                      "description": "",
+                      "default": false
+                    },
+                    "optional": {
+                      "type": "boolean",
+                      "description": "[A] must be optional",
+                      "default": true
+                    },
+                    "inverse": {
+                      "type": "string",
+                      "description": "[A] required: records can arrive out of order"
+                    },
+                    "ordered": {
+                      "type": "boolean",
+                      "description": "[RE] not supported",
+                      "default": false
+                    },
+                    "deleteRule": {
+                      "enum": [
+                        "nullify",
+                        "cascade",
+                        "deny",
+                        "noAction"
+                      ],
+                      "default": "nullify",
+                      "description": "[A] Deny is not supported"
                     }
                   },
                   "required": [
                     "name",
-                    "bytes"
+                    "destination"
                   ]
                 }
               },
+              "uniqueConstraints": {
+                "type": "array",
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "description": "not supported by CloudKit [A]"
+              },
               "manyToManyLinks": {
                 "type": "integer",
-                "description": "CDMR join records per new object [A]",
+                "description": "shorthand: anonymous many-to-many links per new object (CDMR records)",
                 "minimum": 0,
                 "default": 0
-              },
-              "parent": {
-                "type": "string",
-                "description": "an entity that new objects point to (to-one); orphan windows are measured"
               }
             },
             "required": [
               "name"
             ]
           }
+        },
+        "configurations": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "entities": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "syncs": {
+                "type": "boolean",
+                "description": "a local-only configuration never syncs",
+                "default": true
+              }
+            },
+            "required": [
+              "name",
+              "entities"
+            ]
+          }
         }
       },
-      "description": "the app's data model (record sizes)"
+      "description": "the app's Core Data / SwiftData model: CloudKit compatibility rules, record mapping and record sizes"
     },
     "cloud": {
       "type": "object",

@@ -491,7 +491,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
 
   @Test func aChildFetchedBeforeItsParentIsAnOrphanUntilTheParentsPage() {
     var spec = SchedulerTests.quietPair(hours: 1)
-    spec.entities = [EntityDescription(name: "Folder"), EntityDescription(name: "Note", parentEntity: 0)]
+    spec.entities = [EntityDescription(name: "Folder"), EntityDescription(name: "Note", referencedEntity: 0)]
     spec.timeline = [
       at(5, [1], .goOffline),
       at(10, [0], .edit(.insert, entity: 0, key: nil)),
