@@ -158,6 +158,8 @@ public struct EntityDescription: Equatable, Sendable {
   public var referencedEntity: Int?
   /// The CloudKit record type the entity maps to (its root entity), for display.
   public var recordType: String
+  /// Whether the entity's configuration syncs; edits of a local-only entity never leave the device.
+  public var syncs = true
 
   public init(
     name: String, attributeBytes: [Int] = [64, 64, 8, 8], manyToManyLinksPerObject: Int = 0, referencedEntity: Int? = nil,

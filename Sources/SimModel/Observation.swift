@@ -5,6 +5,8 @@ import SimKernel
 public enum Observation: Sendable {
   /// The layout of the world, emitted once per store before anything else.
   case store(mirror: MirrorID, device: DeviceID, zone: ZoneID, scope: DatabaseScope?)
+  /// A person edited an entity of a local-only configuration: it never syncs. [A] seed 001
+  case localEdit(device: DeviceID, entity: Int32, at: SimTime)
   /// A person edited a field on a device: a new write.
   case edited(write: WriteID, mirror: MirrorID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime)
   /// The write's context saved (persistent history written).

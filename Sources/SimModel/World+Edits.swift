@@ -22,6 +22,10 @@ extension World {
   mutating func edit(_ mirror: MirrorID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>) {
     // A store whose setup failed still works locally; it just never syncs.
     guard mirrors[mirror.index].zone >= 0 else { return }
+    guard spec.entities[entity].syncs else {
+      sink.observe(.localEdit(device: owner(of: mirror), entity: Int32(entity), at: sim.now))
+      return
+    }
     switch kind {
     case .insert, .addContribution:
       insertObject(mirror, entity: entity, kind: kind, key: key, at: sim.now)

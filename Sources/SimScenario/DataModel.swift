@@ -132,14 +132,17 @@ public struct DataModel: Sendable {
 
   /// What the simulation needs of each entity.
   public func entityDescriptions() -> [EntityDescription] {
-    entities.map { entity in
+    let syncing = Set(RecordMapping.syncing(self).map(\.name))
+    return entities.map { entity in
       let attributes = lineage(entity).flatMap(\.attributes)
       let relationships = lineage(entity).flatMap(\.relationships)
       let toOne = relationships.first { !$0.toMany }.flatMap { relationship in entities.firstIndex { $0.name == relationship.destination } }
-      return EntityDescription(
+      var description = EntityDescription(
         name: entity.name, attributeBytes: attributes.map(\.bytes),
         manyToManyLinksPerObject: relationships.filter { isManyToMany($0) }.count, referencedEntity: toOne,
         assetEligible: attributes.map(\.type.assetEligible), recordType: "CD_" + root(of: entity))
+      description.syncs = syncing.contains(entity.name)
+      return description
     }
   }
 }

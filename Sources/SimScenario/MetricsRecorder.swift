@@ -153,6 +153,8 @@ public final class MetricsRecorder: ObservationSink {
       update(write) { $0.lost = true }
     case .setupFailed:
       counters.setupFailures += 1
+    case .localEdit:
+      counters.localEdits += 1
     case .hiddenRecord(let mirror, let object):
       hidden.insert(Int64(mirror.raw) << 32 | Int64(object.raw))
     case .orphanWindow(_, _, let from, let to):

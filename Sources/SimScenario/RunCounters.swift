@@ -19,6 +19,8 @@ public struct RunCounters: Sendable {
   /// Indexed like `CloudError.allCases`.
   public var cloudErrors = [Int](repeating: 0, count: CloudError.allCases.count)
   public var resets = 0
+  /// Edits of entities in local-only configurations (they never sync).
+  public var localEdits = 0
   /// Orphan windows: how many, their total and longest duration.
   public var orphanWindows = 0
   public var orphanTotal = SimDuration.zero

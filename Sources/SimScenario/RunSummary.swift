@@ -40,6 +40,7 @@ public struct RunSummary: Sendable {
       MetricInfo(name: "convergenceTime", isDuration: true, meaning: "last write to the last store change, if converged"),
       MetricInfo(name: "converged", isDuration: false, meaning: "1 if every store equals the server with nothing pending at the end"),
       MetricInfo(name: "writes", isDuration: false, meaning: "writes made"),
+      MetricInfo(name: "localEdits", isDuration: false, meaning: "edits of local-only entities (never synced)"),
       MetricInfo(name: "writesCommitted", isDuration: false, meaning: "writes committed and not lost"),
       MetricInfo(name: "writesPending", isDuration: false, meaning: "writes unsaved or not yet committed at the end"),
       MetricInfo(name: "writesSupersededLocally", isDuration: false, meaning: "writes replaced on their device before export"),
@@ -120,6 +121,7 @@ public struct RunSummary: Sendable {
     named["converged"] = recorder.converged ? 1 : 0
     let accounting = recorder.writeAccounting()
     named["writes"] = Double(accounting.total)
+    named["localEdits"] = Double(recorder.counters.localEdits)
     named["writesCommitted"] = Double(accounting.committed)
     named["writesPending"] = Double(accounting.pending)
     named["writesSupersededLocally"] = Double(accounting.supersededLocally)

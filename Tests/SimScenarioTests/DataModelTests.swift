@@ -74,6 +74,22 @@ import Testing
     #expect(found.allSatisfy { $0.contains("no relationships across configurations") })
   }
 
+  @Test func entitiesOfALocalOnlyConfigurationNeverSync() throws {
+    let text = #"""
+      {"version": 1, "devices": [{"name": "a"}, {"name": "b"}],
+       "model": {"entities": [{"name": "Note"}, {"name": "Draft"}],
+                 "configurations": [{"name": "Cloud", "entities": ["Note"]}, {"name": "Local", "entities": ["Draft"], "syncs": false}]},
+       "timeline": [{"at": "1m", "devices": "a", "action": {"edit": {"kind": "insert", "entity": "Draft"}}},
+                    {"at": "2m", "devices": "a", "action": {"edit": {"kind": "insert", "entity": "Note"}}}]}
+      """#
+    let (scenario, _) = try ScenarioDecoder.decode(Array(text.utf8), file: "c.json")
+    let report = ScenarioRunner.run(scenario)
+    #expect(report.summary.value("localEdits") == 1)
+    #expect(report.summary.value("writes") == 1)
+    #expect(report.summary.value("recordsUp") == 1)
+    #expect(RecordMapping.recordTypes(scenario.dataModel).map(\.name) == ["CD_Note"])
+  }
+
   @Test func aRecordTypeHasAtMost256Fields() {
     let attributes = (0..<128).map { #"{"name": "f\#($0)", "type": "Int"}"# }.joined(separator: ", ")
     let wide = #"{"entities": [{"name": "Wide", "attributes": ["# + attributes + "]}, {\"name\": \"Wider\", \"parent\": \"Wide\", \"attributes\": [" + (0..<128).map { #"{"name": "g\#($0)", "type": "Int"}"# }.joined(separator: ", ") + "]}]}"
