@@ -1,58 +1,41 @@
-/// Typed indices into the world's state arrays, so that ids of different things cannot be mixed.
+/// A typed index into one of the world's state arrays: the phantom `Tag` keeps ids of different
+/// things (devices, stores, writes …) from being mixed up, at the cost of an `Int32`.
+public struct TypedID<Tag>: Hashable, Comparable, Sendable, BitwiseCopyable {
+  public var raw: Int32
+  public init(_ raw: Int) { self.raw = Int32(raw) }
+  /// The id as an array index.
+  public var index: Int { Int(raw) }
+  public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+}
+
+extension TypedID: CustomStringConvertible {
+  public var description: String { String(raw) }
+}
+
+public enum AccountTag {}
+public enum DeviceTag {}
+public enum ZoneTag {}
+public enum MirrorTag {}
+public enum ActivityTag {}
+public enum WriteTag {}
+public enum ObjectTag {}
 
 /// An iCloud account.
-public struct AccountID: Hashable, Comparable, Sendable, BitwiseCopyable {
-  public var raw: Int32
-  public init(_ raw: Int) { self.raw = Int32(raw) }
-  public var index: Int { Int(raw) }
-  public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-}
-
+public typealias AccountID = TypedID<AccountTag>
 /// One install of the app on one device.
-public struct DeviceID: Hashable, Comparable, Sendable, BitwiseCopyable {
-  public var raw: Int32
-  public init(_ raw: Int) { self.raw = Int32(raw) }
-  public var index: Int { Int(raw) }
-  public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-}
-
+public typealias DeviceID = TypedID<DeviceTag>
 /// A CloudKit record zone (private zone of an account, a shared zone, or the public database).
-public struct ZoneID: Hashable, Comparable, Sendable, BitwiseCopyable {
-  public var raw: Int32
-  public init(_ raw: Int) { self.raw = Int32(raw) }
-  public var index: Int { Int(raw) }
-  public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-}
-
+public typealias ZoneID = TypedID<ZoneTag>
 /// One store on one device that mirrors one zone (a device may have several).
-public struct MirrorID: Hashable, Comparable, Sendable, BitwiseCopyable {
-  public var raw: Int32
-  public init(_ raw: Int) { self.raw = Int32(raw) }
-  public var index: Int { Int(raw) }
-  public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-}
-
+public typealias MirrorID = TypedID<MirrorTag>
 /// A scheduler activity (export, import or setup).
-public struct ActivityID: Hashable, Comparable, Sendable, BitwiseCopyable {
-  public var raw: Int32
-  public init(_ raw: Int) { self.raw = Int32(raw) }
-  public var index: Int { Int(raw) }
-  public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-}
-
+public typealias ActivityID = TypedID<ActivityTag>
 /// One field-level change made by a person (MODEL §10 "write"). Raw value 0 means "no write".
-public struct WriteID: Hashable, Comparable, Sendable, BitwiseCopyable {
-  public var raw: Int32
-  public init(_ raw: Int) { self.raw = Int32(raw) }
-  public var index: Int { Int(raw) }
-  public static let none = WriteID(0)
-  public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-}
-
+public typealias WriteID = TypedID<WriteTag>
 /// An object (a future CloudKit record) within its zone.
-public struct ObjectID: Hashable, Comparable, Sendable, BitwiseCopyable {
-  public var raw: Int32
-  public init(_ raw: Int) { self.raw = Int32(raw) }
-  public var index: Int { Int(raw) }
-  public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+public typealias ObjectID = TypedID<ObjectTag>
+
+extension TypedID where Tag == WriteTag {
+  /// No write: a field nobody has set.
+  public static var none: WriteID { WriteID(0) }
 }
