@@ -113,17 +113,16 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
     if exemptPushLaunches && activity.launchedForPush { return .proceed }
     let extend = activity.lowPowerMode && !activity.pluggedIn
     var eligible = activity.now
-    for window in windows {
+    let runs = activity.recentRuns
+    for window in windows where runs.count >= window.maxRuns {
       let seconds = extend ? max(window.windowSeconds, lowPowerWindowSeconds) : window.windowSeconds
       let length = SimDuration(seconds: seconds)
-      let runs = activity.recentRuns
-      // Runs in (now − window, now]: runs are sorted, so find the first inside.
+      // Runs are sorted: (now − window, now] holds at least maxRuns runs exactly when the run
+      // maxRuns places from the newest is inside it — and the window frees a place when that
+      // run leaves. O(1) per window.
       let cutoff = activity.now.advanced(by: SimDuration(nanoseconds: -length.nanoseconds))
-      let firstInside = Self.firstIndex(after: cutoff, in: runs)
-      let inside = runs.endIndex - firstInside
-      if inside >= window.maxRuns {
-        // The window frees a place when the run that is maxRuns-th from the newest leaves it.
-        let blocking = runs[runs.endIndex - window.maxRuns]
+      let blocking = runs[runs.endIndex - window.maxRuns]
+      if blocking > cutoff {
         eligible = max(eligible, blocking.advanced(by: length))
       }
     }
