@@ -6,7 +6,11 @@ extension World {
     let mirror = activities[activity.index].mirror
     let covered = history[mirror.index].count
     activities[activity.index].historyCovered = Int32(covered)
-    plans[mirror.index] = makePlan(mirror, changes: history[mirror.index][..<covered], at: sim.now)
+    // Fill the store's plan in place: its buffers are reused from export to export.
+    var plan = ExportPlan()
+    swap(&plan, &plans[mirror.index])
+    makePlan(mirror, changes: history[mirror.index][..<covered], into: &plan)
+    swap(&plan, &plans[mirror.index])
     if plans[mirror.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
       history[mirror.index].removeFirst(covered)
@@ -20,7 +24,7 @@ extension World {
   ///
   /// Records keep the order in which their objects first appear in the history; a record's
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
-  mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, at now: SimTime) -> ExportPlan {
+  mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, into plan: inout ExportPlan) {
     let zone = Int(mirrors[mirror.index].zone)
     stampCounter &+= 1
     let stamp = stampCounter
@@ -52,8 +56,8 @@ extension World {
       scratchKept.append(change)
     }
     // Pass 2: place the changes record by record (a counting sort on the rank).
-    var plan = ExportPlan()
-    plan.entries = [Change](repeating: Change(object: ObjectID(0), field: 0, write: .none), count: scratchKept.count)
+    plan.clear()
+    plan.entries.append(contentsOf: repeatElement(Change(object: ObjectID(0), field: 0, write: .none), count: scratchKept.count))
     var start: Int32 = 0
     for index in scratchCounts.indices {
       let count = scratchCounts[index]
@@ -97,7 +101,6 @@ extension World {
       plan.batchRecords.append(records)
       plan.batchBytes.append(bytes + assetBytes)
     }
-    return plan
   }
 
   mutating func sendNextBatch(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -123,7 +126,7 @@ extension World {
       sim.schedule(.exportRequestDone(activity), at: max(at, earliestSend(owner(of: mirror), at: sim.now)) + duration)
       return
     case .failed(let error):
-      plans[mirror.index] = ExportPlan()
+      plans[mirror.index].clear()
       finishActivity(activity, succeeded: false, sim: &sim)
       switch error {
       case .networkUnavailable: requestExport(mirror, trigger: .exportAgain, sim: &sim)
@@ -148,7 +151,7 @@ extension World {
       return
     }
     history[mirror.index].removeFirst(Int(activities[activity.index].historyCovered))
-    plans[mirror.index] = ExportPlan()
+    plans[mirror.index].clear()
     finishActivity(activity, succeeded: true, sim: &sim)
   }
 

@@ -66,14 +66,21 @@ extension World {
     guard activities[activity.index].phase == .deciding || activities[activity.index].phase == .blocked else {
       return
     }
-    let context = policyContext(activity, now: sim.now)
-    for (index, policy) in spec.scheduler.policies.enumerated() {
-      if case .refuse(let until) = policy.evaluate(context) {
-        block(activity, policy: Int32(index), until: until, sim: &sim)
-        return
-      }
+    if let refusal = firstRefusal(activity, now: sim.now) {
+      block(activity, policy: refusal.policy, until: refusal.until, sim: &sim)
+    } else {
+      approve(activity, sim: &sim)
     }
-    approve(activity, sim: &sim)
+  }
+
+  /// The first policy that refuses, in order. The context (which holds a slice of the run
+  /// history) ends here, so recording the run afterwards appends without copying the history.
+  func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
+    let context = policyContext(activity, now: now)
+    for (index, policy) in spec.scheduler.policies.enumerated() {
+      if case .refuse(let until) = policy.evaluate(context) { return (Int32(index), until) }
+    }
+    return nil
   }
 
   mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {

@@ -133,4 +133,12 @@ struct ExportPlan {
   var batchEnds: [Int32] = []
   var batchRecords: [Int32] = []
   var batchBytes: [Int64] = []
+
+  /// Empties the plan, keeping its buffers for the next export.
+  mutating func clear() {
+    entries.removeAll(keepingCapacity: true)
+    batchEnds.removeAll(keepingCapacity: true)
+    batchRecords.removeAll(keepingCapacity: true)
+    batchBytes.removeAll(keepingCapacity: true)
+  }
 }
