@@ -3,11 +3,12 @@ import SimModel
 
 extension RunReport {
   /// Per device, sampled every `sampleInterval`: app state, power, network, writes not yet
-  /// committed, and committed writes of others not yet visible on it.
+  /// committed, committed writes of others not yet visible on it, and whether the device is
+  /// converged (neither: nothing of its own pending, nothing of others' unseen).
   public func timelineTable() -> CSVTable {
     var table = CSVTable(
       columns: ["scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online",
-                "pendingWrites", "behindWrites"])
+                "pendingWrites", "behindWrites", "converged"])
     let deviceCount = scenario.deviceNames.count
     // Step functions per device: (time, new value), already in time order from the observations.
     var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
@@ -58,7 +59,7 @@ extension RunReport {
           runColumns + [
             CSVTable.seconds(now), scenario.deviceNames[device], app.rawValue,
             condition.map { CSVTable.number($0.batteryPercent) } ?? "", flag(condition?.pluggedIn), flag(condition?.lowPowerMode),
-            flag(condition?.online), String(pendingCount), String(behindCount),
+            flag(condition?.online), String(pendingCount), String(behindCount), pendingCount == 0 && behindCount == 0 ? "1" : "0",
           ])
         time += step
       }
