@@ -114,13 +114,12 @@ struct CheckCommand {
     }
     var failures: [String] = []
     let newSummary = report.summaryTable(version: SyncSimCommand.version)
-    for (index, info) in RunSummary.catalog.enumerated() {
+    for info in RunSummary.catalog {
       guard let old = value(info.name) else { continue }
       let new = newSummary.rows[0][newSummary.columns.firstIndex(of: info.name)!]
       if old == new { continue }
       let tolerance = report.scenario.tolerances[info.name] ?? 0
       if let a = Double(old), let b = Double(new), tolerance > 0, abs(b - a) <= tolerance * max(abs(a), 1e-12) { continue }
-      _ = index
       failures.append("\(info.name): committed \(old.isEmpty ? "undefined" : old), got \(new.isEmpty ? "undefined" : new)")
     }
     if failures.isEmpty {

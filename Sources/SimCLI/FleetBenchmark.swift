@@ -28,7 +28,6 @@ enum FleetBenchmark {
     let elapsed = start.duration(to: clock.now)
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     let peak = peakResidentBytes()
-    let devices = spec.devices.count
     console.print("fleet: \(accounts) accounts × 2 devices, private database, \(editsPerHour) edits/h per device, \(hours) h simulated")
     console.print("events            \(outcome.processedEvents)")
     console.print("observations      \(counter.count)")
@@ -39,7 +38,6 @@ enum FleetBenchmark {
     console.print("records           " + String(format: "%.1f MiB", Double(outcome.memory.recordBytes) / 1_048_576))
     console.print("activity table    " + String(format: "%.1f MiB", Double(outcome.memory.activityBytes) / 1_048_576))
     console.print("converged         \(outcome.converged)   fingerprint \(outcome.fingerprint.hex)")
-    _ = devices
     return .success
   }
 
