@@ -142,3 +142,31 @@ import Testing
     #expect(delivered.count == 1)
   }
 }
+
+@Suite struct SharedZoneTests {
+  @Test func aSharedZoneSyncsBetweenOwnerAndParticipantOnly() {
+    var spec = SchedulerTests.quietPair(hours: 1)
+    spec.accountCount = 3
+    let share = StoreKind.sharedDatabase(ownerAccount: 0, participants: [1])
+    var owner = DeviceSpec(name: "owner", account: 0)
+    owner.stores = [share, .privateDatabase]
+    var friend = DeviceSpec(name: "friend", account: 1)
+    friend.stores = [share]
+    var stranger = DeviceSpec(name: "stranger", account: 2)
+    stranger.stores = [.privateDatabase]
+    spec.devices = [owner, friend, stranger]
+    spec.timeline = [
+      at(60, [1], .edit(.insert, entity: 0, key: nil)),
+      at(120, [0], .edit(.insert, entity: 0, key: nil)),
+      at(180, [2], .edit(.insert, entity: 0, key: nil)),
+    ]
+    let (_, recorder, outcome) = runLogged(spec)
+    #expect(outcome.converged)
+    let rows = recorder.latencyRows()
+    // The friend's and the owner's writes go to the shared zone (each device's first store):
+    // each is seen by the other; the stranger's private write has no other device to reach.
+    #expect(rows.count == 2)
+    #expect(rows.allSatisfy { $0.outcome == .visible })
+    #expect(Set(rows.map { [$0.writer.index, $0.observer.index] }) == [[1, 0], [0, 1]])
+  }
+}
