@@ -26,7 +26,7 @@ enum FleetBenchmark {
     let counter = ObservationCounter()
     let outcome = WorldRunner.run(spec, sink: counter)
     let elapsed = start.duration(to: clock.now)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let seconds = elapsed.secondsValue
     let peak = peakResidentBytes()
     console.print("fleet: \(accounts) accounts × 2 devices, private database, \(editsPerHour) edits/h per device, \(hours) h simulated")
     console.print("events            \(outcome.processedEvents)")

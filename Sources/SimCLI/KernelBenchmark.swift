@@ -42,7 +42,7 @@ enum KernelBenchmark {
     let start = clock.now
     sim.run(&model, maxEvents: events)
     let elapsed = start.duration(to: clock.now)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let seconds = elapsed.secondsValue
     return Result(pending: pending, events: events, seconds: seconds, fingerprint: sim.fingerprint.hex)
   }
 }

@@ -11,7 +11,7 @@ enum RunSummaryPrinter {
       summary.value(name).map { DurationText.display(SimDuration(seconds: $0)) } ?? "–"
     }
     func count(_ name: String) -> String { summary.value(name).map(CSVTable.number) ?? "–" }
-    let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
+    let wallSeconds = wall.secondsValue
     console.print("scenario     \(report.scenario.name)   seed \(report.seed)")
     console.print("simulated    \(DurationText.display(SimDuration(nanoseconds: report.outcome.endTime.nanoseconds)))   \(report.outcome.processedEvents) events   wall \(String(format: "%.2f", wallSeconds)) s")
     if case .reachedEventLimit(let limit) = report.outcome.stopReason {

@@ -78,7 +78,7 @@ struct SweepCommand {
     if console.errIsTerminal {
       progress = { done, all in
         let elapsed = started.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.secondsValue
         let eta = done > 0 ? seconds / Double(done) * Double(all - done) : 0
         console.errorRaw("\r\(name): \(done)/\(all) runs, ETA \(Int(eta)) s   ")
       }
@@ -107,7 +107,7 @@ struct SweepCommand {
       return .cannotCreate
     }
     let wall = started.duration(to: clock.now)
-    let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
+    let wallSeconds = wall.secondsValue
     let shardText2 = shard.map { " (shard \($0.index)/\($0.count): \(runs.count) of \(total))" } ?? ""
     console.print("sweep \(scenario.name): \(plan.points().count) points × \(max(1, plan.seeds.count)) seeds = \(total) runs\(shardText2) on \(jobs) thread\(jobs == 1 ? "" : "s"), wall \(String(format: "%.2f", wallSeconds)) s")
     console.print("results \(directory)/")

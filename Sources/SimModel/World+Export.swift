@@ -26,12 +26,8 @@ extension World {
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
   mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, into plan: inout ExportPlan) {
     let zone = Int(mirrors[mirror.index].zone)
-    stampCounter &+= 1
-    let stamp = stampCounter
+    let stamp = nextStamp(zone: zone)
     let objectCount = zones[zone].objectEntity.count
-    if objectStamp[zone].count < objectCount {
-      objectStamp[zone].append(contentsOf: repeatElement(0, count: objectCount - objectStamp[zone].count))
-    }
     if scratchRank.count < objectCount {
       scratchRank.append(contentsOf: repeatElement(0, count: objectCount - scratchRank.count))
     }
@@ -75,11 +71,11 @@ extension World {
     var assetBytes: Int64 = 0
     var entryIndex = 0
     for object in scratchObjects {
-      let entity = Int(zones[zone].objectEntity[object.index])
-      let recordBytes = entity >= 0 ? recordBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
+      let cost = recordCost(zone: zone, object: object)
+      let recordBytes = cost.record
       let entriesEnd = entryIndex + plan.entries[entryIndex...].prefix { $0.object == object }.count
       let inserts = plan.entries[entryIndex..<entriesEnd].contains { $0.field < 0 }
-      let recordAssets = entity >= 0 && inserts ? assetBytesByEntity[entity] : 0
+      let recordAssets = inserts ? cost.assets : 0
       if records > 0
         && (Int(records) + 1 > spec.server.recordsPerOperation
           || bytes + recordBytes > Int64(spec.server.bytesPerOperation))
@@ -167,8 +163,7 @@ extension World {
     let recordBytes = plan.entries[range].reduce(into: (last: ObjectID(-1), bytes: Int64(0))) { state, change in
       if change.object != state.last {
         state.last = change.object
-        let entity = Int(zones[zone].objectEntity[change.object.index])
-        state.bytes += entity >= 0 ? recordBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
+        state.bytes += recordCost(zone: zone, object: change.object).record
       }
     }.bytes
     if Int(plan.batchRecords[batch]) > spec.server.serverMaxRecordsPerRequest || recordBytes > Int64(spec.server.serverMaxBytesPerRequest) {
@@ -184,8 +179,8 @@ extension World {
     if let quota = accountQuotaBytes[Int(zones[zone].ownerAccount)] {
       let newBytes = plan.entries[range].filter { $0.field < 0 && zones[zone].serverWrite[Int(zones[zone].objectFieldBase[$0.object.index])] == .none }
         .reduce(Int64(0)) { total, change in
-          let entity = Int(zones[zone].objectEntity[change.object.index])
-          return total + (entity >= 0 ? recordBytesByEntity[entity] + assetBytesByEntity[entity] : Int64(spec.server.joinRecordBytes))
+          let cost = recordCost(zone: zone, object: change.object)
+          return total + cost.record + cost.assets
         }
       if accountUsageBytes[Int(zones[zone].ownerAccount)] + newBytes > quota {
         sink.observe(.cloudError(mirror: mirror, error: .quotaExceeded, retryAfter: nil, at: now))
@@ -228,8 +223,8 @@ extension World {
         }
         seen += 1
         last = object
-        let entity = Int(zones[zone].objectEntity[object.index])
-        firstBytes += entity >= 0 ? recordBytesByEntity[entity] + (plan.entries[index].field < 0 ? assetBytesByEntity[entity] : 0) : Int64(spec.server.joinRecordBytes)
+        let cost = recordCost(zone: zone, object: object)
+        firstBytes += cost.record + (plan.entries[index].field < 0 ? cost.assets : 0)
       }
     }
     let totalBytes = plan.batchBytes[batch]
@@ -255,9 +250,8 @@ extension World {
         lastObject = change.object
         let base = Int(zones[zone].objectFieldBase[change.object.index])
         if zones[zone].serverWrite[base] == .none && change.field < 0 {
-          let entity = Int(zones[zone].objectEntity[change.object.index])
-          accountUsageBytes[Int(zones[zone].ownerAccount)] +=
-            entity >= 0 ? recordBytesByEntity[entity] + assetBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
+          let cost = recordCost(zone: zone, object: change.object)
+          accountUsageBytes[Int(zones[zone].ownerAccount)] += cost.record + cost.assets
         }
         zones[zone].objectLastChange[change.object.index] = sequence
         zones[zone].objectLastMirror[change.object.index] = mirror
@@ -282,9 +276,7 @@ extension World {
   /// `allKeys`: the arriving record replaces every field with the device's values.
   mutating func commitWholeRecord(_ mirror: MirrorID, zone: Int, object: ObjectID) {
     let base = Int(zones[zone].objectFieldBase[object.index])
-    let entity = Int(zones[zone].objectEntity[object.index])
-    let fieldCount = entity >= 0 ? spec.entities[entity].fieldCount : 1
-    for field in base..<base + fieldCount where localWrite[mirror.index][field] != .none {
+    for field in base..<base + fieldCount(zone: zone, object: object) where localWrite[mirror.index][field] != .none {
       setServerField(zone: zone, field, write: localWrite[mirror.index][field], value: localValue[mirror.index][field])
     }
   }

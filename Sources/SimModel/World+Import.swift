@@ -58,11 +58,7 @@ extension World {
   ) -> Int64 {
     queue.removeAll(keepingCapacity: true)
     guard snapshot > token else { return 0 }
-    stampCounter &+= 1
-    let stamp = stampCounter
-    if objectStamp[zone].count < zones[zone].objectEntity.count {
-      objectStamp[zone].append(contentsOf: repeatElement(0, count: zones[zone].objectEntity.count - objectStamp[zone].count))
-    }
+    let stamp = nextStamp(zone: zone)
     var bytes: Int64 = 0
     let isPublic = zones[zone].scope == .public
     var index = Int(snapshot) - 1
@@ -79,8 +75,8 @@ extension World {
         continue
       }
       queue.append(object)
-      let entity = Int(zones[zone].objectEntity[object.index])
-      bytes += entity >= 0 ? recordBytesByEntity[entity] + assetBytesByEntity[entity] : Int64(spec.server.joinRecordBytes)
+      let cost = recordCost(zone: zone, object: object)
+      bytes += cost.record + cost.assets
     }
     queue.reverse()
     return bytes

@@ -97,3 +97,20 @@ extension World {
     bulkProgress = [Int32](repeating: 0, count: actions.count)
   }
 }
+
+extension World {
+  /// Bytes a record of `object` takes in a request, and its asset bytes (a CDMR join record has
+  /// a fixed size and no assets).
+  func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
+    let entity = Int(zones[zone].objectEntity[object.index])
+    return entity >= 0 ? (recordBytesByEntity[entity], assetBytesByEntity[entity]) : (Int64(spec.server.joinRecordBytes), 0)
+  }
+
+  /// A fresh stamp for marking the zone's objects (so a pass sees each object once).
+  mutating func nextStamp(zone: Int) -> Int32 {
+    stampCounter &+= 1
+    let missing = zones[zone].objectEntity.count - objectStamp[zone].count
+    if missing > 0 { objectStamp[zone].append(contentsOf: repeatElement(0, count: missing)) }
+    return stampCounter
+  }
+}

@@ -36,7 +36,11 @@ public enum DurationText {
   public static func display(_ duration: SimDuration) -> String {
     let ns = duration.nanoseconds
     let magnitude = abs(ns)
-    if magnitude < 1_000_000_000 { return formatFixed(ns, decimals: 6).trimmedDecimal(3, divisor: 1e-3) + "ms" }
+    if magnitude < 1_000_000_000 {
+      // Milliseconds with one decimal, dropped when it is 0: formatFixed's seconds scaled by 1000.
+      let text = formatFixed(ns * 1000, decimals: 1)
+      return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + "ms"
+    }
     if magnitude < 120_000_000_000 { return formatFixed(ns, decimals: 2) + "s" }
     if magnitude < 7_200_000_000_000 { return formatFixed(ns / 60, decimals: 1) + "m" }
     if magnitude < 172_800_000_000_000 { return formatFixed(ns / 3600, decimals: 2) + "h" }
@@ -62,14 +66,5 @@ extension String {
     while scalars.first == " " { scalars.removeFirst() }
     while scalars.last == " " { scalars.removeLast() }
     return String(scalars)
-  }
-}
-
-extension String {
-  /// `self` is seconds with six decimals; returns it in milliseconds with up to one decimal.
-  fileprivate func trimmedDecimal(_ unused: Int, divisor: Double) -> String {
-    guard let seconds = Double(self) else { return self }
-    let tenths = Int64((seconds * 10_000).rounded())
-    return tenths % 10 == 0 ? String(tenths / 10) : formatFixed(tenths * 100_000_000, decimals: 1)
   }
 }
