@@ -35,6 +35,8 @@ extension World {
     scratchKept.removeAll(keepingCapacity: true)
     scratchObjects.removeAll(keepingCapacity: true)
     scratchCounts.removeAll(keepingCapacity: true)
+    var stamps: [Int32] = []
+    swap(&stamps, &objectStamp[zone])
     for change in changes {
       let base = Int(zones[zone].objectFieldBase[change.object.index])
       let current = localWrite[mirror.index][base + Int(max(change.field, 0))]
@@ -42,8 +44,8 @@ extension World {
         sink.observe(.supersededLocally(write: change.write, by: current))
         continue
       }
-      if objectStamp[zone][change.object.index] != stamp {
-        objectStamp[zone][change.object.index] = stamp
+      if stamps[change.object.index] != stamp {
+        stamps[change.object.index] = stamp
         scratchRank[change.object.index] = Int32(scratchObjects.count)
         scratchObjects.append(change.object)
         scratchCounts.append(0)
@@ -51,6 +53,7 @@ extension World {
       scratchCounts[Int(scratchRank[change.object.index])] += 1
       scratchKept.append(change)
     }
+    swap(&stamps, &objectStamp[zone])
     // Pass 2: place the changes record by record (a counting sort on the rank).
     plan.clear()
     plan.entries.append(contentsOf: repeatElement(Change(object: ObjectID(0), field: 0, write: .none), count: scratchKept.count))
