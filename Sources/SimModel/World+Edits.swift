@@ -11,7 +11,7 @@ extension World {
     guard let workload = spec.devices[device.index].workload else { return }
     scheduleNextEdit(device, workload, sim: &sim)
     if workload.foregroundOnly && devices[device.index].app != .foreground { return }
-    guard let mirror = primaryMirror(of: device) else { return }
+    guard let mirror = editTarget(device, store: workload.store) else { return }
     let draw = editRandom[device.index].nextUnit()
     let kind: EditKind =
       draw < workload.insertShare ? .insert : draw < workload.insertShare + workload.deleteShare ? .delete : .update

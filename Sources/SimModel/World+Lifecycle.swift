@@ -70,7 +70,7 @@ extension World {
   // MARK: - Timeline
 
   mutating func perform(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (_, device, action) = actions[index]
+    let (_, device, action, store) = actions[index]
     defer {
       switch action {
       case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery: reportConditions(device, at: sim.now)
@@ -102,7 +102,7 @@ extension World {
     case .forceQuit: terminate(device, forceQuit: true, sim: &sim)
     case .nudge: nudge(index, sim: &sim)
     case .edit(let kind, let entity, let key):
-      if let mirror = primaryMirror(of: device) { edit(mirror, kind: kind, entity: entity, key: key, sim: &sim) }
+      if let mirror = editTarget(device, store: store) { edit(mirror, kind: kind, entity: entity, key: key, sim: &sim) }
     case .resetSync(let reason):
       for mirror in mirrorIDs(of: device) where isSyncing(mirror) { resetSync(mirror, reason: reason, sim: &sim) }
     case .toggleSync(let removeStoreFirst):
@@ -119,7 +119,7 @@ extension World {
     case .throttle(let on):
       throttleForced = on
     case .bulkInsert(let count, let entity, let oneSave, _):
-      guard let mirror = primaryMirror(of: device), isSyncing(mirror) else { return }
+      guard let mirror = editTarget(device, store: store), isSyncing(mirror) else { return }
       if oneSave {
         for _ in 0..<count { insertObject(mirror, entity: entity, kind: .insert, at: sim.now) }
         save(mirror, sim: &sim)
@@ -131,7 +131,7 @@ extension World {
 
   /// Posts `didBecomeActive` (seed 004): the container schedules an import; repeats on a timer.
   mutating func nudge(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (_, device, action) = actions[index]
+    let (_, device, action, _) = actions[index]
     guard case .nudge(let every, let until) = action else { return }
     if devices[device.index].app == .foreground {
       for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
@@ -146,9 +146,9 @@ extension World {
 
   /// One object and one save of a bulk insert saved object by object.
   mutating func bulkStep(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (_, device, action) = actions[index]
+    let (_, device, action, store) = actions[index]
     guard case .bulkInsert(let count, let entity, _, let over) = action,
-      let mirror = primaryMirror(of: device), isSyncing(mirror)
+      let mirror = editTarget(device, store: store), isSyncing(mirror)
     else { return }
     insertObject(mirror, entity: entity, kind: .insert, at: sim.now)
     save(mirror, sim: &sim)

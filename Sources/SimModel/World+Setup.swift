@@ -91,7 +91,7 @@ extension World {
     let ordered = spec.timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
     for (_, action) in ordered {
       for device in action.devices {
-        actions.append((action.at, DeviceID(device), action.action))
+        actions.append((action.at, DeviceID(device), action.action, action.store))
       }
     }
     bulkProgress = [Int32](repeating: 0, count: actions.count)

@@ -39,7 +39,7 @@ public struct World: EventHandler {
   var schedulerRandom: [RandomStream] = []
   var pushRandom: [RandomStream] = []
   /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
-  var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action)] = []
+  var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action, store: Int?)] = []
   var bulkProgress: [Int32] = []
   /// Scratch marks for de-duplicating objects (stamp per zone object).
   var objectStamp: [[Int32]] = []
@@ -146,6 +146,14 @@ public struct World: EventHandler {
   }
 
   // MARK: - Helpers shared by the facets
+
+  /// The store an edit writes: the device's `store`-th store when one is named (nil if it has
+  /// no such store), else its first syncing store.
+  func editTarget(_ device: DeviceID, store: Int?) -> MirrorID? {
+    guard let store else { return primaryMirror(of: device) }
+    return store >= 0 && store < Int(devices[device.index].mirrorCount)
+      ? MirrorID(Int(devices[device.index].firstMirror) + store) : nil
+  }
 
   /// The stores of a device (consecutive ids), without allocating.
   func mirrorIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, MirrorID> {

@@ -62,7 +62,7 @@ public struct DeviceSpec: Sendable {
   public var initialAppState = AppState.foreground
   /// Per-device request latency; nil uses the server's.
   public var requestLatency: Distribution?
-  /// The stores; edits go to the first syncing store unless an action names another.
+  /// The stores; edits go to the first syncing store unless a workload or action names another.
   public var stores: [StoreKind] = [.privateDatabase]
   /// The model version the app on this device runs (the version-attribute strategy of seed 000):
   /// it fetches only records created by this version or older.
@@ -90,6 +90,9 @@ public struct Workload: Equatable, Sendable {
   public var entity = 0
   /// Edits happen only while the app is in the foreground (a person edits in the app).
   public var foregroundOnly = false
+  /// The store the edits write: an index into the device's `stores`; nil writes the first
+  /// syncing store.
+  public var store: Int?
   public init(editsPerHour: Double) { self.editsPerHour = editsPerHour }
 }
 
@@ -108,11 +111,15 @@ public struct TimelineAction: Sendable {
   public var at: SimDuration
   public var devices: [Int]
   public var action: Action
+  /// The store an `edit` or `bulkInsert` writes: an index into each device's `stores`; nil
+  /// writes the device's first syncing store.
+  public var store: Int?
 
-  public init(at: SimDuration, devices: [Int], action: Action) {
+  public init(at: SimDuration, devices: [Int], action: Action, store: Int? = nil) {
     self.at = at
     self.devices = devices
     self.action = action
+    self.store = store
   }
 
   public enum Action: Equatable, Sendable {

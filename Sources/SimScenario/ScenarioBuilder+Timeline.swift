@@ -45,7 +45,7 @@ extension ScenarioBuilder {
 
   func workloads(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
     guard let entries = reader.array(node, "workloads", maxCount: 10_000) else { return }
-    let keys = ["devices", "editsPerHour", "insertShare", "deleteShare", "entity", "foregroundOnly"]
+    let keys = ["devices", "editsPerHour", "insertShare", "deleteShare", "entity", "foregroundOnly", "store"]
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("workloads", index)
       guard let fields = reader.object(entry, path, known: keys) else { continue }
@@ -61,6 +61,7 @@ extension ScenarioBuilder {
       }
       if let entity = entityIndex(fields["entity"], ScenarioReader.join(path, "entity"), spec) { workload.entity = entity }
       if let foreground = reader.bool(fields["foregroundOnly"], ScenarioReader.join(path, "foregroundOnly")) { workload.foregroundOnly = foreground }
+      workload.store = storeIndex(fields["store"], ScenarioReader.join(path, "store"), devices: devices, spec)
       for device in devices { spec.devices[device].workload = workload }
     }
   }
@@ -104,11 +105,15 @@ extension ScenarioBuilder {
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let action = reader.required(fields, "action", path) { self.action($0, $1, spec) }
       guard let at, let devices, let action else { continue }
+      var store: Int?
+      if let (name, value) = fields["action"].flatMap(Self.storeField) {
+        store = storeIndex(value, ScenarioReader.join(ScenarioReader.join(ScenarioReader.join(path, "action"), name), "store"), devices: devices, spec)
+      }
       if at > spec.duration {
         reader.problem(ScenarioReader.join(path, "at"), "\(DurationText.format(at)) is after the end of the run (\(DurationText.format(spec.duration)))")
         continue
       }
-      spec.timeline.append(TimelineAction(at: at, devices: devices, action: action))
+      spec.timeline.append(TimelineAction(at: at, devices: devices, action: action, store: store))
     }
   }
 
@@ -141,7 +146,7 @@ extension ScenarioBuilder {
       if case .string = value.value {
         return reader.choice(value, inner, EditKind.self).map { .edit($0, entity: 0, key: nil) }
       }
-      guard let fields = reader.object(value, inner, known: ["kind", "entity", "key"]) else { return nil }
+      guard let fields = reader.object(value, inner, known: ["kind", "entity", "key", "store"]) else { return nil }
       let kind = reader.required(fields, "kind", inner) { reader.choice($0, $1, EditKind.self) }
       let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
       var key: Int32?
@@ -164,7 +169,7 @@ extension ScenarioBuilder {
     case "throttle":
       return reader.bool(value, inner).map { .throttle($0) }
     default:
-      guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over"]) else { return nil }
+      guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over", "store"]) else { return nil }
       let count = reader.required(fields, "count", inner) { reader.integer($0, $1, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects) }
       let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
       var oneSave = true
@@ -179,6 +184,25 @@ extension ScenarioBuilder {
       guard let count, let entity else { return nil }
       return .bulkInsert(count: count, entity: entity, oneSave: oneSave, over: over)
     }
+  }
+
+  /// The `store` member of an `edit` or `bulkInsert` action object, with the action's name.
+  static func storeField(_ action: JSONNode) -> (String, JSONNode)? {
+    guard case .object(let members) = action.value, members.count == 1, let (name, inner) = members.first,
+      name == "edit" || name == "bulkInsert", case .object(let fields) = inner.value
+    else { return nil }
+    return fields.first { $0.0 == "store" }.map { (name, $0.1) }
+  }
+
+  /// A store index (into each target device's `stores`), checked against every target device.
+  func storeIndex(_ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec) -> Int? {
+    guard let node, let store = reader.integer(node, path, min: 0, max: 15) else { return nil }
+    if let device = devices.first(where: { store >= spec.devices[$0].stores.count }) {
+      let count = spec.devices[device].stores.count
+      reader.problem(path, "device \"\(spec.devices[device].name)\" has no store \(store)", hint: "it has \(count) store\(count == 1 ? "" : "s"), numbered from 0 in the order of its \"stores\"")
+      return nil
+    }
+    return store
   }
 
   func expect(_ node: JSONNode?) -> [Expectation] {

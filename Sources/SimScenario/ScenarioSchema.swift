@@ -1090,6 +1090,12 @@ public enum ScenarioSchema {
             "type": "boolean",
             "description": "edit only while the app is in front",
             "default": false
+          },
+          "store": {
+            "type": "integer",
+            "description": "index into each device's stores (from 0); default the first syncing store",
+            "minimum": 0,
+            "maximum": 15
           }
         },
         "required": [
@@ -1261,6 +1267,12 @@ public enum ScenarioSchema {
                           "key": {
                             "type": "string",
                             "description": "a logical key for an insert (duplicates)"
+                          },
+                          "store": {
+                            "type": "integer",
+                            "description": "index into each device's stores (from 0); default the first syncing store",
+                            "minimum": 0,
+                            "maximum": 15
                           }
                         },
                         "required": [
@@ -1298,6 +1310,12 @@ public enum ScenarioSchema {
                       },
                       "over": {
                         "$ref": "#/$defs/duration"
+                      },
+                      "store": {
+                        "type": "integer",
+                        "description": "index into each device's stores (from 0); default the first syncing store",
+                        "minimum": 0,
+                        "maximum": 15
                       }
                     },
                     "required": [

@@ -170,3 +170,55 @@ import Testing
     #expect(Set(rows.map { [$0.writer.index, $0.observer.index] }) == [[1, 0], [0, 1]])
   }
 }
+
+@Suite struct EditTargetTests {
+  /// An owner with a private store first and a shared store second; a friend in the share and a
+  /// second device of the owner's account.
+  static func sharingSpec() -> WorldSpec {
+    var spec = SchedulerTests.quietPair(hours: 1)
+    spec.accountCount = 2
+    let share = StoreKind.sharedDatabase(ownerAccount: 0, participants: [1])
+    var owner = DeviceSpec(name: "owner", account: 0)
+    owner.stores = [.privateDatabase, share]
+    var ownerPad = DeviceSpec(name: "ownerPad", account: 0)
+    ownerPad.stores = [.privateDatabase, share]
+    var friend = DeviceSpec(name: "friend", account: 1)
+    friend.stores = [share]
+    spec.devices = [owner, ownerPad, friend]
+    return spec
+  }
+
+  @Test func anEditNamingAStoreWritesThatStoreOnly() {
+    var spec = Self.sharingSpec()
+    spec.timeline = [
+      TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil)),
+      TimelineAction(at: .seconds(120), devices: [0], action: .edit(.insert, entity: 0, key: nil), store: 1),
+    ]
+    let (_, recorder, outcome) = runLogged(spec)
+    #expect(outcome.converged)
+    let rows = recorder.latencyRows()
+    // The private write (store 0 by default) reaches the owner's iPad only; the shared write
+    // (store 1) reaches the iPad and the friend: three rows, all visible.
+    #expect(rows.count == 3)
+    #expect(rows.allSatisfy { $0.outcome == .visible && $0.writer.index == 0 })
+    let observersByWrite = Dictionary(grouping: rows, by: \.write.index).mapValues { $0.map(\.observer.index).sorted() }
+    #expect(observersByWrite.values.sorted { $0.count < $1.count } == [[1], [1, 2]])
+  }
+
+  @Test func aWorkloadAndABulkInsertNamingTheSharedStoreReachTheFriend() {
+    var spec = Self.sharingSpec()
+    var workload = Workload(editsPerHour: 30)
+    workload.insertShare = 1
+    workload.store = 1
+    spec.devices[0].workload = workload
+    spec.timeline = [TimelineAction(at: .seconds(30), devices: [1], action: .bulkInsert(count: 5, entity: 0, oneSave: true, over: .zero), store: 1)]
+    let (_, recorder, outcome) = runLogged(spec)
+    #expect(outcome.converged)
+    let rows = recorder.latencyRows()
+    let friendSees = rows.filter { $0.observer.index == 2 }
+    // Every write goes to the shared zone, so the friend observes every write of both devices.
+    #expect(rows.count > 10)
+    #expect(friendSees.count * 2 == rows.count)
+    #expect(friendSees.filter { $0.writer.index == 1 }.count == 5)
+  }
+}

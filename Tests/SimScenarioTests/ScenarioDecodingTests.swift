@@ -32,6 +32,20 @@ import Testing
     #expect(report.outcome.processedEvents > 0)
   }
 
+  @Test func editsNameAStoreByItsIndexAndAMissingStoreIsAProblem() throws {
+    let devices = #"[{"name": "phone", "stores": ["private", {"shared": {"owner": 0, "participants": [1]}}]}, {"name": "friend", "account": 1, "stores": [{"shared": {"owner": 0, "participants": [1]}}]}]"#
+    let scenario = try decode(
+      #"{"version": 1, "accounts": 2, "devices": "# + devices + #", "workloads": [{"devices": "phone", "editsPerHour": 6, "store": 1}], "timeline": [{"at": "1m", "devices": "phone", "action": {"edit": {"kind": "insert", "store": 1}}}, {"at": "2m", "devices": "friend", "action": {"bulkInsert": {"count": 3}}}]}"#)
+    #expect(scenario.spec.devices[0].workload?.store == 1)
+    #expect(scenario.spec.timeline.map(\.store) == [1, nil])
+    let found = problems(
+      #"{"version": 1, "accounts": 2, "devices": "# + devices + #", "workloads": [{"devices": "all", "editsPerHour": 6, "store": 1}], "timeline": [{"at": "1m", "devices": "phone", "action": {"bulkInsert": {"count": 3, "store": 2}}}]}"#)
+    #expect(found == [
+      "s.json: workloads[0].store: device \"friend\" has no store 1 (it has 1 store, numbered from 0 in the order of its \"stores\")",
+      "s.json: timeline[0].action.bulkInsert.store: device \"phone\" has no store 2 (it has 2 stores, numbered from 0 in the order of its \"stores\")",
+    ])
+  }
+
   @Test func everyProblemIsReportedWithItsPathAndAHint() {
     let found = problems(
       #"""
