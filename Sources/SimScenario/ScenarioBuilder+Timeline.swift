@@ -103,12 +103,8 @@ extension ScenarioBuilder {
       guard let fields = reader.object(entry, path, known: ["at", "devices", "action"]) else { continue }
       let at = reader.required(fields, "at", path) { reader.duration($0, $1, max: ScenarioDecoder.Limits.maxDuration) }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
-      let action = reader.required(fields, "action", path) { self.action($0, $1, spec) }
-      guard let at, let devices, let action else { continue }
-      var store: Int?
-      if let (name, value) = fields["action"].flatMap(Self.storeField) {
-        store = storeIndex(value, ScenarioReader.join(ScenarioReader.join(ScenarioReader.join(path, "action"), name), "store"), devices: devices, spec)
-      }
+      let parsed = reader.required(fields, "action", path) { self.action($0, $1, devices: devices ?? [], spec) }
+      guard let at, let devices, let (action, store) = parsed else { continue }
       if at > spec.duration {
         reader.problem(ScenarioReader.join(path, "at"), "\(DurationText.format(at)) is after the end of the run (\(DurationText.format(spec.duration)))")
         continue
@@ -117,11 +113,15 @@ extension ScenarioBuilder {
     }
   }
 
-  func action(_ node: JSONNode?, _ path: String, _ spec: WorldSpec) -> TimelineAction.Action? {
+  /// One action, and for `edit` and `bulkInsert` the store it names (checked against `devices`).
+  func action(_ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec) -> (TimelineAction.Action, store: Int?)? {
     guard let node else { return nil }
+    let store = { (fields: [String: JSONNode], inner: String) in
+      self.storeIndex(fields["store"], ScenarioReader.join(inner, "store"), devices: devices, spec)
+    }
     let allNames = Array(Self.simpleActions.keys).sorted() + Self.valuedActions.filter { Self.simpleActions[$0] == nil }
     if case .string(let name) = node.value {
-      if let action = Self.simpleActions[name] { return action }
+      if let action = Self.simpleActions[name] { return (action, nil) }
       reader.problem(path, "unknown action \"\(name)\"", hint: suggestion(for: name, among: allNames).map { "did you mean \"\($0)\"?" } ?? "actions: " + allNames.joined(separator: ", "))
       return nil
     }
@@ -131,8 +131,8 @@ extension ScenarioBuilder {
     }
     let inner = ScenarioReader.join(path, name)
     switch name {
-    case "lowPower": return reader.bool(value, inner).map { .lowPower($0) }
-    case "battery": return reader.number(value, inner, min: 0, max: 100).map { .battery($0) }
+    case "lowPower": return reader.bool(value, inner).map { (.lowPower($0), nil) }
+    case "battery": return reader.number(value, inner, min: 0, max: 100).map { (.battery($0), nil) }
     case "nudge":
       guard let fields = reader.object(value, inner, known: ["every", "until"]) else { return nil }
       let every = reader.duration(fields["every"], ScenarioReader.join(inner, "every"), positive: true)
@@ -141,10 +141,10 @@ extension ScenarioBuilder {
         return nil
       }
       let until = reader.duration(fields["until"], ScenarioReader.join(inner, "until"))
-      return .nudge(every: every, until: until)
+      return (.nudge(every: every, until: until), nil)
     case "edit":
       if case .string = value.value {
-        return reader.choice(value, inner, EditKind.self).map { .edit($0, entity: 0, key: nil) }
+        return reader.choice(value, inner, EditKind.self).map { (.edit($0, entity: 0, key: nil), nil) }
       }
       guard let fields = reader.object(value, inner, known: ["kind", "entity", "key", "store"]) else { return nil }
       let kind = reader.required(fields, "kind", inner) { reader.choice($0, $1, EditKind.self) }
@@ -154,20 +154,21 @@ extension ScenarioBuilder {
         if kind != .insert && kind != nil { reader.problem(ScenarioReader.join(inner, "key"), "only an insert carries a logical key") }
         key = reader.logicalKey(name)
       }
+      let target = store(fields, inner)
       guard let kind, let entity else { return nil }
-      return .edit(kind, entity: entity, key: key)
+      return (.edit(kind, entity: entity, key: key), target)
     case "resetSync":
-      return reader.choice(value, inner, ResetReason.self).map { .resetSync($0) }
+      return reader.choice(value, inner, ResetReason.self).map { (.resetSync($0), nil) }
     case "toggleSync":
       guard let fields = reader.object(value, inner, known: ["removeStoreFirst"]),
         let remove = reader.required(fields, "removeStoreFirst", inner, { reader.bool($0, $1) })
       else { return nil }
-      return .toggleSync(removeStoreFirst: remove)
+      return (.toggleSync(removeStoreFirst: remove), nil)
     case "quota":
-      if case .null = value.value { return .quota(bytes: nil) }
-      return reader.integer(value, inner, min: 0, max: Int.max / 2).map { .quota(bytes: Int64($0)) }
+      if case .null = value.value { return (.quota(bytes: nil), nil) }
+      return reader.integer(value, inner, min: 0, max: Int.max / 2).map { (.quota(bytes: Int64($0)), nil) }
     case "throttle":
-      return reader.bool(value, inner).map { .throttle($0) }
+      return reader.bool(value, inner).map { (.throttle($0), nil) }
     default:
       guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over", "store"]) else { return nil }
       let count = reader.required(fields, "count", inner) { reader.integer($0, $1, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects) }
@@ -181,17 +182,10 @@ extension ScenarioBuilder {
         }
       }
       let over = reader.duration(fields["over"], ScenarioReader.join(inner, "over")) ?? .zero
+      let target = store(fields, inner)
       guard let count, let entity else { return nil }
-      return .bulkInsert(count: count, entity: entity, oneSave: oneSave, over: over)
+      return (.bulkInsert(count: count, entity: entity, oneSave: oneSave, over: over), target)
     }
-  }
-
-  /// The `store` member of an `edit` or `bulkInsert` action object, with the action's name.
-  static func storeField(_ action: JSONNode) -> (String, JSONNode)? {
-    guard case .object(let members) = action.value, members.count == 1, let (name, inner) = members.first,
-      name == "edit" || name == "bulkInsert", case .object(let fields) = inner.value
-    else { return nil }
-    return fields.first { $0.0 == "store" }.map { (name, $0.1) }
   }
 
   /// A store index (into each target device's `stores`), checked against every target device.
