@@ -8,7 +8,6 @@
   @usableFromInline var payload: Payload
 
   @usableFromInline static var noSlot: UInt32 { UInt32.max }
-  @usableFromInline static var noLink: UInt32 { UInt32.max }
 
   @inlinable init(time: Int64, order: UInt64, slot: UInt32, payload: Payload) {
     self.time = time

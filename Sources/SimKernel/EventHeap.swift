@@ -15,12 +15,6 @@
   /// Entries held, a lazily popped root excluded.
   @inlinable var count: Int { entries.count - (rootPopped ? 1 : 0) }
 
-  /// The earliest entry, a lazily popped root removed first.
-  @inlinable mutating func first() -> Entry? {
-    settle()
-    return entries.first
-  }
-
   /// Marks the root as popped; it is removed by the next operation.
   @inlinable mutating func popFirstLazily() { rootPopped = true }
 

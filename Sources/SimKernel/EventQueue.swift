@@ -37,7 +37,7 @@ public struct EventQueue<Payload: BitwiseCopyable> {
     @usableFromInline var head: UInt32
     @usableFromInline var count: UInt32
 
-    @inlinable init(head: UInt32 = Entry.noLink, count: UInt32 = 0) {
+    @inlinable init(head: UInt32 = EventQueue.noLink, count: UInt32 = 0) {
       self.head = head
       self.count = count
     }
@@ -69,6 +69,8 @@ public struct EventQueue<Payload: BitwiseCopyable> {
     @inlinable var end: UInt64 { start &+ (UInt64(bucketCount) << shift) }
   }
 
+  /// The end of a list of nodes.
+  @usableFromInline static var noLink: UInt32 { UInt32.max }
   /// A bucket with more events than this is cut into a new rung instead of entering the bottom.
   @usableFromInline static var spawnThreshold: UInt32 { 48 }
   /// Rungs deeper than this are not made; their buckets enter the bottom whole.
@@ -85,12 +87,12 @@ public struct EventQueue<Payload: BitwiseCopyable> {
   /// The next node in the same list as each node, or `noLink`. Kept apart from `nodes` so that
   /// walking a list chases small, cache-resident links while the entries load in parallel.
   @usableFromInline var links: [UInt32] = []
-  @usableFromInline var freeNode: UInt32 = Entry.noLink
+  @usableFromInline var freeNode: UInt32 = Self.noLink
   @usableFromInline var nodesInUse = 0
   /// The buckets of every rung, rung 0 first.
   @usableFromInline var buckets: [Bucket] = []
   @usableFromInline var rungs: [Rung] = []
-  @usableFromInline var topHead: UInt32 = Entry.noLink
+  @usableFromInline var topHead: UInt32 = Self.noLink
   @usableFromInline var topCount = 0
   @usableFromInline var topMinimum: Int64 = .max
   @usableFromInline var topMaximum: Int64 = .min
@@ -192,13 +194,13 @@ public struct EventQueue<Payload: BitwiseCopyable> {
   @inlinable mutating func store(_ entry: Entry, linkingTo next: UInt32) -> UInt32 {
     nodesInUse &+= 1
     let index = freeNode
-    if index != Entry.noLink {
+    if index != Self.noLink {
       freeNode = links[Int(index)]
       nodes[Int(index)] = entry
       links[Int(index)] = next
       return index
     }
-    precondition(nodes.count < Int(Entry.noLink), "more than 2^32 - 1 events pending")
+    precondition(nodes.count < Int(Self.noLink), "more than 2^32 - 1 events pending")
     nodes.append(entry)
     links.append(next)
     return UInt32(truncatingIfNeeded: nodes.count &- 1)
@@ -246,7 +248,7 @@ public struct EventQueue<Payload: BitwiseCopyable> {
         if refillBottom() { continue }
         return nil
       }
-      if front.slot != Entry.noSlot && slotOrders[Int(front.slot)] != front.order {
+      if isStale(front) {
         bottom.removeFirst()
         staleCount -= 1
         continue
@@ -310,16 +312,21 @@ extension EventQueue {
     return true
   }
 
+  /// Forgets the top's list and bounds (its nodes are moved or dropped by the caller).
+  @inlinable mutating func clearTop() {
+    topHead = Self.noLink
+    topCount = 0
+    topMinimum = .max
+    topMaximum = .min
+  }
+
   /// Moves the top into a new rung 0, or straight into the bottom when it holds few events.
   @inlinable mutating func emptyTop() {
     let head = topHead
     let count = topCount
     let lowest = topMinimum
     let highest = topMaximum
-    topHead = Entry.noLink
-    topCount = 0
-    topMinimum = .max
-    topMaximum = .min
+    clearTop()
     if count <= Self.heapOnlyLimit || lowest == highest {
       // Few events: the queue becomes a plain heap, and every push goes to the bottom until it
       // grows large enough to be cut into a rung.
@@ -336,7 +343,7 @@ extension EventQueue {
     var lowest = UInt64.max
     var highest = UInt64.min
     var index = bucket.head
-    while index != Entry.noLink {
+    while index != Self.noLink {
       let time = Self.key(nodes[Int(index)].time)
       lowest = min(lowest, time)
       highest = max(highest, time)
@@ -366,7 +373,7 @@ extension EventQueue {
     buckets.append(contentsOf: repeatElement(Bucket(), count: bucketCount))
     rungs.append(rung)
     var index = head
-    while index != Entry.noLink {
+    while index != Self.noLink {
       let next = links[Int(index)]
       let time = Self.key(nodes[Int(index)].time)
       let target = rung.base &+ Int(truncatingIfNeeded: (time &- start) &>> shift)
@@ -380,7 +387,7 @@ extension EventQueue {
   /// Moves a list into the (empty) bottom and frees its nodes.
   @inlinable mutating func moveToBottom(_ head: UInt32) {
     var index = head
-    while index != Entry.noLink {
+    while index != Self.noLink {
       let next = links[Int(index)]
       bottom.appendUnordered(nodes[Int(index)])
       release(index)
@@ -409,7 +416,7 @@ extension EventQueue {
       topStart = highest &+ 1
     }
     let end = rungs.last?.currentStart ?? topStart
-    var head = Entry.noLink
+    var head = Self.noLink
     for entry in bottom.entries { head = store(entry, linkingTo: head) }
     let count = bottom.entries.count
     bottom.removeAll()
@@ -428,14 +435,11 @@ extension EventQueue {
     bottom.removeAll()
     nodes.removeAll(keepingCapacity: true)
     links.removeAll(keepingCapacity: true)
-    freeNode = Entry.noLink
+    freeNode = Self.noLink
     nodesInUse = 0
     buckets.removeAll(keepingCapacity: true)
     rungs.removeAll(keepingCapacity: true)
-    topHead = Entry.noLink
-    topCount = 0
-    topMinimum = .max
-    topMaximum = .min
+    clearTop()
     topStart = 0
     bottomEnd = 0
     staleCount = 0
@@ -445,13 +449,13 @@ extension EventQueue {
   /// Calls `body` with every entry in the top and the rungs.
   func forEachLadderEntry(_ body: (Entry) -> Void) {
     var index = topHead
-    while index != Entry.noLink {
+    while index != Self.noLink {
       body(nodes[Int(index)])
       index = links[Int(index)]
     }
     for bucket in buckets {
       var index = bucket.head
-      while index != Entry.noLink {
+      while index != Self.noLink {
         body(nodes[Int(index)])
         index = links[Int(index)]
       }
@@ -472,7 +476,7 @@ extension EventQueue {
     }
     var index = topHead
     var topSeen = 0
-    while index != Entry.noLink {
+    while index != Self.noLink {
       let entry = nodes[Int(index)]
       if Self.key(entry.time) < topStart { return false }
       if isStale(entry) { stale += 1 }
@@ -492,7 +496,7 @@ extension EventQueue {
         let high = low &+ (1 << rung.shift)
         var index = bucket.head
         var seen: UInt32 = 0
-        while index != Entry.noLink {
+        while index != Self.noLink {
           let entry = nodes[Int(index)]
           let time = Self.key(entry.time)
           if time < low || time >= high { return false }
