@@ -157,15 +157,16 @@ extension World {
 
   mutating func applySavePolicy(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
     let app = spec.devices[owner(of: mirror).index].app
-    let delay = SimDuration(seconds: app.saveDelaySeconds)
     switch app.savePolicy {
     case .immediate:
       save(mirror, sim: &sim)
     case .debounce:
       sim.cancel(mirrors[mirror.index].saveTimer)
+      let delay = SimDuration(seconds: app.saveDelaySeconds)
       mirrors[mirror.index].saveTimer = sim.scheduleCancellable(.saveTimer(mirror), at: sim.now + delay)
     case .interval:
       if !sim.isPending(mirrors[mirror.index].saveTimer) {
+        let delay = SimDuration(seconds: app.saveDelaySeconds)
         mirrors[mirror.index].saveTimer = sim.scheduleCancellable(.saveTimer(mirror), at: sim.now + delay)
       }
     case .onBackground:
@@ -186,7 +187,7 @@ extension World {
       sink.observe(.saved(write: change.write, at: sim.now))
     }
     history[mirror.index].append(contentsOf: unsaved[mirror.index])
-    unsaved[mirror.index].removeAll(keepingCapacity: true)
+    unsaved[mirror.index].removeAllKeepingCapacity()
     requestExport(mirror, trigger: .save, sim: &sim)
   }
 }
@@ -205,9 +206,10 @@ extension World {
         localValue[mirror.index][field] = zones[zone].serverValue[field]
       }
     }
-    unsaved[mirror.index].removeAll(keepingCapacity: true)
+    unsaved[mirror.index].removeAllKeepingCapacity()
   }
 
+  @inline(__always)
   func fieldCount(zone: Int, object: ObjectID) -> Int {
     let entity = Int(zones[zone].objectEntity[object.index])
     return entity >= 0 ? spec.entities[entity].fieldCount : 1

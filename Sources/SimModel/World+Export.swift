@@ -13,7 +13,7 @@ extension World {
     swap(&plan, &plans[mirror.index])
     if plans[mirror.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
-      history[mirror.index].removeFirst(covered)
+      history[mirror.index].removeFirstKeepingCapacity(covered)
       sim.schedule(.exportRequestDone(activity), after: SimDuration(seconds: spec.scheduler.emptyExportSeconds))
       return
     }
@@ -32,9 +32,9 @@ extension World {
       scratchRank.append(contentsOf: repeatElement(0, count: objectCount - scratchRank.count))
     }
     // Pass 1: keep current changes, give each object a record rank, count changes per record.
-    scratchKept.removeAll(keepingCapacity: true)
-    scratchObjects.removeAll(keepingCapacity: true)
-    scratchCounts.removeAll(keepingCapacity: true)
+    scratchKept.removeAllKeepingCapacity()
+    scratchObjects.removeAllKeepingCapacity()
+    scratchCounts.removeAllKeepingCapacity()
     var stamps: [Int32] = []
     swap(&stamps, &objectStamp[zone])
     for change in changes {
@@ -149,7 +149,7 @@ extension World {
       sendNextBatch(activity, sim: &sim)
       return
     }
-    history[mirror.index].removeFirst(Int(activities[activity.index].historyCovered))
+    history[mirror.index].removeFirstKeepingCapacity(Int(activities[activity.index].historyCovered))
     plans[mirror.index].clear()
     finishActivity(activity, succeeded: true, sim: &sim)
   }

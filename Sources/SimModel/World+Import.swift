@@ -39,6 +39,7 @@ extension World {
   }
 
   /// The records and bytes of the next page: full pages first, the remainder last.
+  @inline(__always)
   func nextPage(_ activity: ActivityID) -> (records: Int, bytes: Int64) {
     let state = activities[activity.index]
     let pageSize = max(1, spec.server.importPageSize)
@@ -56,7 +57,7 @@ extension World {
   mutating func changedRecords(
     zone: Int, after token: Int32, upTo snapshot: Int32, maxVersion: Int32 = .max, into queue: inout [ObjectID], hidden: inout [ObjectID]
   ) -> Int64 {
-    queue.removeAll(keepingCapacity: true)
+    queue.removeAllKeepingCapacity()
     guard snapshot > token else { return 0 }
     let stamp = nextStamp(zone: zone)
     var bytes: Int64 = 0
@@ -169,6 +170,7 @@ extension World {
     orphans[mirror.index] = still
   }
 
+  @inline(__always)
   func isLive(_ mirror: MirrorID, _ object: ObjectID) -> Bool {
     let zone = Int(mirrors[mirror.index].zone)
     let base = Int(zones[zone].objectFieldBase[object.index])
@@ -183,6 +185,7 @@ extension World {
   }
 
   /// When the change a token points at was made (zero for the empty token).
+  @inline(__always)
   func tokenTime(zone: Int, token: Int32) -> SimTime {
     token > 0 ? zones[zone].changeTimes[Int(token) - 1] : .zero
   }

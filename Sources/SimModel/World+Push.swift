@@ -115,6 +115,7 @@ extension World {
 
 extension World {
   /// Low Power Mode on an unplugged device: APNs defers low-priority pushes. [A] APNs docs
+  @inline(__always)
   func isPowerRestricted(_ device: DeviceID) -> Bool {
     devices[device.index].lowPowerMode && !devices[device.index].pluggedIn
   }

@@ -21,6 +21,7 @@ extension World {
   }
 
   /// The earliest time the device may send: after the container's and its own retry-after.
+  @inline(__always)
   func earliestSend(_ device: DeviceID, at now: SimTime) -> SimTime {
     max(now, containerBlockedUntil, deviceBlockedUntil.isEmpty ? .zero : deviceBlockedUntil[device.index])
   }

@@ -26,6 +26,7 @@ extension World {
   }
 
   /// True when the store's token points at history older than the server keeps.
+  @inline(__always)
   func tokenExpired(_ mirror: MirrorID, at now: SimTime) -> Bool {
     guard let retention = spec.server.changeTokenRetentionSeconds else { return false }
     let state = mirrors[mirror.index]

@@ -3,6 +3,7 @@ import SimKernel
 /// The system scheduler, dasd: submission, decisions by policy, signals (MODEL §5).
 extension World {
   /// The id under which the activity in `slot` appears in observations (slots are reused).
+  @inline(__always)
   func logID(_ slot: ActivityID) -> ActivityID { ActivityID(Int(activities[slot.index].logID)) }
 
   /// Asks for an export; a request while one is pending is dropped (error 134417).
@@ -49,6 +50,7 @@ extension World {
     activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
   }
 
+  @inline(__always)
   func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
     let state = activities[activity.index]
     let mirrorState = mirrors[state.mirror.index]
@@ -75,10 +77,13 @@ extension World {
 
   /// The first policy that refuses, in order. The context (which holds a slice of the run
   /// history) ends here, so recording the run afterwards appends without copying the history.
+  @inline(__always)
   func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
     let context = policyContext(activity, now: now)
-    for (index, policy) in spec.scheduler.policies.enumerated() {
-      if case .refuse(let until) = policy.evaluate(context) { return (Int32(index), until) }
+    // By index, not `enumerated()`: each policy is then evaluated in place, not copied out.
+    let policies = spec.scheduler.policies
+    for index in policies.indices {
+      if case .refuse(let until) = policies[index].evaluate(context) { return (Int32(index), until) }
     }
     return nil
   }
@@ -171,6 +176,7 @@ extension World {
 
   /// A condition changed on the device: every waiting activity is decided again.
   mutating func signal(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    guard !waiting[device.index].isEmpty else { return }
     let latency = SimDuration(seconds: spec.scheduler.reevaluationLatencySeconds)
     for activity in waiting[device.index] {
       sim.cancel(activities[activity.index].recheck)

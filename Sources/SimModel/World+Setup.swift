@@ -101,6 +101,7 @@ extension World {
 extension World {
   /// Bytes a record of `object` takes in a request, and its asset bytes (a CDMR join record has
   /// a fixed size and no assets).
+  @inline(__always)
   func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
     let entity = Int(zones[zone].objectEntity[object.index])
     return entity >= 0 ? (recordBytesByEntity[entity], assetBytesByEntity[entity]) : (Int64(spec.server.joinRecordBytes), 0)

@@ -149,6 +149,7 @@ public struct World: EventHandler {
 
   /// The store an edit writes: the device's `store`-th store when one is named (nil if it has
   /// no such store), else its first syncing store.
+  @inline(__always)
   func editTarget(_ device: DeviceID, store: Int?) -> MirrorID? {
     guard let store else { return primaryMirror(of: device) }
     return store >= 0 && store < Int(devices[device.index].mirrorCount)
@@ -156,6 +157,7 @@ public struct World: EventHandler {
   }
 
   /// The stores of a device (consecutive ids), without allocating.
+  @inline(__always)
   func mirrorIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, MirrorID> {
     let state = devices[device.index]
     let first = Int(state.firstMirror)
@@ -171,11 +173,14 @@ public struct World: EventHandler {
   }
 
   /// The device a store belongs to.
+  @inline(__always)
   func owner(of mirror: MirrorID) -> DeviceID { mirrors[mirror.index].device }
 
+  @inline(__always)
   func isSyncing(_ mirror: MirrorID) -> Bool { mirrors[mirror.index].zone >= 0 && !mirrors[mirror.index].disabled }
 
   /// The first syncing store of a device (where workload edits go), or nil.
+  @inline(__always)
   func primaryMirror(of device: DeviceID) -> MirrorID? {
     mirrorIDs(of: device).first { isSyncing($0) } ?? mirrorIDs(of: device).first
   }

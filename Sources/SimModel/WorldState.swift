@@ -136,9 +136,9 @@ struct ExportPlan {
 
   /// Empties the plan, keeping its buffers for the next export.
   mutating func clear() {
-    entries.removeAll(keepingCapacity: true)
-    batchEnds.removeAll(keepingCapacity: true)
-    batchRecords.removeAll(keepingCapacity: true)
-    batchBytes.removeAll(keepingCapacity: true)
+    entries.removeAllKeepingCapacity()
+    batchEnds.removeAllKeepingCapacity()
+    batchRecords.removeAllKeepingCapacity()
+    batchBytes.removeAllKeepingCapacity()
   }
 }
