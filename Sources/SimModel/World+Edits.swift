@@ -35,8 +35,8 @@ extension World {
         break
       }
       let zone = Int(mirrors[mirror.index].zone)
-      let base = Int(zones[zone].objectFieldBase[object.index])
-      let fieldCount = spec.entities[Int(zones[zone].objectEntity[object.index])].fieldCount
+      let base = Int(zones[zone].objects[object.index].fieldBase)
+      let fieldCount = spec.entities[Int(zones[zone].objects[object.index].entity)].fieldCount
       let field: Int32
       let value: Int32
       switch kind {
@@ -69,14 +69,14 @@ extension World {
     let probability = spec.server.poisonRecordProbability
     let poison = probability > 0 && editRandom[owner(of: mirror).index].bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
-    zones[zone].objectKey[object.index] = key ?? -1
-    zones[zone].objectVersion[object.index] = Int32(spec.devices[owner(of: mirror).index].modelVersion)
-    zones[zone].objectContribution[object.index] = kind == .addContribution
+    zones[zone].objects[object.index].key = key ?? -1
+    zones[zone].objects[object.index].version = Int32(spec.devices[owner(of: mirror).index].modelVersion)
+    zones[zone].objects[object.index].contribution = kind == .addContribution
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
-      zones[zone].objectParent[object.index] = newestLiveObject(mirror, entity: referenced)?.raw ?? -1
+      zones[zone].objects[object.index].parent = newestLiveObject(mirror, entity: referenced)?.raw ?? -1
     }
-    let base = Int(zones[zone].objectFieldBase[object.index])
+    let base = Int(zones[zone].objects[object.index].fieldBase)
     let write = newWrite(mirror, basedOn: .none)
     for field in 0..<spec.entities[entity].fieldCount {
       setLocal(mirror, base + field, write: write, value: field == 0 ? 1 : 0)
@@ -86,7 +86,7 @@ extension World {
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = allocateObject(zone: zone, entity: -1)
-      let linkBase = Int(zones[zone].objectFieldBase[link.index])
+      let linkBase = Int(zones[zone].objects[link.index].fieldBase)
       setLocal(mirror, linkBase, write: .none, value: 1)
       unsaved[mirror.index].append(Change(object: link, field: -1, write: .none))
     }
@@ -94,33 +94,25 @@ extension World {
 
   /// Registers a new object in the zone; entity −1 is a CDMR join record (one field).
   mutating func allocateObject(zone: Int, entity: Int, poison: Bool = false) -> ObjectID {
-    let object = ObjectID(zones[zone].objectEntity.count)
+    let object = ObjectID(zones[zone].objects.count)
     let fieldCount = entity >= 0 ? spec.entities[entity].fieldCount : 1
-    zones[zone].objectEntity.append(Int32(entity))
-    zones[zone].objectFieldBase.append(zones[zone].fieldCount)
+    zones[zone].objects.append(ObjectState(entity: Int32(entity), fieldBase: zones[zone].fieldCount, poison: poison))
     zones[zone].fieldCount += Int32(fieldCount)
-    zones[zone].serverWrite.append(contentsOf: repeatElement(.none, count: fieldCount))
-    zones[zone].serverValue.append(contentsOf: repeatElement(0, count: fieldCount))
-    zones[zone].objectLastChange.append(0)
-    zones[zone].objectLastMirror.append(MirrorID(-1))
-    zones[zone].objectPoison.append(poison)
-    zones[zone].objectKey.append(-1)
-    zones[zone].objectContribution.append(false)
-    zones[zone].objectParent.append(-1)
-    zones[zone].objectVersion.append(1)
+    zones[zone].serverWrite.append(repeating: .none, count: fieldCount)
+    zones[zone].serverValue.append(repeating: 0, count: fieldCount)
     return object
   }
 
   /// A live object of `entity` in the mirror's store: a random one, or the first.
   mutating func findObject(_ mirror: MirrorID, entity: Int, random: Bool) -> ObjectID? {
     let zone = Int(mirrors[mirror.index].zone)
-    let count = zones[zone].objectEntity.count
+    let count = zones[zone].objects.count
     guard count > 0 else { return nil }
     let start = random ? Int(editRandom[owner(of: mirror).index].nextInt(below: UInt64(count))) : 0
     for step in 0..<count {
       let object = (start + step) % count
-      guard zones[zone].objectEntity[object] == Int32(entity) else { continue }
-      let base = Int(zones[zone].objectFieldBase[object])
+      guard zones[zone].objects[object].entity == Int32(entity) else { continue }
+      let base = Int(zones[zone].objects[object].fieldBase)
       if base < localValue[mirror.index].count && localValue[mirror.index][base] == 1 {
         return ObjectID(object)
       }
@@ -147,9 +139,9 @@ extension World {
     let needed = Int(zones[Int(mirrors[mirror.index].zone)].fieldCount)
     let have = localWrite[mirror.index].count
     if have < needed {
-      localWrite[mirror.index].append(contentsOf: repeatElement(.none, count: needed - have))
-      localValue[mirror.index].append(contentsOf: repeatElement(0, count: needed - have))
-      dirty[mirror.index].append(contentsOf: repeatElement(false, count: needed - have))
+      localWrite[mirror.index].append(repeating: .none, count: needed - have)
+      localValue[mirror.index].append(repeating: 0, count: needed - have)
+      dirty[mirror.index].append(repeating: false, count: needed - have)
     }
   }
 
@@ -198,7 +190,7 @@ extension World {
     let zone = Int(mirrors[mirror.index].zone)
     for change in unsaved[mirror.index] {
       if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
-      let base = Int(zones[zone].objectFieldBase[change.object.index])
+      let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let fields = change.field < 0 ? base..<base + fieldCount(zone: zone, object: change.object) : base + Int(change.field)..<base + Int(change.field) + 1
       for field in fields where localWrite[mirror.index][field] == change.write {
         dirty[mirror.index][field] = false
@@ -211,7 +203,7 @@ extension World {
 
   @inline(__always)
   func fieldCount(zone: Int, object: ObjectID) -> Int {
-    let entity = Int(zones[zone].objectEntity[object.index])
+    let entity = Int(zones[zone].objects[object.index].entity)
     return entity >= 0 ? spec.entities[entity].fieldCount : 1
   }
 }
@@ -220,10 +212,10 @@ extension World {
   /// The most recently created live object of `entity` in the store.
   func newestLiveObject(_ mirror: MirrorID, entity: Int) -> ObjectID? {
     let zone = Int(mirrors[mirror.index].zone)
-    var object = zones[zone].objectEntity.count - 1
+    var object = zones[zone].objects.count - 1
     while object >= 0 {
-      if zones[zone].objectEntity[object] == Int32(entity) {
-        let base = Int(zones[zone].objectFieldBase[object])
+      if zones[zone].objects[object].entity == Int32(entity) {
+        let base = Int(zones[zone].objects[object].fieldBase)
         if base < localValue[mirror.index].count && localValue[mirror.index][base] == 1 { return ObjectID(object) }
       }
       object -= 1

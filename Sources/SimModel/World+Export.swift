@@ -27,9 +27,9 @@ extension World {
   mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, into plan: inout ExportPlan) {
     let zone = Int(mirrors[mirror.index].zone)
     let stamp = nextStamp(zone: zone)
-    let objectCount = zones[zone].objectEntity.count
+    let objectCount = zones[zone].objects.count
     if scratchRank.count < objectCount {
-      scratchRank.append(contentsOf: repeatElement(0, count: objectCount - scratchRank.count))
+      scratchRank.append(repeating: 0, count: objectCount - scratchRank.count)
     }
     // Pass 1: keep current changes, give each object a record rank, count changes per record.
     scratchKept.removeAllKeepingCapacity()
@@ -38,7 +38,7 @@ extension World {
     var stamps: [Int32] = []
     swap(&stamps, &objectStamp[zone])
     for change in changes {
-      let base = Int(zones[zone].objectFieldBase[change.object.index])
+      let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let current = localWrite[mirror.index][base + Int(max(change.field, 0))]
       if change.field >= 0 && change.write != .none && current != change.write {
         sink.observe(.supersededLocally(write: change.write, by: current))
@@ -56,7 +56,7 @@ extension World {
     swap(&stamps, &objectStamp[zone])
     // Pass 2: place the changes record by record (a counting sort on the rank).
     plan.clear()
-    plan.entries.append(contentsOf: repeatElement(Change(object: ObjectID(0), field: 0, write: .none), count: scratchKept.count))
+    plan.entries.append(repeating: Change(object: ObjectID(0), field: 0, write: .none), count: scratchKept.count)
     var start: Int32 = 0
     for index in scratchCounts.indices {
       let count = scratchCounts[index]
@@ -136,16 +136,15 @@ extension World {
     case .accepted:
       break
     }
-    let plan = plans[mirror.index]
     let batch = Int(activities[activity.index].nextBatch)
-    let start = batch == 0 ? 0 : Int(plan.batchEnds[batch - 1])
-    commit(mirror, activity: activity, entries: plan.entries[start..<Int(plan.batchEnds[batch])], at: sim.now)
-    sink.observe(.request(mirror: mirror, upload: true, records: plan.batchRecords[batch], bytes: plan.batchBytes[batch], at: sim.now))
-    activities[activity.index].records += plan.batchRecords[batch]
+    let records = plans[mirror.index].batchRecords[batch]
+    commit(mirror, activity: activity, entries: batchRange(mirror, batch), at: sim.now)
+    sink.observe(.request(mirror: mirror, upload: true, records: records, bytes: plans[mirror.index].batchBytes[batch], at: sim.now))
+    activities[activity.index].records += records
     activities[activity.index].merged = false
     fanOutPush(from: mirror, sim: &sim)
     activities[activity.index].nextBatch += 1
-    if Int(activities[activity.index].nextBatch) < plan.batchEnds.count {
+    if Int(activities[activity.index].nextBatch) < plans[mirror.index].batchEnds.count {
       sendNextBatch(activity, sim: &sim)
       return
     }
@@ -161,26 +160,34 @@ extension World {
     let mirror = activities[activity.index].mirror
     let zone = Int(mirrors[mirror.index].zone)
     let batch = Int(activities[activity.index].nextBatch)
-    let plan = plans[mirror.index]
-    let range = (batch == 0 ? 0 : Int(plan.batchEnds[batch - 1]))..<Int(plan.batchEnds[batch])
-    let recordBytes = plan.entries[range].reduce(into: (last: ObjectID(-1), bytes: Int64(0))) { state, change in
-      if change.object != state.last {
-        state.last = change.object
-        state.bytes += recordCost(zone: zone, object: change.object).record
+    let range = batchRange(mirror, batch)
+    // Loops over the plan in place: copying the plan out (or closures over it) would retain
+    // its four buffers on every request.
+    var recordBytes: Int64 = 0
+    var lastObject = ObjectID(-1)
+    var poisoned = false
+    for index in range {
+      let object = plans[mirror.index].entries[index].object
+      poisoned = poisoned || zones[zone].objects[object.index].poison
+      if object != lastObject {
+        lastObject = object
+        recordBytes += recordCost(zone: zone, object: object).record
       }
-    }.bytes
-    if Int(plan.batchRecords[batch]) > spec.server.serverMaxRecordsPerRequest || recordBytes > Int64(spec.server.serverMaxBytesPerRequest) {
+    }
+    if Int(plans[mirror.index].batchRecords[batch]) > spec.server.serverMaxRecordsPerRequest
+      || recordBytes > Int64(spec.server.serverMaxBytesPerRequest)
+    {
       sink.observe(.cloudError(mirror: mirror, error: .limitExceeded, retryAfter: nil, at: now))
       // Split the batch in half and retry both. [A] limitExceeded
       guard splitBatch(mirror, batch) else { return .failed(.limitExceeded) }
       return .retry(at: now)
     }
-    if plan.entries[range].contains(where: { zones[zone].objectPoison[$0.object.index] }) {
+    if poisoned {
       sink.observe(.cloudError(mirror: mirror, error: .partialFailure, retryAfter: nil, at: now))
       return .failed(.partialFailure)
     }
     if let quota = accountQuotaBytes[Int(zones[zone].ownerAccount)] {
-      let newBytes = plan.entries[range].filter { $0.field < 0 && zones[zone].serverWrite[Int(zones[zone].objectFieldBase[$0.object.index])] == .none }
+      let newBytes = plans[mirror.index].entries[range].filter { $0.field < 0 && zones[zone].serverWrite[Int(zones[zone].objects[$0.object.index].fieldBase)] == .none }
         .reduce(Int64(0)) { total, change in
           let cost = recordCost(zone: zone, object: change.object)
           return total + cost.record + cost.assets
@@ -192,8 +199,8 @@ extension World {
     }
     if spec.server.savePolicy == .ifServerRecordUnchanged && !activities[activity.index].merged {
       let token = mirrors[mirror.index].importedToken
-      let conflict = plan.entries[range].contains { change in
-        zones[zone].objectLastChange[change.object.index] > token && zones[zone].objectLastMirror[change.object.index] != mirror
+      let conflict = plans[mirror.index].entries[range].contains { change in
+        zones[zone].objects[change.object.index].lastChange > token && zones[zone].objects[change.object.index].lastMirror != mirror
       }
       if conflict {
         // Merge the changed fields into the server record from the error and send it again.
@@ -203,6 +210,12 @@ extension World {
       }
     }
     return .accepted
+  }
+
+  /// The plan's entries that batch `batch` carries.
+  @inline(__always)
+  func batchRange(_ mirror: MirrorID, _ batch: Int) -> Range<Int> {
+    (batch == 0 ? 0 : Int(plans[mirror.index].batchEnds[batch - 1]))..<Int(plans[mirror.index].batchEnds[batch])
   }
 
   /// Splits batch `batch` into two at its middle record; false if it holds a single record.
@@ -240,27 +253,30 @@ extension World {
   }
 
   /// Applies one modify request at the server: a new change per record, fields by save policy.
-  mutating func commit(_ mirror: MirrorID, activity: ActivityID, entries: ArraySlice<Change>, at now: SimTime) {
+  ///
+  /// `entries` indexes the store's plan, read in place (a slice would retain its buffer).
+  mutating func commit(_ mirror: MirrorID, activity: ActivityID, entries: Range<Int>, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
     var lastObject = ObjectID(-1)
     var sequence: Int32 = 0
-    for change in entries {
+    for index in entries {
+      let change = plans[mirror.index].entries[index]
       let publicDelete = zones[zone].scope == .public && change.field == 0 && writeValue[change.write.index] == 0
       if change.object != lastObject && !publicDelete {
         zones[zone].changeLog.append(change.object)
         zones[zone].changeTimes.append(now)
         sequence = Int32(zones[zone].changeLog.count)
         lastObject = change.object
-        let base = Int(zones[zone].objectFieldBase[change.object.index])
+        let base = Int(zones[zone].objects[change.object.index].fieldBase)
         if zones[zone].serverWrite[base] == .none && change.field < 0 {
           let cost = recordCost(zone: zone, object: change.object)
           accountUsageBytes[Int(zones[zone].ownerAccount)] += cost.record + cost.assets
         }
-        zones[zone].objectLastChange[change.object.index] = sequence
-        zones[zone].objectLastMirror[change.object.index] = mirror
+        zones[zone].objects[change.object.index].lastChange = sequence
+        zones[zone].objects[change.object.index].lastMirror = mirror
         if spec.server.savePolicy == .allKeys { commitWholeRecord(mirror, zone: zone, object: change.object) }
       }
-      let base = Int(zones[zone].objectFieldBase[change.object.index])
+      let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
       for field in fields where localWrite[mirror.index][base + field] == change.write || change.field >= 0 {
@@ -278,7 +294,7 @@ extension World {
 
   /// `allKeys`: the arriving record replaces every field with the device's values.
   mutating func commitWholeRecord(_ mirror: MirrorID, zone: Int, object: ObjectID) {
-    let base = Int(zones[zone].objectFieldBase[object.index])
+    let base = Int(zones[zone].objects[object.index].fieldBase)
     for field in base..<base + fieldCount(zone: zone, object: object) where localWrite[mirror.index][field] != .none {
       setServerField(zone: zone, field, write: localWrite[mirror.index][field], value: localValue[mirror.index][field])
     }

@@ -72,9 +72,9 @@ extension World {
       if stamps[object.index] == stamp { continue }
       stamps[object.index] = stamp
       // A public query returns live records only: a deleted record is simply absent.
-      if isPublic && zones[zone].serverValue[Int(zones[zone].objectFieldBase[object.index])] == 0 { continue }
+      if isPublic && zones[zone].serverValue[Int(zones[zone].objects[object.index].fieldBase)] == 0 { continue }
       // An older app fetches only records with version ≤ its own (seed 000's version attribute).
-      if zones[zone].objectVersion[object.index] > maxVersion {
+      if zones[zone].objects[object.index].version > maxVersion {
         hidden.append(object)
         continue
       }
@@ -142,7 +142,7 @@ extension World {
     swap(&writes, &localWrite[mirror.index])
     swap(&values, &localValue[mirror.index])
     for object in objects {
-      let base = Int(zones[zone].objectFieldBase[object.index])
+      let base = Int(zones[zone].objects[object.index].fieldBase)
       for field in base..<base + fieldCount(zone: zone, object: object) where !dirty[mirror.index][field] {
         writes[field] = zones[zone].serverWrite[field]
         values[field] = zones[zone].serverValue[field]
@@ -152,7 +152,7 @@ extension World {
     swap(&values, &localValue[mirror.index])
     // A page is applied as a unit: a child is an orphan if its parent is missing after it.
     for object in objects {
-      let parent = Int(zones[zone].objectParent[object.index])
+      let parent = Int(zones[zone].objects[object.index].parent)
       if parent >= 0 && isLive(mirror, object) && !isLive(mirror, ObjectID(parent)) {
         orphans[mirror.index].append((object, now))
       }
@@ -160,7 +160,7 @@ extension World {
     guard !orphans[mirror.index].isEmpty else { return }
     var still: [(child: ObjectID, since: SimTime)] = []
     for orphan in orphans[mirror.index] {
-      let parent = ObjectID(Int(zones[zone].objectParent[orphan.child.index]))
+      let parent = ObjectID(Int(zones[zone].objects[orphan.child.index].parent))
       if isLive(mirror, parent) {
         sink.observe(.orphanWindow(mirror: mirror, child: orphan.child, from: orphan.since, to: now))
       } else {
@@ -173,7 +173,7 @@ extension World {
   @inline(__always)
   func isLive(_ mirror: MirrorID, _ object: ObjectID) -> Bool {
     let zone = Int(mirrors[mirror.index].zone)
-    let base = Int(zones[zone].objectFieldBase[object.index])
+    let base = Int(zones[zone].objects[object.index].fieldBase)
     return base < localValue[mirror.index].count && localValue[mirror.index][base] == 1
   }
 

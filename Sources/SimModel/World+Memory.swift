@@ -14,7 +14,7 @@ extension World {
     func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
     var records = 0
     for zone in zones {
-      records += bytes(zone.objectEntity) + bytes(zone.objectFieldBase) + bytes(zone.serverWrite)
+      records += bytes(zone.objects) + bytes(zone.serverWrite)
         + bytes(zone.serverValue) + bytes(zone.changeLog) + bytes(zone.mirrors)
     }
     for index in mirrors.indices {

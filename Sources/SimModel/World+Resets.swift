@@ -46,7 +46,7 @@ extension World {
     save(mirror, sim: &sim)
     let zone = Int(mirrors[mirror.index].zone)
     for change in history[mirror.index] where change.write != .none {
-      let base = Int(zones[zone].objectFieldBase[change.object.index])
+      let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
       // Only the write the store still held is lost; superseded ones are reported as such.
       if localWrite[mirror.index][field] == change.write {
@@ -71,15 +71,15 @@ extension World {
     let zone = Int(mirrors[mirror.index].zone)
     var winners: [Int32: ObjectID] = [:]  // lookup only; deletions follow object order
     var losers: [ObjectID] = []
-    for object in 0..<zones[zone].objectKey.count where zones[zone].objectKey[object] >= 0 {
-      let base = Int(zones[zone].objectFieldBase[object])
+    for object in 0..<zones[zone].objects.count where zones[zone].objects[object].key >= 0 {
+      let base = Int(zones[zone].objects[object].fieldBase)
       guard base < localValue[mirror.index].count, localValue[mirror.index][base] == 1 else { continue }
-      let key = zones[zone].objectKey[object]
+      let key = zones[zone].objects[object].key
       if winners[key] == nil { winners[key] = ObjectID(object) } else { losers.append(ObjectID(object)) }
     }
     guard !losers.isEmpty else { return }
     for object in losers {
-      let base = Int(zones[zone].objectFieldBase[object.index])
+      let base = Int(zones[zone].objects[object.index].fieldBase)
       // A system write, not a person's: it is not announced as an edit.
       let write = newWrite(mirror, basedOn: localWrite[mirror.index][base], value: 0)
       setLocal(mirror, base, write: write, value: 0)
@@ -93,8 +93,8 @@ extension World {
     var state = FinalState()
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 && zones[Int(mirror.zone)].scope == .public {
       let zone = zones[Int(mirror.zone)]
-      for object in 0..<zone.objectEntity.count {
-        let base = Int(zone.objectFieldBase[object])
+      for object in 0..<zone.objects.count {
+        let base = Int(zone.objects[object].fieldBase)
         if zone.serverWrite[base] != .none && zone.serverValue[base] == 0
           && base < localValue[index].count && localValue[index][base] == 1
         {
@@ -104,19 +104,19 @@ extension World {
     }
     for zone in zones {
       var seen = Set<Int32>()  // membership only
-      for object in 0..<zone.objectEntity.count {
-        let base = Int(zone.objectFieldBase[object])
+      for object in 0..<zone.objects.count {
+        let base = Int(zone.objects[object].fieldBase)
         guard zone.serverWrite[base] != .none, zone.serverValue[base] == 1 else { continue }
-        if zone.objectContribution[object] { state.contributions += 1 }
-        let key = zone.objectKey[object]
+        if zone.objects[object].contribution { state.contributions += 1 }
+        let key = zone.objects[object].key
         if key >= 0 && !seen.insert(key).inserted { state.duplicates += 1 }
       }
     }
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
       let zone = zones[Int(mirror.zone)]
       let version = Int32(spec.devices[mirror.device.index].modelVersion)
-      for object in 0..<zone.objectEntity.count where zone.objectVersion[object] > version {
-        let base = Int(zone.objectFieldBase[object])
+      for object in 0..<zone.objects.count where zone.objects[object].version > version {
+        let base = Int(zone.objects[object].fieldBase)
         if zone.serverWrite[base] != .none && zone.serverValue[base] == 1 && !(base < localValue[index].count && localValue[index][base] == 1) {
           state.hiddenRecords += 1
         }

@@ -103,15 +103,15 @@ extension World {
   /// a fixed size and no assets).
   @inline(__always)
   func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
-    let entity = Int(zones[zone].objectEntity[object.index])
+    let entity = Int(zones[zone].objects[object.index].entity)
     return entity >= 0 ? (recordBytesByEntity[entity], assetBytesByEntity[entity]) : (Int64(spec.server.joinRecordBytes), 0)
   }
 
   /// A fresh stamp for marking the zone's objects (so a pass sees each object once).
   mutating func nextStamp(zone: Int) -> Int32 {
     stampCounter &+= 1
-    let missing = zones[zone].objectEntity.count - objectStamp[zone].count
-    if missing > 0 { objectStamp[zone].append(contentsOf: repeatElement(0, count: missing)) }
+    let missing = zones[zone].objects.count - objectStamp[zone].count
+    if missing > 0 { objectStamp[zone].append(repeating: 0, count: missing) }
     return stampCounter
   }
 }

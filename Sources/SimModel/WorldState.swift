@@ -69,8 +69,8 @@ struct ZoneState {
   var scope: DatabaseScope
   /// Mirrors with access, in id order.
   var mirrors: [MirrorID] = []
-  var objectEntity: [Int32] = []
-  var objectFieldBase: [Int32] = []
+  /// The zone's objects: what the server and the registry know of each.
+  var objects: [ObjectState] = []
   var fieldCount: Int32 = 0
   var serverWrite: [WriteID] = []
   var serverValue: [Int32] = []
@@ -78,20 +78,35 @@ struct ZoneState {
   var changeLog: [ObjectID] = []
   /// When each change was made (for token retention).
   var changeTimes: [SimTime] = []
-  /// Per object: the last change that touched it, the store that made it, a poison flag.
-  var objectLastChange: [Int32] = []
-  var objectLastMirror: [MirrorID] = []
-  var objectPoison: [Bool] = []
-  /// Per object: its logical key (−1 none), and whether it is a contribution.
-  var objectKey: [Int32] = []
-  var objectContribution: [Bool] = []
-  /// Per object: the parent object it points to (−1 none), and the model version that made it.
-  var objectParent: [Int32] = []
-  var objectVersion: [Int32] = []
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
 
   init(scope: DatabaseScope) { self.scope = scope }
+}
+
+/// One object of a zone, as the server and the object registry know it.
+///
+/// One 32-byte value per object rather than a column per attribute: a commit, an export's
+/// checks and an import each read several attributes of the same object, which then share
+/// a cache line.
+struct ObjectState: BitwiseCopyable {
+  /// Its entity, or −1 for a CDMR join record.
+  var entity: Int32
+  /// Index of its first field in the zone's field arrays.
+  var fieldBase: Int32
+  /// The last change that touched it (its server change token), and the store that made it.
+  var lastChange: Int32 = 0
+  var lastMirror = MirrorID(-1)
+  /// Its logical key (−1 none).
+  var key: Int32 = -1
+  /// The parent object it points to (−1 none).
+  var parent: Int32 = -1
+  /// The model version of the app that made it.
+  var version: Int32 = 1
+  /// The server refuses it (a record that fails every export).
+  var poison: Bool
+  /// Whether it is a contribution (an add-a-contribution insert).
+  var contribution = false
 }
 
 /// One scheduler activity.
