@@ -3,16 +3,16 @@ import SimKernel
 /// Edits, saves and the save policies (MODEL §4).
 extension World {
   mutating func scheduleNextEdit(_ device: DeviceID, _ workload: Workload, sim: inout Simulation<ModelEvent>) {
-    let gap = editRandom[device.index].exponential(mean: 3600 / workload.editsPerHour)
+    let gap = streams[device.index].edit.exponential(mean: 3600 / workload.editsPerHour)
     sim.schedule(.workloadEdit(device), after: SimDuration(seconds: gap))
   }
 
   mutating func workloadEdit(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    guard let workload = spec.devices[device.index].workload else { return }
+    guard let workload = traits[device.index].workload else { return }
     scheduleNextEdit(device, workload, sim: &sim)
     if workload.foregroundOnly && devices[device.index].app != .foreground { return }
     guard let mirror = editTarget(device, store: workload.store) else { return }
-    let draw = editRandom[device.index].nextUnit()
+    let draw = streams[device.index].edit.nextUnit()
     let kind: EditKind =
       draw < workload.insertShare ? .insert : draw < workload.insertShare + workload.deleteShare ? .delete : .update
     edit(mirror, kind: kind, entity: workload.entity, sim: &sim)
@@ -36,7 +36,7 @@ extension World {
       }
       let zone = Int(mirrors[mirror.index].zone)
       let base = Int(zones[zone].objects[object.index].fieldBase)
-      let fieldCount = spec.entities[Int(zones[zone].objects[object.index].entity)].fieldCount
+      let fieldCount = entityFieldCount[Int(zones[zone].objects[object.index].entity)]
       let field: Int32
       let value: Int32
       switch kind {
@@ -53,8 +53,8 @@ extension World {
         field = Int32(min(1, fieldCount - 1))
         value = -1
       default:
-        field = Int32(1 + Int(editRandom[owner(of: mirror).index].nextInt(below: UInt64(max(1, fieldCount - 1)))))
-        value = Int32(truncatingIfNeeded: editRandom[owner(of: mirror).index].next() & 0x7FFF_FFFF)
+        field = Int32(1 + Int(streams[owner(of: mirror).index].edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
+        value = Int32(truncatingIfNeeded: streams[owner(of: mirror).index].edit.next() & 0x7FFF_FFFF)
       }
       let write = newWrite(mirror, basedOn: localWrite[mirror.index][base + Int(field)], value: value)
       setLocal(mirror, base + Int(field), write: write, value: value)
@@ -67,10 +67,10 @@ extension World {
   mutating func insertObject(_ mirror: MirrorID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
     let probability = spec.server.poisonRecordProbability
-    let poison = probability > 0 && editRandom[owner(of: mirror).index].bernoulli(probability)
+    let poison = probability > 0 && streams[owner(of: mirror).index].edit.bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
     zones[zone].objects[object.index].key = key ?? -1
-    zones[zone].objects[object.index].version = Int32(spec.devices[owner(of: mirror).index].modelVersion)
+    zones[zone].objects[object.index].version = Int32(traits[owner(of: mirror).index].modelVersion)
     zones[zone].objects[object.index].contribution = kind == .addContribution
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
@@ -78,8 +78,11 @@ extension World {
     }
     let base = Int(zones[zone].objects[object.index].fieldBase)
     let write = newWrite(mirror, basedOn: .none)
-    for field in 0..<spec.entities[entity].fieldCount {
-      setLocal(mirror, base + field, write: write, value: field == 0 ? 1 : 0)
+    ensureLocalCapacity(mirror)
+    for field in 0..<entityFieldCount[entity] {
+      localWrite[mirror.index][base + field] = write
+      localValue[mirror.index][base + field] = field == 0 ? 1 : 0
+      dirty[mirror.index][base + field] = true
     }
     unsaved[mirror.index].append(Change(object: object, field: -1, write: write))
     sink.observe(.edited(write: write, mirror: mirror, object: object, field: -1, kind: kind, at: now))
@@ -95,7 +98,7 @@ extension World {
   /// Registers a new object in the zone; entity −1 is a CDMR join record (one field).
   mutating func allocateObject(zone: Int, entity: Int, poison: Bool = false) -> ObjectID {
     let object = ObjectID(zones[zone].objects.count)
-    let fieldCount = entity >= 0 ? spec.entities[entity].fieldCount : 1
+    let fieldCount = entity >= 0 ? entityFieldCount[entity] : 1
     zones[zone].objects.append(ObjectState(entity: Int32(entity), fieldBase: zones[zone].fieldCount, poison: poison))
     zones[zone].fieldCount += Int32(fieldCount)
     zones[zone].serverWrite.append(repeating: .none, count: fieldCount)
@@ -108,7 +111,7 @@ extension World {
     let zone = Int(mirrors[mirror.index].zone)
     let count = zones[zone].objects.count
     guard count > 0 else { return nil }
-    let start = random ? Int(editRandom[owner(of: mirror).index].nextInt(below: UInt64(count))) : 0
+    let start = random ? Int(streams[owner(of: mirror).index].edit.nextInt(below: UInt64(count))) : 0
     for step in 0..<count {
       let object = (start + step) % count
       guard zones[zone].objects[object].entity == Int32(entity) else { continue }
@@ -148,7 +151,7 @@ extension World {
   // MARK: - Saves
 
   mutating func applySavePolicy(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    let app = spec.devices[owner(of: mirror).index].app
+    let app = traits[owner(of: mirror).index].app
     switch app.savePolicy {
     case .immediate:
       save(mirror, sim: &sim)
@@ -171,7 +174,7 @@ extension World {
     guard !unsaved[mirror.index].isEmpty else { return }
     if mirrors[mirror.index].resetting {
       // The reset guard defers the save until the reset ends; without it the changes are lost.
-      if spec.devices[owner(of: mirror).index].app.resetGuard { return }
+      if traits[owner(of: mirror).index].app.resetGuard { return }
       loseUnsaved(mirror, reason: .savedDuringReset, at: sim.now)
       return
     }
@@ -204,7 +207,7 @@ extension World {
   @inline(__always)
   func fieldCount(zone: Int, object: ObjectID) -> Int {
     let entity = Int(zones[zone].objects[object.index].entity)
-    return entity >= 0 ? spec.entities[entity].fieldCount : 1
+    return entity >= 0 ? entityFieldCount[entity] : 1
   }
 }
 

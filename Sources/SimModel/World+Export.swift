@@ -6,12 +6,14 @@ extension World {
     let mirror = activities[activity.index].mirror
     let covered = history[mirror.index].count
     activities[activity.index].historyCovered = Int32(covered)
-    // Fill the store's plan in place: its buffers are reused from export to export.
+    // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
+    // they stay in cache (a plan per store would be cold on every export).
+    while plans.count <= activity.index { plans.append(ExportPlan()) }
     var plan = ExportPlan()
-    swap(&plan, &plans[mirror.index])
+    swap(&plan, &plans[activity.index])
     makePlan(mirror, changes: history[mirror.index][..<covered], into: &plan)
-    swap(&plan, &plans[mirror.index])
-    if plans[mirror.index].batchEnds.isEmpty {
+    swap(&plan, &plans[activity.index])
+    if plans[activity.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
       history[mirror.index].removeFirstKeepingCapacity(covered)
       sim.schedule(.exportRequestDone(activity), after: SimDuration(seconds: spec.scheduler.emptyExportSeconds))
@@ -105,7 +107,7 @@ extension World {
   mutating func sendNextBatch(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let mirror = activities[activity.index].mirror
     let batch = Int(activities[activity.index].nextBatch)
-    let bytes = plans[mirror.index].batchBytes[batch]
+    let bytes = plans[activity.index].batchBytes[batch]
     let duration = requestLatency(owner(of: mirror))
       + Self.transfer(bytes, bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
     sendRequest(.exportRequestDone(activity), from: owner(of: mirror), taking: duration, sim: &sim)
@@ -113,7 +115,7 @@ extension World {
 
   mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let mirror = activities[activity.index].mirror
-    if plans[mirror.index].batchEnds.isEmpty {
+    if plans[activity.index].batchEnds.isEmpty {
       finishActivity(activity, succeeded: true, sim: &sim)
       return
     }
@@ -121,11 +123,11 @@ extension World {
     case .retry(let at):
       let batch = Int(activities[activity.index].nextBatch)
       let duration = requestLatency(owner(of: mirror))
-        + Self.transfer(plans[mirror.index].batchBytes[batch], bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
+        + Self.transfer(plans[activity.index].batchBytes[batch], bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
       sim.schedule(.exportRequestDone(activity), at: max(at, earliestSend(owner(of: mirror), at: sim.now)) + duration)
       return
     case .failed(let error):
-      plans[mirror.index].clear()
+      plans[activity.index].clear()
       finishActivity(activity, succeeded: false, sim: &sim)
       switch error {
       case .networkUnavailable: requestExport(mirror, trigger: .exportAgain, sim: &sim)
@@ -137,19 +139,19 @@ extension World {
       break
     }
     let batch = Int(activities[activity.index].nextBatch)
-    let records = plans[mirror.index].batchRecords[batch]
-    commit(mirror, activity: activity, entries: batchRange(mirror, batch), at: sim.now)
-    sink.observe(.request(mirror: mirror, upload: true, records: records, bytes: plans[mirror.index].batchBytes[batch], at: sim.now))
+    let records = plans[activity.index].batchRecords[batch]
+    commit(mirror, activity: activity, entries: batchRange(activity, batch), at: sim.now)
+    sink.observe(.request(mirror: mirror, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
     activities[activity.index].records += records
     activities[activity.index].merged = false
     fanOutPush(from: mirror, sim: &sim)
     activities[activity.index].nextBatch += 1
-    if Int(activities[activity.index].nextBatch) < plans[mirror.index].batchEnds.count {
+    if Int(activities[activity.index].nextBatch) < plans[activity.index].batchEnds.count {
       sendNextBatch(activity, sim: &sim)
       return
     }
     history[mirror.index].removeFirstKeepingCapacity(Int(activities[activity.index].historyCovered))
-    plans[mirror.index].clear()
+    plans[activity.index].clear()
     finishActivity(activity, succeeded: true, sim: &sim)
   }
 
@@ -160,26 +162,26 @@ extension World {
     let mirror = activities[activity.index].mirror
     let zone = Int(mirrors[mirror.index].zone)
     let batch = Int(activities[activity.index].nextBatch)
-    let range = batchRange(mirror, batch)
+    let range = batchRange(activity, batch)
     // Loops over the plan in place: copying the plan out (or closures over it) would retain
     // its four buffers on every request.
     var recordBytes: Int64 = 0
     var lastObject = ObjectID(-1)
     var poisoned = false
     for index in range {
-      let object = plans[mirror.index].entries[index].object
+      let object = plans[activity.index].entries[index].object
       poisoned = poisoned || zones[zone].objects[object.index].poison
       if object != lastObject {
         lastObject = object
         recordBytes += recordCost(zone: zone, object: object).record
       }
     }
-    if Int(plans[mirror.index].batchRecords[batch]) > spec.server.serverMaxRecordsPerRequest
+    if Int(plans[activity.index].batchRecords[batch]) > spec.server.serverMaxRecordsPerRequest
       || recordBytes > Int64(spec.server.serverMaxBytesPerRequest)
     {
       sink.observe(.cloudError(mirror: mirror, error: .limitExceeded, retryAfter: nil, at: now))
       // Split the batch in half and retry both. [A] limitExceeded
-      guard splitBatch(mirror, batch) else { return .failed(.limitExceeded) }
+      guard splitBatch(activity, batch) else { return .failed(.limitExceeded) }
       return .retry(at: now)
     }
     if poisoned {
@@ -187,7 +189,7 @@ extension World {
       return .failed(.partialFailure)
     }
     if let quota = accountQuotaBytes[Int(zones[zone].ownerAccount)] {
-      let newBytes = plans[mirror.index].entries[range].filter { $0.field < 0 && zones[zone].serverWrite[Int(zones[zone].objects[$0.object.index].fieldBase)] == .none }
+      let newBytes = plans[activity.index].entries[range].filter { $0.field < 0 && zones[zone].serverWrite[Int(zones[zone].objects[$0.object.index].fieldBase)] == .none }
         .reduce(Int64(0)) { total, change in
           let cost = recordCost(zone: zone, object: change.object)
           return total + cost.record + cost.assets
@@ -199,7 +201,7 @@ extension World {
     }
     if spec.server.savePolicy == .ifServerRecordUnchanged && !activities[activity.index].merged {
       let token = mirrors[mirror.index].importedToken
-      let conflict = plans[mirror.index].entries[range].contains { change in
+      let conflict = plans[activity.index].entries[range].contains { change in
         zones[zone].objects[change.object.index].lastChange > token && zones[zone].objects[change.object.index].lastMirror != mirror
       }
       if conflict {
@@ -214,13 +216,14 @@ extension World {
 
   /// The plan's entries that batch `batch` carries.
   @inline(__always)
-  func batchRange(_ mirror: MirrorID, _ batch: Int) -> Range<Int> {
-    (batch == 0 ? 0 : Int(plans[mirror.index].batchEnds[batch - 1]))..<Int(plans[mirror.index].batchEnds[batch])
+  func batchRange(_ activity: ActivityID, _ batch: Int) -> Range<Int> {
+    (batch == 0 ? 0 : Int(plans[activity.index].batchEnds[batch - 1]))..<Int(plans[activity.index].batchEnds[batch])
   }
 
   /// Splits batch `batch` into two at its middle record; false if it holds a single record.
-  mutating func splitBatch(_ mirror: MirrorID, _ batch: Int) -> Bool {
-    let plan = plans[mirror.index]
+  mutating func splitBatch(_ activity: ActivityID, _ batch: Int) -> Bool {
+    let mirror = activities[activity.index].mirror
+    let plan = plans[activity.index]
     let start = batch == 0 ? 0 : Int(plan.batchEnds[batch - 1])
     let end = Int(plan.batchEnds[batch])
     let records = Int(plan.batchRecords[batch])
@@ -244,11 +247,11 @@ extension World {
       }
     }
     let totalBytes = plan.batchBytes[batch]
-    plans[mirror.index].batchEnds.insert(Int32(cut), at: batch)
-    plans[mirror.index].batchRecords[batch] = Int32(records / 2)
-    plans[mirror.index].batchRecords.insert(Int32(records - records / 2), at: batch + 1)
-    plans[mirror.index].batchBytes[batch] = firstBytes
-    plans[mirror.index].batchBytes.insert(totalBytes - firstBytes, at: batch + 1)
+    plans[activity.index].batchEnds.insert(Int32(cut), at: batch)
+    plans[activity.index].batchRecords[batch] = Int32(records / 2)
+    plans[activity.index].batchRecords.insert(Int32(records - records / 2), at: batch + 1)
+    plans[activity.index].batchBytes[batch] = firstBytes
+    plans[activity.index].batchBytes.insert(totalBytes - firstBytes, at: batch + 1)
     return true
   }
 
@@ -260,7 +263,7 @@ extension World {
     var lastObject = ObjectID(-1)
     var sequence: Int32 = 0
     for index in entries {
-      let change = plans[mirror.index].entries[index]
+      let change = plans[activity.index].entries[index]
       let publicDelete = zones[zone].scope == .public && change.field == 0 && writeValue[change.write.index] == 0
       if change.object != lastObject && !publicDelete {
         zones[zone].changeLog.append(change.object)

@@ -25,7 +25,7 @@ extension World {
     records += objectStamp.reduce(0) { $0 + bytes($1) }
     let header = 32  // an array's heap header; empty arrays share one static buffer
     var fixed = bytes(devices) + bytes(mirrors) + bytes(plans)
-    fixed += bytes(editRandom) + bytes(usageRandom) + bytes(networkRandom) + bytes(schedulerRandom) + bytes(pushRandom)
+    fixed += bytes(streams) + bytes(traits) + bytes(requestLatencies)
     fixed += bytes(devicesInAccount) + bytes(recentRunsHead)
     for index in devices.indices {
       fixed += bytes(recentRuns[index]) + bytes(pushWakes[index]) + bytes(waiting[index])

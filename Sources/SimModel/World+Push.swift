@@ -21,11 +21,11 @@ extension World {
     }
     devices[device.index].lastPushSentAt = sim.now
     sink.observe(.push(device: device, event: .sent, at: sim.now))
-    if spec.push.dropProbability > 0 && pushRandom[device.index].bernoulli(spec.push.dropProbability) {
+    if spec.push.dropProbability > 0 && streams[device.index].push.bernoulli(spec.push.dropProbability) {
       sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
     }
-    let latency = spec.push.fanoutLatency.sampleDuration(using: &pushRandom[device.index])
+    let latency = spec.push.fanoutLatency.sampleDuration(using: &streams[device.index].push)
       + SimDuration(seconds: spec.push.deliveryLatencySeconds)
     sim.schedule(.pushArrives(device, ZoneID(Int(zone))), after: latency)
   }
@@ -44,7 +44,7 @@ extension World {
 
   /// The device received a push: wake the app within its budget, or hold it.
   mutating func deliverPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
-    guard spec.devices[device.index].app.backgroundPush else {
+    guard traits[device.index].app.backgroundPush else {
       sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
     }

@@ -114,7 +114,7 @@ extension World {
     }
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
       let zone = zones[Int(mirror.zone)]
-      let version = Int32(spec.devices[mirror.device.index].modelVersion)
+      let version = Int32(traits[mirror.device.index].modelVersion)
       for object in 0..<zone.objects.count where zone.objects[object].version > version {
         let base = Int(zone.objects[object].fieldBase)
         if zone.serverWrite[base] != .none && zone.serverValue[base] == 1 && !(base < localValue[index].count && localValue[index][base] == 1) {

@@ -46,7 +46,7 @@ extension World {
 
   mutating func scheduleDecision(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let device = owner(of: activities[activity.index].mirror).index
-    let latency = spec.scheduler.decisionLatency.sampleDuration(using: &schedulerRandom[device])
+    let latency = spec.scheduler.decisionLatency.sampleDuration(using: &streams[device].scheduler)
     activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
   }
 
@@ -80,7 +80,7 @@ extension World {
   @inline(__always)
   func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
     let context = policyContext(activity, now: now)
-    // By index, not `enumerated()`: each policy is then evaluated in place, not copied out.
+    // By index, not `enumerated()`, which built an (offset, policy) pair per policy.
     let policies = spec.scheduler.policies
     for index in policies.indices {
       if case .refuse(let until) = policies[index].evaluate(context) { return (Int32(index), until) }

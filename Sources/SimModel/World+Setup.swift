@@ -9,6 +9,7 @@ extension World {
         maxRecordBytes: spec.server.maxRecordBytes)
       recordBytesByEntity.append(size.record)
       assetBytesByEntity.append(size.assets)
+      entityFieldCount.append(entity.fieldCount)
     }
   }
 
@@ -21,6 +22,8 @@ extension World {
     accountQuotaBytes = [Int64?](repeating: spec.server.quotaBytesPerAccount, count: spec.accountCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
       devicesInAccount[deviceSpec.account] += 1
+      traits.append(DeviceTraits(app: deviceSpec.app, workload: deviceSpec.workload, modelVersion: Int32(deviceSpec.modelVersion)))
+      requestLatencies.append(deviceSpec.requestLatency ?? spec.server.requestLatency)
       let c = deviceSpec.conditions
       devices.append(
         DeviceState(
@@ -58,7 +61,6 @@ extension World {
         localWrite.append([])
         localValue.append([])
         dirty.append([])
-        plans.append(ExportPlan())
         orphans.append([])
       }
       recentRuns.append([])
@@ -71,11 +73,13 @@ extension World {
       waiting.append([])
       let seed = spec.seed
       let i = UInt64(index)
-      editRandom.append(RandomStream(seed: seed, name: "edits", index: i))
-      usageRandom.append(RandomStream(seed: seed, name: "usage", index: i))
-      networkRandom.append(RandomStream(seed: seed, name: "network", index: i))
-      schedulerRandom.append(RandomStream(seed: seed, name: "scheduler", index: i))
-      pushRandom.append(RandomStream(seed: seed, name: "push", index: i))
+      streams.append(
+        DeviceStreams(
+          edit: RandomStream(seed: seed, name: "edits", index: i),
+          usage: RandomStream(seed: seed, name: "usage", index: i),
+          network: RandomStream(seed: seed, name: "network", index: i),
+          scheduler: RandomStream(seed: seed, name: "scheduler", index: i),
+          push: RandomStream(seed: seed, name: "push", index: i)))
     }
   }
 

@@ -20,6 +20,7 @@ public struct World: EventHandler {
   var localWrite: [[WriteID]] = []
   var localValue: [[Int32]] = []
   var dirty: [[Bool]] = []
+  /// Per activity slot: the plan of the export running in it (emptied when it ends).
   var plans: [ExportPlan] = []
   /// Per device: start times of rate-limited runs, and of background push wakes.
   var recentRuns: [[SimTime]] = []
@@ -32,12 +33,11 @@ public struct World: EventHandler {
   var writeBasedOn: [WriteID] = [.none]
   var writeValue: [Int32] = [0]
   var devicesInAccount: [Int32] = []
-  /// Per device random streams.
-  var editRandom: [RandomStream] = []
-  var usageRandom: [RandomStream] = []
-  var networkRandom: [RandomStream] = []
-  var schedulerRandom: [RandomStream] = []
-  var pushRandom: [RandomStream] = []
+  /// Per device: what its spec fixes for the run, and its request latency (its own or the server's).
+  var traits: [DeviceTraits] = []
+  var requestLatencies: [Distribution] = []
+  /// Per device: its random streams, side by side.
+  var streams: [DeviceStreams] = []
   /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
   var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action, store: Int?)] = []
   var bulkProgress: [Int32] = []
@@ -51,6 +51,8 @@ public struct World: EventHandler {
   var scratchCounts: [Int32] = []
   var recordBytesByEntity: [Int64] = []
   var assetBytesByEntity: [Int64] = []
+  /// Fields per entity, existence field included (read on every edit, commit and import).
+  var entityFieldCount: [Int] = []
   var rateLimitHorizon: SimDuration
   /// The container's throttle: no request before this time (retry-after), recent request times.
   var containerBlockedUntil = SimTime.zero
@@ -186,8 +188,7 @@ public struct World: EventHandler {
   }
 
   mutating func requestLatency(_ device: DeviceID) -> SimDuration {
-    let distribution = spec.devices[device.index].requestLatency ?? spec.server.requestLatency
-    return distribution.sampleDuration(using: &networkRandom[device.index])
+    requestLatencies[device.index].sampleDuration(using: &streams[device.index].network)
   }
 
   static func transfer(_ bytes: Int64, bytesPerSecond: Double) -> SimDuration {

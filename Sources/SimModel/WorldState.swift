@@ -24,6 +24,25 @@ struct DeviceState {
   var mirrorCount: Int32
 }
 
+/// What a device's spec fixes for the whole run, copied out of `DeviceSpec` for the hot paths
+/// (there these values sit among the spec's strings and arrays, several cache lines apart).
+struct DeviceTraits {
+  var app: AppBehaviour
+  var workload: Workload?
+  var modelVersion: Int32
+}
+
+/// A device's random streams, one per kind of draw, so that a change in one kind of draw
+/// leaves the others' sequences alone. Kept side by side: an edit's chain of events draws from
+/// several of them within moments, and they then share cache lines.
+struct DeviceStreams {
+  var edit: RandomStream
+  var usage: RandomStream
+  var network: RandomStream
+  var scheduler: RandomStream
+  var push: RandomStream
+}
+
 /// One change recorded in a store's persistent history (or still unsaved in its context).
 struct Change: BitwiseCopyable {
   var object: ObjectID
