@@ -77,7 +77,7 @@ public struct EventQueue<Payload: BitwiseCopyable> {
   @usableFromInline static var maximumRungs: Int { 16 }
   /// A top with at most this many events goes straight into the bottom heap: a heap this small
   /// stays in cache and beats the ladder's bookkeeping (measured; see the README).
-  @usableFromInline static var heapOnlyLimit: Int { 4096 }
+  @usableFromInline static var heapOnlyLimit: Int { 1024 }
 
   @usableFromInline var bottom = EventHeap<Payload>()
   /// When the bottom grows past this, it is cut into a new rung.
