@@ -5,7 +5,7 @@ import SimKernel
 struct BenchCommand {
   static let usage = """
     usage: syncsim bench kernel [--pending N --events M]
-           syncsim bench fleet [--accounts N] [--duration D]
+           syncsim bench fleet [--accounts N] [--hours H] [--edits-per-hour R]
 
       kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
       fleet    accounts × 2 devices on the private database with Poisson edits: events/s,

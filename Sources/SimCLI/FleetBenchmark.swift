@@ -34,7 +34,9 @@ enum FleetBenchmark {
     console.print("wall time         " + String(format: "%.3f s", seconds))
     console.print("events/s          " + String(format: "%.0f", Double(outcome.processedEvents) / seconds))
     console.print("peak RSS          " + String(format: "%.1f MiB (%.1f MiB before the run)", Double(peak) / 1_048_576, Double(baseline) / 1_048_576))
-    console.print("state per device  \(outcome.memory.perDeviceBytes) B (records excluded)")
+    console.print(
+      "state per device  \(outcome.memory.perDeviceBytes) B (records excluded), of which "
+        + "\(outcome.memory.runHistoryBytesPerDevice) B the rate limiter's run history")
     console.print("records           " + String(format: "%.1f MiB", Double(outcome.memory.recordBytes) / 1_048_576))
     console.print("activity table    " + String(format: "%.1f MiB", Double(outcome.memory.activityBytes) / 1_048_576))
     console.print("converged         \(outcome.converged)   fingerprint \(outcome.fingerprint.hex)")

@@ -141,11 +141,15 @@ extension World {
     var values: [Int32] = []
     swap(&writes, &localWrite[mirror.index])
     swap(&values, &localValue[mirror.index])
-    for object in objects {
-      let base = Int(zones[zone].objects[object.index].fieldBase)
-      for field in base..<base + fieldCount(zone: zone, object: object) where !dirty[mirror.index][field] {
-        writes[field] = zones[zone].serverWrite[field]
-        values[field] = zones[zone].serverValue[field]
+    writes.withUnsafeMutableBufferPointer { writes in
+      values.withUnsafeMutableBufferPointer { values in
+        for object in objects {
+          let base = Int(zones[zone].objects[object.index].fieldBase)
+          for field in base..<base + fieldCount(zone: zone, object: object) where !dirty[mirror.index][field] {
+            writes[field] = zones[zone].serverWrite[field]
+            values[field] = zones[zone].serverValue[field]
+          }
+        }
       }
     }
     swap(&writes, &localWrite[mirror.index])

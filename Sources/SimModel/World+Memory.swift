@@ -4,6 +4,9 @@ public struct MemoryReport: Sendable {
   public var recordBytes: Int
   /// Fixed state per device (device, stores, random streams, scheduler bookkeeping), averaged.
   public var perDeviceBytes: Int
+  /// The part of `perDeviceBytes` that is the rate limiter's memory of recent runs (exact over
+  /// its longest window, so it grows with the activity rate), averaged.
+  public var runHistoryBytesPerDevice: Int
   /// The scheduler's activity table (grows with activities, not devices).
   public var activityBytes: Int
 }
@@ -27,7 +30,9 @@ extension World {
     var fixed = bytes(devices) + bytes(mirrors) + bytes(plans)
     fixed += bytes(streams) + bytes(traits) + bytes(requestLatencies)
     fixed += bytes(devicesInAccount) + bytes(recentRunsHead)
+    var runHistory = 0
     for index in devices.indices {
+      runHistory += bytes(recentRuns[index]) + (recentRuns[index].capacity > 0 ? header : 0)
       fixed += bytes(recentRuns[index]) + bytes(pushWakes[index]) + bytes(waiting[index])
       fixed += [recentRuns[index].capacity, pushWakes[index].capacity, waiting[index].capacity].filter { $0 > 0 }.count * header
     }
@@ -35,6 +40,7 @@ extension World {
     fixed += (unsaved.count + history.count + localWrite.count + localValue.count + dirty.count) * 8
     fixed += (recentRuns.count + pushWakes.count + waiting.count) * 8
     return MemoryReport(
-      recordBytes: records, perDeviceBytes: fixed / max(1, devices.count), activityBytes: bytes(activities))
+      recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),
+      runHistoryBytesPerDevice: runHistory / max(1, devices.count), activityBytes: bytes(activities))
   }
 }

@@ -171,4 +171,45 @@ struct EventQueueTests {
     #expect(queue.nodes.count <= 50_000)
     #expect(queue.checkInvariants())
   }
+
+  /// A new root replacing a popped one is sifted top-down: it must stop as high as it belongs
+  /// (a model's near-term follow-up) and go as deep as it belongs (an event far ahead).
+  @Test(arguments: [0, 1, 2])
+  func aNewRootSinksExactlyAsFarAsItBelongs(nearShareIndex: Int) {
+    let nearShare = [0.0, 0.5, 1.0][nearShareIndex]
+    var heap = EventHeap<UInt32>()
+    var rng = RandomStream(seed: 23)
+    var pending: [Int64] = []
+    for id in 0..<1_000 {
+      let time = Int64(rng.nextInt(below: 1_000_000))
+      heap.insert(EventEntry(time: time, order: UInt64(id), slot: EventEntry<UInt32>.noSlot, payload: UInt32(id)))
+      pending.append(time)
+    }
+    var popped: [Int64] = []
+    for step in 0..<5_000 {
+      let root = heap.entries[0]
+      heap.popFirstLazily()
+      if root.time != pending.min() { popped.append(-1) }  // a pop that missed the least time
+      popped.append(root.time)
+      pending.remove(at: pending.firstIndex(of: root.time)!)
+      // Near: just after the popped time, ahead of nearly everything; far: past everything.
+      let near = rng.nextUnit() < nearShare
+      let time = near ? root.time + Int64(rng.nextInt(below: 3)) : root.time + 1_000_000 + Int64(rng.nextInt(below: 1_000_000))
+      heap.insert(EventEntry(time: time, order: UInt64(1_000 + step), slot: EventEntry<UInt32>.noSlot, payload: 0))
+      pending.append(time)
+      if step % 250 == 0 { #expect(heap.isOrdered()) }
+    }
+    #expect(heap.isOrdered())
+    #expect(heap.count == 1_000)
+    // Every pop took the least pending time (a miss would have left a −1 behind).
+    #expect(!popped.contains(-1))
+    #expect(popped.count == 5_000)
+    var rest: [Int64] = []
+    while heap.count > 0 {
+      rest.append(heap.entries[0].time)
+      heap.popFirstLazily()
+      heap.settle()
+    }
+    #expect(rest == pending.sorted())
+  }
 }

@@ -222,3 +222,19 @@ import Testing
     #expect(friendSees.filter { $0.writer.index == 1 }.count == 5)
   }
 }
+
+/// What a world's state costs per device, beside its records.
+@Suite struct MemoryTests {
+  @Test func fixedStatePerDeviceStaysUnderOneKilobyteAndRunHistoryGrowsWithActivity() {
+    let quiet = WorldRunner.run(TestWorlds.privatePair(count: 2, editsPerHour: 1, hours: 24), sink: ObservationLog()).memory
+    let busy = WorldRunner.run(TestWorlds.privatePair(count: 2, editsPerHour: 12, hours: 24), sink: ObservationLog()).memory
+    for report in [quiet, busy] {
+      #expect(report.runHistoryBytesPerDevice > 0)
+      #expect(report.perDeviceBytes - report.runHistoryBytesPerDevice < 1024)
+    }
+    // The rate limiter remembers every run of the last 24 h: 8 bytes each, plus growth slack.
+    #expect(busy.runHistoryBytesPerDevice > 4 * quiet.runHistoryBytesPerDevice)
+    print("fixed", quiet.perDeviceBytes - quiet.runHistoryBytesPerDevice, busy.perDeviceBytes - busy.runHistoryBytesPerDevice,
+          "history", quiet.runHistoryBytesPerDevice, busy.runHistoryBytesPerDevice)
+  }
+}

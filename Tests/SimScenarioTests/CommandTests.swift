@@ -77,4 +77,14 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
     #expect(syncsim("run", "--help").out.contains("usage: syncsim run"))
     #expect(syncsim("run", "/nonexistent.json").code == 65)
   }
+
+  @Test func benchUsageNamesTheOptionsTheFleetAccepts() {
+    let usage = syncsim("bench", "--help").out
+    #expect(usage.contains("syncsim bench fleet [--accounts N] [--hours H] [--edits-per-hour R]"))
+    let fleet = syncsim("bench", "fleet", "--accounts", "2", "--hours", "1", "--edits-per-hour", "3")
+    #expect(fleet.code == 0)
+    #expect(fleet.out.contains("fleet: 2 accounts × 2 devices"))
+    #expect(syncsim("bench", "fleet", "--duration", "2h").code == 64)
+    #expect(syncsim("bench", "fleet", "--accounts", "0").code == 64)
+  }
 }
