@@ -131,8 +131,9 @@
   /// Places `moving` at `start` and sifts it down to where it belongs.
   ///
   /// Bottom-up (Floyd): the hole first walks down to a leaf along the least children, then
-  /// `moving` climbs back up from there. An entry placed at the root usually belongs near the
-  /// bottom, so this saves the comparison with `moving` at every level on the way down.
+  /// `moving` climbs back up from there. The last leaf, moved to the root by a removal, usually
+  /// belongs near the bottom again, so this saves the comparison with `moving` at every level on
+  /// the way down.
   @inlinable static func siftDown(_ moving: Entry, from start: Int, in h: UnsafeMutableBufferPointer<Entry>) {
     // Below this size the heap stays in cache: branch-free comparisons are faster. Above it the
     // walk is memory-bound and branchy comparisons let the processor run ahead (measured).

@@ -141,6 +141,7 @@ extension World {
     var values: [Int32] = []
     swap(&writes, &localWrite[mirror.index])
     swap(&values, &localValue[mirror.index])
+    // In bounds: `ensureLocalCapacity` made both columns as long as the zone's fields.
     writes.withUnsafeMutableBufferPointer { writes in
       values.withUnsafeMutableBufferPointer { values in
         for object in objects {

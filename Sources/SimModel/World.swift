@@ -5,6 +5,10 @@ import SimKernel
 /// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
 /// facet file (`World+Edits`, `World+Scheduler`, `World+Export`, `World+Import`, `World+Push`,
 /// `World+Lifecycle`). The world reports what happens through `Observation`s to its sink.
+///
+/// The small read-only helpers that mutating methods call on hot paths are `@inline(__always)`:
+/// a call to a non-mutating method that is not inlined copies the whole world (over 800 bytes) to the
+/// stack first (measured: 5 % of the fleet bench's instructions).
 public struct World: EventHandler {
   let spec: WorldSpec
   let sink: any ObservationSink
