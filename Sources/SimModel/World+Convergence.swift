@@ -15,10 +15,10 @@ extension World {
       if !unsaved[index].isEmpty || !history[index].isEmpty { return false }
       if mirror.pendingExport.raw >= 0 || mirror.runningExport.raw >= 0 || mirror.disabled { return false }
       let zone = zones[Int(mirror.zone)]
-      let local = localWrite[index]
-      for field in 0..<Int(zone.fieldCount) where zone.serverWrite[field] != .none || field < local.count {
-        let localValue = field < local.count ? local[field] : .none
-        if localValue != zone.serverWrite[field] { return false }
+      let store = local[index]
+      for field in 0..<Int(zone.fieldCount) where zone.server[field].write != .none || field < store.count {
+        let write = field < store.count ? store[field].write : .none
+        if write != zone.server[field].write { return false }
       }
     }
     return true

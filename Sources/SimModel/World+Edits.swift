@@ -45,7 +45,7 @@ extension World {
         value = 0
       case .increment:
         field = Int32(min(1, fieldCount - 1))
-        value = localValue[mirror.index][base + Int(field)] &+ 1
+        value = local[mirror.index][base + Int(field)].value &+ 1
         if !counterFields.contains(where: { $0.zone == Int32(zone) && $0.field == Int32(base) + field }) {
           counterFields.append((Int32(zone), Int32(base) + field))
         }
@@ -56,7 +56,7 @@ extension World {
         field = Int32(1 + Int(streams[owner(of: mirror).index].edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
         value = Int32(truncatingIfNeeded: streams[owner(of: mirror).index].edit.next() & 0x7FFF_FFFF)
       }
-      let write = newWrite(mirror, basedOn: localWrite[mirror.index][base + Int(field)], value: value)
+      let write = newWrite(mirror, basedOn: local[mirror.index][base + Int(field)].write, value: value)
       setLocal(mirror, base + Int(field), write: write, value: value)
       unsaved[mirror.index].append(Change(object: object, field: field, write: write))
       sink.observe(.edited(write: write, mirror: mirror, object: object, field: field, kind: kind, at: sim.now))
@@ -80,9 +80,7 @@ extension World {
     let write = newWrite(mirror, basedOn: .none)
     ensureLocalCapacity(mirror)
     for field in 0..<entityFieldCount[entity] {
-      localWrite[mirror.index][base + field] = write
-      localValue[mirror.index][base + field] = field == 0 ? 1 : 0
-      dirty[mirror.index][base + field] = true
+      local[mirror.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
     }
     unsaved[mirror.index].append(Change(object: object, field: -1, write: write))
     sink.observe(.edited(write: write, mirror: mirror, object: object, field: -1, kind: kind, at: now))
@@ -101,8 +99,7 @@ extension World {
     let fieldCount = entity >= 0 ? entityFieldCount[entity] : 1
     zones[zone].objects.append(ObjectState(entity: Int32(entity), fieldBase: zones[zone].fieldCount, poison: poison))
     zones[zone].fieldCount += Int32(fieldCount)
-    zones[zone].serverWrite.append(repeating: .none, count: fieldCount)
-    zones[zone].serverValue.append(repeating: 0, count: fieldCount)
+    zones[zone].server.append(repeating: ServerField(), count: fieldCount)
     return object
   }
 
@@ -116,7 +113,7 @@ extension World {
       let object = (start + step) % count
       guard zones[zone].objects[object].entity == Int32(entity) else { continue }
       let base = Int(zones[zone].objects[object].fieldBase)
-      if base < localValue[mirror.index].count && localValue[mirror.index][base] == 1 {
+      if base < local[mirror.index].count && local[mirror.index][base].value == 1 {
         return ObjectID(object)
       }
     }
@@ -133,18 +130,14 @@ extension World {
   /// Sets a field of the mirror's local store, growing its arrays to the zone's size.
   mutating func setLocal(_ mirror: MirrorID, _ field: Int, write: WriteID, value: Int32) {
     ensureLocalCapacity(mirror)
-    localWrite[mirror.index][field] = write
-    localValue[mirror.index][field] = value
-    dirty[mirror.index][field] = true
+    local[mirror.index][field] = LocalField(write: write, value: value, dirty: true)
   }
 
   mutating func ensureLocalCapacity(_ mirror: MirrorID) {
     let needed = Int(zones[Int(mirrors[mirror.index].zone)].fieldCount)
-    let have = localWrite[mirror.index].count
+    let have = local[mirror.index].count
     if have < needed {
-      localWrite[mirror.index].append(repeating: .none, count: needed - have)
-      localValue[mirror.index].append(repeating: 0, count: needed - have)
-      dirty[mirror.index].append(repeating: false, count: needed - have)
+      local[mirror.index].append(repeating: LocalField(), count: needed - have)
     }
   }
 
@@ -195,10 +188,9 @@ extension World {
       if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let fields = change.field < 0 ? base..<base + fieldCount(zone: zone, object: change.object) : base + Int(change.field)..<base + Int(change.field) + 1
-      for field in fields where localWrite[mirror.index][field] == change.write {
-        dirty[mirror.index][field] = false
-        localWrite[mirror.index][field] = zones[zone].serverWrite[field]
-        localValue[mirror.index][field] = zones[zone].serverValue[field]
+      for field in fields where local[mirror.index][field].write == change.write {
+        let server = zones[zone].server[field]
+        local[mirror.index][field] = LocalField(write: server.write, value: server.value)
       }
     }
     unsaved[mirror.index].removeAllKeepingCapacity()
@@ -219,7 +211,7 @@ extension World {
     while object >= 0 {
       if zones[zone].objects[object].entity == Int32(entity) {
         let base = Int(zones[zone].objects[object].fieldBase)
-        if base < localValue[mirror.index].count && localValue[mirror.index][base] == 1 { return ObjectID(object) }
+        if base < local[mirror.index].count && local[mirror.index][base].value == 1 { return ObjectID(object) }
       }
       object -= 1
     }

@@ -41,7 +41,7 @@ extension World {
     swap(&stamps, &objectStamp[zone])
     for change in changes {
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
-      let current = localWrite[mirror.index][base + Int(max(change.field, 0))]
+      let current = local[mirror.index][base + Int(max(change.field, 0))].write
       if change.field >= 0 && change.write != .none && current != change.write {
         sink.observe(.supersededLocally(write: change.write, by: current))
         continue
@@ -189,7 +189,7 @@ extension World {
       return .failed(.partialFailure)
     }
     if let quota = accountQuotaBytes[Int(zones[zone].ownerAccount)] {
-      let newBytes = plans[activity.index].entries[range].filter { $0.field < 0 && zones[zone].serverWrite[Int(zones[zone].objects[$0.object.index].fieldBase)] == .none }
+      let newBytes = plans[activity.index].entries[range].filter { $0.field < 0 && zones[zone].server[Int(zones[zone].objects[$0.object.index].fieldBase)].write == .none }
         .reduce(Int64(0)) { total, change in
           let cost = recordCost(zone: zone, object: change.object)
           return total + cost.record + cost.assets
@@ -271,7 +271,7 @@ extension World {
         sequence = Int32(zones[zone].changeLog.count)
         lastObject = change.object
         let base = Int(zones[zone].objects[change.object.index].fieldBase)
-        if zones[zone].serverWrite[base] == .none && change.field < 0 {
+        if zones[zone].server[base].write == .none && change.field < 0 {
           let cost = recordCost(zone: zone, object: change.object)
           accountUsageBytes[Int(zones[zone].ownerAccount)] += cost.record + cost.assets
         }
@@ -282,10 +282,10 @@ extension World {
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
-      for field in fields where localWrite[mirror.index][base + field] == change.write || change.field >= 0 {
+      for field in fields where local[mirror.index][base + field].write == change.write || change.field >= 0 {
         let value = change.field >= 0 ? writeValue[change.write.index] : (field == 0 ? 1 : 0)
         setServerField(zone: zone, base + field, write: change.write, value: value)
-        if localWrite[mirror.index][base + field] == change.write { dirty[mirror.index][base + field] = false }
+        if local[mirror.index][base + field].write == change.write { local[mirror.index][base + field].dirty = false }
       }
       if change.write != .none {
         // A public-database delete leaves no tombstone: no token will ever cover it.
@@ -298,22 +298,21 @@ extension World {
   /// `allKeys`: the arriving record replaces every field with the device's values.
   mutating func commitWholeRecord(_ mirror: MirrorID, zone: Int, object: ObjectID) {
     let base = Int(zones[zone].objects[object.index].fieldBase)
-    for field in base..<base + fieldCount(zone: zone, object: object) where localWrite[mirror.index][field] != .none {
-      setServerField(zone: zone, field, write: localWrite[mirror.index][field], value: localValue[mirror.index][field])
+    for field in base..<base + fieldCount(zone: zone, object: object) where local[mirror.index][field].write != .none {
+      setServerField(zone: zone, field, write: local[mirror.index][field].write, value: local[mirror.index][field].value)
     }
   }
 
   /// Overwrites a server field, detecting a lost update: the previous value came from another
   /// device and the new write was made without having seen it.
   mutating func setServerField(zone: Int, _ field: Int, write: WriteID, value: Int32) {
-    let previous = zones[zone].serverWrite[field]
+    let previous = zones[zone].server[field].write
     if previous != .none && previous != write && write != .none
       && owner(of: writeMirror[previous.index]) != owner(of: writeMirror[write.index])
       && writeBasedOn[write.index] != previous
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }
-    zones[zone].serverWrite[field] = write
-    zones[zone].serverValue[field] = value
+    zones[zone].server[field] = ServerField(write: write, value: value)
   }
 }

@@ -72,7 +72,7 @@ extension World {
       if stamps[object.index] == stamp { continue }
       stamps[object.index] = stamp
       // A public query returns live records only: a deleted record is simply absent.
-      if isPublic && zones[zone].serverValue[Int(zones[zone].objects[object.index].fieldBase)] == 0 { continue }
+      if isPublic && zones[zone].server[Int(zones[zone].objects[object.index].fieldBase)].value == 0 { continue }
       // An older app fetches only records with version ≤ its own (seed 000's version attribute).
       if zones[zone].objects[object.index].version > maxVersion {
         hidden.append(object)
@@ -135,26 +135,22 @@ extension World {
   mutating func applyPage(_ mirror: MirrorID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
     ensureLocalCapacity(mirror)
-    // The mirror's columns are moved out while the page is copied in: one uniqueness check per
-    // page instead of two per field.
-    var writes: [WriteID] = []
-    var values: [Int32] = []
-    swap(&writes, &localWrite[mirror.index])
-    swap(&values, &localValue[mirror.index])
-    // In bounds: `ensureLocalCapacity` made both columns as long as the zone's fields.
-    writes.withUnsafeMutableBufferPointer { writes in
-      values.withUnsafeMutableBufferPointer { values in
-        for object in objects {
-          let base = Int(zones[zone].objects[object.index].fieldBase)
-          for field in base..<base + fieldCount(zone: zone, object: object) where !dirty[mirror.index][field] {
-            writes[field] = zones[zone].serverWrite[field]
-            values[field] = zones[zone].serverValue[field]
-          }
+    // The store's fields are moved out while the page is copied in: one uniqueness check per
+    // page instead of one per field.
+    var fields: [LocalField] = []
+    swap(&fields, &local[mirror.index])
+    // In bounds: `ensureLocalCapacity` made the store as long as the zone's fields.
+    fields.withUnsafeMutableBufferPointer { fields in
+      for object in objects {
+        let base = Int(zones[zone].objects[object.index].fieldBase)
+        for field in base..<base + fieldCount(zone: zone, object: object) where !fields[field].dirty {
+          let server = zones[zone].server[field]
+          fields[field].write = server.write
+          fields[field].value = server.value
         }
       }
     }
-    swap(&writes, &localWrite[mirror.index])
-    swap(&values, &localValue[mirror.index])
+    swap(&fields, &local[mirror.index])
     // A page is applied as a unit: a child is an orphan if its parent is missing after it.
     for object in objects {
       let parent = Int(zones[zone].objects[object.index].parent)
@@ -179,7 +175,7 @@ extension World {
   func isLive(_ mirror: MirrorID, _ object: ObjectID) -> Bool {
     let zone = Int(mirrors[mirror.index].zone)
     let base = Int(zones[zone].objects[object.index].fieldBase)
-    return base < localValue[mirror.index].count && localValue[mirror.index][base] == 1
+    return base < local[mirror.index].count && local[mirror.index][base].value == 1
   }
 
   /// The import finished: the store is up to date with the snapshot token.

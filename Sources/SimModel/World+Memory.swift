@@ -17,11 +17,10 @@ extension World {
     func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
     var records = 0
     for zone in zones {
-      records += bytes(zone.objects) + bytes(zone.serverWrite)
-        + bytes(zone.serverValue) + bytes(zone.changeLog) + bytes(zone.mirrors)
+      records += bytes(zone.objects) + bytes(zone.server) + bytes(zone.changeLog) + bytes(zone.mirrors)
     }
     for index in mirrors.indices {
-      records += bytes(localWrite[index]) + bytes(localValue[index]) + bytes(dirty[index])
+      records += bytes(local[index])
         + bytes(history[index]) + bytes(unsaved[index])
     }
     records += bytes(writeMirror) + bytes(writeBasedOn) + bytes(writeValue)
@@ -37,7 +36,7 @@ extension World {
       fixed += [recentRuns[index].capacity, pushWakes[index].capacity, waiting[index].capacity].filter { $0 > 0 }.count * header
     }
     // The outer arrays of per-mirror and per-device arrays: one reference each.
-    fixed += (unsaved.count + history.count + localWrite.count + localValue.count + dirty.count) * 8
+    fixed += (unsaved.count + history.count + local.count) * 8
     fixed += (recentRuns.count + pushWakes.count + waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),

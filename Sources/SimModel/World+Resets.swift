@@ -8,9 +8,9 @@ extension World {
     sink.observe(.reset(mirror: mirror, reason: reason, at: sim.now))
     mirrors[mirror.index].resetting = true
     ensureLocalCapacity(mirror)
-    for field in localWrite[mirror.index].indices where !dirty[mirror.index][field] {
-      localWrite[mirror.index][field] = .none
-      localValue[mirror.index][field] = 0
+    for field in local[mirror.index].indices where !local[mirror.index][field].dirty {
+      local[mirror.index][field].write = .none
+      local[mirror.index][field].value = 0
     }
     mirrors[mirror.index].importedToken = 0
     requestImport(mirror, trigger: .initial, sim: &sim)
@@ -49,18 +49,16 @@ extension World {
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
       // Only the write the store still held is lost; superseded ones are reported as such.
-      if localWrite[mirror.index][field] == change.write {
+      if local[mirror.index][field].write == change.write {
         sink.observe(.lostWrite(write: change.write, reason: .storeRemoved, at: sim.now))
       } else if change.field >= 0 {
-        sink.observe(.supersededLocally(write: change.write, by: localWrite[mirror.index][field]))
+        sink.observe(.supersededLocally(write: change.write, by: local[mirror.index][field].write))
       }
     }
     history[mirror.index].removeAll()
     ensureLocalCapacity(mirror)
-    for field in localWrite[mirror.index].indices {
-      localWrite[mirror.index][field] = .none
-      localValue[mirror.index][field] = 0
-      dirty[mirror.index][field] = false
+    for field in local[mirror.index].indices {
+      local[mirror.index][field] = LocalField()
     }
     resetSync(mirror, reason: .accountChange, sim: &sim)
   }
@@ -73,7 +71,7 @@ extension World {
     var losers: [ObjectID] = []
     for object in 0..<zones[zone].objects.count where zones[zone].objects[object].key >= 0 {
       let base = Int(zones[zone].objects[object].fieldBase)
-      guard base < localValue[mirror.index].count, localValue[mirror.index][base] == 1 else { continue }
+      guard base < local[mirror.index].count, local[mirror.index][base].value == 1 else { continue }
       let key = zones[zone].objects[object].key
       if winners[key] == nil { winners[key] = ObjectID(object) } else { losers.append(ObjectID(object)) }
     }
@@ -81,7 +79,7 @@ extension World {
     for object in losers {
       let base = Int(zones[zone].objects[object.index].fieldBase)
       // A system write, not a person's: it is not announced as an edit.
-      let write = newWrite(mirror, basedOn: localWrite[mirror.index][base], value: 0)
+      let write = newWrite(mirror, basedOn: local[mirror.index][base].write, value: 0)
       setLocal(mirror, base, write: write, value: 0)
       history[mirror.index].append(Change(object: object, field: 0, write: write))
     }
@@ -95,8 +93,8 @@ extension World {
       let zone = zones[Int(mirror.zone)]
       for object in 0..<zone.objects.count {
         let base = Int(zone.objects[object].fieldBase)
-        if zone.serverWrite[base] != .none && zone.serverValue[base] == 0
-          && base < localValue[index].count && localValue[index][base] == 1
+        if zone.server[base].write != .none && zone.server[base].value == 0
+          && base < local[index].count && local[index][base].value == 1
         {
           state.ghosts += 1
         }
@@ -106,7 +104,7 @@ extension World {
       var seen = Set<Int32>()  // membership only
       for object in 0..<zone.objects.count {
         let base = Int(zone.objects[object].fieldBase)
-        guard zone.serverWrite[base] != .none, zone.serverValue[base] == 1 else { continue }
+        guard zone.server[base].write != .none, zone.server[base].value == 1 else { continue }
         if zone.objects[object].contribution { state.contributions += 1 }
         let key = zone.objects[object].key
         if key >= 0 && !seen.insert(key).inserted { state.duplicates += 1 }
@@ -117,13 +115,13 @@ extension World {
       let version = Int32(traits[mirror.device.index].modelVersion)
       for object in 0..<zone.objects.count where zone.objects[object].version > version {
         let base = Int(zone.objects[object].fieldBase)
-        if zone.serverWrite[base] != .none && zone.serverValue[base] == 1 && !(base < localValue[index].count && localValue[index][base] == 1) {
+        if zone.server[base].write != .none && zone.server[base].value == 1 && !(base < local[index].count && local[index][base].value == 1) {
           state.hiddenRecords += 1
         }
       }
     }
     for counter in counterFields {
-      state.counterValue += Int(zones[Int(counter.zone)].serverValue[Int(counter.field)])
+      state.counterValue += Int(zones[Int(counter.zone)].server[Int(counter.field)].value)
     }
     return state
   }

@@ -58,9 +58,7 @@ extension World {
         if zone >= 0 { zones[Int(zone)].mirrors.append(mirror) }
         unsaved.append([])
         history.append([])
-        localWrite.append([])
-        localValue.append([])
-        dirty.append([])
+        local.append([])
         orphans.append([])
       }
       recentRuns.append([])

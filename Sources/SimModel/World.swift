@@ -21,9 +21,7 @@ public struct World: EventHandler {
   /// Per mirror: unsaved edits, persistent history not yet exported, and the local store.
   var unsaved: [[Change]] = []
   var history: [[Change]] = []
-  var localWrite: [[WriteID]] = []
-  var localValue: [[Int32]] = []
-  var dirty: [[Bool]] = []
+  var local: [[LocalField]] = []
   /// Per activity slot: the plan of the export running in it (emptied when it ends).
   var plans: [ExportPlan] = []
   /// Per device: start times of rate-limited runs, and of background push wakes.
