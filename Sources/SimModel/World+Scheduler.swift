@@ -99,6 +99,7 @@ extension World {
     }
     if state.phase != .blocked {
       waiting[owner(of: state.mirror).index].append(activity)
+      devices[owner(of: state.mirror).index].waitingCount += 1
     }
     activities[activity.index].phase = .blocked
     let validity = sim.now + SimDuration(seconds: spec.scheduler.policyValiditySeconds)
@@ -117,7 +118,11 @@ extension World {
     closeBlockedInterval(activity, at: sim.now)
     let state = activities[activity.index]
     let device = owner(of: state.mirror).index
-    if let index = waiting[device].firstIndex(of: activity) { waiting[device].remove(at: index) }
+    // Only a blocked activity waits (it leaves `.blocked` only here), so others skip the search.
+    if state.phase == .blocked, let index = waiting[device].firstIndex(of: activity) {
+      waiting[device].remove(at: index)
+      devices[device].waitingCount -= 1
+    }
     activities[activity.index].phase = .approved
     mirrors[state.mirror.index].runningInGroup += 1
     recordRun(device: device, at: sim.now)
@@ -176,7 +181,8 @@ extension World {
 
   /// A condition changed on the device: every waiting activity is decided again.
   mutating func signal(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    guard !waiting[device.index].isEmpty else { return }
+    // The count sits in the device's state, which is in cache here; the list's header is not.
+    guard devices[device.index].waitingCount > 0 else { return }
     let latency = SimDuration(seconds: spec.scheduler.reevaluationLatencySeconds)
     for activity in waiting[device.index] {
       sim.cancel(activities[activity.index].recheck)

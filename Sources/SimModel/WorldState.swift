@@ -22,6 +22,8 @@ struct DeviceState {
   var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
   var firstMirror: Int32
   var mirrorCount: Int32
+  /// How many of its activities wait on a policy (the length of `World.waiting` for it).
+  var waitingCount: Int32 = 0
 }
 
 /// What a device's spec fixes for the whole run, copied out of `DeviceSpec` for the hot paths
