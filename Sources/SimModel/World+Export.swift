@@ -28,7 +28,7 @@ extension World {
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
   mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, into plan: inout ExportPlan) {
     let zone = Int(mirrors[mirror.index].zone)
-    let stamp = nextStamp(zone: zone)
+    let stamp = nextStamp()
     let objectCount = zones[zone].objects.count
     if scratchRank.count < objectCount {
       scratchRank.append(repeating: 0, count: objectCount - scratchRank.count)
@@ -37,8 +37,6 @@ extension World {
     scratchKept.removeAllKeepingCapacity()
     scratchObjects.removeAllKeepingCapacity()
     scratchCounts.removeAllKeepingCapacity()
-    var stamps: [Int32] = []
-    swap(&stamps, &objectStamp[zone])
     for change in changes {
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let current = local[mirror.index][base + Int(max(change.field, 0))].write
@@ -46,8 +44,8 @@ extension World {
         sink.observe(.supersededLocally(write: change.write, by: current))
         continue
       }
-      if stamps[change.object.index] != stamp {
-        stamps[change.object.index] = stamp
+      if zones[zone].objects[change.object.index].stamp != stamp {
+        zones[zone].objects[change.object.index].stamp = stamp
         scratchRank[change.object.index] = Int32(scratchObjects.count)
         scratchObjects.append(change.object)
         scratchCounts.append(0)
@@ -55,7 +53,6 @@ extension World {
       scratchCounts[Int(scratchRank[change.object.index])] += 1
       scratchKept.append(change)
     }
-    swap(&stamps, &objectStamp[zone])
     // Pass 2: place the changes record by record (a counting sort on the rank).
     plan.clear()
     plan.entries.append(repeating: Change(object: ObjectID(0), field: 0, write: .none), count: scratchKept.count)

@@ -59,18 +59,15 @@ extension World {
   ) -> Int64 {
     queue.removeAllKeepingCapacity()
     guard snapshot > token else { return 0 }
-    let stamp = nextStamp(zone: zone)
+    let stamp = nextStamp()
     var bytes: Int64 = 0
     let isPublic = zones[zone].scope == .public
     var index = Int(snapshot) - 1
-    var stamps: [Int32] = []
-    swap(&stamps, &objectStamp[zone])
-    defer { swap(&stamps, &objectStamp[zone]) }
     while index >= Int(token) {
       let object = zones[zone].changeLog[index]
       index -= 1
-      if stamps[object.index] == stamp { continue }
-      stamps[object.index] = stamp
+      if zones[zone].objects[object.index].stamp == stamp { continue }
+      zones[zone].objects[object.index].stamp = stamp
       // A public query returns live records only: a deleted record is simply absent.
       if isPublic && zones[zone].server[Int(zones[zone].objects[object.index].fieldBase)].value == 0 { continue }
       // An older app fetches only records with version ≤ its own (seed 000's version attribute).

@@ -24,7 +24,6 @@ extension World {
         + bytes(history[index]) + bytes(unsaved[index])
     }
     records += bytes(writeMirror) + bytes(writeBasedOn) + bytes(writeValue)
-    records += objectStamp.reduce(0) { $0 + bytes($1) }
     let header = 32  // an array's heap header; empty arrays share one static buffer
     var fixed = bytes(devices) + bytes(mirrors) + bytes(plans)
     fixed += bytes(streams) + bytes(traits) + bytes(requestLatencies)

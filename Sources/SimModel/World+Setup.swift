@@ -85,7 +85,6 @@ extension World {
     var zone = ZoneState(scope: scope)
     zone.ownerAccount = Int32(owner)
     zones.append(zone)
-    objectStamp.append([])
     return Int32(zones.count - 1)
   }
 
@@ -109,11 +108,9 @@ extension World {
     return entity >= 0 ? (recordBytesByEntity[entity], assetBytesByEntity[entity]) : (Int64(spec.server.joinRecordBytes), 0)
   }
 
-  /// A fresh stamp for marking the zone's objects (so a pass sees each object once).
-  mutating func nextStamp(zone: Int) -> Int32 {
+  /// A fresh stamp for marking a zone's objects (so a pass sees each object once).
+  mutating func nextStamp() -> Int32 {
     stampCounter &+= 1
-    let missing = zones[zone].objects.count - objectStamp[zone].count
-    if missing > 0 { objectStamp[zone].append(repeating: 0, count: missing) }
     return stampCounter
   }
 }

@@ -43,8 +43,7 @@ public struct World: EventHandler {
   /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
   var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action, store: Int?)] = []
   var bulkProgress: [Int32] = []
-  /// Scratch marks for de-duplicating objects (stamp per zone object).
-  var objectStamp: [[Int32]] = []
+  /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
   var stampCounter: Int32 = 0
   /// Scratch buffers for planning exports, reused across exports.
   var scratchRank: [Int32] = []

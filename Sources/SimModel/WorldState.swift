@@ -141,6 +141,8 @@ struct ObjectState: BitwiseCopyable {
   var parent: Int32 = -1
   /// The model version of the app that made it.
   var version: Int32 = 1
+  /// Scratch mark: the last pass over the zone's changes that saw it (see `World.nextStamp`).
+  var stamp: Int32 = 0
   /// The server refuses it (a record that fails every export).
   var poison: Bool
   /// Whether it is a contribution (an add-a-contribution insert).
