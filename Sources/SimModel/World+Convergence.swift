@@ -12,7 +12,7 @@ extension World {
   /// (MODEL §10 convergence).
   func isConverged() -> Bool {
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
-      if !unsaved[index].isEmpty || !history[index].isEmpty { return false }
+      if !history[index].isEmpty { return false }
       if mirror.pendingExport.raw >= 0 || mirror.runningExport.raw >= 0 || mirror.disabled { return false }
       let zone = zones[Int(mirror.zone)]
       let store = local[index]

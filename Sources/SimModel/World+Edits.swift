@@ -58,7 +58,7 @@ extension World {
       }
       let write = newWrite(mirror, basedOn: local[mirror.index][base + Int(field)].write, value: value)
       setLocal(mirror, base + Int(field), write: write, value: value)
-      unsaved[mirror.index].append(Change(object: object, field: field, write: write))
+      history[mirror.index].append(Change(object: object, field: field, write: write))
       sink.observe(.edited(write: write, mirror: mirror, object: object, field: field, kind: kind, at: sim.now))
     }
     applySavePolicy(mirror, sim: &sim)
@@ -82,14 +82,14 @@ extension World {
     for field in 0..<entityFieldCount[entity] {
       local[mirror.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
     }
-    unsaved[mirror.index].append(Change(object: object, field: -1, write: write))
+    history[mirror.index].append(Change(object: object, field: -1, write: write))
     sink.observe(.edited(write: write, mirror: mirror, object: object, field: -1, kind: kind, at: now))
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = allocateObject(zone: zone, entity: -1)
       let linkBase = Int(zones[zone].objects[link.index].fieldBase)
       setLocal(mirror, linkBase, write: .none, value: 1)
-      unsaved[mirror.index].append(Change(object: link, field: -1, write: .none))
+      history[mirror.index].append(Change(object: link, field: -1, write: .none))
     }
   }
 
@@ -164,18 +164,18 @@ extension World {
 
   /// Saves the context: unsaved edits become persistent history, and an export is requested.
   mutating func save(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    guard !unsaved[mirror.index].isEmpty else { return }
+    let saved = Int(mirrors[mirror.index].savedCount)
+    guard history[mirror.index].count > saved else { return }
     if mirrors[mirror.index].resetting {
       // The reset guard defers the save until the reset ends; without it the changes are lost.
       if traits[owner(of: mirror).index].app.resetGuard { return }
       loseUnsaved(mirror, reason: .savedDuringReset, at: sim.now)
       return
     }
-    for change in unsaved[mirror.index] where change.write != .none {
+    for change in history[mirror.index][saved...] where change.write != .none {
       sink.observe(.saved(write: change.write, at: sim.now))
     }
-    history[mirror.index].append(contentsOf: unsaved[mirror.index])
-    unsaved[mirror.index].removeAllKeepingCapacity()
+    mirrors[mirror.index].savedCount = Int32(history[mirror.index].count)
     requestExport(mirror, trigger: .save, sim: &sim)
   }
 }
@@ -184,7 +184,8 @@ extension World {
   /// Drops the unsaved edits of a store, reporting each write as lost.
   mutating func loseUnsaved(_ mirror: MirrorID, reason: LossReason, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
-    for change in unsaved[mirror.index] {
+    let saved = Int(mirrors[mirror.index].savedCount)
+    for change in history[mirror.index][saved...] {
       if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let fields = change.field < 0 ? base..<base + fieldCount(zone: zone, object: change.object) : base + Int(change.field)..<base + Int(change.field) + 1
@@ -193,7 +194,7 @@ extension World {
         local[mirror.index][field] = LocalField(write: server.write, value: server.value)
       }
     }
-    unsaved[mirror.index].removeAllKeepingCapacity()
+    history[mirror.index].removeLast(history[mirror.index].count - saved)
   }
 
   @inline(__always)

@@ -4,7 +4,7 @@ import SimKernel
 extension World {
   mutating func beginExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let mirror = activities[activity.index].mirror
-    let covered = history[mirror.index].count
+    let covered = Int(mirrors[mirror.index].savedCount)
     activities[activity.index].historyCovered = Int32(covered)
     // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
     // they stay in cache (a plan per store would be cold on every export).
@@ -15,7 +15,7 @@ extension World {
     swap(&plan, &plans[activity.index])
     if plans[activity.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
-      history[mirror.index].removeFirstKeepingCapacity(covered)
+      dropExportedHistory(mirror, covered)
       sim.schedule(.exportRequestDone(activity), after: SimDuration(seconds: spec.scheduler.emptyExportSeconds))
       return
     }
@@ -147,7 +147,7 @@ extension World {
       sendNextBatch(activity, sim: &sim)
       return
     }
-    history[mirror.index].removeFirstKeepingCapacity(Int(activities[activity.index].historyCovered))
+    dropExportedHistory(mirror, Int(activities[activity.index].historyCovered))
     plans[activity.index].clear()
     finishActivity(activity, succeeded: true, sim: &sim)
   }
@@ -209,6 +209,15 @@ extension World {
       }
     }
     return .accepted
+  }
+
+  /// Forgets the first `covered` saved changes once an export has carried them.
+  ///
+  /// At most the saved ones: a store removed during the export has already dropped its history.
+  mutating func dropExportedHistory(_ mirror: MirrorID, _ covered: Int) {
+    let dropped = min(covered, Int(mirrors[mirror.index].savedCount))
+    history[mirror.index].removeFirstKeepingCapacity(dropped)
+    mirrors[mirror.index].savedCount -= Int32(dropped)
   }
 
   /// The plan's entries that batch `batch` carries.

@@ -21,7 +21,7 @@ extension World {
     }
     for index in mirrors.indices {
       records += bytes(local[index])
-        + bytes(history[index]) + bytes(unsaved[index])
+        + bytes(history[index])
     }
     records += bytes(writeMirror) + bytes(writeBasedOn) + bytes(writeValue)
     let header = 32  // an array's heap header; empty arrays share one static buffer
@@ -35,7 +35,7 @@ extension World {
       fixed += [recentRuns[index].capacity, pushWakes[index].capacity, waiting[index].capacity].filter { $0 > 0 }.count * header
     }
     // The outer arrays of per-mirror and per-device arrays: one reference each.
-    fixed += (unsaved.count + history.count + local.count) * 8
+    fixed += (history.count + local.count) * 8
     fixed += (recentRuns.count + pushWakes.count + waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),

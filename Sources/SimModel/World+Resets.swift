@@ -22,7 +22,7 @@ extension World {
     mirrors[mirror.index].resetting = false
     sink.observe(.resetEnded(mirror: mirror, at: sim.now))
     save(mirror, sim: &sim)
-    if !history[mirror.index].isEmpty { requestExport(mirror, trigger: .exportAgain, sim: &sim) }
+    if mirrors[mirror.index].savedCount > 0 { requestExport(mirror, trigger: .exportAgain, sim: &sim) }
   }
 
   /// True when the store's token points at history older than the server keeps.
@@ -45,7 +45,8 @@ extension World {
     }
     save(mirror, sim: &sim)
     let zone = Int(mirrors[mirror.index].zone)
-    for change in history[mirror.index] where change.write != .none {
+    let saved = Int(mirrors[mirror.index].savedCount)
+    for change in history[mirror.index][..<saved] where change.write != .none {
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
       // Only the write the store still held is lost; superseded ones are reported as such.
@@ -55,7 +56,8 @@ extension World {
         sink.observe(.supersededLocally(write: change.write, by: local[mirror.index][field].write))
       }
     }
-    history[mirror.index].removeAll()
+    history[mirror.index].removeFirst(saved)
+    mirrors[mirror.index].savedCount = 0
     ensureLocalCapacity(mirror)
     for field in local[mirror.index].indices {
       local[mirror.index][field] = LocalField()
@@ -81,7 +83,9 @@ extension World {
       // A system write, not a person's: it is not announced as an edit.
       let write = newWrite(mirror, basedOn: local[mirror.index][base].write, value: 0)
       setLocal(mirror, base, write: write, value: 0)
-      history[mirror.index].append(Change(object: object, field: 0, write: write))
+      // Saved at once: it joins the history ahead of the person's unsaved edits.
+      history[mirror.index].insert(Change(object: object, field: 0, write: write), at: Int(mirrors[mirror.index].savedCount))
+      mirrors[mirror.index].savedCount += 1
     }
     requestExport(mirror, trigger: .save, sim: &sim)
   }

@@ -56,7 +56,6 @@ extension World {
         let mirror = MirrorID(mirrors.count)
         mirrors.append(MirrorState(device: DeviceID(index), zone: zone))
         if zone >= 0 { zones[Int(zone)].mirrors.append(mirror) }
-        unsaved.append([])
         history.append([])
         local.append([])
         orphans.append([])

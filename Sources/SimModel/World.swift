@@ -18,8 +18,8 @@ public struct World: EventHandler {
   var activities: [ActivityState] = []
   var freeActivitySlots: [ActivityID] = []
   var nextActivityLogID: Int32 = 0
-  /// Per mirror: unsaved edits, persistent history not yet exported, and the local store.
-  var unsaved: [[Change]] = []
+  /// Per mirror: persistent history not yet exported, then the unsaved edits (the first
+  /// `MirrorState.savedCount` are saved), and the local store.
   var history: [[Change]] = []
   var local: [[LocalField]] = []
   /// Per activity slot: the plan of the export running in it (emptied when it ends).

@@ -96,6 +96,8 @@ struct MirrorState {
   var tokenAt = SimTime.zero
   /// Export waits for quota to be freed.
   var quotaStalled = false
+  /// How many of the first changes in the store's history are saved; the rest are unsaved edits.
+  var savedCount: Int32 = 0
   /// Between a reset's announcement and the end of its re-import.
   var resetting = false
   /// Setup failed (134410): the store no longer syncs.
