@@ -272,8 +272,7 @@ extension World {
       let change = plans[activity.index].entries[index]
       let publicDelete = zones[zone].scope == .public && change.field == 0 && writeValue[change.write.index] == 0
       if change.object != lastObject && !publicDelete {
-        zones[zone].changeLog.append(change.object)
-        zones[zone].changeTimes.append(now)
+        zones[zone].changeLog.append(ZoneChange(object: change.object, at: now))
         sequence = Int32(zones[zone].changeLog.count)
         lastObject = change.object
         let base = Int(zones[zone].objects[change.object.index].fieldBase)

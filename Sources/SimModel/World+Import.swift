@@ -64,7 +64,7 @@ extension World {
     let isPublic = zones[zone].scope == .public
     var index = Int(snapshot) - 1
     while index >= Int(token) {
-      let object = zones[zone].changeLog[index]
+      let object = zones[zone].changeLog[index].object
       index -= 1
       if zones[zone].objects[object.index].stamp == stamp { continue }
       zones[zone].objects[object.index].stamp = stamp
@@ -185,7 +185,7 @@ extension World {
   /// When the change a token points at was made (zero for the empty token).
   @inline(__always)
   func tokenTime(zone: Int, token: Int32) -> SimTime {
-    token > 0 ? zones[zone].changeTimes[Int(token) - 1] : .zero
+    token > 0 ? zones[zone].changeLog[Int(token) - 1].at : .zero
   }
 
   // MARK: - UI refresh (MODEL §4)

@@ -62,6 +62,15 @@ struct ServerField: BitwiseCopyable {
   var value: Int32 = 0
 }
 
+/// One change of a zone at the server: the object it touched and when (for token retention).
+///
+/// One value per change rather than two columns: a commit appends both, and an import reads
+/// the objects of its changes and then the time of the last.
+struct ZoneChange: BitwiseCopyable {
+  var object: ObjectID
+  var at: SimTime
+}
+
 /// One change recorded in a store's persistent history (or still unsaved in its context).
 struct Change: BitwiseCopyable {
   var object: ObjectID
@@ -114,10 +123,8 @@ struct ZoneState {
   var fieldCount: Int32 = 0
   /// The server's fields of all its objects (an object's start at its `fieldBase`).
   var server: [ServerField] = []
-  /// Change `i + 1` touched object `changeLog[i]`: the server change token is the count.
-  var changeLog: [ObjectID] = []
-  /// When each change was made (for token retention).
-  var changeTimes: [SimTime] = []
+  /// Change `i + 1` touched `changeLog[i].object`: the server change token is the count.
+  var changeLog: [ZoneChange] = []
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
 
