@@ -114,6 +114,11 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
     let extend = activity.lowPowerMode && !activity.pluggedIn
     var eligible = activity.now
     let runs = activity.recentRuns
+    // The run read for the window with the most runs so far: a window of at least as many runs
+    // starts no later, so if that run is already outside this window, this one is not full
+    // either and its run (a cold cache line, usually) need not be read.
+    var readRuns = 0
+    var readRun = SimTime.zero
     for window in windows where runs.count >= window.maxRuns {
       let seconds = extend ? max(window.windowSeconds, lowPowerWindowSeconds) : window.windowSeconds
       let length = SimDuration(seconds: seconds)
@@ -121,7 +126,12 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
       // maxRuns places from the newest is inside it — and the window frees a place when that
       // run leaves. O(1) per window.
       let cutoff = activity.now.advanced(by: SimDuration(nanoseconds: -length.nanoseconds))
+      if readRuns > 0 && window.maxRuns >= readRuns && readRun <= cutoff { continue }
       let blocking = runs[runs.endIndex - window.maxRuns]
+      if window.maxRuns >= readRuns {
+        readRuns = window.maxRuns
+        readRun = blocking
+      }
       if blocking > cutoff {
         eligible = max(eligible, blocking.advanced(by: length))
       }

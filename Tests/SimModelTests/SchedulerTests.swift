@@ -230,6 +230,46 @@ import Testing
     lowPower.pluggedIn = false
     #expect(policy.evaluate(lowPower) == .refuse(until: SimTime(.seconds(3720))))
   }
+
+  /// The limiter skips reading a window's run when a window of fewer runs already shows it is not
+  /// full; the verdicts must equal checking every window, whatever the windows' order.
+  @Test func rateLimitPolicyAgreesWithCheckingEveryWindow() {
+    var rng = RandomStream(seed: 41)
+    var disagreements = 0
+    var refusals = 0
+    for trial in 0..<3_000 {
+      var policy = ActivityRateLimitPolicy()
+      if trial % 3 == 1 { policy.windows.reverse() }
+      if trial % 3 == 2 { policy.windows = [RateLimitWindow(maxRuns: 5, windowSeconds: 600), RateLimitWindow(maxRuns: 3, windowSeconds: 30), RateLimitWindow(maxRuns: 8, windowSeconds: 20)] }
+      var time = 0.0
+      let gapSeconds = [0.5, 5, 60, 600][Int(rng.nextInt(below: 4))]
+      let runs = (0..<Int(rng.nextInt(below: 400))).map { _ in
+        time += rng.exponential(mean: gapSeconds)
+        return SimTime(.seconds(Int64(time)))
+      }
+      let now = SimTime(.seconds(Int64(time) + Int64(rng.nextInt(below: 120))))
+      let context = PolicyContext(
+        now: now, kind: .export, requestedAt: now, launchedForPush: false, runningInGroup: 0,
+        recentRuns: runs[...], batteryPercent: 50, pluggedIn: trial % 2 == 0, lowPowerMode: trial % 4 < 2,
+        online: true, devicesInAccount: 2)
+      // The reference: every window whose count allows it, read and compared.
+      var eligible = now
+      for window in policy.windows where runs.count >= window.maxRuns {
+        let extend = context.lowPowerMode && !context.pluggedIn
+        let length = SimDuration(seconds: extend ? max(window.windowSeconds, policy.lowPowerWindowSeconds) : window.windowSeconds)
+        let blocking = runs[runs.count - window.maxRuns]
+        if blocking > now.advanced(by: SimDuration(nanoseconds: -length.nanoseconds)) {
+          eligible = max(eligible, blocking.advanced(by: length))
+        }
+      }
+      let expected: PolicyVerdict = eligible > now ? .refuse(until: eligible) : .proceed
+      if policy.evaluate(context) != expected { disagreements += 1 }
+      if expected != .proceed { refusals += 1 }
+    }
+    #expect(disagreements == 0)
+    // The trials reach both verdicts often.
+    #expect(refusals > 300 && refusals < 2_700)
+  }
 }
 
 @Suite struct BatteryTests {
