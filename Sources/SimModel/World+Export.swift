@@ -213,7 +213,8 @@ extension World {
 
   /// Forgets the first `covered` saved changes once an export has carried them.
   ///
-  /// At most the saved ones: a store removed during the export has already dropped its history.
+  /// At most the saved ones (a safeguard: a store removed during its export has already dropped
+  /// the history, and `endExportWithTheRequestInFlight` sets the export to cover none).
   mutating func dropExportedHistory(_ mirror: MirrorID, _ covered: Int) {
     let dropped = min(covered, Int(mirrors[mirror.index].savedCount))
     history[mirror.index].removeFirstKeepingCapacity(dropped)

@@ -46,7 +46,8 @@ extension World {
     save(mirror, sim: &sim)
     let zone = Int(mirrors[mirror.index].zone)
     let saved = Int(mirrors[mirror.index].savedCount)
-    for change in history[mirror.index][..<saved] where change.write != .none {
+    let (covered, unsent) = endExportWithTheRequestInFlight(mirror)
+    for change in unsent + history[mirror.index][min(covered, saved)..<saved] where change.write != .none {
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
       // Only the write the store still held is lost; superseded ones are reported as such.
@@ -63,6 +64,24 @@ extension World {
       local[mirror.index][field] = LocalField()
     }
     resetSync(mirror, reason: .accountChange, sim: &sim)
+  }
+
+  /// The store is being removed: its running export ends with the request already sent (the
+  /// server may still accept it) and sends none of its later batches. [assumed]
+  ///
+  /// Returns how much of the history the export had planned, and the planned changes it will now
+  /// never send. The sent ones reach the server; the others, and the history it had not planned,
+  /// are lost with the store. The export then drops none of what is saved after the removal.
+  mutating func endExportWithTheRequestInFlight(_ mirror: MirrorID) -> (covered: Int, unsent: [Change]) {
+    let activity = mirrors[mirror.index].runningExport
+    guard activity.raw >= 0, activity.index < plans.count, !plans[activity.index].batchEnds.isEmpty else { return (0, []) }
+    let kept = min(Int(activities[activity.index].nextBatch) + 1, plans[activity.index].batchEnds.count)
+    let sentEnd = Int(plans[activity.index].batchEnds[kept - 1])
+    let unsent = Array(plans[activity.index].entries[sentEnd...])
+    plans[activity.index].keepBatches(kept)
+    let covered = Int(activities[activity.index].historyCovered)
+    activities[activity.index].historyCovered = 0
+    return (covered, unsent)
   }
 
   /// Removes duplicates after an import: among live objects with the same logical key, the

@@ -198,6 +198,14 @@ struct ExportPlan {
   var batchRecords: [Int32] = []
   var batchBytes: [Int64] = []
 
+  /// Keeps the first `count` batches and forgets the rest.
+  mutating func keepBatches(_ count: Int) {
+    guard count < batchEnds.count else { return }
+    batchEnds.removeLast(batchEnds.count - count)
+    batchRecords.removeLast(batchRecords.count - count)
+    batchBytes.removeLast(batchBytes.count - count)
+  }
+
   /// Empties the plan, keeping its buffers for the next export.
   mutating func clear() {
     entries.removeAllKeepingCapacity()

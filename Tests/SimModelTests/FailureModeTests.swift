@@ -359,6 +359,30 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     }
   }
 
+  /// Removing a store while its export is between requests (this used to trap): the request in
+  /// flight reaches the server, the later batches never leave, and every write is accounted for.
+  @Test func removingAStoreMidExportSendsNoFurtherBatches() {
+    var spec = SchedulerTests.quietPair(hours: 1)
+    spec.timeline = [at(60, [1], .bulkInsert(count: 3000, entity: 0, oneSave: true, over: .zero))]
+    let (_, calm, _) = runLogged(spec)
+    let started = calm.activities.first { $0.kind == .export && $0.records == 3000 }?.startedAt
+    #expect(started != nil)
+    // Remove the store half a second into the export: after its first batch, before its last.
+    let removal = started!.nanoseconds + 500_000_000
+    spec.timeline.append(TimelineAction(at: SimDuration(nanoseconds: removal), devices: [1], action: .toggleSync(removeStoreFirst: true)))
+    let (_, recorder, outcome) = runLogged(spec)
+    let export = recorder.activities.first { $0.kind == .export && $0.startedAt == started }
+    let sent = Int(export?.records ?? -1)
+    #expect(sent > 0 && sent < 3000 && sent % 400 == 0)
+    let accounting = recorder.writeAccounting()
+    #expect(accounting.total == 3000)
+    #expect(accounting.committed == sent)
+    #expect(accounting.lost == 3000 - sent)
+    // The other device sees exactly what reached the server.
+    #expect(recorder.latencyRows().filter { $0.observer == DeviceID(0) && $0.outcome == .visible }.count == sent)
+    #expect(outcome.converged)
+  }
+
   @Test func ifServerRecordUnchangedMergesAndRetriesAConflict() {
     var spec = FailureModeTests.oneFieldPair()
     spec.server.savePolicy = .ifServerRecordUnchanged
