@@ -133,7 +133,7 @@ struct ZoneState {
 
 /// One object of a zone, as the server and the object registry know it.
 ///
-/// One 32-byte value per object rather than a column per attribute: a commit, an export's
+/// One 36-byte value per object rather than a column per attribute: a commit, an export's
 /// checks and an import each read several attributes of the same object, which then share
 /// a cache line.
 struct ObjectState: BitwiseCopyable {
