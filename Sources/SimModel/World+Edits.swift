@@ -112,10 +112,7 @@ extension World {
     for step in 0..<count {
       let object = (start + step) % count
       guard zones[zone].objects[object].entity == Int32(entity) else { continue }
-      let base = Int(zones[zone].objects[object].fieldBase)
-      if base < local[mirror.index].count && local[mirror.index][base].value == 1 {
-        return ObjectID(object)
-      }
+      if isLive(mirror, fieldBase: Int(zones[zone].objects[object].fieldBase)) { return ObjectID(object) }
     }
     return nil
   }
@@ -210,9 +207,8 @@ extension World {
     let zone = Int(mirrors[mirror.index].zone)
     var object = zones[zone].objects.count - 1
     while object >= 0 {
-      if zones[zone].objects[object].entity == Int32(entity) {
-        let base = Int(zones[zone].objects[object].fieldBase)
-        if base < local[mirror.index].count && local[mirror.index][base].value == 1 { return ObjectID(object) }
+      if zones[zone].objects[object].entity == Int32(entity) && isLive(mirror, fieldBase: Int(zones[zone].objects[object].fieldBase)) {
+        return ObjectID(object)
       }
       object -= 1
     }

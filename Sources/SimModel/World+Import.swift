@@ -168,11 +168,17 @@ extension World {
     orphans[mirror.index] = still
   }
 
+  /// Whether the store holds `object` alive (its existence field is 1).
   @inline(__always)
   func isLive(_ mirror: MirrorID, _ object: ObjectID) -> Bool {
     let zone = Int(mirrors[mirror.index].zone)
-    let base = Int(zones[zone].objects[object.index].fieldBase)
-    return base < local[mirror.index].count && local[mirror.index][base].value == 1
+    return isLive(mirror, fieldBase: Int(zones[zone].objects[object.index].fieldBase))
+  }
+
+  /// Whether the store holds alive the object whose fields start at `fieldBase`.
+  @inline(__always)
+  func isLive(_ mirror: MirrorID, fieldBase base: Int) -> Bool {
+    base < local[mirror.index].count && local[mirror.index][base].value == 1
   }
 
   /// The import finished: the store is up to date with the snapshot token.

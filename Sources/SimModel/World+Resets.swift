@@ -91,8 +91,7 @@ extension World {
     var winners: [Int32: ObjectID] = [:]  // lookup only; deletions follow object order
     var losers: [ObjectID] = []
     for object in 0..<zones[zone].objects.count where zones[zone].objects[object].key >= 0 {
-      let base = Int(zones[zone].objects[object].fieldBase)
-      guard base < local[mirror.index].count, local[mirror.index][base].value == 1 else { continue }
+      guard isLive(mirror, fieldBase: Int(zones[zone].objects[object].fieldBase)) else { continue }
       let key = zones[zone].objects[object].key
       if winners[key] == nil { winners[key] = ObjectID(object) } else { losers.append(ObjectID(object)) }
     }
@@ -116,9 +115,7 @@ extension World {
       let zone = zones[Int(mirror.zone)]
       for object in 0..<zone.objects.count {
         let base = Int(zone.objects[object].fieldBase)
-        if zone.server[base].write != .none && zone.server[base].value == 0
-          && base < local[index].count && local[index][base].value == 1
-        {
+        if zone.server[base].write != .none && zone.server[base].value == 0 && isLive(MirrorID(index), fieldBase: base) {
           state.ghosts += 1
         }
       }
@@ -138,7 +135,7 @@ extension World {
       let version = Int32(traits[mirror.device.index].modelVersion)
       for object in 0..<zone.objects.count where zone.objects[object].version > version {
         let base = Int(zone.objects[object].fieldBase)
-        if zone.server[base].write != .none && zone.server[base].value == 1 && !(base < local[index].count && local[index][base].value == 1) {
+        if zone.server[base].write != .none && zone.server[base].value == 1 && !isLive(MirrorID(index), fieldBase: base) {
           state.hiddenRecords += 1
         }
       }
