@@ -30,19 +30,16 @@ public struct RandomStream: RandomNumberGenerator, Sendable, BitwiseCopyable {
 
   /// The next 64 random bits.
   @inlinable public mutating func next() -> UInt64 {
-    let result = rotl(s1 &* 5, 7) &* 9
+    let result = (s1 &* 5).rotatedLeft(7) &* 9
     let t = s1 << 17
     s2 ^= s0
     s3 ^= s1
     s1 ^= s2
     s0 ^= s3
     s2 ^= t
-    s3 = rotl(s3, 45)
+    s3 = s3.rotatedLeft(45)
     return result
   }
-
-  /// Rotates left by `k` in 1...63: masking shifts, so the rotation is one instruction.
-  @inlinable @inline(__always) func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x &<< k) | (x &>> (64 &- k)) }
 
   /// A uniform double in [0, 1) with 53 random bits.
   @inlinable public mutating func nextUnit() -> Double {

@@ -23,7 +23,3 @@ public struct TrajectoryFingerprint: Hashable, Sendable, BitwiseCopyable {
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 }
-
-extension UInt64 {
-  @inlinable @inline(__always) func rotatedLeft(_ k: UInt64) -> UInt64 { (self &<< k) | (self &>> (64 &- k)) }
-}
