@@ -101,13 +101,12 @@ extension World {
     }
   }
 
-  mutating func sendNextBatch(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let mirror = activities[activity.index].mirror
-    let batch = Int(activities[activity.index].nextBatch)
-    let bytes = plans[activity.index].batchBytes[batch]
-    let duration = requestLatency(owner(of: mirror))
-      + Self.transfer(bytes, bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
-    sendRequest(.exportRequestDone(activity), from: owner(of: mirror), taking: duration, sim: &sim)
+  /// Sends the export's current batch (again, for a retry, not before `notBefore`).
+  mutating func sendNextBatch(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
+    let device = owner(of: activities[activity.index].mirror)
+    let bytes = plans[activity.index].batchBytes[Int(activities[activity.index].nextBatch)]
+    let duration = requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
+    sendRequest(.exportRequestDone(activity), from: device, taking: duration, notBefore: notBefore, sim: &sim)
   }
 
   mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -118,10 +117,7 @@ extension World {
     }
     switch exportVerdict(activity, at: sim.now) {
     case .retry(let at):
-      let batch = Int(activities[activity.index].nextBatch)
-      let duration = requestLatency(owner(of: mirror))
-        + Self.transfer(plans[activity.index].batchBytes[batch], bytesPerSecond: devices[owner(of: mirror).index].uploadBytesPerSecond)
-      sim.schedule(.exportRequestDone(activity), at: max(at, earliestSend(owner(of: mirror), at: sim.now)) + duration)
+      sendNextBatch(activity, notBefore: at, sim: &sim)
       return
     case .failed(let error):
       plans[activity.index].clear()

@@ -91,15 +91,17 @@ extension World {
       + SimDuration(seconds: spec.server.applyTimePerRecordSeconds * Double(page.records))
   }
 
-  mutating func scheduleNextPage(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    sendRequest(.importPageDone(activity), from: owner(of: activities[activity.index].mirror), taking: pageDuration(activity), sim: &sim)
+  /// Requests the import's next page (again, for a retry, not before `notBefore`).
+  mutating func scheduleNextPage(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
+    let device = owner(of: activities[activity.index].mirror)
+    sendRequest(.importPageDone(activity), from: device, taking: pageDuration(activity), notBefore: notBefore, sim: &sim)
   }
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let mirror = activities[activity.index].mirror
     switch generalVerdict(activity, at: sim.now) {
     case .retry(let at):
-      sim.schedule(.importPageDone(activity), at: max(at, earliestSend(owner(of: mirror), at: sim.now)) + pageDuration(activity))
+      scheduleNextPage(activity, notBefore: at, sim: &sim)
       return
     case .failed:
       // networkUnavailable mid-import: nothing applied; a new import waits for the network.

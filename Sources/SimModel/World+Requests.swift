@@ -13,11 +13,12 @@ enum RequestVerdict {
 /// (MODEL §6, TN3162, CKError docs).
 extension World {
   /// Schedules `completion` for a request that takes `duration` once it may be sent: never before
-  /// the container's retry-after has passed.
+  /// the container's or the device's retry-after has passed, nor before `notBefore` (a retry's).
   mutating func sendRequest(
-    _ completion: ModelEvent, from device: DeviceID, taking duration: SimDuration, sim: inout Simulation<ModelEvent>
+    _ completion: ModelEvent, from device: DeviceID, taking duration: SimDuration, notBefore: SimTime = .zero,
+    sim: inout Simulation<ModelEvent>
   ) {
-    sim.schedule(completion, at: earliestSend(device, at: sim.now) + duration)
+    sim.schedule(completion, at: max(notBefore, earliestSend(device, at: sim.now)) + duration)
   }
 
   /// The earliest time the device may send: after the container's and its own retry-after.
