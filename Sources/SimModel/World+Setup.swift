@@ -14,9 +14,8 @@ extension World {
   }
 
   mutating func buildDevices() {
-    var privateZoneOfAccount = [Int32](repeating: -1, count: spec.accountCount)
-    var sharedZones: [(owner: Int, participants: [Int], zone: Int32)] = []
-    var publicZone: Int32 = -1
+    let layout = spec.zoneLayout()
+    for zone in layout.zones { makeZone(zone.scope, owner: zone.owner) }
     devicesInAccount = [Int32](repeating: 0, count: spec.accountCount)
     accountUsageBytes = [Int64](repeating: 0, count: spec.accountCount)
     accountQuotaBytes = [Int64?](repeating: spec.server.quotaBytesPerAccount, count: spec.accountCount)
@@ -32,27 +31,7 @@ extension World {
           online: c.online, uploadBytesPerSecond: c.uploadBytesPerSecond,
           downloadBytesPerSecond: c.downloadBytesPerSecond,
           firstMirror: Int32(mirrors.count), mirrorCount: Int32(deviceSpec.stores.count)))
-      for store in deviceSpec.stores {
-        var zone: Int32 = -1
-        switch store {
-        case .localOnly: zone = -1
-        case .privateDatabase:
-          if privateZoneOfAccount[deviceSpec.account] < 0 {
-            privateZoneOfAccount[deviceSpec.account] = makeZone(.private, owner: deviceSpec.account)
-          }
-          zone = privateZoneOfAccount[deviceSpec.account]
-        case .sharedDatabase(let owner, let participants):
-          guard owner == deviceSpec.account || participants.contains(deviceSpec.account) else { break }
-          if let existing = sharedZones.first(where: { $0.owner == owner && $0.participants == participants }) {
-            zone = existing.zone
-          } else {
-            zone = makeZone(.shared, owner: owner)
-            sharedZones.append((owner, participants, zone))
-          }
-        case .publicDatabase:
-          if publicZone < 0 { publicZone = makeZone(.public, owner: 0) }
-          zone = publicZone
-        }
+      for zone in layout.storeZones[index] {
         let mirror = MirrorID(mirrors.count)
         mirrors.append(MirrorState(device: DeviceID(index), zone: zone))
         if zone >= 0 { zones[Int(zone)].mirrors.append(mirror) }
@@ -80,11 +59,10 @@ extension World {
     }
   }
 
-  mutating func makeZone(_ scope: DatabaseScope, owner: Int) -> Int32 {
+  mutating func makeZone(_ scope: DatabaseScope, owner: Int) {
     var zone = ZoneState(scope: scope)
     zone.ownerAccount = Int32(owner)
     zones.append(zone)
-    return Int32(zones.count - 1)
   }
 
   mutating func buildTimeline() {

@@ -49,7 +49,7 @@ struct ScenarioBuilder {
     polling(top["polling"], &spec)
     scheduler(top["scheduler"], &spec)
     let groups = devices(top["devices"], accountsNode: top["accounts"], modelVersion: dataModel.version, &spec)
-    if ModelRules.check(dataModel, zoneCount: Self.zoneCount(spec), reader: reader) && dataModel.simulateRejection {
+    if ModelRules.check(dataModel, zoneCount: spec.zoneLayout().zones.count, reader: reader) && dataModel.simulateRejection {
       spec.modelRejectionCode = 134_060
     }
     for (index, device) in spec.devices.enumerated() where device.modelVersion > dataModel.version {
@@ -86,25 +86,6 @@ struct ScenarioBuilder {
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
       expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances, outputs: outputs,
       sweep: sweep(top["sweep"]), dataModel: dataModel)
-  }
-
-  /// Zones the world will have: a private zone per account with private stores, a shared zone per
-  /// distinct share, one public zone.
-  static func zoneCount(_ spec: WorldSpec) -> Int {
-    var privateAccounts = Set<Int>()
-    var shares: [StoreKind] = []
-    var hasPublic = false
-    for device in spec.devices {
-      for store in device.stores {
-        switch store {
-        case .privateDatabase: privateAccounts.insert(device.account)
-        case .sharedDatabase: if !shares.contains(store) { shares.append(store) }
-        case .publicDatabase: hasPublic = true
-        case .localOnly: break
-        }
-      }
-    }
-    return privateAccounts.count + shares.count + (hasPublic ? 1 : 0)
   }
 
   func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {
