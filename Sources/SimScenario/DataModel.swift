@@ -68,6 +68,10 @@ public struct DataModel: Sendable {
     public var ordered: Bool
     public var deleteRule: DeleteRule
     public var path: String
+
+    /// Whether it stands for one of an entity's `manyToManyLinks` (the short form): an anonymous
+    /// link the model's rules and name checks leave alone.
+    var isAnonymousLink: Bool { path.hasSuffix("manyToManyLinks") }
   }
 
   public struct Entity: Sendable {

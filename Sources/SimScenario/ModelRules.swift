@@ -35,7 +35,7 @@ enum ModelRules {
             "records may arrive without the value; the container refuses to mirror the store", fix: "make it optional or give it a default")
         }
       }
-      for relationship in entity.relationships where !relationship.path.hasSuffix("manyToManyLinks") {
+      for relationship in entity.relationships where !relationship.isAnonymousLink {
         checkRelationship(relationship, in: entity, model: model, enforced: enforced)
       }
       let fixedBytes = model.lineage(entity).flatMap(\.attributes).filter { !$0.type.assetEligible }.reduce(0) { $0 + ($1.maxBytes ?? $1.bytes) }
@@ -56,7 +56,7 @@ enum ModelRules {
         fix: "share fewer objects, or group them into fewer shares")
     }
     checkConfigurations(model, enforced: enforced)
-    for entity in model.entities where entity.relationships.contains(where: { model.isManyToMany($0) && !$0.path.hasSuffix("manyToManyLinks") }) {
+    for entity in model.entities where entity.relationships.contains(where: { model.isManyToMany($0) && !$0.isAnonymousLink }) {
       reader.warning(entity.path, "advice: each many-to-many link is its own CDMR record [A]", hint: "linking N objects costs N extra records to upload and fetch")
     }
     return violated
@@ -96,7 +96,7 @@ enum ModelRules {
     guard !model.configurations.isEmpty else { return }
     for entity in model.entities {
       let mine = Set(model.configurations.filter { $0.entities.contains(entity.name) }.map(\.name))
-      for relationship in entity.relationships where !relationship.path.hasSuffix("manyToManyLinks") {
+      for relationship in entity.relationships where !relationship.isAnonymousLink {
         let theirs = Set(model.configurations.filter { $0.entities.contains(relationship.destination) }.map(\.name))
         if !mine.isEmpty && !theirs.isEmpty && mine.isDisjoint(with: theirs) {
           enforced(relationship.path, "no relationships across configurations [A seed 000]",

@@ -114,7 +114,7 @@ extension ScenarioBuilder {
     }
     for entity in model.entities {
       if let parent = entity.parent { check(parent, ScenarioReader.join(entity.path, "parent")) }
-      for relationship in entity.relationships where !relationship.path.hasSuffix("manyToManyLinks") {
+      for relationship in entity.relationships where !relationship.isAnonymousLink {
         check(relationship.destination, ScenarioReader.join(relationship.path, "destination"))
       }
     }
