@@ -38,9 +38,10 @@ extension World {
     scheduleNextPage(activity, sim: &sim)
   }
 
-  /// The records and bytes of the next page: full pages first, the remainder last.
+  /// The next page: where it starts in the import's queue, its records and bytes (full pages
+  /// first, the remainder last).
   @inline(__always)
-  func nextPage(_ activity: ActivityID) -> (records: Int, bytes: Int64) {
+  func nextPage(_ activity: ActivityID) -> (first: Int, records: Int, bytes: Int64) {
     let state = activities[activity.index]
     let pageSize = max(1, spec.server.importPageSize)
     let total = Int(state.records)
@@ -49,7 +50,7 @@ extension World {
     let done = Int(state.pagesTotal - state.pagesLeft)
     let records = done >= pages ? 0 : (done == pages - 1 ? total - pageSize * (pages - 1) : pageSize)
     let bytes = total > 0 ? state.bytes * Int64(records) / Int64(total) : 0
-    return (records, bytes)
+    return (min(done * pageSize, total), records, bytes)
   }
 
   /// The distinct records changed in (token, snapshot], in the order of their last change (as a
@@ -112,8 +113,7 @@ extension World {
       break
     }
     let page = nextPage(activity)
-    let first = min(Int(activities[activity.index].pagesTotal - activities[activity.index].pagesLeft) * max(1, spec.server.importPageSize), importQueues[activity.index].count)
-    applyPage(mirror, importQueues[activity.index][first..<min(first + page.records, importQueues[activity.index].count)], at: sim.now)
+    applyPage(mirror, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
     sink.observe(.request(mirror: mirror, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
     activities[activity.index].pagesLeft -= 1
     if activities[activity.index].pagesLeft > 0 {
