@@ -70,7 +70,7 @@ extension World {
     let poison = probability > 0 && streams[owner(of: mirror).index].edit.bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
     zones[zone].objects[object.index].key = key ?? -1
-    zones[zone].objects[object.index].version = Int32(traits[owner(of: mirror).index].modelVersion)
+    zones[zone].objects[object.index].version = traits[owner(of: mirror).index].modelVersion
     zones[zone].objects[object.index].contribution = kind == .addContribution
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.

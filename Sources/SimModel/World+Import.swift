@@ -22,7 +22,7 @@ extension World {
     var queue: [ObjectID] = []
     var hidden: [ObjectID] = []
     swap(&queue, &importQueues[activity.index])
-    let version = Int32(traits[owner(of: mirror).index].modelVersion)
+    let version = traits[owner(of: mirror).index].modelVersion
     let bytes = changedRecords(
       zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot, maxVersion: version, into: &queue, hidden: &hidden)
     swap(&queue, &importQueues[activity.index])

@@ -9,8 +9,7 @@ extension World {
     mirrors[mirror.index].resetting = true
     ensureLocalCapacity(mirror)
     for field in local[mirror.index].indices where !local[mirror.index][field].dirty {
-      local[mirror.index][field].write = .none
-      local[mirror.index][field].value = 0
+      local[mirror.index][field] = LocalField()
     }
     mirrors[mirror.index].importedToken = 0
     requestImport(mirror, trigger: .initial, sim: &sim)
@@ -132,7 +131,7 @@ extension World {
     }
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
       let zone = zones[Int(mirror.zone)]
-      let version = Int32(traits[mirror.device.index].modelVersion)
+      let version = traits[mirror.device.index].modelVersion
       for object in 0..<zone.objects.count where zone.objects[object].version > version {
         let base = Int(zone.objects[object].fieldBase)
         if zone.server[base].write != .none && zone.server[base].value == 1 && !isLive(MirrorID(index), fieldBase: base) {
