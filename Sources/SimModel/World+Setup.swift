@@ -31,8 +31,9 @@ extension World {
           online: c.online, uploadBytesPerSecond: c.uploadBytesPerSecond,
           downloadBytesPerSecond: c.downloadBytesPerSecond,
           firstMirror: Int32(mirrors.count), mirrorCount: Int32(deviceSpec.stores.count)))
-      for zone in layout.storeZones[index] {
+      for _ in deviceSpec.stores {
         let mirror = MirrorID(mirrors.count)
+        let zone = layout.storeZones[mirror.index]
         mirrors.append(MirrorState(device: DeviceID(index), zone: zone))
         if zone >= 0 { zones[Int(zone)].mirrors.append(mirror) }
         history.append([])
