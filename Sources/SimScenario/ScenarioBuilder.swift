@@ -115,7 +115,7 @@ struct ScenarioBuilder {
     let writes = spec.devices.reduce(0.0) { $0 + ($1.workload?.editsPerHour ?? 0) * hours }
     if writes > ScenarioDecoder.Limits.maxExpectedWrites {
       reader.problem(
-        "workloads", "about \(Int(writes)) edits in all is over the limit of \(Int(ScenarioDecoder.Limits.maxExpectedWrites))",
+        "workloads", "about \(CSVTable.number(writes.rounded())) edits in all is over the limit of \(CSVTable.number(ScenarioDecoder.Limits.maxExpectedWrites))",
         hint: "lower editsPerHour, the device count or the duration")
     }
   }

@@ -32,6 +32,14 @@ import Testing
     #expect(report.outcome.processedEvents > 0)
   }
 
+  /// Found by mutating library scenarios: an edit rate of 1e300 trapped while the workload check
+  /// printed its estimate as an integer.
+  @Test func anAbsurdEditRateIsReportedNotATrap() {
+    let found = problems(#"{"version": 1, "duration": "2d", "devices": [{"name": "a"}], "workloads": [{"devices": "all", "editsPerHour": 1e300}]}"#)
+    #expect(found.contains { $0.contains("workloads[0].editsPerHour: 1e+300 edits per hour is over the limit of 360000") })
+    #expect(found.contains { $0.contains("workloads: about 4.8e+301 edits in all is over the limit of 20000000") })
+  }
+
   @Test func editsNameAStoreByItsIndexAndAMissingStoreIsAProblem() throws {
     let devices = #"[{"name": "phone", "stores": ["private", {"shared": {"owner": 0, "participants": [1]}}]}, {"name": "friend", "account": 1, "stores": [{"shared": {"owner": 0, "participants": [1]}}]}]"#
     let scenario = try decode(
