@@ -14,11 +14,11 @@ public struct LatencyRow: Sendable {
   /// Nil unless `outcome == .visible`.
   public var visibleAt: SimTime?
   /// Durations of the seven stages, in `LatencyRow.stageNames` order; they sum to the latency.
-  public var stages: [SimDuration]
-  /// Time inside exportSchedule and importSchedule during which each policy blocked the activity,
-  /// indexed by policy (the rest of each stage is decision latency, start delay or a running activity).
-  public var exportBlockedByPolicy: [SimDuration]
-  public var importBlockedByPolicy: [SimDuration]
+  public var stages = StageDurations()
+  /// For a visible row, the recorder's indices of the export that carried the write and of the
+  /// import that fetched it (−1 otherwise): `MetricsRecorder.blockedByPolicy(_:)` reads them.
+  var exportActivity: Int32 = -1
+  var importActivity: Int32 = -1
 
   /// MODEL §10's stages.
   public static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]

@@ -7,15 +7,49 @@ extension MetricsRecorder {
     var rows: [LatencyRow] = []
     rows.reserveCapacity(writes.count)
     let ids = writeIDs
+    let reached = TokensReached(imports: imports, visibility: visibility)
     for (index, write) in writes.enumerated() {
       let zone = mirrorZone[write.mirror.index]
       guard zone >= 0 else { continue }
       let writer = mirrorDevice[write.mirror.index]
       for observer in zoneMirrors[Int(zone)] where mirrorDevice[observer.index] != writer {
-        rows.append(row(for: write, id: WriteID(Int(ids[index])), observer: observer))
+        rows.append(row(for: write, id: WriteID(Int(ids[index])), observer: observer, reached: reached))
       }
     }
     return rows
+  }
+
+  /// Per store, the highest token its imports (and its UI) had reached after each one, so that
+  /// the first import to reach a write's token is found by binary search: the running maximum
+  /// first reaches a token exactly where the first import at or above it is (a reset can make
+  /// the tokens themselves fall back).
+  struct TokensReached {
+    var imported: [[Int32]]
+    var visible: [[Int32]]
+
+    init(imports: [[(activity: ActivityID, token: Int32, at: SimTime)]], visibility: [[(token: Int32, at: SimTime)]]) {
+      imported = imports.map { Self.runningMaximum($0.map(\.token)) }
+      visible = visibility.map { Self.runningMaximum($0.map(\.token)) }
+    }
+
+    static func runningMaximum(_ tokens: [Int32]) -> [Int32] {
+      var highest = Int32.min
+      return tokens.map {
+        highest = max(highest, $0)
+        return highest
+      }
+    }
+
+    /// The first position whose running maximum is at least `token`, or nil.
+    static func first(reaching token: Int32, in maxima: [Int32]) -> Int? {
+      var low = 0
+      var high = maxima.count
+      while low < high {
+        let mid = (low + high) / 2
+        if maxima[mid] >= token { high = mid } else { low = mid + 1 }
+      }
+      return low < maxima.count ? low : nil
+    }
   }
 
   var writeIDs: [Int32] {
@@ -24,14 +58,10 @@ extension MetricsRecorder {
     return ids
   }
 
-  func row(for write: WriteRecord, id: WriteID, observer: MirrorID) -> LatencyRow {
-    let policies = policyNames.count
+  func row(for write: WriteRecord, id: WriteID, observer: MirrorID, reached: TokensReached) -> LatencyRow {
     var row = LatencyRow(
       write: id, writer: mirrorDevice[write.mirror.index], observer: mirrorDevice[observer.index],
-      kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil,
-      stages: [SimDuration](repeating: .zero, count: 7),
-      exportBlockedByPolicy: [SimDuration](repeating: .zero, count: policies),
-      importBlockedByPolicy: [SimDuration](repeating: .zero, count: policies))
+      kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil)
     if write.superseded {
       row.outcome = .supersededLocally
       return row
@@ -52,21 +82,46 @@ extension MetricsRecorder {
       return row
     }
     row.outcome = .notVisible
-    guard let imported = imports[observer.index].first(where: { $0.token >= write.sequence }),
-      let seen = visibility[observer.index].first(where: { $0.token >= write.sequence })
+    guard let importIndex = TokensReached.first(reaching: write.sequence, in: reached.imported[observer.index]),
+      let seenIndex = TokensReached.first(reaching: write.sequence, in: reached.visible[observer.index])
     else { return row }
+    let imported = imports[observer.index][importIndex]
+    let seen = visibility[observer.index][seenIndex]
     let export = activities[write.activity.index]
     let fetch = activities[imported.activity.index]
     let exportStart = export.startedAt ?? committed
     let notified = max(committed, fetch.requestedAt)
     let importStart = max(notified, fetch.startedAt ?? notified)
-    let milestones = [write.editedAt, saved, exportStart, committed, notified, importStart, imported.at, seen.at]
-    for stage in 0..<7 { row.stages[stage] = milestones[stage + 1] - milestones[stage] }
-    row.exportBlockedByPolicy = blockedTime(export, from: saved, to: exportStart)
-    row.importBlockedByPolicy = blockedTime(fetch, from: notified, to: importStart)
+    row.stages.save = saved - write.editedAt
+    row.stages.exportSchedule = exportStart - saved
+    row.stages.upload = committed - exportStart
+    row.stages.notify = notified - committed
+    row.stages.importSchedule = importStart - notified
+    row.stages.download = imported.at - importStart
+    row.stages.ui = seen.at - imported.at
+    row.exportActivity = write.activity.raw
+    row.importActivity = imported.activity.raw
     row.outcome = .visible
     row.visibleAt = seen.at
     return row
+  }
+
+  /// For a visible row, the time inside its exportSchedule and importSchedule stages during which
+  /// each policy (by index) blocked the export or the import; the rest of each stage is decision
+  /// latency, start delay or a running activity. Zeros for other rows.
+  public func blockedByPolicy(_ row: LatencyRow) -> (export: [SimDuration], import: [SimDuration]) {
+    guard row.outcome == .visible, row.exportActivity >= 0, row.importActivity >= 0 else {
+      let none = [SimDuration](repeating: .zero, count: policyNames.count)
+      return (none, none)
+    }
+    let saved = row.editedAt + row.stages.save
+    let exportStart = saved + row.stages.exportSchedule
+    let notified = exportStart + row.stages.upload + row.stages.notify
+    let importStart = notified + row.stages.importSchedule
+    return (
+      blockedTime(activities[Int(row.exportActivity)], from: saved, to: exportStart),
+      blockedTime(activities[Int(row.importActivity)], from: notified, to: importStart)
+    )
   }
 
   /// Time within [from, to] during which each policy blocked the activity.

@@ -41,9 +41,10 @@ extension RunReport {
         row.latency.map(CSVTable.seconds) ?? "",
       ]
       let visible = row.outcome == .visible
+      let blocked = recorder.blockedByPolicy(row)
       fields += row.stages.map { visible ? CSVTable.seconds($0) : "" }
-      fields += row.exportBlockedByPolicy.map { visible ? CSVTable.seconds($0) : "" }
-      fields += row.importBlockedByPolicy.map { visible ? CSVTable.seconds($0) : "" }
+      fields += blocked.export.map { visible ? CSVTable.seconds($0) : "" }
+      fields += blocked.import.map { visible ? CSVTable.seconds($0) : "" }
       table.append(fields)
     }
     return table

@@ -104,17 +104,30 @@ public struct RunSummary: Sendable {
   /// Computes every metric from a finished run.
   public init(recorder: MetricsRecorder, rows: [LatencyRow], events: Int) {
     var named: [String: Double] = [:]
-    let latencies = rows.compactMap(\.latency).map(\.nanoseconds).sorted()
+    // One pass over the rows (a large run has millions): latencies, stage sums, outcome counts.
+    var latencies: [Int64] = []
+    // Summed as Double: an Int64 of nanoseconds overflows beyond a few million rows.
+    var stageSums = [Double](repeating: 0, count: LatencyRow.stageNames.count)
+    var visibleRows = 0
+    var hiddenRows = 0
+    var notVisibleRows = 0
+    for row in rows {
+      if row.outcome == .hidden { hiddenRows += 1 }
+      if row.outcome == .notVisible { notVisibleRows += 1 }
+      guard row.outcome == .visible else { continue }
+      visibleRows += 1
+      for index in stageSums.indices { stageSums[index] += Double(row.stages[index].nanoseconds) }
+      if let latency = row.latency { latencies.append(latency.nanoseconds) }
+    }
+    latencies.sort()
     if !latencies.isEmpty {
       for (name, p) in [("p50", 0.5), ("p90", 0.9), ("p95", 0.95), ("p99", 0.99)] {
         named["latency.\(name)"] = Double(Self.percentile(latencies, p)) / 1e9
       }
       named["latency.max"] = Double(latencies.last!) / 1e9
-      // Summed as Double: an Int64 of nanoseconds overflows beyond a few million rows.
       named["latency.mean"] = latencies.reduce(0.0) { $0 + Double($1) } / Double(latencies.count) / 1e9
-      let visible = rows.filter { $0.outcome == .visible }
       for (index, stage) in LatencyRow.stageNames.enumerated() {
-        named["stage.\(stage).mean"] = visible.reduce(0.0) { $0 + Double($1.stages[index].nanoseconds) } / Double(visible.count) / 1e9
+        named["stage.\(stage).mean"] = stageSums[index] / Double(visibleRows) / 1e9
       }
     }
     if let convergence = recorder.convergenceTime { named["convergenceTime"] = convergence.seconds }
@@ -135,13 +148,13 @@ public struct RunSummary: Sendable {
     named["setupFailures"] = Double(recorder.counters.setupFailures)
     named["orphanWindows"] = Double(recorder.counters.orphanWindows)
     named["recordsHidden"] = Double(recorder.finalState.hiddenRecords)
-    named["rowsHidden"] = Double(rows.filter { $0.outcome == .hidden }.count)
+    named["rowsHidden"] = Double(hiddenRows)
     named["orphanTime.total"] = recorder.counters.orphanTotal.seconds
     named["orphanTime.longest"] = recorder.counters.orphanLongest.seconds
     for (index, error) in CloudError.allCases.enumerated() { named["errors.\(error.rawValue)"] = Double(recorder.counters.cloudErrors[index]) }
     named["rows"] = Double(rows.count)
     named["rowsVisible"] = Double(latencies.count)
-    named["rowsNotVisible"] = Double(rows.filter { $0.outcome == .notVisible }.count)
+    named["rowsNotVisible"] = Double(notVisibleRows)
     let c = recorder.counters
     for (name, value) in [
       ("exports", c.exportsSucceeded), ("exportsFailed", c.exportsFailed), ("imports", c.importsSucceeded),

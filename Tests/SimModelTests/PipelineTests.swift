@@ -26,8 +26,9 @@ import Testing
       let sum = row.stages.reduce(SimDuration.zero, +)
       #expect(sum == row.latency!)
       #expect(row.stages.allSatisfy { $0 >= .zero })
-      let exportBlocked = row.exportBlockedByPolicy.reduce(SimDuration.zero, +)
-      #expect(exportBlocked <= row.stages[1])
+      let blocked = recorder.blockedByPolicy(row)
+      #expect(blocked.export.reduce(SimDuration.zero, +) <= row.stages.exportSchedule)
+      #expect(blocked.import.reduce(SimDuration.zero, +) <= row.stages.importSchedule)
     }
   }
 
