@@ -7,13 +7,15 @@ extension MetricsRecorder {
     var rows: [LatencyRow] = []
     rows.reserveCapacity(writes.count)
     let ids = writeIDs
-    let reached = TokensReached(imports: imports, visibility: visibility)
+    let source = RowSource(
+      mirrorDevice: mirrorDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
+      reached: TokensReached(imports: imports, visibility: visibility))
     for (index, write) in writes.enumerated() {
       let zone = mirrorZone[write.mirror.index]
       guard zone >= 0 else { continue }
-      let writer = mirrorDevice[write.mirror.index]
-      for observer in zoneMirrors[Int(zone)] where mirrorDevice[observer.index] != writer {
-        rows.append(row(for: write, id: WriteID(Int(ids[index])), observer: observer, reached: reached))
+      let writer = source.mirrorDevice[write.mirror.index]
+      for observer in zoneMirrors[Int(zone)] where source.mirrorDevice[observer.index] != writer {
+        rows.append(source.row(for: write, id: WriteID(Int(ids[index])), observer: observer))
       }
     }
     return rows
@@ -58,7 +60,17 @@ extension MetricsRecorder {
     return ids
   }
 
-  func row(for write: WriteRecord, id: WriteID, observer: MirrorID, reached: TokensReached) -> LatencyRow {
+  /// What building a row reads, taken out of the recorder once: reading the class's arrays row
+  /// by row paid an exclusivity check each time, and a large run has millions of rows.
+  struct RowSource {
+    let mirrorDevice: [DeviceID]
+    let imports: [[(activity: ActivityID, token: Int32, at: SimTime)]]
+    let visibility: [[(token: Int32, at: SimTime)]]
+    let activities: [ActivityRecord]
+    let hidden: Set<Int64>
+    let reached: TokensReached
+
+    func row(for write: WriteRecord, id: WriteID, observer: MirrorID) -> LatencyRow {
     var row = LatencyRow(
       write: id, writer: mirrorDevice[write.mirror.index], observer: mirrorDevice[observer.index],
       kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil)
@@ -77,7 +89,7 @@ extension MetricsRecorder {
     guard let saved = write.savedAt, let committed = write.committedAt, write.activity.raw >= 0 else {
       return row
     }
-    if hidden.contains(Int64(observer.raw) << 32 | Int64(write.object.raw)) {
+    if !hidden.isEmpty && hidden.contains(Int64(observer.raw) << 32 | Int64(write.object.raw)) {
       row.outcome = .hidden
       return row
     }
@@ -87,11 +99,9 @@ extension MetricsRecorder {
     else { return row }
     let imported = imports[observer.index][importIndex]
     let seen = visibility[observer.index][seenIndex]
-    let export = activities[write.activity.index]
-    let fetch = activities[imported.activity.index]
-    let exportStart = export.startedAt ?? committed
-    let notified = max(committed, fetch.requestedAt)
-    let importStart = max(notified, fetch.startedAt ?? notified)
+    let exportStart = activities[write.activity.index].startedAt ?? committed
+    let notified = max(committed, activities[imported.activity.index].requestedAt)
+    let importStart = max(notified, activities[imported.activity.index].startedAt ?? notified)
     row.stages.save = saved - write.editedAt
     row.stages.exportSchedule = exportStart - saved
     row.stages.upload = committed - exportStart
@@ -104,6 +114,7 @@ extension MetricsRecorder {
     row.outcome = .visible
     row.visibleAt = seen.at
     return row
+  }
   }
 
   /// For a visible row, the time inside its exportSchedule and importSchedule stages during which
