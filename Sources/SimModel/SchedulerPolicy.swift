@@ -75,10 +75,14 @@ public struct ActivityGroupPolicy: SchedulerPolicy {
 /// One sliding window of the rate limiter: at most `maxRuns` runs within `windowSeconds`.
 public struct RateLimitWindow: Equatable, Sendable {
   public var maxRuns: Int
-  public var windowSeconds: Double
+  public var windowSeconds: Double { didSet { length = SimDuration(seconds: windowSeconds) } }
+  /// `windowSeconds` on the clock, converted once rather than on every decision.
+  private(set) var length: SimDuration
+
   public init(maxRuns: Int, windowSeconds: Double) {
     self.maxRuns = maxRuns
     self.windowSeconds = windowSeconds
+    length = SimDuration(seconds: windowSeconds)
   }
 }
 
@@ -120,8 +124,7 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
     var readRuns = 0
     var readRun = SimTime.zero
     for window in windows where runs.count >= window.maxRuns {
-      let seconds = extend ? max(window.windowSeconds, lowPowerWindowSeconds) : window.windowSeconds
-      let length = SimDuration(seconds: seconds)
+      let length = extend ? SimDuration(seconds: max(window.windowSeconds, lowPowerWindowSeconds)) : window.length
       // Runs are sorted: (now − window, now] holds at least maxRuns runs exactly when the run
       // maxRuns places from the newest is inside it — and the window frees a place when that
       // run leaves. O(1) per window.

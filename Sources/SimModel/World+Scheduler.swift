@@ -102,7 +102,7 @@ extension World {
       devices[owner(of: state.mirror).index].waitingCount += 1
     }
     activities[activity.index].phase = .blocked
-    let validity = sim.now + SimDuration(seconds: spec.scheduler.policyValiditySeconds)
+    let validity = sim.now + policyValidity
     let recheckAt = min(until ?? validity, validity)
     activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: max(recheckAt, sim.now))
   }
@@ -127,8 +127,7 @@ extension World {
     mirrors[state.mirror.index].runningInGroup += 1
     recordRun(device: device, at: sim.now)
     sink.observe(.activityApproved(activity: logID(activity), at: sim.now))
-    let delay = state.kind == .export ? spec.scheduler.exportStartDelaySeconds : spec.scheduler.importStartDelaySeconds
-    sim.schedule(.start(activity), after: SimDuration(seconds: delay))
+    sim.schedule(.start(activity), after: state.kind == .export ? exportStartDelay : importStartDelay)
   }
 
   /// Remembers a run for the rate limiter, forgetting runs older than its longest window.

@@ -55,6 +55,10 @@ public struct World: EventHandler {
   /// Fields per entity, existence field included (read on every edit, commit and import).
   var entityFieldCount: [Int] = []
   var rateLimitHorizon: SimDuration
+  /// The scheduler's fixed delays on the clock, converted once rather than per activity.
+  let exportStartDelay: SimDuration
+  let importStartDelay: SimDuration
+  let policyValidity: SimDuration
   /// The container's throttle: no request before this time (retry-after), recent request times.
   var containerBlockedUntil = SimTime.zero
   var throttleWindow: [SimTime] = []
@@ -82,6 +86,9 @@ public struct World: EventHandler {
     let horizon = spec.scheduler.policies.compactMap { $0 as? ActivityRateLimitPolicy }
       .map(\.horizonSeconds).max() ?? 0
     rateLimitHorizon = SimDuration(seconds: horizon)
+    exportStartDelay = SimDuration(seconds: spec.scheduler.exportStartDelaySeconds)
+    importStartDelay = SimDuration(seconds: spec.scheduler.importStartDelaySeconds)
+    policyValidity = SimDuration(seconds: spec.scheduler.policyValiditySeconds)
     buildEntities()
     buildDevices()
     buildTimeline()
