@@ -21,10 +21,18 @@ struct CompareCommand {
     let all = args.flag("all")
     let directories = try args.positionals()
     guard directories.count == 2 else { throw UsageError("compare takes two folders") }
-    guard let a = values(directories[0]), let b = values(directories[1]) else {
-      console.error("error: each folder needs a sweep.csv or a summary.csv")
-      return .dataError
+    var folders: [OrderedValues] = []
+    for directory in directories {
+      guard let values = values(directory) else {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder)
+        let problem = !exists ? "no such folder" : !isFolder.boolValue ? "not a folder" : "no readable sweep.csv or summary.csv in it"
+        console.error("error: \(directory): \(problem) (compare reads the folders that `run` or `sweep` wrote)")
+        return .dataError
+      }
+      folders.append(values)
     }
+    let (a, b) = (folders[0], folders[1])
     console.print("point  metric                               A mean          B mean          B − A [95 % interval]                verdict")
     var shown = 0
     for key in a.keys where b.index(forKey: key) != nil {
@@ -50,13 +58,16 @@ struct CompareCommand {
   /// Values per (point, metric), in a stable order.
   static func values(_ directory: String) -> OrderedValues? {
     let rank = Dictionary(uniqueKeysWithValues: RunSummary.metricNames.enumerated().map { ($1, $0) })
+    // Columns by name: a file that lacks one is not a sweep.csv (`parse` keeps only full rows).
     if let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8), let table = CSVTable.parse(text),
-      let metricColumn = table.columns.firstIndex(of: "metric")
+      let pointColumn = table.columns.firstIndex(of: "point"),
+      let metricColumn = table.columns.firstIndex(of: "metric"),
+      let valueColumn = table.columns.firstIndex(of: "value")
     {
       var result = OrderedValues()
       for row in table.rows {
-        guard let value = Double(row[metricColumn + 1]) else { continue }
-        result.append(Key(point: row[1], metric: row[metricColumn], order: rank[row[metricColumn]] ?? Int.max), value)
+        guard let value = Double(row[valueColumn]) else { continue }
+        result.append(Key(point: row[pointColumn], metric: row[metricColumn], order: rank[row[metricColumn]] ?? Int.max), value)
       }
       return result
     }

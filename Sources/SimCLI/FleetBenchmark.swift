@@ -18,7 +18,10 @@ enum FleetBenchmark {
     _ = try args.positionals()
     guard let accounts, accounts > 0, accounts <= 1_000_000 else { throw UsageError("--accounts must be 1…1000000") }
     guard let hours, hours > 0, hours <= 24 * 365 else { throw UsageError("--hours must be 1…8760") }
-    guard let editsPerHour, editsPerHour > 0 else { throw UsageError("--edits-per-hour must be positive") }
+    // The scenario format's limit (100 edits a second); an infinite rate (1e309) never ended.
+    guard let editsPerHour, editsPerHour > 0, editsPerHour <= 360_000 else {
+      throw UsageError("--edits-per-hour must be above 0 and at most 360000 (100 per second)")
+    }
     let spec = fleet(accounts: accounts, hours: hours, editsPerHour: editsPerHour)
     let baseline = peakResidentBytes()
     let clock = ContinuousClock()

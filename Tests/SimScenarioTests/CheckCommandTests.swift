@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func aMissingBaselineFailsWithTheCommandThatCreatesIt() throws {
-    try withTemporaryDirectory { directory in
+    withTemporaryDirectory { directory in
       let result = syncsim("check", packageRoot + "/Scenarios/quickstart.json", "--baseline", directory)
       #expect(result.code == 1)
       #expect(result.out.contains("no committed results"))

@@ -86,5 +86,9 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
     #expect(fleet.out.contains("fleet: 2 accounts × 2 devices"))
     #expect(syncsim("bench", "fleet", "--duration", "2h").code == 64)
     #expect(syncsim("bench", "fleet", "--accounts", "0").code == 64)
+    // An infinite rate ran forever before it was refused.
+    let infinite = syncsim("bench", "fleet", "--edits-per-hour", "1e309")
+    #expect(infinite.code == 64)
+    #expect(infinite.err.contains("--edits-per-hour must be above 0 and at most 360000"))
   }
 }

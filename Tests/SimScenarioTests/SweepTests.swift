@@ -84,6 +84,20 @@ import Testing
     }
   }
 
+  /// Found by trying odd arguments: a sweep.csv whose `metric` column was last trapped.
+  @Test func compareNamesTheFolderItCannotReadInsteadOfTrapping() throws {
+    try withTemporaryDirectory { directory in
+      try FileManager.default.createDirectory(atPath: directory + "/odd", withIntermediateDirectories: true)
+      try Data("a,metric\n1,x\n".utf8).write(to: URL(fileURLWithPath: directory + "/odd/sweep.csv"))
+      let odd = syncsim("compare", directory + "/odd", directory + "/odd")
+      #expect(odd.code == 65)
+      #expect(odd.err.contains(directory + "/odd: no readable sweep.csv or summary.csv in it"))
+      let missing = syncsim("compare", directory + "/none", directory + "/odd")
+      #expect(missing.code == 65)
+      #expect(missing.err.contains(directory + "/none: no such folder"))
+    }
+  }
+
   @Test func compareFindsNoChangeAcrossSeedsAndWorseWhenDropsRise() throws {
     try withTemporaryDirectory { directory in
       let base = ["sweep", Self.scenario, "--set", "duration=4d"]
@@ -101,7 +115,7 @@ import Testing
   }
 
   @Test func badSweepPathsAndValuesAreReportedWithoutRunningAnything() throws {
-    try withTemporaryDirectory { directory in
+    withTemporaryDirectory { directory in
       let result = syncsim(
         "sweep", Self.scenario, "--set", "push.dropProbabilty=0.1", "--set", "cloud.importPageSize=0,10", "--set", "devices.power=1",
         "--out", directory + "/out")
