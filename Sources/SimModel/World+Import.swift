@@ -144,8 +144,7 @@ extension World {
         let base = Int(zones[zone].objects[object.index].fieldBase)
         for field in base..<base + fieldCount(zone: zone, object: object) where !fields[field].dirty {
           let server = zones[zone].server[field]
-          fields[field].write = server.write
-          fields[field].value = server.value
+          fields[field] = LocalField(write: server.write, value: server.value)
         }
       }
     }

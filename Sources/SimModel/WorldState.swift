@@ -48,12 +48,30 @@ struct DeviceStreams {
 /// One field of a store on a device: the write it holds, its value, and whether it has changed
 /// locally since the last export (an unexported local value wins over an import).
 ///
-/// One 12-byte value per field rather than three columns: an edit, a commit and an import each
+/// One 8-byte value per field rather than three columns: an edit, a commit and an import each
 /// touch all three, which then share a cache line (and one array header per store, not three).
+/// The flag rides in the top bit of the write id (ids are non-negative `Int32`s), so the fleet's
+/// stores take two thirds of the memory a separate flag took, in the largest record column.
 struct LocalField: BitwiseCopyable {
-  var write = WriteID.none
+  /// The write's id, with `dirty` in bit 31.
+  private var writeAndFlag: UInt32 = 0
   var value: Int32 = 0
-  var dirty = false
+
+  init() {}
+
+  init(write: WriteID, value: Int32, dirty: Bool = false) {
+    writeAndFlag = UInt32(bitPattern: write.raw) | (dirty ? Self.flag : 0)
+    self.value = value
+  }
+
+  private static var flag: UInt32 { 1 << 31 }
+
+  var write: WriteID { WriteID(Int(writeAndFlag & ~Self.flag)) }
+
+  var dirty: Bool {
+    get { writeAndFlag & Self.flag != 0 }
+    set { writeAndFlag = newValue ? writeAndFlag | Self.flag : writeAndFlag & ~Self.flag }
+  }
 }
 
 /// One field of a record at the server: the write that set it last, and its value.
