@@ -309,9 +309,10 @@ extension World {
   /// device and the new write was made without having seen it.
   mutating func setServerField(zone: Int, _ field: Int, write: WriteID, value: Int32) {
     let previous = zones[zone].server[field].write
-    if previous != .none && previous != write && write != .none
+    // The new write's own columns (recent, so cached) first: the old write's mirror is a cold
+    // read, needed only when the device had not seen the value it replaces.
+    if previous != .none && previous != write && write != .none && writeBasedOn[write.index] != previous
       && owner(of: writeMirror[previous.index]) != owner(of: writeMirror[write.index])
-      && writeBasedOn[write.index] != previous
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }
