@@ -71,50 +71,50 @@ extension MetricsRecorder {
     let reached: TokensReached
 
     func row(for write: WriteRecord, id: WriteID, observer: MirrorID) -> LatencyRow {
-    var row = LatencyRow(
-      write: id, writer: mirrorDevice[write.mirror.index], observer: mirrorDevice[observer.index],
-      kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil)
-    if write.superseded {
-      row.outcome = .supersededLocally
+      var row = LatencyRow(
+        write: id, writer: mirrorDevice[write.mirror.index], observer: mirrorDevice[observer.index],
+        kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil)
+      if write.superseded {
+        row.outcome = .supersededLocally
+        return row
+      }
+      if write.lostUpdate {
+        row.outcome = .lostUpdate
+        return row
+      }
+      if write.lost {
+        row.outcome = .lost
+        return row
+      }
+      guard let saved = write.savedAt, let committed = write.committedAt, write.activity.raw >= 0 else {
+        return row
+      }
+      if !hidden.isEmpty && hidden.contains(Int64(observer.raw) << 32 | Int64(write.object.raw)) {
+        row.outcome = .hidden
+        return row
+      }
+      row.outcome = .notVisible
+      guard let importIndex = TokensReached.first(reaching: write.sequence, in: reached.imported[observer.index]),
+        let seenIndex = TokensReached.first(reaching: write.sequence, in: reached.visible[observer.index])
+      else { return row }
+      let imported = imports[observer.index][importIndex]
+      let seen = visibility[observer.index][seenIndex]
+      let exportStart = activities[write.activity.index].startedAt ?? committed
+      let notified = max(committed, activities[imported.activity.index].requestedAt)
+      let importStart = max(notified, activities[imported.activity.index].startedAt ?? notified)
+      row.stages.save = saved - write.editedAt
+      row.stages.exportSchedule = exportStart - saved
+      row.stages.upload = committed - exportStart
+      row.stages.notify = notified - committed
+      row.stages.importSchedule = importStart - notified
+      row.stages.download = imported.at - importStart
+      row.stages.ui = seen.at - imported.at
+      row.exportActivity = write.activity.raw
+      row.importActivity = imported.activity.raw
+      row.outcome = .visible
+      row.visibleAt = seen.at
       return row
     }
-    if write.lostUpdate {
-      row.outcome = .lostUpdate
-      return row
-    }
-    if write.lost {
-      row.outcome = .lost
-      return row
-    }
-    guard let saved = write.savedAt, let committed = write.committedAt, write.activity.raw >= 0 else {
-      return row
-    }
-    if !hidden.isEmpty && hidden.contains(Int64(observer.raw) << 32 | Int64(write.object.raw)) {
-      row.outcome = .hidden
-      return row
-    }
-    row.outcome = .notVisible
-    guard let importIndex = TokensReached.first(reaching: write.sequence, in: reached.imported[observer.index]),
-      let seenIndex = TokensReached.first(reaching: write.sequence, in: reached.visible[observer.index])
-    else { return row }
-    let imported = imports[observer.index][importIndex]
-    let seen = visibility[observer.index][seenIndex]
-    let exportStart = activities[write.activity.index].startedAt ?? committed
-    let notified = max(committed, activities[imported.activity.index].requestedAt)
-    let importStart = max(notified, activities[imported.activity.index].startedAt ?? notified)
-    row.stages.save = saved - write.editedAt
-    row.stages.exportSchedule = exportStart - saved
-    row.stages.upload = committed - exportStart
-    row.stages.notify = notified - committed
-    row.stages.importSchedule = importStart - notified
-    row.stages.download = imported.at - importStart
-    row.stages.ui = seen.at - imported.at
-    row.exportActivity = write.activity.raw
-    row.importActivity = imported.activity.raw
-    row.outcome = .visible
-    row.visibleAt = seen.at
-    return row
-  }
   }
 
   /// For a visible row, the time inside its exportSchedule and importSchedule stages during which
