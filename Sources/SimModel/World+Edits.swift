@@ -3,16 +3,16 @@ import SimKernel
 /// Edits, saves and the save policies (MODEL §4).
 extension World {
   mutating func scheduleNextEdit(_ device: DeviceID, _ workload: Workload, sim: inout Simulation<ModelEvent>) {
-    let gap = streams[device.index].edit.exponential(mean: 3600 / workload.editsPerHour)
+    let gap = devices[device.index].streams.edit.exponential(mean: 3600 / workload.editsPerHour)
     sim.schedule(.workloadEdit(device), after: SimDuration(seconds: gap))
   }
 
   mutating func workloadEdit(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    guard let workload = traits[device.index].workload else { return }
+    guard let workload = devices[device.index].traits.workload else { return }
     scheduleNextEdit(device, workload, sim: &sim)
     if workload.foregroundOnly && devices[device.index].app != .foreground { return }
     guard let mirror = editTarget(device, store: workload.store) else { return }
-    let draw = streams[device.index].edit.nextUnit()
+    let draw = devices[device.index].streams.edit.nextUnit()
     let kind: EditKind =
       draw < workload.insertShare ? .insert : draw < workload.insertShare + workload.deleteShare ? .delete : .update
     edit(mirror, kind: kind, entity: workload.entity, sim: &sim)
@@ -53,8 +53,8 @@ extension World {
         field = Int32(min(1, fieldCount - 1))
         value = -1
       default:
-        field = Int32(1 + Int(streams[owner(of: mirror).index].edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
-        value = Int32(truncatingIfNeeded: streams[owner(of: mirror).index].edit.next() & 0x7FFF_FFFF)
+        field = Int32(1 + Int(devices[owner(of: mirror).index].streams.edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
+        value = Int32(truncatingIfNeeded: devices[owner(of: mirror).index].streams.edit.next() & 0x7FFF_FFFF)
       }
       let write = newWrite(mirror, basedOn: local[mirror.index][base + Int(field)].write, value: value)
       setLocal(mirror, base + Int(field), write: write, value: value)
@@ -67,10 +67,10 @@ extension World {
   mutating func insertObject(_ mirror: MirrorID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
     let probability = spec.server.poisonRecordProbability
-    let poison = probability > 0 && streams[owner(of: mirror).index].edit.bernoulli(probability)
+    let poison = probability > 0 && devices[owner(of: mirror).index].streams.edit.bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
     zones[zone].objects[object.index].key = key ?? -1
-    zones[zone].objects[object.index].version = traits[owner(of: mirror).index].modelVersion
+    zones[zone].objects[object.index].version = devices[owner(of: mirror).index].traits.modelVersion
     zones[zone].objects[object.index].contribution = kind == .addContribution
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
@@ -108,7 +108,7 @@ extension World {
     let zone = Int(mirrors[mirror.index].zone)
     let count = zones[zone].objects.count
     guard count > 0 else { return nil }
-    let start = random ? Int(streams[owner(of: mirror).index].edit.nextInt(below: UInt64(count))) : 0
+    let start = random ? Int(devices[owner(of: mirror).index].streams.edit.nextInt(below: UInt64(count))) : 0
     for step in 0..<count {
       let object = (start + step) % count
       guard zones[zone].objects[object].entity == Int32(entity) else { continue }
@@ -141,7 +141,7 @@ extension World {
   // MARK: - Saves
 
   mutating func applySavePolicy(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    let app = traits[owner(of: mirror).index].app
+    let app = devices[owner(of: mirror).index].traits.app
     switch app.savePolicy {
     case .immediate:
       save(mirror, sim: &sim)
@@ -165,7 +165,7 @@ extension World {
     guard history[mirror.index].count > saved else { return }
     if mirrors[mirror.index].resetting {
       // The reset guard defers the save until the reset ends; without it the changes are lost.
-      if traits[owner(of: mirror).index].app.resetGuard { return }
+      if devices[owner(of: mirror).index].traits.app.resetGuard { return }
       loseUnsaved(mirror, reason: .savedDuringReset, at: sim.now)
       return
     }

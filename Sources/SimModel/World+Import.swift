@@ -22,7 +22,7 @@ extension World {
     var queue: [ObjectID] = []
     var hidden: [ObjectID] = []
     swap(&queue, &importQueues[activity.index])
-    let version = traits[owner(of: mirror).index].modelVersion
+    let version = devices[owner(of: mirror).index].traits.modelVersion
     let bytes = changedRecords(
       zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot, maxVersion: version, into: &queue, hidden: &hidden)
     swap(&queue, &importQueues[activity.index])
@@ -126,7 +126,7 @@ extension World {
     finishActivity(activity, succeeded: true, sim: &sim)
     importFinishedUI(mirror, sim: &sim)
     endResetIfNeeded(mirror, sim: &sim)
-    if traits[owner(of: mirror).index].app.deduplicate { deduplicate(mirror, sim: &sim) }
+    if devices[owner(of: mirror).index].traits.app.deduplicate { deduplicate(mirror, sim: &sim) }
   }
 
   /// Merges one page of fetched records into the store (unexported local fields win) and tracks
@@ -198,7 +198,7 @@ extension World {
   // MARK: - UI refresh (MODEL §4)
 
   mutating func importFinishedUI(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    let app = traits[owner(of: mirror).index].app
+    let app = devices[owner(of: mirror).index].traits.app
     switch app.uiRefresh {
     case .fetchedResults:
       sim.schedule(.uiRefresh(mirror), after: SimDuration(seconds: app.uiMergeSeconds))
@@ -218,7 +218,7 @@ extension World {
 
   /// The person sees the UI's state when the app is in front (or always, if so configured).
   mutating func updateVisibility(_ mirror: MirrorID, at now: SimTime) {
-    let app = traits[owner(of: mirror).index].app
+    let app = devices[owner(of: mirror).index].traits.app
     guard !app.visibilityRequiresForeground || devices[owner(of: mirror).index].app == .foreground else { return }
     if mirrors[mirror.index].uiToken > mirrors[mirror.index].visibleToken {
       mirrors[mirror.index].visibleToken = mirrors[mirror.index].uiToken

@@ -23,7 +23,7 @@ extension World {
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
       requestImport(mirror, trigger: trigger, sim: &sim)
-      if traits[device.index].app.uiRefresh == .onLaunch {
+      if devices[device.index].traits.app.uiRefresh == .onLaunch {
         mirrors[mirror.index].uiToken = mirrors[mirror.index].importedToken
       }
       updateVisibility(mirror, at: sim.now)
@@ -38,7 +38,7 @@ extension World {
     guard devices[device.index].app == .foreground else { return }
     setAppState(device, .background, at: sim.now)
     for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
-      if traits[device.index].app.savePolicy == .onBackground { save(mirror, sim: &sim) }
+      if devices[device.index].traits.app.savePolicy == .onBackground { save(mirror, sim: &sim) }
       requestExport(mirror, trigger: .appDeactivation, sim: &sim)
       if spec.polling.appUseClock { pausePoll(mirror, sim: &sim) }
     }
@@ -161,14 +161,14 @@ extension World {
   // MARK: - Usage sessions
 
   mutating func scheduleNextSession(_ device: DeviceID, _ usage: UsageModel, sim: inout Simulation<ModelEvent>) {
-    let gap = streams[device.index].usage.exponential(mean: 86_400 / usage.sessionsPerDay)
+    let gap = devices[device.index].streams.usage.exponential(mean: 86_400 / usage.sessionsPerDay)
     sim.schedule(.sessionStart(device), after: SimDuration(seconds: gap))
   }
 
   mutating func sessionStart(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     guard let usage = spec.devices[device.index].usage else { return }
     bringToForeground(device, sim: &sim)
-    let length = usage.sessionLength.sampleDuration(using: &streams[device.index].usage)
+    let length = usage.sessionLength.sampleDuration(using: &devices[device.index].streams.usage)
     sim.schedule(.sessionEnd(device), after: length)
   }
 

@@ -26,7 +26,7 @@ extension World {
     records += bytes(writeMirror) + bytes(writeBasedOn) + bytes(writeValue)
     let header = 32  // an array's heap header; empty arrays share one static buffer
     var fixed = bytes(devices) + bytes(mirrors) + bytes(plans)
-    fixed += bytes(streams) + bytes(traits) + bytes(requestLatencies)
+    fixed += bytes(requestLatencies)
     fixed += bytes(devicesInAccount) + bytes(recentRunsHead)
     var runHistory = 0
     for index in devices.indices {

@@ -21,11 +21,11 @@ extension World {
     }
     devices[device.index].lastPushSentAt = sim.now
     sink.observe(.push(device: device, event: .sent, at: sim.now))
-    if spec.push.dropProbability > 0 && streams[device.index].push.bernoulli(spec.push.dropProbability) {
+    if spec.push.dropProbability > 0 && devices[device.index].streams.push.bernoulli(spec.push.dropProbability) {
       sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
     }
-    let latency = spec.push.fanoutLatency.sampleDuration(using: &streams[device.index].push)
+    let latency = spec.push.fanoutLatency.sampleDuration(using: &devices[device.index].streams.push)
       + SimDuration(seconds: spec.push.deliveryLatencySeconds)
     sim.schedule(.pushArrives(device, ZoneID(Int(zone))), after: latency)
   }
@@ -44,7 +44,7 @@ extension World {
 
   /// The device received a push: wake the app within its budget, or hold it.
   mutating func deliverPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
-    guard traits[device.index].app.backgroundPush else {
+    guard devices[device.index].traits.app.backgroundPush else {
       sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
     }

@@ -36,7 +36,7 @@ extension World {
       return .failed(.networkUnavailable)
     }
     let server = spec.server
-    if server.networkFailureProbability > 0 && streams[device].network.bernoulli(server.networkFailureProbability) {
+    if server.networkFailureProbability > 0 && devices[device].streams.network.bernoulli(server.networkFailureProbability) {
       activities[activity.index].attempt += 1
       let attempt = activities[activity.index].attempt
       // Retry at once the first time, then back off exponentially up to the cap. [A] CKError.h
@@ -45,18 +45,18 @@ extension World {
       return .retry(at: now + SimDuration(seconds: backoff))
     }
     if isThrottled(at: now) {
-      let retryAfter = server.throttleRetryAfter.sampleDuration(using: &streams[device].network)
+      let retryAfter = server.throttleRetryAfter.sampleDuration(using: &devices[device].streams.network)
       containerBlockedUntil = max(containerBlockedUntil, now + retryAfter)
       sink.observe(.cloudError(mirror: mirror, error: .serviceUnavailable, retryAfter: retryAfter, at: now))
       return .retry(at: containerBlockedUntil)
     }
     if isDeviceThrottled(device, at: now) {
-      let retryAfter = server.throttleRetryAfter.sampleDuration(using: &streams[device].network)
+      let retryAfter = server.throttleRetryAfter.sampleDuration(using: &devices[device].streams.network)
       deviceBlockedUntil[device] = max(deviceBlockedUntil[device], now + retryAfter)
       sink.observe(.cloudError(mirror: mirror, error: .requestRateLimited, retryAfter: retryAfter, at: now))
       return .retry(at: deviceBlockedUntil[device])
     }
-    if server.zoneBusyProbability > 0 && streams[device].network.bernoulli(server.zoneBusyProbability) {
+    if server.zoneBusyProbability > 0 && devices[device].streams.network.bernoulli(server.zoneBusyProbability) {
       activities[activity.index].attempt += 1
       let attempt = activities[activity.index].attempt
       let delay = SimDuration(seconds: server.zoneBusyBackoffSeconds * Double(1 << min(attempt - 1, 30)))

@@ -131,7 +131,7 @@ extension World {
     }
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
       let zone = zones[Int(mirror.zone)]
-      let version = traits[mirror.device.index].modelVersion
+      let version = devices[mirror.device.index].traits.modelVersion
       for object in 0..<zone.objects.count where zone.objects[object].version > version {
         let base = Int(zone.objects[object].fieldBase)
         if zone.server[base].write != .none && zone.server[base].value == 1 && !isLive(MirrorID(index), fieldBase: base) {

@@ -46,7 +46,7 @@ extension World {
 
   mutating func scheduleDecision(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let device = owner(of: activities[activity.index].mirror).index
-    let latency = spec.scheduler.decisionLatency.sampleDuration(using: &streams[device].scheduler)
+    let latency = spec.scheduler.decisionLatency.sampleDuration(using: &devices[device].streams.scheduler)
     activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
   }
 

@@ -21,11 +21,19 @@ extension World {
     accountQuotaBytes = [Int64?](repeating: spec.server.quotaBytesPerAccount, count: spec.accountCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
       devicesInAccount[deviceSpec.account] += 1
-      traits.append(DeviceTraits(app: deviceSpec.app, workload: deviceSpec.workload, modelVersion: Int32(deviceSpec.modelVersion)))
       requestLatencies.append(deviceSpec.requestLatency ?? spec.server.requestLatency)
       let c = deviceSpec.conditions
+      let seed = spec.seed
+      let i = UInt64(index)
       devices.append(
         DeviceState(
+          traits: DeviceTraits(app: deviceSpec.app, workload: deviceSpec.workload, modelVersion: Int32(deviceSpec.modelVersion)),
+          streams: DeviceStreams(
+            edit: RandomStream(seed: seed, name: "edits", index: i),
+            usage: RandomStream(seed: seed, name: "usage", index: i),
+            network: RandomStream(seed: seed, name: "network", index: i),
+            scheduler: RandomStream(seed: seed, name: "scheduler", index: i),
+            push: RandomStream(seed: seed, name: "push", index: i)),
           account: Int32(deviceSpec.account), app: deviceSpec.initialAppState,
           batteryPercent: c.batteryPercent, pluggedIn: c.pluggedIn, lowPowerMode: c.lowPowerMode,
           online: c.online, uploadBytesPerSecond: c.uploadBytesPerSecond,
@@ -48,15 +56,6 @@ extension World {
       }
       pushWakes.append([])
       waiting.append([])
-      let seed = spec.seed
-      let i = UInt64(index)
-      streams.append(
-        DeviceStreams(
-          edit: RandomStream(seed: seed, name: "edits", index: i),
-          usage: RandomStream(seed: seed, name: "usage", index: i),
-          network: RandomStream(seed: seed, name: "network", index: i),
-          scheduler: RandomStream(seed: seed, name: "scheduler", index: i),
-          push: RandomStream(seed: seed, name: "push", index: i)))
     }
   }
 

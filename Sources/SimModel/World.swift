@@ -35,11 +35,8 @@ public struct World: EventHandler {
   var writeBasedOn: [WriteID] = [.none]
   var writeValue: [Int32] = [0]
   var devicesInAccount: [Int32] = []
-  /// Per device: what its spec fixes for the run, and its request latency (its own or the server's).
-  var traits: [DeviceTraits] = []
+  /// Per device: its request latency (its own or the server's).
   var requestLatencies: [Distribution] = []
-  /// Per device: its random streams, side by side.
-  var streams: [DeviceStreams] = []
   /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
   var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action, store: Int?)] = []
   var bulkProgress: [Int32] = []
@@ -196,7 +193,7 @@ public struct World: EventHandler {
   }
 
   mutating func requestLatency(_ device: DeviceID) -> SimDuration {
-    requestLatencies[device.index].sampleDuration(using: &streams[device.index].network)
+    requestLatencies[device.index].sampleDuration(using: &devices[device.index].streams.network)
   }
 
   static func transfer(_ bytes: Int64, bytesPerSecond: Double) -> SimDuration {
