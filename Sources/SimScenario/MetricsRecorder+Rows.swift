@@ -6,6 +6,14 @@ extension MetricsRecorder {
   public func latencyRows() -> [LatencyRow] {
     var rows: [LatencyRow] = []
     rows.reserveCapacity(writes.count)
+    forEachLatencyRow { rows.append($0) }
+    return rows
+  }
+
+  /// Calls `body` with every row, in `latencyRows()` order, without keeping them: a large run has
+  /// millions (10,000 public-database readers × a day's posts), and the summary and latency.csv
+  /// each need one pass.
+  public func forEachLatencyRow(_ body: (LatencyRow) -> Void) {
     let ids = writeIDs
     let source = RowSource(
       mirrorDevice: mirrorDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
@@ -15,10 +23,9 @@ extension MetricsRecorder {
       guard zone >= 0 else { continue }
       let writer = source.mirrorDevice[write.mirror.index]
       for observer in zoneMirrors[Int(zone)] where source.mirrorDevice[observer.index] != writer {
-        rows.append(source.row(for: write, id: WriteID(Int(ids[index])), observer: observer))
+        body(source.row(for: write, id: WriteID(Int(ids[index])), observer: observer))
       }
     }
-    return rows
   }
 
   /// Per store, the highest token its imports (and its UI) had reached after each one, so that

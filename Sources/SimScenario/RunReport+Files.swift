@@ -34,7 +34,7 @@ extension RunReport {
     var table = CSVTable(
       columns: ["scenario", "seed", "write", "writer", "observer", "kind", "outcome", "editedAt", "committedAt", "visibleAt", "latency"]
         + LatencyRow.stageNames + policyNames.map { "exportBlocked.\($0)" } + policyNames.map { "importBlocked.\($0)" })
-    for row in rows {
+    recorder.forEachLatencyRow { row in
       var fields = runColumns + [
         String(row.write.raw), deviceName(row.writer), deviceName(row.observer), row.kind.rawValue, row.outcome.rawValue,
         CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),

@@ -102,7 +102,7 @@ public struct RunSummary: Sendable {
   }
 
   /// Computes every metric from a finished run.
-  public init(recorder: MetricsRecorder, rows: [LatencyRow], events: Int) {
+  public init(recorder: MetricsRecorder, events: Int) {
     var named: [String: Double] = [:]
     // One pass over the rows (a large run has millions): latencies, stage sums, outcome counts.
     var latencies: [Int64] = []
@@ -111,10 +111,12 @@ public struct RunSummary: Sendable {
     var visibleRows = 0
     var hiddenRows = 0
     var notVisibleRows = 0
-    for row in rows {
+    var rowCount = 0
+    recorder.forEachLatencyRow { row in
+      rowCount += 1
       if row.outcome == .hidden { hiddenRows += 1 }
       if row.outcome == .notVisible { notVisibleRows += 1 }
-      guard row.outcome == .visible else { continue }
+      guard row.outcome == .visible else { return }
       visibleRows += 1
       for index in stageSums.indices { stageSums[index] += Double(row.stages[index].nanoseconds) }
       if let latency = row.latency { latencies.append(latency.nanoseconds) }
@@ -152,7 +154,7 @@ public struct RunSummary: Sendable {
     named["orphanTime.total"] = recorder.counters.orphanTotal.seconds
     named["orphanTime.longest"] = recorder.counters.orphanLongest.seconds
     for (index, error) in CloudError.allCases.enumerated() { named["errors.\(error.rawValue)"] = Double(recorder.counters.cloudErrors[index]) }
-    named["rows"] = Double(rows.count)
+    named["rows"] = Double(rowCount)
     named["rowsVisible"] = Double(latencies.count)
     named["rowsNotVisible"] = Double(notVisibleRows)
     let c = recorder.counters

@@ -28,7 +28,9 @@ public struct RunReport {
   public var seed: UInt64
   public var outcome: RunOutcome
   public var summary: RunSummary
-  public var rows: [LatencyRow]
+  /// Every (write, other device) row, computed on each access (the report keeps none: a large
+  /// run has millions).
+  public var rows: [LatencyRow] { recorder.latencyRows() }
   public var expectations: [ExpectationResult]
   /// A stable hash of the scenario file's bytes (provenance).
   public var scenarioHash: String
@@ -50,8 +52,7 @@ public enum ScenarioRunner {
     scenario.spec.traceEvents = trace
     let recorder = MetricsRecorder(policyNames: scenario.spec.scheduler.policies.map(\.name))
     let outcome = WorldRunner.run(scenario.spec, sink: recorder, progress: progress)
-    let rows = recorder.latencyRows()
-    let summary = RunSummary(recorder: recorder, rows: rows, events: outcome.processedEvents)
+    let summary = RunSummary(recorder: recorder, events: outcome.processedEvents)
     let results = scenario.expectations.map { expectation in
       let actual = summary.value(expectation.metric)
       let passed: Bool
@@ -69,7 +70,7 @@ public enum ScenarioRunner {
     var hash = TrajectoryFingerprint()
     for (index, byte) in sourceBytes.enumerated() { hash.add(time: Int64(index), kind: UInt32(byte), entity: 0) }
     return RunReport(
-      scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary, rows: rows,
+      scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
       expectations: results, scenarioHash: hash.hex, recorder: recorder)
   }
 }
