@@ -12,6 +12,10 @@
 
   @inlinable init() {}
 
+  /// Below this size the heap stays in cache: branch-free comparisons are faster. Above it the
+  /// walk is memory-bound and branchy comparisons let the processor run ahead (measured).
+  @usableFromInline static var branchlessLimit: Int { 32_768 }
+
   /// Entries held, a lazily popped root excluded.
   @inlinable var count: Int { entries.count - (rootPopped ? 1 : 0) }
 
@@ -86,7 +90,7 @@
   /// takes 5 % more at 1e3 pending and the same at 1e5, with times equal within noise (measured).
   @inlinable mutating func replaceRoot(_ entry: Entry) {
     entries.withUnsafeMutableBufferPointer { h in
-      if h.count < 32_768 {
+      if h.count < Self.branchlessLimit {
         Self.siftRootTopDown(entry, in: h) { $0.precedesBranchless($1) }
       } else {
         Self.siftRootTopDown(entry, in: h) { $0.precedes($1) }
@@ -135,9 +139,7 @@
   /// belongs near the bottom again, so this saves the comparison with `moving` at every level on
   /// the way down.
   @inlinable static func siftDown(_ moving: Entry, from start: Int, in h: UnsafeMutableBufferPointer<Entry>) {
-    // Below this size the heap stays in cache: branch-free comparisons are faster. Above it the
-    // walk is memory-bound and branchy comparisons let the processor run ahead (measured).
-    if h.count < 32_768 {
+    if h.count < branchlessLimit {
       siftDown(moving, from: start, in: h) { $0.precedesBranchless($1) }
     } else {
       siftDown(moving, from: start, in: h) { $0.precedes($1) }
