@@ -226,30 +226,29 @@ extension World {
   /// Splits batch `batch` into two at its middle record; false if it holds a single record.
   mutating func splitBatch(_ activity: ActivityID, _ batch: Int) -> Bool {
     let mirror = activities[activity.index].mirror
-    let plan = plans[activity.index]
-    let start = batch == 0 ? 0 : Int(plan.batchEnds[batch - 1])
-    let end = Int(plan.batchEnds[batch])
-    let records = Int(plan.batchRecords[batch])
+    let records = Int(plans[activity.index].batchRecords[batch])
     guard records >= 2 else { return false }
     let zone = Int(mirrors[mirror.index].zone)
+    let range = batchRange(activity, batch)
     var seen = 0
     var last = ObjectID(-1)
-    var cut = start
+    var cut = range.lowerBound
     var firstBytes: Int64 = 0
-    for index in start..<end {
-      let object = plan.entries[index].object
-      if object != last {
+    // Read in place: a copy of the plan would make the inserts below copy its buffers.
+    for index in range {
+      let change = plans[activity.index].entries[index]
+      if change.object != last {
         if seen == records / 2 {
           cut = index
           break
         }
         seen += 1
-        last = object
-        let cost = recordCost(zone: zone, object: object)
-        firstBytes += cost.record + (plan.entries[index].field < 0 ? cost.assets : 0)
+        last = change.object
+        let cost = recordCost(zone: zone, object: change.object)
+        firstBytes += cost.record + (change.field < 0 ? cost.assets : 0)
       }
     }
-    let totalBytes = plan.batchBytes[batch]
+    let totalBytes = plans[activity.index].batchBytes[batch]
     plans[activity.index].batchEnds.insert(Int32(cut), at: batch)
     plans[activity.index].batchRecords[batch] = Int32(records / 2)
     plans[activity.index].batchRecords.insert(Int32(records - records / 2), at: batch + 1)
