@@ -20,20 +20,20 @@ extension World {
       records += bytes(zone.objects) + bytes(zone.server) + bytes(zone.changeLog) + bytes(zone.mirrors)
     }
     for index in mirrors.indices {
-      records += bytes(local[index])
-        + bytes(history[index])
+      records += bytes(local[index]) + bytes(history[index])
     }
     records += bytes(writeMirror) + bytes(writeBasedOn) + bytes(writeValue)
-    let header = 32  // an array's heap header; empty arrays share one static buffer
+    // With its heap header (32 bytes); empty arrays share one static buffer.
+    func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
     var fixed = bytes(devices) + bytes(mirrors) + bytes(plans)
     fixed += bytes(requestLatencies)
     fixed += bytes(devicesInAccount) + bytes(recentRunsHead)
     var runHistory = 0
     for index in devices.indices {
-      runHistory += bytes(recentRuns[index]) + (recentRuns[index].capacity > 0 ? header : 0)
-      fixed += bytes(recentRuns[index]) + bytes(pushWakes[index]) + bytes(waiting[index])
-      fixed += [recentRuns[index].capacity, pushWakes[index].capacity, waiting[index].capacity].filter { $0 > 0 }.count * header
+      runHistory += heapBytes(recentRuns[index])
+      fixed += heapBytes(pushWakes[index]) + heapBytes(waiting[index])
     }
+    fixed += runHistory
     // The outer arrays of per-mirror and per-device arrays: one reference each.
     fixed += (history.count + local.count) * 8
     fixed += (recentRuns.count + pushWakes.count + waiting.count) * 8
