@@ -108,7 +108,6 @@ public struct RunSummary: Sendable {
     var latencies: [Int64] = []
     // Summed as Double: an Int64 of nanoseconds overflows beyond a few million rows.
     var stageSums = [Double](repeating: 0, count: LatencyRow.stageNames.count)
-    var visibleRows = 0
     var hiddenRows = 0
     var notVisibleRows = 0
     var rowCount = 0
@@ -117,7 +116,6 @@ public struct RunSummary: Sendable {
       if row.outcome == .hidden { hiddenRows += 1 }
       if row.outcome == .notVisible { notVisibleRows += 1 }
       guard row.outcome == .visible else { return }
-      visibleRows += 1
       for index in stageSums.indices { stageSums[index] += Double(row.stages[index].nanoseconds) }
       if let latency = row.latency { latencies.append(latency.nanoseconds) }
     }
@@ -129,7 +127,7 @@ public struct RunSummary: Sendable {
       named["latency.max"] = Double(latencies.last!) / 1e9
       named["latency.mean"] = latencies.reduce(0.0) { $0 + Double($1) } / Double(latencies.count) / 1e9
       for (index, stage) in LatencyRow.stageNames.enumerated() {
-        named["stage.\(stage).mean"] = stageSums[index] / Double(visibleRows) / 1e9
+        named["stage.\(stage).mean"] = stageSums[index] / Double(latencies.count) / 1e9
       }
     }
     if let convergence = recorder.convergenceTime { named["convergenceTime"] = convergence.seconds }
