@@ -79,13 +79,7 @@ extension World {
   /// history) ends here, so recording the run afterwards appends without copying the history.
   @inline(__always)
   func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    let context = policyContext(activity, now: now)
-    // By index, not `enumerated()`, which built an (offset, policy) pair per policy.
-    let policies = spec.scheduler.policies
-    for index in policies.indices {
-      if case .refuse(let until) = policies[index].evaluate(context) { return (Int32(index), until) }
-    }
-    return nil
+    policies.firstRefusal(policyContext(activity, now: now))
   }
 
   mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {

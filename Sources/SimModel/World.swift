@@ -56,6 +56,8 @@ public struct World: EventHandler {
   let exportStartDelay: SimDuration
   let importStartDelay: SimDuration
   let policyValidity: SimDuration
+  /// `spec.scheduler.policies`, in order, each kept as its concrete type.
+  let policies: PolicySet
   /// The container's throttle: no request before this time (retry-after), recent request times.
   var containerBlockedUntil = SimTime.zero
   var throttleWindow: [SimTime] = []
@@ -86,6 +88,7 @@ public struct World: EventHandler {
     exportStartDelay = SimDuration(seconds: spec.scheduler.exportStartDelaySeconds)
     importStartDelay = SimDuration(seconds: spec.scheduler.importStartDelaySeconds)
     policyValidity = SimDuration(seconds: spec.scheduler.policyValiditySeconds)
+    policies = PolicySet(spec.scheduler.policies)
     buildEntities()
     buildDevices()
     buildTimeline()

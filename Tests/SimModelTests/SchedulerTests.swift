@@ -201,6 +201,20 @@ import Testing
     #expect(recorder.counters.blockedCount[Int(custom)] >= 2)
   }
 
+  /// Policies keep their order whatever their kind: a researcher's policy put second is
+  /// evaluated second and is named by its position, between two built-in ones.
+  @Test func aCustomPolicyKeepsItsPlaceInTheOrder() {
+    var spec = Self.quietPair(hours: 2)
+    spec.scheduler.policies.insert(QuietFirstHourPolicy(), at: 1)
+    spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil))]
+    let (recorder, _) = TestWorlds.run(spec)
+    let export = try! #require(recorder.activities.first { $0.kind == .export })
+    #expect(export.blocked.first?.policy == 1)
+    #expect(export.blocked.first?.to == SimTime(.hours(1)))
+    #expect(recorder.counters.blockedCount[1] >= 2)
+    #expect(recorder.counters.blockedCount[spec.scheduler.policies.count - 1] == 0)
+  }
+
   @Test func singleDeviceAccountPolicyDelaysFourHoursWhenOn() {
     var spec = Self.quietPair(hours: 6)
     spec.devices = [spec.devices[0]]
