@@ -23,6 +23,9 @@ struct PolicySet {
   private var networks: [NetworkPolicy] = []
   private var others: [any SchedulerPolicy] = []
 
+  /// Whether only the rate limiters read the run history (no researcher's policy might).
+  var onlyRateLimitsReadRuns: Bool { others.isEmpty }
+
   init(_ policies: [any SchedulerPolicy]) {
     for policy in policies {
       switch policy {
@@ -46,19 +49,33 @@ struct PolicySet {
   }
 
   /// The first policy, in order, that refuses `activity`: its position and its "until" time.
+  ///
+  /// With `rateLimitsCannotRefuse` (no window can be full: see `runHeadroom`), the rate limiters
+  /// are not asked, and the context's run history need not be filled in.
   @inline(__always)
-  func firstRefusal(_ activity: PolicyContext) -> (policy: Int32, until: SimTime?)? {
+  func firstRefusal(
+    _ activity: PolicyContext, rateLimitsCannotRefuse: Bool = false
+  ) -> (policy: Int32, until: SimTime?)? {
     for position in order.indices {
-      if case .refuse(let until) = verdict(order[position], activity) { return (Int32(position), until) }
+      if case .refuse(let until) = verdict(order[position], activity, rateLimitsCannotRefuse) {
+        return (Int32(position), until)
+      }
     }
     return nil
   }
 
+  /// How many more runs it takes at least before any rate limiter's window could be full.
+  func runHeadroom(after runs: ArraySlice<SimTime>, at now: SimTime) -> Int {
+    var least = Int.max
+    for policy in rateLimits { least = min(least, policy.headroom(after: runs, at: now)) }
+    return least
+  }
+
   @inline(__always)
-  private func verdict(_ slot: Slot, _ activity: PolicyContext) -> PolicyVerdict {
+  private func verdict(_ slot: Slot, _ activity: PolicyContext, _ rateLimitsCannotRefuse: Bool) -> PolicyVerdict {
     switch slot {
     case .activityGroup(let index): return activityGroups[index].evaluate(activity)
-    case .rateLimit(let index): return rateLimits[index].evaluate(activity)
+    case .rateLimit(let index): return rateLimitsCannotRefuse ? .proceed : rateLimits[index].evaluate(activity)
     case .lowPowerMode(let index): return lowPowerModes[index].evaluate(activity)
     case .network(let index): return networks[index].evaluate(activity)
     case .other(let index): return others[index].evaluate(activity)

@@ -110,6 +110,21 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
     self.windows = windows
   }
 
+  /// How many more runs it takes at least before some window could be full: the least, over the
+  /// windows, of `maxRuns` minus the runs in the window at `now`. Windows are counted at their Low
+  /// Power Mode length when that is longer, so the bound holds whatever the device's power state.
+  /// Runs only leave windows as time passes, so the bound stays valid until the next run.
+  public func headroom(after runs: ArraySlice<SimTime>, at now: SimTime) -> Int {
+    var least = Int.max
+    for window in windows {
+      let length = SimDuration(seconds: max(window.windowSeconds, lowPowerWindowSeconds))
+      let cutoff = now.advanced(by: SimDuration(nanoseconds: -length.nanoseconds))
+      let inWindow = runs.endIndex - Self.firstIndex(after: cutoff, in: runs)
+      least = min(least, window.maxRuns - inWindow)
+    }
+    return least
+  }
+
   /// The longest window in effect; runs older than this can be forgotten.
   public var horizonSeconds: Double { max(lowPowerWindowSeconds, windows.map(\.windowSeconds).max() ?? 0) }
 

@@ -27,7 +27,7 @@ extension World {
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
     var fixed = bytes(devices) + bytes(mirrors) + bytes(plans)
     fixed += bytes(requestLatencies)
-    fixed += bytes(devicesInAccount) + bytes(recentRunsHead)
+    fixed += bytes(devicesInAccount)
     var runHistory = 0
     for index in devices.indices {
       runHistory += heapBytes(recentRuns[index])

@@ -50,18 +50,23 @@ extension World {
     activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
   }
 
+  /// What the policies see of `activity`; the run history is left empty unless `withRuns`.
   @inline(__always)
-  func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
+  func policyContext(_ activity: ActivityID, now: SimTime, withRuns: Bool = true) -> PolicyContext {
     let state = activities[activity.index]
     let mirrorState = mirrors[state.mirror.index]
     let device = devices[mirrorState.device.index]
     return PolicyContext(
       now: now, kind: state.kind, requestedAt: state.requestedAt, launchedForPush: state.launchedForPush,
       runningInGroup: Int(mirrorState.runningInGroup),
-      recentRuns: recentRuns[mirrorState.device.index][Int(recentRunsHead[mirrorState.device.index])...],
+      recentRuns: withRuns ? liveRuns(mirrorState.device.index) : [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
       online: device.online, devicesInAccount: Int(devicesInAccount[Int(device.account)]))
   }
+
+  /// The device's runs within the rate limiter's horizon, oldest first.
+  @inline(__always)
+  func liveRuns(_ device: Int) -> ArraySlice<SimTime> { recentRuns[device][Int(devices[device].runHead)...] }
 
   /// Evaluates the policies in order; the first refusal blocks the activity.
   mutating func decide(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -77,9 +82,21 @@ extension World {
 
   /// The first policy that refuses, in order. The context (which holds a slice of the run
   /// history) ends here, so recording the run afterwards appends without copying the history.
+  ///
+  /// While the device's run headroom shows that no rate-limit window can be full, the rate
+  /// limiters would proceed whatever the history holds, so they are not asked and the history
+  /// is not read; the verdicts are the same (a test checks them against asking every time).
   @inline(__always)
-  func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    policies.firstRefusal(policyContext(activity, now: now))
+  mutating func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
+    guard policies.onlyRateLimitsReadRuns else { return policies.firstRefusal(policyContext(activity, now: now)) }
+    let device = owner(of: activities[activity.index].mirror).index
+    if devices[device].runHeadroom < 1 {
+      let headroom = policies.runHeadroom(after: liveRuns(device), at: now)
+      devices[device].runHeadroom = Int32(clamping: headroom)
+    }
+    let windowsHaveRoom = devices[device].runHeadroom >= 1
+    return policies.firstRefusal(
+      policyContext(activity, now: now, withRuns: !windowsHaveRoom), rateLimitsCannotRefuse: windowsHaveRoom)
   }
 
   mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {
@@ -131,15 +148,18 @@ extension World {
   mutating func recordRun(device: Int, at now: SimTime) {
     guard rateLimitHorizon > .zero else { return }
     recentRuns[device].append(now)
+    devices[device].runHeadroom -= 1
     let cutoff = now.advanced(by: SimDuration(nanoseconds: -rateLimitHorizon.nanoseconds))
-    let head = Int(recentRunsHead[device])
-    if recentRuns[device][head] <= cutoff {
-      let runs = recentRuns[device][head...]
-      recentRunsHead[device] = Int32(ActivityRateLimitPolicy.firstIndex(after: cutoff, in: runs))
+    if devices[device].oldestRunAt == SimTime(nanoseconds: .max) {
+      devices[device].oldestRunAt = now
+    } else if devices[device].oldestRunAt <= cutoff {
+      let head = ActivityRateLimitPolicy.firstIndex(after: cutoff, in: liveRuns(device))
+      devices[device].runHead = Int32(head)
+      devices[device].oldestRunAt = recentRuns[device][head]
     }
-    if Int(recentRunsHead[device]) * 2 > recentRuns[device].count {
-      recentRuns[device].removeFirst(Int(recentRunsHead[device]))
-      recentRunsHead[device] = 0
+    if Int(devices[device].runHead) * 2 > recentRuns[device].count {
+      recentRuns[device].removeFirst(Int(devices[device].runHead))
+      devices[device].runHead = 0
     }
   }
 

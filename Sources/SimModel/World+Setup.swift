@@ -49,7 +49,6 @@ extension World {
         orphans.append([])
       }
       recentRuns.append([])
-      recentRunsHead.append(0)
       if spec.server.deviceThrottleRequestsPerMinute != nil {
         deviceBlockedUntil.append(.zero)
         deviceRequestTimes.append([])

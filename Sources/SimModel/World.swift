@@ -26,7 +26,6 @@ public struct World: EventHandler {
   var plans: [ExportPlan] = []
   /// Per device: start times of rate-limited runs, and of background push wakes.
   var recentRuns: [[SimTime]] = []
-  var recentRunsHead: [Int32] = []
   var pushWakes: [[SimTime]] = []
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []

@@ -215,6 +215,77 @@ import Testing
     #expect(recorder.counters.blockedCount[spec.scheduler.policies.count - 1] == 0)
   }
 
+  /// A policy that never refuses: appended, it makes the world hand every policy the run history
+  /// (the rate limiters' shortcut is off while a researcher's policy might read it).
+  struct AlwaysProceedPolicy: SchedulerPolicy {
+    var name: String { "alwaysProceed" }
+    func evaluate(_ activity: PolicyContext) -> PolicyVerdict { .proceed }
+  }
+
+  /// Skipping the rate limiters while the run headroom shows no window can be full changes no
+  /// decision: a busy pair with tight windows and Low Power Mode spells runs the same with the
+  /// shortcut and without it.
+  @Test func rateLimitShortcutChangesNoDecision() {
+    var spec = Self.quietPair(hours: 3)
+    spec.scheduler.policies[policyIndex(spec, "rateLimit")] = ActivityRateLimitPolicy(windows: [
+      RateLimitWindow(maxRuns: 4, windowSeconds: 120), RateLimitWindow(maxRuns: 9, windowSeconds: 900),
+    ])
+    for index in spec.devices.indices { spec.devices[index].workload = Workload(editsPerHour: 90) }
+    spec.timeline = [
+      TimelineAction(at: .minutes(50), devices: [1], action: .lowPower(true)),
+      TimelineAction(at: .minutes(55), devices: [1], action: .unplug),
+      TimelineAction(at: .minutes(100), devices: [1], action: .plug),
+    ]
+    let rate = Int32(policyIndex(spec, "rateLimit"))
+    let (fast, fastOutcome) = TestWorlds.run(spec)
+    spec.scheduler.policies.append(AlwaysProceedPolicy())
+    let (full, fullOutcome) = TestWorlds.run(spec)
+    func refusals(_ recorder: MetricsRecorder) -> [[Int64]] {
+      recorder.activities.flatMap(\.blocked).filter { $0.policy == rate }
+        .map { [$0.from.nanoseconds, $0.to.nanoseconds] }
+    }
+    #expect(refusals(fast).count > 20)
+    #expect(refusals(fast) == refusals(full))
+    #expect(fastOutcome.fingerprint == fullOutcome.fingerprint)
+    #expect(fastOutcome.processedEvents == fullOutcome.processedEvents)
+  }
+
+  /// The headroom is a sound bound: whenever it is at least 1, the rate limiter proceeds, in or
+  /// out of Low Power Mode, and adding that many runs minus one keeps it so.
+  @Test func rateLimitHeadroomNeverHidesAFullWindow() {
+    let policy = ActivityRateLimitPolicy(windows: [
+      RateLimitWindow(maxRuns: 3, windowSeconds: 60), RateLimitWindow(maxRuns: 6, windowSeconds: 600),
+    ])
+    var stream = RandomStream(seed: 7)
+    var checked = 0
+    var refused = 0
+    for _ in 0..<3_000 {
+      var time = Int64(0)
+      var runs: [SimTime] = []
+      for _ in 0..<Int(stream.nextInt(below: 12)) {
+        time += Int64(stream.nextInt(below: 400_000_000_000))
+        runs.append(SimTime(nanoseconds: time))
+      }
+      let now = SimTime(nanoseconds: time + Int64(stream.nextInt(below: 900_000_000_000)))
+      let headroom = policy.headroom(after: runs[...], at: now)
+      for lowPower in [false, true] {
+        let context = PolicyContext(
+          now: now, kind: .export, requestedAt: now, launchedForPush: false, runningInGroup: 0,
+          recentRuns: runs[...], batteryPercent: 50, pluggedIn: false, lowPowerMode: lowPower, online: true,
+          devicesInAccount: 2)
+        let verdict = policy.evaluate(context)
+        if verdict != .proceed { refused += 1 }
+        if headroom >= 1 {
+          checked += 1
+          #expect(verdict == .proceed, "headroom \(headroom) but refused at \(now) after \(runs)")
+        }
+      }
+    }
+    // Both sides of the bound occur: it is not vacuous.
+    #expect(checked > 1_000)
+    #expect(refused > 100)
+  }
+
   @Test func singleDeviceAccountPolicyDelaysFourHoursWhenOn() {
     var spec = Self.quietPair(hours: 6)
     spec.devices = [spec.devices[0]]
