@@ -17,7 +17,7 @@ extension World {
     func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
     var records = 0
     for zone in zones {
-      records += bytes(zone.objects) + bytes(zone.server) + bytes(zone.changeLog) + bytes(zone.mirrors)
+      records += bytes(zone.objects) + bytes(zone.server) + bytes(zone.changeLog)
     }
     for index in mirrors.indices {
       records += bytes(local[index]) + bytes(history[index])
@@ -25,7 +25,7 @@ extension World {
     records += bytes(writeMirror) + bytes(writeBasedOn) + bytes(writeValue)
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
-    var fixed = bytes(devices) + bytes(mirrors) + bytes(plans)
+    var fixed = bytes(devices) + bytes(mirrors) + bytes(plans) + bytes(zoneMirrors)
     fixed += bytes(requestLatencies)
     fixed += bytes(devicesInAccount)
     var runHistory = 0

@@ -7,7 +7,9 @@ extension World {
     let zone = Int(mirrors[mirror.index].zone)
     guard zones[zone].scope != .public else { return }
     var lastDevice = DeviceID(-1)
-    for other in zones[zone].mirrors where owner(of: other) != owner(of: mirror) && owner(of: other) != lastDevice {
+    let start = Int(zones[zone].mirrorStart)
+    for other in zoneMirrors[start..<start + Int(zones[zone].mirrorCount)]
+    where owner(of: other) != owner(of: mirror) && owner(of: other) != lastDevice {
       lastDevice = owner(of: other)
       sendPush(to: owner(of: other), zone: Int32(zone), sim: &sim)
     }

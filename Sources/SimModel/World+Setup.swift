@@ -43,7 +43,7 @@ extension World {
         let mirror = MirrorID(mirrors.count)
         let zone = layout.storeZones[mirror.index]
         mirrors.append(MirrorState(device: DeviceID(index), zone: zone))
-        if zone >= 0 { zones[Int(zone)].mirrors.append(mirror) }
+        if zone >= 0 { zones[Int(zone)].mirrorCount += 1 }
         history.append([])
         local.append([])
         orphans.append([])
@@ -55,6 +55,23 @@ extension World {
       }
       pushWakes.append([])
       waiting.append([])
+    }
+    listZoneMirrors()
+  }
+
+  /// Lays out every zone's mirrors in `zoneMirrors`, zone by zone, each in id order.
+  mutating func listZoneMirrors() {
+    var next: [Int32] = []
+    var start: Int32 = 0
+    for zone in zones.indices {
+      zones[zone].mirrorStart = start
+      next.append(start)
+      start += zones[zone].mirrorCount
+    }
+    zoneMirrors = [MirrorID](repeating: MirrorID(-1), count: Int(start))
+    for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
+      zoneMirrors[Int(next[Int(mirror.zone)])] = MirrorID(index)
+      next[Int(mirror.zone)] += 1
     }
   }
 

@@ -15,6 +15,8 @@ public struct World: EventHandler {
   var devices: [DeviceState] = []
   var mirrors: [MirrorState] = []
   var zones: [ZoneState] = []
+  /// Every zone's mirrors with access, zone by zone (see `ZoneState.mirrorStart`).
+  var zoneMirrors: [MirrorID] = []
   var activities: [ActivityState] = []
   var freeActivitySlots: [ActivityID] = []
   var nextActivityLogID: Int32 = 0

@@ -147,8 +147,10 @@ struct MirrorState {
 /// The server's state of one zone, and the registry of its objects.
 struct ZoneState {
   var scope: DatabaseScope
-  /// Mirrors with access, in id order.
-  var mirrors: [MirrorID] = []
+  /// Mirrors with access, in id order: `World.zoneMirrors[mirrorStart..<mirrorStart + mirrorCount]`
+  /// (one shared list, where an array per zone was a cold allocation on every push fan-out).
+  var mirrorStart: Int32 = 0
+  var mirrorCount: Int32 = 0
   /// The zone's objects: what the server and the registry know of each.
   var objects: [ObjectState] = []
   var fieldCount: Int32 = 0
