@@ -88,15 +88,19 @@ extension World {
   /// is not read; the verdicts are the same (a test checks them against asking every time).
   @inline(__always)
   mutating func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    guard policies.onlyRateLimitsReadRuns else { return policies.firstRefusal(policyContext(activity, now: now)) }
     let device = owner(of: activities[activity.index].mirror).index
-    if devices[device].runHeadroom < 1 {
-      let headroom = policies.runHeadroom(after: liveRuns(device), at: now)
-      devices[device].runHeadroom = Int32(clamping: headroom)
+    let shortcut = policies.onlyRateLimitsReadRuns
+    if shortcut && devices[device].runHeadroom >= 1 {
+      return policies.firstRefusal(policyContext(activity, now: now, withRuns: false), rateLimitsCannotRefuse: true)
     }
-    let windowsHaveRoom = devices[device].runHeadroom >= 1
-    return policies.firstRefusal(
-      policyContext(activity, now: now, withRuns: !windowsHaveRoom), rateLimitsCannotRefuse: windowsHaveRoom)
+    flushRuns(device)
+    if shortcut {
+      devices[device].runHeadroom = Int32(clamping: policies.runHeadroom(after: liveRuns(device), at: now))
+      if devices[device].runHeadroom >= 1 {
+        return policies.firstRefusal(policyContext(activity, now: now, withRuns: false), rateLimitsCannotRefuse: true)
+      }
+    }
+    return policies.firstRefusal(policyContext(activity, now: now))
   }
 
   mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {
@@ -141,14 +145,30 @@ extension World {
     sim.schedule(.start(activity), after: state.kind == .export ? exportStartDelay : importStartDelay)
   }
 
-  /// Remembers a run for the rate limiter, forgetting runs older than its longest window.
-  ///
-  /// Forgotten runs are skipped with a head index and compacted only when they are half the
-  /// array, so recording a run is amortised O(1).
+  /// Remembers a run for the rate limiter: held in the device's state, and moved to its run
+  /// history with the runs held before it when the buffer is full or the history is read.
   mutating func recordRun(device: Int, at now: SimTime) {
     guard rateLimitHorizon > .zero else { return }
-    recentRuns[device].append(now)
     devices[device].runHeadroom -= 1
+    if devices[device].heldRuns.isFull { flushRuns(device) }
+    devices[device].heldRuns.append(now)
+  }
+
+  /// Moves the device's held runs to its run history, in order, as if each had been appended
+  /// when it was recorded; the history then reads exactly as it would have.
+  mutating func flushRuns(_ device: Int) {
+    let held = devices[device].heldRuns
+    guard held.count > 0 else { return }
+    devices[device].heldRuns.removeAll()
+    for index in 0..<Int(held.count) { appendRun(device: device, at: held[index]) }
+  }
+
+  /// Appends a run to the history, forgetting runs older than the limiter's longest window.
+  ///
+  /// Forgotten runs are skipped with a head index and compacted only when they are half the
+  /// array, so appending a run is amortised O(1).
+  mutating func appendRun(device: Int, at now: SimTime) {
+    recentRuns[device].append(now)
     let cutoff = now.advanced(by: SimDuration(nanoseconds: -rateLimitHorizon.nanoseconds))
     if devices[device].oldestRunAt == SimTime(nanoseconds: .max) {
       devices[device].oldestRunAt = now

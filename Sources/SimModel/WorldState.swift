@@ -37,6 +37,8 @@ struct DeviceState {
   /// (`PolicySet.runHeadroom`), less the runs since it was computed. While it is at least 1, no
   /// window is full, and a decision need not read the run history (a cold array) at all.
   var runHeadroom: Int32 = 0
+  /// Runs recorded but not yet moved to `World.recentRuns` (see `World.flushRuns`).
+  var heldRuns = RunBuffer()
 }
 
 /// What a device's spec fixes for the whole run, copied out of `DeviceSpec` for the hot paths

@@ -222,14 +222,18 @@ import Testing
     func evaluate(_ activity: PolicyContext) -> PolicyVerdict { .proceed }
   }
 
-  /// Skipping the rate limiters while the run headroom shows no window can be full changes no
-  /// decision: a busy pair with tight windows and Low Power Mode spells runs the same with the
-  /// shortcut and without it.
-  @Test func rateLimitShortcutChangesNoDecision() {
+  /// Skipping the rate limiters while the run headroom shows no window can be full, and holding
+  /// runs in the device's state until the history is read, change no decision: a busy pair with
+  /// tight windows and Low Power Mode spells runs the same with the shortcut and without it. The
+  /// wider windows leave room for more runs than a device holds, so held runs also move to the
+  /// history because the buffer is full.
+  @Test(arguments: [
+    [RateLimitWindow(maxRuns: 4, windowSeconds: 120), RateLimitWindow(maxRuns: 9, windowSeconds: 900)],
+    [RateLimitWindow(maxRuns: 14, windowSeconds: 600), RateLimitWindow(maxRuns: 40, windowSeconds: 3600)],
+  ])
+  func rateLimitShortcutChangesNoDecision(windows: [RateLimitWindow]) {
     var spec = Self.quietPair(hours: 3)
-    spec.scheduler.policies[policyIndex(spec, "rateLimit")] = ActivityRateLimitPolicy(windows: [
-      RateLimitWindow(maxRuns: 4, windowSeconds: 120), RateLimitWindow(maxRuns: 9, windowSeconds: 900),
-    ])
+    spec.scheduler.policies[policyIndex(spec, "rateLimit")] = ActivityRateLimitPolicy(windows: windows)
     for index in spec.devices.indices { spec.devices[index].workload = Workload(editsPerHour: 90) }
     spec.timeline = [
       TimelineAction(at: .minutes(50), devices: [1], action: .lowPower(true)),
