@@ -28,6 +28,10 @@ extension World {
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
   mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, into plan: inout ExportPlan) {
     let zone = Int(mirrors[mirror.index].zone)
+    if let object = changes.first?.object, changes.allSatisfy({ $0.object == object }) {
+      planOneRecord(mirror, zone: zone, object: object, changes: changes, into: &plan)
+      return
+    }
     let stamp = nextStamp()
     let objectCount = zones[zone].objects.count
     if scratchRank.count < objectCount {
@@ -99,6 +103,31 @@ extension World {
       plan.batchRecords.append(records)
       plan.batchBytes.append(bytes + assetBytes)
     }
+  }
+
+  /// `makePlan` for changes that all touch one object, the commonest export (one edit): the same
+  /// plan, without ranking records or the scratch buffers that needs. One record always fits in
+  /// one batch.
+  mutating func planOneRecord(
+    _ mirror: MirrorID, zone: Int, object: ObjectID, changes: ArraySlice<Change>, into plan: inout ExportPlan
+  ) {
+    plan.clear()
+    let base = Int(zones[zone].objects[object.index].fieldBase)
+    var inserts = false
+    for change in changes {
+      let current = local[mirror.index][base + Int(max(change.field, 0))].write
+      if change.field >= 0 && change.write != .none && current != change.write {
+        sink.observe(.supersededLocally(write: change.write, by: current))
+        continue
+      }
+      inserts = inserts || change.field < 0
+      plan.entries.append(change)
+    }
+    guard !plan.entries.isEmpty else { return }
+    let cost = recordCost(zone: zone, object: object)
+    plan.batchEnds.append(Int32(plan.entries.count))
+    plan.batchRecords.append(1)
+    plan.batchBytes.append(cost.record + (inserts ? cost.assets : 0))
   }
 
   /// Sends the export's current batch (again, for a retry, not before `notBefore`).
