@@ -93,6 +93,7 @@ public struct World: EventHandler {
     buildEntities()
     buildDevices()
     buildTimeline()
+    reserveRecordCapacity()
   }
 
   /// Schedules the events that start the run: launches, workloads, sessions, the timeline.
