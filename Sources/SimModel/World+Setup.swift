@@ -34,11 +34,11 @@ extension World {
             network: RandomStream(seed: seed, name: "network", index: i),
             scheduler: RandomStream(seed: seed, name: "scheduler", index: i),
             push: RandomStream(seed: seed, name: "push", index: i)),
-          account: Int32(deviceSpec.account), app: deviceSpec.initialAppState,
+          account: Int32(deviceSpec.account), firstMirror: Int32(mirrors.count),
+          mirrorCount: Int32(deviceSpec.stores.count), app: deviceSpec.initialAppState,
           batteryPercent: c.batteryPercent, pluggedIn: c.pluggedIn, lowPowerMode: c.lowPowerMode,
           online: c.online, uploadBytesPerSecond: c.uploadBytesPerSecond,
-          downloadBytesPerSecond: c.downloadBytesPerSecond,
-          firstMirror: Int32(mirrors.count), mirrorCount: Int32(deviceSpec.stores.count)))
+          downloadBytesPerSecond: c.downloadBytesPerSecond))
       for _ in deviceSpec.stores {
         let mirror = MirrorID(mirrors.count)
         let zone = layout.storeZones[mirror.index]

@@ -8,6 +8,8 @@ struct DeviceState {
   var traits: DeviceTraits
   var streams: DeviceStreams
   var account: Int32
+  var firstMirror: Int32
+  var mirrorCount: Int32
   var app: AppState
   var forceQuit = false
   var launchedForPush = false
@@ -15,18 +17,6 @@ struct DeviceState {
   var pluggedIn: Bool
   var lowPowerMode: Bool
   var online: Bool
-  var uploadBytesPerSecond: Double
-  var downloadBytesPerSecond: Double
-  /// The zone of the push APNs stores for this offline device (newest kept), or −1.
-  var storedPushZone: Int32 = -1
-  var storedPushAt = SimTime.zero
-  /// The zone of the push held by the device's push budget (newest kept), or −1.
-  var heldPushZone: Int32 = -1
-  /// The zone of the push APNs defers while the device is under power restriction, or −1.
-  var deferredPushZone: Int32 = -1
-  var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
-  var firstMirror: Int32
-  var mirrorCount: Int32
   /// How many of its activities wait on a policy (the length of `World.waiting` for it).
   var waitingCount: Int32 = 0
   /// Where its live runs start in `World.recentRuns` (older ones are forgotten), and the time of
@@ -39,6 +29,16 @@ struct DeviceState {
   var runHeadroom: Int32 = 0
   /// Runs recorded but not yet moved to `World.recentRuns` (see `World.flushRuns`).
   var heldRuns = RunBuffer()
+  var uploadBytesPerSecond: Double
+  var downloadBytesPerSecond: Double
+  /// The zone of the push APNs stores for this offline device (newest kept), or −1.
+  var storedPushZone: Int32 = -1
+  var storedPushAt = SimTime.zero
+  /// The zone of the push held by the device's push budget (newest kept), or −1.
+  var heldPushZone: Int32 = -1
+  /// The zone of the push APNs defers while the device is under power restriction, or −1.
+  var deferredPushZone: Int32 = -1
+  var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
 }
 
 /// What a device's spec fixes for the whole run, copied out of `DeviceSpec` for the hot paths
