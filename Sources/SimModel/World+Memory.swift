@@ -15,6 +15,7 @@ extension World {
   /// Sizes from array capacities and element strides (an estimate that ignores allocator slack).
   public func memoryReport() -> MemoryReport {
     func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
+    func bytes<T>(_ column: Column<T>) -> Int { column.capacity * MemoryLayout<T>.stride }
     var records = 0
     for zone in zones {
       records += bytes(zone.objects) + bytes(zone.server) + bytes(zone.changeLog)

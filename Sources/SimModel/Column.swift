@@ -1,0 +1,52 @@
+/// A growable table of model state with reference semantics, so that writing an element needs no
+/// copy-on-write check.
+///
+/// Every write to an element of a Swift array first asks the runtime whether the array's buffer is
+/// uniquely referenced: a call, and a read of the buffer's header. The world's hottest tables
+/// (devices, stores, activities) are written many times per event, and the world owns them alone:
+/// it is built once and run in place (`WorldRunner`), never copied. A column's writes are plain
+/// stores. A copy of a column, or of a `World`, shares the elements.
+final class Column<Element>: RandomAccessCollection {
+  private(set) var count = 0
+  /// Elements that fit before the next growth (for the memory report).
+  private(set) var capacity: Int
+  private var base: UnsafeMutablePointer<Element>
+
+  init(capacity: Int = 16) {
+    self.capacity = Swift.max(capacity, 1)
+    base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+  }
+
+  deinit {
+    base.deinitialize(count: count)
+    base.deallocate()
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  /// The element at `index`; reads and writes are bounds-checked like an array's.
+  subscript(index: Int) -> Element {
+    get {
+      precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "Column index out of range")
+      return base[index]
+    }
+    _modify {
+      precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "Column index out of range")
+      yield &base[index]
+    }
+  }
+
+  /// Adds `element` at the end, doubling the storage when it is full.
+  func append(_ element: Element) {
+    if count == capacity {
+      let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+      grown.moveInitialize(from: base, count: count)
+      base.deallocate()
+      base = grown
+      capacity *= 2
+    }
+    (base + count).initialize(to: element)
+    count += 1
+  }
+}
