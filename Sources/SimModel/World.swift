@@ -18,7 +18,7 @@ public struct World: EventHandler {
   let sink: any ObservationSink
   let devices = Column<DeviceState>()
   let mirrors = Column<MirrorState>()
-  var zones: [ZoneState] = []
+  let zones = Column<ZoneState>()
   /// Every zone's mirrors with access, zone by zone (see `ZoneState.mirrorStart`).
   var zoneMirrors: [MirrorID] = []
   let activities = Column<ActivityState>()
@@ -26,12 +26,12 @@ public struct World: EventHandler {
   var nextActivityLogID: Int32 = 0
   /// Per mirror: persistent history not yet exported, then the unsaved edits (the first
   /// `MirrorState.savedCount` are saved), and the local store.
-  var history: [[Change]] = []
-  var local: [[LocalField]] = []
+  let history = Column<[Change]>()
+  let local = Column<[LocalField]>()
   /// Per activity slot: the plan of the export running in it (emptied when it ends).
-  var plans: [ExportPlan] = []
+  let plans = Column<ExportPlan>()
   /// Per device: start times of rate-limited runs, and of background push wakes.
-  var recentRuns: [[SimTime]] = []
+  let recentRuns = Column<[SimTime]>()
   var pushWakes: [[SimTime]] = []
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []
@@ -79,7 +79,7 @@ public struct World: EventHandler {
   /// Server fields that received increments: (zone, field), in first-increment order.
   var counterFields: [(zone: Int32, field: Int32)] = []
   /// Per activity slot: the records an import fetches, in the order the server returns them.
-  var importQueues: [[ObjectID]] = []
+  let importQueues = Column<[ObjectID]>()
   /// Per store: children held without their parent, and since when.
   var orphans: [[(child: ObjectID, since: SimTime)]] = []
 
