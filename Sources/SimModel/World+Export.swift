@@ -7,12 +7,11 @@ extension World {
     let covered = Int(mirrors[mirror.index].savedCount)
     activities[activity.index].historyCovered = Int32(covered)
     // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
-    // they stay in cache (a plan per store would be cold on every export).
+    // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
+    // so the plan is written where it lies; `makePlan` never touches `plans` itself (growing it
+    // would move the plan being written).
     while plans.count <= activity.index { plans.append(ExportPlan()) }
-    var plan = ExportPlan()
-    swap(&plan, &plans[activity.index])
-    makePlan(mirror, changes: history[mirror.index][..<covered], into: &plan)
-    swap(&plan, &plans[activity.index])
+    makePlan(mirror, changes: history[mirror.index][..<covered], into: &plans[activity.index])
     if plans[activity.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
       dropExportedHistory(mirror, covered)
