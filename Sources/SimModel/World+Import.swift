@@ -18,14 +18,13 @@ extension World {
     let snapshot = Int32(zones[zone].changeLog.count)
     activities[activity.index].snapshotToken = snapshot
     while importQueues.count <= activity.index { importQueues.append([]) }
-    // Take the slot's buffer out while filling it (keeps its capacity, avoids overlapping access).
-    var queue: [ObjectID] = []
+    // Filled in its column slot, keeping its capacity; `changedRecords` never touches
+    // `importQueues` itself (growing it would move the queue being written).
     var hidden: [ObjectID] = []
-    swap(&queue, &importQueues[activity.index])
     let version = devices[owner(of: mirror).index].traits.modelVersion
     let bytes = changedRecords(
-      zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot, maxVersion: version, into: &queue, hidden: &hidden)
-    swap(&queue, &importQueues[activity.index])
+      zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot, maxVersion: version,
+      into: &importQueues[activity.index], hidden: &hidden)
     for object in hidden { sink.observe(.hiddenRecord(mirror: mirror, object: object)) }
     let records = importQueues[activity.index].count
     activities[activity.index].records = Int32(records)
@@ -134,12 +133,9 @@ extension World {
   mutating func applyPage(_ mirror: MirrorID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
     ensureLocalCapacity(mirror)
-    // The store's fields are moved out while the page is copied in: one uniqueness check per
-    // page instead of one per field.
-    var fields: [LocalField] = []
-    swap(&fields, &local[mirror.index])
-    // In bounds: `ensureLocalCapacity` made the store as long as the zone's fields.
-    fields.withUnsafeMutableBufferPointer { fields in
+    // Through the store's buffer: one uniqueness check per page instead of one per field. In
+    // bounds: `ensureLocalCapacity` made the store as long as the zone's fields.
+    local[mirror.index].withUnsafeMutableBufferPointer { fields in
       for object in objects {
         let base = Int(zones[zone].objects[object.index].fieldBase)
         for field in base..<base + fieldCount(zone: zone, object: object) where !fields[field].dirty {
@@ -148,7 +144,6 @@ extension World {
         }
       }
     }
-    swap(&fields, &local[mirror.index])
     // A page is applied as a unit: a child is an orphan if its parent is missing after it.
     for object in objects {
       let parent = Int(zones[zone].objects[object.index].parent)
