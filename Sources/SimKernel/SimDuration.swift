@@ -20,7 +20,7 @@ public struct SimDuration: Hashable, Comparable, Sendable, BitwiseCopyable {
   @inlinable public static func days(_ n: Int64) -> SimDuration { .seconds(n * 86_400) }
 
   /// A duration of `seconds` seconds, rounded to the nearest nanosecond and clamped to the range.
-  @inlinable public init(seconds: Double) {
+  @inlinable @inline(__always) public init(seconds: Double) {
     // Round half away from zero with a plain conversion: `rounded()` calls libm (slow here).
     let scaled = seconds * 1e9
     if scaled.isNaN {
