@@ -12,7 +12,7 @@ final class Column<Element>: RandomAccessCollection {
   private(set) var capacity: Int
   private var base: UnsafeMutablePointer<Element>
 
-  init(capacity: Int = 16) {
+  init(capacity: Int = 1) {
     self.capacity = Swift.max(capacity, 1)
     base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
   }
