@@ -37,15 +37,19 @@ final class Column<Element>: RandomAccessCollection {
     }
   }
 
+  /// Makes room for at least `minimumCapacity` elements.
+  func reserveCapacity(_ minimumCapacity: Int) {
+    guard minimumCapacity > capacity else { return }
+    let grown = UnsafeMutablePointer<Element>.allocate(capacity: minimumCapacity)
+    grown.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = grown
+    capacity = minimumCapacity
+  }
+
   /// Adds `element` at the end, doubling the storage when it is full.
   func append(_ element: Element) {
-    if count == capacity {
-      let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-      grown.moveInitialize(from: base, count: count)
-      base.deallocate()
-      base = grown
-      capacity *= 2
-    }
+    if count == capacity { reserveCapacity(capacity * 2) }
     (base + count).initialize(to: element)
     count += 1
   }

@@ -40,10 +40,7 @@ extension World {
       let zone = Int(mirrors[mirror].zone)
       if edits[zone] > 0 { local[mirror].reserveCapacity(local[mirror].count + Self.withMargin(fields[zone])) }
     }
-    let more = Self.withMargin(writes)
-    writeMirror.reserveCapacity(writeMirror.count + more)
-    writeBasedOn.reserveCapacity(writeBasedOn.count + more)
-    writeValue.reserveCapacity(writeValue.count + more)
+    self.writes.reserveCapacity(self.writes.count + Self.withMargin(writes))
   }
 
   /// An expected count with room for Poisson variation (10 % and 64 more), capped at 16 M

@@ -118,10 +118,8 @@ extension World {
   }
 
   mutating func newWrite(_ mirror: MirrorID, basedOn: WriteID, value: Int32 = 1) -> WriteID {
-    writeMirror.append(mirror)
-    writeBasedOn.append(basedOn)
-    writeValue.append(value)
-    return WriteID(writeMirror.count - 1)
+    writes.append(WriteState(mirror: mirror, basedOn: basedOn, value: value))
+    return WriteID(writes.count - 1)
   }
 
   /// Sets a field of the mirror's local store, growing its arrays to the zone's size.

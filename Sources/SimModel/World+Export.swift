@@ -294,7 +294,7 @@ extension World {
     var sequence: Int32 = 0
     for index in entries {
       let change = plans[activity.index].entries[index]
-      let publicDelete = zones[zone].scope == .public && change.field == 0 && writeValue[change.write.index] == 0
+      let publicDelete = zones[zone].scope == .public && change.field == 0 && writes[change.write.index].value == 0
       if change.object != lastObject && !publicDelete {
         zones[zone].changeLog.append(ZoneChange(object: change.object, at: now))
         sequence = Int32(zones[zone].changeLog.count)
@@ -312,7 +312,7 @@ extension World {
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
       for field in fields where local[mirror.index][base + field].write == change.write || change.field >= 0 {
-        let value = change.field >= 0 ? writeValue[change.write.index] : (field == 0 ? 1 : 0)
+        let value = change.field >= 0 ? writes[change.write.index].value : (field == 0 ? 1 : 0)
         setServerField(zone: zone, base + field, write: change.write, value: value)
         if local[mirror.index][base + field].write == change.write { local[mirror.index][base + field].dirty = false }
       }
@@ -338,8 +338,8 @@ extension World {
     let previous = zones[zone].server[field].write
     // The new write's own columns (recent, so cached) first: the old write's mirror is a cold
     // read, needed only when the device had not seen the value it replaces.
-    if previous != .none && previous != write && write != .none && writeBasedOn[write.index] != previous
-      && owner(of: writeMirror[previous.index]) != owner(of: writeMirror[write.index])
+    if previous != .none && previous != write && write != .none && writes[write.index].basedOn != previous
+      && owner(of: writes[previous.index].mirror) != owner(of: writes[write.index].mirror)
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }

@@ -23,7 +23,7 @@ extension World {
     for index in mirrors.indices {
       records += bytes(local[index]) + bytes(history[index])
     }
-    records += bytes(writeMirror) + bytes(writeBasedOn) + bytes(writeValue)
+    records += bytes(writes)
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
     var fixed = bytes(devices) + bytes(mirrors) + bytes(plans) + bytes(zoneMirrors)

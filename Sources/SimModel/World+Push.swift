@@ -8,8 +8,10 @@ extension World {
     guard zones[zone].scope != .public else { return }
     var lastDevice = DeviceID(-1)
     let start = Int(zones[zone].mirrorStart)
-    for other in zoneMirrors[start..<start + Int(zones[zone].mirrorCount)]
-    where owner(of: other) != owner(of: mirror) && owner(of: other) != lastDevice {
+    // By index: a slice of the list would retain and release it.
+    for index in start..<start + Int(zones[zone].mirrorCount) {
+      let other = zoneMirrors[index]
+      guard owner(of: other) != owner(of: mirror) && owner(of: other) != lastDevice else { continue }
       lastDevice = owner(of: other)
       sendPush(to: owner(of: other), zone: Int32(zone), sim: &sim)
     }

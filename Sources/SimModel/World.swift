@@ -35,10 +35,8 @@ public struct World: EventHandler {
   var pushWakes: [[SimTime]] = []
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []
-  /// Per write (index 0 unused): its mirror, object, field and the write it replaced locally.
-  var writeMirror: [MirrorID] = [MirrorID(-1)]
-  var writeBasedOn: [WriteID] = [.none]
-  var writeValue: [Int32] = [0]
+  /// Per write (index 0 unused): its store, the write it replaced there, and its value.
+  var writes = [WriteState(mirror: MirrorID(-1), basedOn: .none, value: 0)]
   var devicesInAccount: [Int32] = []
   /// Per device: its request latency (its own or the server's).
   var requestLatencies: [Distribution] = []

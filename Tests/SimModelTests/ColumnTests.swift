@@ -22,6 +22,20 @@ import Testing
     #expect(column[516].counts == [516])
   }
 
+  /// Reserving keeps the elements and makes room without growing past what was asked.
+  @Test func reservingKeepsElements() {
+    let column = Column<Cell>()
+    for index in 0..<3 { column.append(Cell(name: "\(index)", counts: [])) }
+    column.reserveCapacity(100)
+    #expect(column.capacity == 100)
+    #expect(column.map(\.name) == ["0", "1", "2"])
+    column.reserveCapacity(10)
+    #expect(column.capacity == 100)
+    for index in 3..<101 { column.append(Cell(name: "\(index)", counts: [])) }
+    #expect(column.capacity == 200)
+    #expect(column.count == 101 && column[100].name == "100")
+  }
+
   /// A copy shares the elements: the world is run in place, so this is what it relies on.
   @Test func aCopySharesElements() {
     let column = Column<Int>()
