@@ -21,11 +21,12 @@
     time < other.time || (time == other.time && order < other.order)
   }
 
-  /// The same order as one 128-bit comparison (time with its sign bit flipped, then order):
-  /// branch-free, which wins while the heap is in cache and mispredicted branches dominate.
+  /// The same order as one 128-bit comparison (time, then order): branch-free, which wins while
+  /// the heap is in cache and mispredicted branches dominate. Times are never negative (`push`
+  /// checks), so their bit patterns compare as unsigned numbers in the same order.
   @inlinable @inline(__always) func precedesBranchless(_ other: EventEntry) -> Bool {
-    let mine = UInt128(UInt64(bitPattern: time) ^ (1 << 63)) &<< 64 | UInt128(order)
-    let theirs = UInt128(UInt64(bitPattern: other.time) ^ (1 << 63)) &<< 64 | UInt128(other.order)
+    let mine = UInt128(UInt64(bitPattern: time)) &<< 64 | UInt128(order)
+    let theirs = UInt128(UInt64(bitPattern: other.time)) &<< 64 | UInt128(other.order)
     return mine < theirs
   }
 }
