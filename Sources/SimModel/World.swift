@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The simulated world: the one owner of all model state, in arrays indexed by typed ids.
+/// The simulated world: the one owner of all model state, in arrays and columns indexed by typed ids.
 ///
 /// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
 /// facet file (`World+Edits`, `World+Scheduler`, `World+Export`, `World+Import`, `World+Push`,
