@@ -15,6 +15,8 @@ extension World {
     var objects = [Double](repeating: 0, count: zones.count)
     var fields = [Double](repeating: 0, count: zones.count)
     var writes = 0.0
+    var ownEdits = [Double](repeating: 0, count: devices.count)
+    var ownZone = [Int](repeating: -1, count: devices.count)
     for device in devices.indices {
       guard let workload = devices[device].traits.workload, !workload.foregroundOnly,
         workload.entity >= 0, workload.entity < spec.entities.count, spec.entities[workload.entity].syncs,
@@ -25,6 +27,8 @@ extension World {
       let inserts = expected * min(max(workload.insertShare, 0), 1)
       let links = Double(spec.entities[workload.entity].manyToManyLinksPerObject)
       edits[zone] += expected
+      ownEdits[device] = expected
+      ownZone[device] = zone
       objects[zone] += inserts * (1 + links)
       fields[zone] += inserts * (Double(entityFieldCount[workload.entity]) + links)
       writes += expected
@@ -41,6 +45,28 @@ extension World {
       if edits[zone] > 0 { local[mirror].reserveCapacity(local[mirror].count + Self.withMargin(fields[zone])) }
     }
     self.writes.reserveCapacity(self.writes.count + Self.withMargin(writes))
+    reserveRunHistory(hours: hours, zoneEdits: edits, ownEdits: ownEdits, ownZone: ownZone)
+  }
+
+  /// Reserves each device's run history for the runs expected within the rate limiter's longest
+  /// window: an export per own edit and an import per edit of another device in a zone it shares
+  /// by push (a public zone's polls are not estimated). Capped at 2,048 runs a device; the
+  /// history's growth slack was about half of the fleet's per-device state.
+  mutating func reserveRunHistory(hours: Double, zoneEdits: [Double], ownEdits: [Double], ownZone: [Int]) {
+    guard rateLimitHorizon > .zero, hours > 0 else { return }
+    let share = min(1, Double(rateLimitHorizon.nanoseconds) / 3.6e12 / hours)
+    for device in devices.indices {
+      var runs = ownEdits[device]
+      for mirror in mirrorIDs(of: DeviceID(device)) where mirrors[mirror.index].zone >= 0 {
+        let zone = Int(mirrors[mirror.index].zone)
+        guard zones[zone].scope != .public else { continue }
+        runs += zoneEdits[zone] - (ownZone[device] == zone ? ownEdits[device] : 0)
+      }
+      // A tighter margin than the records' (10 % and 16): a device that makes more runs than
+      // this grows its history once, and the slack is per device.
+      let expected = runs * share
+      if expected >= 1 { recentRuns[device].reserveCapacity(min(Int(expected * 1.1 + 16), 2_048)) }
+    }
   }
 
   /// An expected count with room for Poisson variation (10 % and 64 more), capped at 16 M

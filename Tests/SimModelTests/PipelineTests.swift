@@ -235,6 +235,11 @@ import Testing
     }
     // The rate limiter remembers every run of the last 24 h: 8 bytes each, plus growth slack.
     #expect(busy.runHistoryBytesPerDevice > 4 * quiet.runHistoryBytesPerDevice)
+    // The busy pair's devices expect 24 runs an hour (an export per own edit, an import per the
+    // other's), 576 in the day: the history is reserved for 10 % and 16 more (5,200 bytes and a
+    // header), where doubling from empty had reached 8,192.
+    #expect(busy.runHistoryBytesPerDevice >= 576 * 8)
+    #expect(busy.runHistoryBytesPerDevice <= 5_300)
     print("fixed", quiet.perDeviceBytes - quiet.runHistoryBytesPerDevice, busy.perDeviceBytes - busy.runHistoryBytesPerDevice,
           "history", quiet.runHistoryBytesPerDevice, busy.runHistoryBytesPerDevice)
   }
