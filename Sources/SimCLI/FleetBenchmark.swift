@@ -15,6 +15,7 @@ enum FleetBenchmark {
     let accounts = try Int(args.option("accounts") ?? "1000")
     let hours = try Int64(args.option("hours") ?? "24")
     let editsPerHour = try Double(args.option("edits-per-hour") ?? "6")
+    let rounds = try Int(args.option("rounds") ?? "1")
     _ = try args.positionals()
     guard let accounts, accounts > 0, accounts <= 1_000_000 else { throw UsageError("--accounts must be 1…1000000") }
     guard let hours, hours > 0, hours <= 24 * 365 else { throw UsageError("--hours must be 1…8760") }
@@ -22,20 +23,45 @@ enum FleetBenchmark {
     guard let editsPerHour, editsPerHour > 0, editsPerHour <= 360_000 else {
       throw UsageError("--edits-per-hour must be above 0 and at most 360000 (100 per second)")
     }
+    guard let rounds, rounds > 0, rounds <= 100 else { throw UsageError("--rounds must be 1…100") }
     let spec = fleet(accounts: accounts, hours: hours, editsPerHour: editsPerHour)
     let baseline = peakResidentBytes()
-    let clock = ContinuousClock()
-    let start = clock.now
-    let counter = ObservationCounter()
-    let outcome = WorldRunner.run(spec, sink: counter)
-    let elapsed = start.duration(to: clock.now)
-    let seconds = elapsed.secondsValue
+    var rates: [Double] = []
+    var seconds: [Double] = []
+    var outcome: RunOutcome?
+    var observations = 0
+    for _ in 0..<rounds {
+      let clock = ContinuousClock()
+      let start = clock.now
+      let counter = ObservationCounter()
+      let result = WorldRunner.run(spec, sink: counter)
+      let elapsed = start.duration(to: clock.now).secondsValue
+      if let first = outcome, first.fingerprint != result.fingerprint || first.processedEvents != result.processedEvents {
+        console.error("error: round \(rates.count + 1) processed other events than round 1 (fingerprint \(result.fingerprint.hex), not \(first.fingerprint.hex)): the run is not deterministic")
+        return .failure
+      }
+      outcome = result
+      observations = counter.count
+      seconds.append(elapsed)
+      rates.append(Double(result.processedEvents) / elapsed)
+    }
+    guard let outcome else { return .failure }
     let peak = peakResidentBytes()
+    let sortedRates = rates.sorted()
+    let medianRate = sortedRates.count % 2 == 1
+      ? sortedRates[sortedRates.count / 2]
+      : (sortedRates[sortedRates.count / 2 - 1] + sortedRates[sortedRates.count / 2]) / 2
     console.print("fleet: \(accounts) accounts × 2 devices, private database, \(editsPerHour) edits/h per device, \(hours) h simulated")
     console.print("events            \(outcome.processedEvents)")
-    console.print("observations      \(counter.count)")
-    console.print("wall time         " + String(format: "%.3f s", seconds))
-    console.print("events/s          " + String(format: "%.0f", Double(outcome.processedEvents) / seconds))
+    console.print("observations      \(observations)")
+    console.print("wall time         " + String(format: "%.3f s", seconds.sorted()[seconds.count / 2]))
+    console.print("events/s          " + String(format: "%.0f", medianRate))
+    if rounds > 1 {
+      console.print(
+        "rounds            \(rounds): min " + String(format: "%.0f", sortedRates[0]) + ", median "
+          + String(format: "%.0f", medianRate) + ", max " + String(format: "%.0f", sortedRates[sortedRates.count - 1])
+          + " events/s")
+    }
     console.print("peak RSS          " + String(format: "%.1f MiB (%.1f MiB before the run)", Double(peak) / 1_048_576, Double(baseline) / 1_048_576))
     console.print(
       "state per device  \(outcome.memory.perDeviceBytes) B (records excluded), of which "

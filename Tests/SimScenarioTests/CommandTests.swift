@@ -80,7 +80,7 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 
   @Test func benchUsageNamesTheOptionsTheFleetAccepts() {
     let usage = syncsim("bench", "--help").out
-    #expect(usage.contains("syncsim bench fleet [--accounts N] [--hours H] [--edits-per-hour R]"))
+    #expect(usage.contains("syncsim bench fleet [--accounts N] [--hours H] [--edits-per-hour R] [--rounds K]"))
     let fleet = syncsim("bench", "fleet", "--accounts", "2", "--hours", "1", "--edits-per-hour", "3")
     #expect(fleet.code == 0)
     #expect(fleet.out.contains("fleet: 2 accounts × 2 devices"))
@@ -90,5 +90,20 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
     let infinite = syncsim("bench", "fleet", "--edits-per-hour", "1e309")
     #expect(infinite.code == 64)
     #expect(infinite.err.contains("--edits-per-hour must be above 0 and at most 360000"))
+  }
+
+  /// Several rounds in one process: their spread, and a check that they processed the same events.
+  @Test func benchFleetRoundsReportTheirSpread() {
+    let fleet = syncsim("bench", "fleet", "--accounts", "3", "--hours", "2", "--rounds", "3")
+    #expect(fleet.code == 0)
+    let line = fleet.out.split(separator: "\n").first { $0.hasPrefix("rounds") }.map(String.init) ?? ""
+    #expect(line.hasPrefix("rounds            3: min "))
+    let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
+    // 3 rounds, then min ≤ median ≤ max events/s.
+    #expect(numbers.count == 4)
+    if numbers.count == 4 { #expect(numbers[1] <= numbers[2] && numbers[2] <= numbers[3] && numbers[1] > 0) }
+    #expect(!syncsim("bench", "fleet", "--accounts", "3", "--hours", "2").out.contains("rounds "))
+    #expect(syncsim("bench", "fleet", "--rounds", "0").code == 64)
+    #expect(syncsim("bench", "fleet", "--rounds", "101").err.contains("--rounds must be 1…100"))
   }
 }
