@@ -29,24 +29,24 @@ struct PolicySet {
   init(_ policies: [any SchedulerPolicy]) {
     for policy in policies {
       switch policy {
-      case let policy as ActivityGroupPolicy:
-        order.append(.activityGroup(activityGroups.count))
-        activityGroups.append(policy)
-      case let policy as ActivityRateLimitPolicy:
-        order.append(.rateLimit(rateLimits.count))
-        rateLimits.append(policy)
-      case let policy as LowPowerModePolicy:
-        order.append(.lowPowerMode(lowPowerModes.count))
-        lowPowerModes.append(policy)
-      case let policy as NetworkPolicy:
-        order.append(.network(networks.count))
-        networks.append(policy)
-      default:
-        order.append(.other(others.count))
-        others.append(policy)
+      case let policy as ActivityGroupPolicy: order.append(.activityGroup(Self.add(policy, to: &activityGroups)))
+      case let policy as ActivityRateLimitPolicy: order.append(.rateLimit(Self.add(policy, to: &rateLimits)))
+      case let policy as LowPowerModePolicy: order.append(.lowPowerMode(Self.add(policy, to: &lowPowerModes)))
+      case let policy as NetworkPolicy: order.append(.network(Self.add(policy, to: &networks)))
+      default: order.append(.other(Self.add(policy, to: &others)))
       }
     }
   }
+
+  /// Appends `policy` to `list` and returns where it is.
+  private static func add<Policy>(_ policy: Policy, to list: inout [Policy]) -> Int {
+    list.append(policy)
+    return list.count - 1
+  }
+
+  /// The rate limiters' longest window in effect, in seconds (0 without a rate limiter): runs
+  /// older than this can be forgotten.
+  var runHorizonSeconds: Double { rateLimits.map(\.horizonSeconds).max() ?? 0 }
 
   /// The first policy, in order, that refuses `activity`: its position and its "until" time.
   ///

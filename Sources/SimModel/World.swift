@@ -10,9 +10,11 @@ import SimKernel
 /// a call to a non-mutating method that is not inlined copies the whole world (over 800 bytes) to the
 /// stack first (measured: 5 % of the fleet bench's instructions).
 ///
-/// The devices, stores and activities are `Column`s, which a copy of the world shares: a world is
-/// built and run in place by `WorldRunner`, never copied, and its columns' writes then skip the
-/// copy-on-write check an array makes on every write (5 % of the fleet bench's instructions).
+/// The hottest tables (devices, stores, activities, zones, and the per-store and per-slot arrays
+/// of histories, fields, plans, import queues and run histories) are `Column`s, which a copy of
+/// the world shares: a world is built and run in place by `WorldRunner`, never copied, and its
+/// columns' writes then skip the copy-on-write check an array makes on every write (7 % of the
+/// fleet bench's instructions).
 public struct World: EventHandler {
   let spec: WorldSpec
   let sink: any ObservationSink
@@ -85,13 +87,11 @@ public struct World: EventHandler {
   public init(spec: WorldSpec, sink: any ObservationSink) {
     self.spec = spec
     self.sink = sink
-    let horizon = spec.scheduler.policies.compactMap { $0 as? ActivityRateLimitPolicy }
-      .map(\.horizonSeconds).max() ?? 0
-    rateLimitHorizon = SimDuration(seconds: horizon)
+    policies = PolicySet(spec.scheduler.policies)
+    rateLimitHorizon = SimDuration(seconds: policies.runHorizonSeconds)
     exportStartDelay = SimDuration(seconds: spec.scheduler.exportStartDelaySeconds)
     importStartDelay = SimDuration(seconds: spec.scheduler.importStartDelaySeconds)
     policyValidity = SimDuration(seconds: spec.scheduler.policyValiditySeconds)
-    policies = PolicySet(spec.scheduler.policies)
     buildEntities()
     buildDevices()
     buildTimeline()
