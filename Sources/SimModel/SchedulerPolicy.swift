@@ -117,12 +117,17 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
   public func headroom(after runs: ArraySlice<SimTime>, at now: SimTime) -> Int {
     var least = Int.max
     for window in windows {
-      let length = SimDuration(seconds: max(window.windowSeconds, lowPowerWindowSeconds))
+      let length = lowPowerLength(window)
       let cutoff = now.advanced(by: SimDuration(nanoseconds: -length.nanoseconds))
       let inWindow = runs.endIndex - Self.firstIndex(after: cutoff, in: runs)
       least = min(least, window.maxRuns - inWindow)
     }
     return least
+  }
+
+  /// `window`'s length in Low Power Mode while unplugged: extended to `lowPowerWindowSeconds`.
+  func lowPowerLength(_ window: RateLimitWindow) -> SimDuration {
+    SimDuration(seconds: max(window.windowSeconds, lowPowerWindowSeconds))
   }
 
   /// The longest window in effect; runs older than this can be forgotten.
@@ -139,7 +144,7 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
     var readRuns = 0
     var readRun = SimTime.zero
     for window in windows where runs.count >= window.maxRuns {
-      let length = extend ? SimDuration(seconds: max(window.windowSeconds, lowPowerWindowSeconds)) : window.length
+      let length = extend ? lowPowerLength(window) : window.length
       // Runs are sorted: (now − window, now] holds at least maxRuns runs exactly when the run
       // maxRuns places from the newest is inside it — and the window frees a place when that
       // run leaves. O(1) per window.
