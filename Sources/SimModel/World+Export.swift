@@ -41,10 +41,7 @@ extension World {
     scratchObjects.removeAllKeepingCapacity()
     scratchCounts.removeAllKeepingCapacity()
     for change in changes {
-      let base = Int(zones[zone].objects[change.object.index].fieldBase)
-      let current = local[mirror.index][base + Int(max(change.field, 0))].write
-      if change.field >= 0 && change.write != .none && current != change.write {
-        sink.observe(.supersededLocally(write: change.write, by: current))
+      guard isCurrent(change, in: mirror, fieldBase: Int(zones[zone].objects[change.object.index].fieldBase)) else {
         continue
       }
       if zones[zone].objects[change.object.index].stamp != stamp {
@@ -85,9 +82,7 @@ extension World {
         && (Int(records) + 1 > spec.server.recordsPerOperation
           || bytes + recordBytes > Int64(spec.server.bytesPerOperation))
       {
-        plan.batchEnds.append(Int32(entryIndex))
-        plan.batchRecords.append(records)
-        plan.batchBytes.append(bytes + assetBytes)
+        plan.appendBatch(end: entryIndex, records: records, bytes: bytes + assetBytes)
         records = 0
         bytes = 0
         assetBytes = 0
@@ -97,11 +92,17 @@ extension World {
       bytes += recordBytes
       assetBytes += recordAssets
     }
-    if records > 0 {
-      plan.batchEnds.append(Int32(entryIndex))
-      plan.batchRecords.append(records)
-      plan.batchBytes.append(bytes + assetBytes)
-    }
+    if records > 0 { plan.appendBatch(end: entryIndex, records: records, bytes: bytes + assetBytes) }
+  }
+
+  /// Whether the store still holds `change`'s write; a field write it has since replaced is
+  /// reported as superseded and left out of the export.
+  @inline(__always)
+  func isCurrent(_ change: Change, in mirror: MirrorID, fieldBase base: Int) -> Bool {
+    let current = local[mirror.index][base + Int(max(change.field, 0))].write
+    guard change.field >= 0 && change.write != .none && current != change.write else { return true }
+    sink.observe(.supersededLocally(write: change.write, by: current))
+    return false
   }
 
   /// `makePlan` for changes that all touch one object, the commonest export (one edit): the same
@@ -113,20 +114,13 @@ extension World {
     plan.clear()
     let base = Int(zones[zone].objects[object.index].fieldBase)
     var inserts = false
-    for change in changes {
-      let current = local[mirror.index][base + Int(max(change.field, 0))].write
-      if change.field >= 0 && change.write != .none && current != change.write {
-        sink.observe(.supersededLocally(write: change.write, by: current))
-        continue
-      }
+    for change in changes where isCurrent(change, in: mirror, fieldBase: base) {
       inserts = inserts || change.field < 0
       plan.entries.append(change)
     }
     guard !plan.entries.isEmpty else { return }
     let cost = recordCost(zone: zone, object: object)
-    plan.batchEnds.append(Int32(plan.entries.count))
-    plan.batchRecords.append(1)
-    plan.batchBytes.append(cost.record + (inserts ? cost.assets : 0))
+    plan.appendBatch(end: plan.entries.count, records: 1, bytes: cost.record + (inserts ? cost.assets : 0))
   }
 
   /// Sends the export's current batch (again, for a retry, not before `notBefore`).

@@ -233,6 +233,13 @@ struct ExportPlan {
   var batchRecords: [Int32] = []
   var batchBytes: [Int64] = []
 
+  /// Ends a batch after entry `end - 1`, with its record count and bytes.
+  mutating func appendBatch(end: Int, records: Int32, bytes: Int64) {
+    batchEnds.append(Int32(end))
+    batchRecords.append(records)
+    batchBytes.append(bytes)
+  }
+
   /// Keeps the first `count` batches and forgets the rest.
   mutating func keepBatches(_ count: Int) {
     guard count < batchEnds.count else { return }
