@@ -90,17 +90,22 @@ extension World {
   mutating func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
     let device = owner(of: activities[activity.index].mirror).index
     let shortcut = policies.onlyRateLimitsReadRuns
-    if shortcut && devices[device].runHeadroom >= 1 {
-      return policies.firstRefusal(policyContext(activity, now: now, withRuns: false), rateLimitsCannotRefuse: true)
-    }
+    if shortcut && devices[device].runHeadroom >= 1 { return firstRefusalWithRoomInWindows(activity, now: now) }
+    // The history is about to be read: first the runs held back from it.
     flushRuns(device)
     if shortcut {
       devices[device].runHeadroom = Int32(clamping: policies.runHeadroom(after: liveRuns(device), at: now))
-      if devices[device].runHeadroom >= 1 {
-        return policies.firstRefusal(policyContext(activity, now: now, withRuns: false), rateLimitsCannotRefuse: true)
-      }
+      if devices[device].runHeadroom >= 1 { return firstRefusalWithRoomInWindows(activity, now: now) }
     }
     return policies.firstRefusal(policyContext(activity, now: now))
+  }
+
+  /// The first refusal while no rate-limit window can be full: the rate limiters are not asked,
+  /// and the run history is not read. (Its own function, not a flag: the commonest decision then
+  /// builds a context with no history at all.)
+  @inline(__always)
+  func firstRefusalWithRoomInWindows(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
+    policies.firstRefusal(policyContext(activity, now: now, withRuns: false), rateLimitsCannotRefuse: true)
   }
 
   mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {
