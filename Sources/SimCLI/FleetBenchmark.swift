@@ -47,19 +47,16 @@ enum FleetBenchmark {
     }
     guard let outcome else { return .failure }
     let peak = peakResidentBytes()
-    let sortedRates = rates.sorted()
-    let medianRate = sortedRates.count % 2 == 1
-      ? sortedRates[sortedRates.count / 2]
-      : (sortedRates[sortedRates.count / 2 - 1] + sortedRates[sortedRates.count / 2]) / 2
+    let medianRate = median(rates)
     console.print("fleet: \(accounts) accounts × 2 devices, private database, \(editsPerHour) edits/h per device, \(hours) h simulated")
     console.print("events            \(outcome.processedEvents)")
     console.print("observations      \(observations)")
-    console.print("wall time         " + String(format: "%.3f s", seconds.sorted()[seconds.count / 2]))
+    console.print("wall time         " + String(format: "%.3f s", median(seconds)))
     console.print("events/s          " + String(format: "%.0f", medianRate))
     if rounds > 1 {
       console.print(
-        "rounds            \(rounds): min " + String(format: "%.0f", sortedRates[0]) + ", median "
-          + String(format: "%.0f", medianRate) + ", max " + String(format: "%.0f", sortedRates[sortedRates.count - 1])
+        "rounds            \(rounds): min " + String(format: "%.0f", rates.min() ?? 0) + ", median "
+          + String(format: "%.0f", medianRate) + ", max " + String(format: "%.0f", rates.max() ?? 0)
           + " events/s")
     }
     console.print("peak RSS          " + String(format: "%.1f MiB (%.1f MiB before the run)", Double(peak) / 1_048_576, Double(baseline) / 1_048_576))
@@ -70,6 +67,13 @@ enum FleetBenchmark {
     console.print("activity table    " + String(format: "%.1f MiB", Double(outcome.memory.activityBytes) / 1_048_576))
     console.print("converged         \(outcome.converged)   fingerprint \(outcome.fingerprint.hex)")
     return .success
+  }
+
+  /// The middle value, or the mean of the two middle ones. - Precondition: not empty.
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
   }
 
   static func fleet(accounts: Int, hours: Int64, editsPerHour: Double) -> WorldSpec {
