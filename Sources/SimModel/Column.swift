@@ -6,7 +6,10 @@
 /// (devices, stores, activities) are written many times per event, and the world owns them alone:
 /// it is built once and run in place (`WorldRunner`), never copied. A column's writes are plain
 /// stores. A copy of a column, or of a `World`, shares the elements.
-final class Column<Element>: RandomAccessCollection {
+///
+/// Elements may be noncopyable (a store's `RowBuffer`s): the column then owns them, lends them
+/// in place, and ends them when it ends.
+final class Column<Element: ~Copyable> {
   private(set) var count = 0
   /// Elements that fit before the next growth (for the memory report).
   private(set) var capacity: Int
@@ -22,14 +25,14 @@ final class Column<Element>: RandomAccessCollection {
     base.deallocate()
   }
 
-  var startIndex: Int { 0 }
-  var endIndex: Int { count }
+  var indices: Range<Int> { 0..<count }
+  var isEmpty: Bool { count == 0 }
 
   /// The element at `index`; reads and writes are bounds-checked like an array's.
   subscript(index: Int) -> Element {
-    get {
+    _read {
       precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "Column index out of range")
-      return base[index]
+      yield base[index]
     }
     _modify {
       precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "Column index out of range")
@@ -48,9 +51,14 @@ final class Column<Element>: RandomAccessCollection {
   }
 
   /// Adds `element` at the end, doubling the storage when it is full.
-  func append(_ element: Element) {
+  func append(_ element: consuming Element) {
     if count == capacity { reserveCapacity(capacity * 2) }
     (base + count).initialize(to: element)
     count += 1
   }
+}
+
+extension Column: Sequence, Collection, BidirectionalCollection, RandomAccessCollection where Element: Copyable {
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
 }

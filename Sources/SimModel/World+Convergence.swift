@@ -14,11 +14,11 @@ extension World {
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
       if !history[index].isEmpty { return false }
       if mirror.pendingExport.raw >= 0 || mirror.runningExport.raw >= 0 || mirror.disabled { return false }
-      let zone = zones[Int(mirror.zone)]
-      let store = local[index]
-      for field in 0..<Int(zone.fieldCount) where zone.server[field].write != .none || field < store.count {
-        let write = field < store.count ? store[field].write : .none
-        if write != zone.server[field].write { return false }
+      let zone = Int(mirror.zone)
+      let stored = local[index].count
+      for field in 0..<Int(zones[zone].fieldCount) where zones[zone].server[field].write != .none || field < stored {
+        let write = field < stored ? local[index][field].write : .none
+        if write != zones[zone].server[field].write { return false }
       }
     }
     return true

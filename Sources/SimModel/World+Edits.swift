@@ -167,8 +167,8 @@ extension World {
       loseUnsaved(mirror, reason: .savedDuringReset, at: sim.now)
       return
     }
-    for change in history[mirror.index][saved...] where change.write != .none {
-      sink.observe(.saved(write: change.write, at: sim.now))
+    for index in saved..<history[mirror.index].count where history[mirror.index][index].write != .none {
+      sink.observe(.saved(write: history[mirror.index][index].write, at: sim.now))
     }
     mirrors[mirror.index].savedCount = Int32(history[mirror.index].count)
     requestExport(mirror, trigger: .save, sim: &sim)
@@ -180,7 +180,8 @@ extension World {
   mutating func loseUnsaved(_ mirror: MirrorID, reason: LossReason, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
     let saved = Int(mirrors[mirror.index].savedCount)
-    for change in history[mirror.index][saved...] {
+    for index in saved..<history[mirror.index].count {
+      let change = history[mirror.index][index]
       if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let fields = change.field < 0 ? base..<base + fieldCount(zone: zone, object: change.object) : base + Int(change.field)..<base + Int(change.field) + 1

@@ -11,7 +11,7 @@ extension World {
     // so the plan is written where it lies; `makePlan` never touches `plans` itself (growing it
     // would move the plan being written).
     while plans.count <= activity.index { plans.append(ExportPlan()) }
-    makePlan(mirror, changes: history[mirror.index][..<covered], into: &plans[activity.index])
+    history[mirror.index].withRows(0..<covered) { changes in makePlan(mirror, changes: changes, into: &plans[activity.index]) }
     if plans[activity.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
       dropExportedHistory(mirror, covered)
@@ -25,7 +25,7 @@ extension World {
   ///
   /// Records keep the order in which their objects first appear in the history; a record's
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
-  mutating func makePlan(_ mirror: MirrorID, changes: ArraySlice<Change>, into plan: inout ExportPlan) {
+  mutating func makePlan(_ mirror: MirrorID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan) {
     let zone = Int(mirrors[mirror.index].zone)
     if let object = changes.first?.object, changes.allSatisfy({ $0.object == object }) {
       planOneRecord(mirror, zone: zone, object: object, changes: changes, into: &plan)
@@ -109,7 +109,7 @@ extension World {
   /// plan, without ranking records or the scratch buffers that needs. One record always fits in
   /// one batch.
   mutating func planOneRecord(
-    _ mirror: MirrorID, zone: Int, object: ObjectID, changes: ArraySlice<Change>, into plan: inout ExportPlan
+    _ mirror: MirrorID, zone: Int, object: ObjectID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan
   ) {
     plan.clear()
     let base = Int(zones[zone].objects[object.index].fieldBase)
@@ -235,7 +235,7 @@ extension World {
   /// the history, and `endExportWithTheRequestInFlight` sets the export to cover none).
   mutating func dropExportedHistory(_ mirror: MirrorID, _ covered: Int) {
     let dropped = min(covered, Int(mirrors[mirror.index].savedCount))
-    history[mirror.index].removeFirstKeepingCapacity(dropped)
+    history[mirror.index].removeFirst(dropped)
     mirrors[mirror.index].savedCount -= Int32(dropped)
   }
 

@@ -135,7 +135,7 @@ extension World {
     ensureLocalCapacity(mirror)
     // Through the store's buffer: one uniqueness check per page instead of one per field. In
     // bounds: `ensureLocalCapacity` made the store as long as the zone's fields.
-    local[mirror.index].withUnsafeMutableBufferPointer { fields in
+    local[mirror.index].withMutableRows { fields in
       for object in objects {
         let base = Int(zones[zone].objects[object.index].fieldBase)
         for field in base..<base + fieldCount(zone: zone, object: object) where !fields[field].dirty {

@@ -16,9 +16,10 @@ extension World {
   public func memoryReport() -> MemoryReport {
     func bytes<T>(_ array: [T]) -> Int { array.capacity * MemoryLayout<T>.stride }
     func bytes<T>(_ column: Column<T>) -> Int { column.capacity * MemoryLayout<T>.stride }
+    func bytes<T>(_ rows: borrowing RowBuffer<T>) -> Int { rows.capacity * MemoryLayout<T>.stride }
     var records = 0
-    for zone in zones {
-      records += bytes(zone.objects) + bytes(zone.server) + bytes(zone.changeLog)
+    for zone in zones.indices {
+      records += bytes(zones[zone].objects) + bytes(zones[zone].server) + bytes(zones[zone].changeLog)
     }
     for index in mirrors.indices {
       records += bytes(local[index]) + bytes(history[index])
@@ -35,8 +36,9 @@ extension World {
       fixed += heapBytes(pushWakes[index]) + heapBytes(waiting[index])
     }
     fixed += runHistory
-    // The outer arrays of per-mirror and per-device arrays: one reference each.
-    fixed += (history.count + local.count) * 8
+    // The per-mirror row buffers' inline address and length, and the outer arrays of per-device
+    // arrays: one reference each.
+    fixed += (history.count + local.count) * MemoryLayout<RowBuffer<Change>>.stride
     fixed += (recentRuns.count + pushWakes.count + waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),

@@ -46,7 +46,8 @@ extension World {
     let zone = Int(mirrors[mirror.index].zone)
     let saved = Int(mirrors[mirror.index].savedCount)
     let (covered, unsent) = endExportWithTheRequestInFlight(mirror)
-    for change in unsent + history[mirror.index][min(covered, saved)..<saved] where change.write != .none {
+    let held = history[mirror.index].withRows(min(covered, saved)..<saved) { Array($0) }
+    for change in unsent + held where change.write != .none {
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
       // Only the write the store still held is lost; superseded ones are reported as such.
@@ -111,30 +112,33 @@ extension World {
   func finalState() -> FinalState {
     var state = FinalState()
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 && zones[Int(mirror.zone)].scope == .public {
-      let zone = zones[Int(mirror.zone)]
-      for object in 0..<zone.objects.count {
-        let base = Int(zone.objects[object].fieldBase)
-        if zone.server[base].write != .none && zone.server[base].value == 0 && isLive(MirrorID(index), fieldBase: base) {
+      let zone = Int(mirror.zone)
+      for object in 0..<zones[zone].objects.count {
+        let base = Int(zones[zone].objects[object].fieldBase)
+        let server = zones[zone].server[base]
+        if server.write != .none && server.value == 0 && isLive(MirrorID(index), fieldBase: base) {
           state.ghosts += 1
         }
       }
     }
-    for zone in zones {
+    for zone in zones.indices {
       var seen = Set<Int32>()  // membership only
-      for object in 0..<zone.objects.count {
-        let base = Int(zone.objects[object].fieldBase)
-        guard zone.server[base].write != .none, zone.server[base].value == 1 else { continue }
-        if zone.objects[object].contribution { state.contributions += 1 }
-        let key = zone.objects[object].key
+      for object in 0..<zones[zone].objects.count {
+        let record = zones[zone].objects[object]
+        let server = zones[zone].server[Int(record.fieldBase)]
+        guard server.write != .none, server.value == 1 else { continue }
+        if record.contribution { state.contributions += 1 }
+        let key = record.key
         if key >= 0 && !seen.insert(key).inserted { state.duplicates += 1 }
       }
     }
     for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
-      let zone = zones[Int(mirror.zone)]
+      let zone = Int(mirror.zone)
       let version = devices[mirror.device.index].traits.modelVersion
-      for object in 0..<zone.objects.count where zone.objects[object].version > version {
-        let base = Int(zone.objects[object].fieldBase)
-        if zone.server[base].write != .none && zone.server[base].value == 1 && !isLive(MirrorID(index), fieldBase: base) {
+      for object in 0..<zones[zone].objects.count where zones[zone].objects[object].version > version {
+        let base = Int(zones[zone].objects[object].fieldBase)
+        let server = zones[zone].server[base]
+        if server.write != .none && server.value == 1 && !isLive(MirrorID(index), fieldBase: base) {
           state.hiddenRecords += 1
         }
       }

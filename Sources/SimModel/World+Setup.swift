@@ -44,8 +44,8 @@ extension World {
         let zone = layout.storeZones[mirror.index]
         mirrors.append(MirrorState(device: DeviceID(index), zone: zone))
         if zone >= 0 { zones[Int(zone)].mirrorCount += 1 }
-        history.append([])
-        local.append([])
+        history.append(RowBuffer())
+        local.append(RowBuffer())
         orphans.append([])
       }
       recentRuns.append([])

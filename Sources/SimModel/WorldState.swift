@@ -147,19 +147,19 @@ struct MirrorState {
 }
 
 /// The server's state of one zone, and the registry of its objects.
-struct ZoneState {
+struct ZoneState: ~Copyable {
   var scope: DatabaseScope
   /// Mirrors with access, in id order: `World.zoneMirrors[mirrorStart..<mirrorStart + mirrorCount]`
   /// (one shared list, where an array per zone was a cold allocation on every push fan-out).
   var mirrorStart: Int32 = 0
   var mirrorCount: Int32 = 0
   /// The zone's objects: what the server and the registry know of each.
-  var objects: [ObjectState] = []
+  var objects = RowBuffer<ObjectState>()
   var fieldCount: Int32 = 0
   /// The server's fields of all its objects (an object's start at its `fieldBase`).
-  var server: [ServerField] = []
+  var server = RowBuffer<ServerField>()
   /// Change `i + 1` touched `changeLog[i].object`: the server change token is the count.
-  var changeLog: [ZoneChange] = []
+  var changeLog = RowBuffer<ZoneChange>()
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
 
