@@ -30,7 +30,7 @@ struct RowBuffer<Element: BitwiseCopyable>: ~Copyable {
       precondition(UInt(bitPattern: index) < UInt(bitPattern: Int(rowCount)), "RowBuffer index out of range")
       return base.unsafelyUnwrapped[index]
     }
-    @inline(__always) nonmutating set {
+    @inline(__always) set {
       precondition(UInt(bitPattern: index) < UInt(bitPattern: Int(rowCount)), "RowBuffer index out of range")
       base.unsafelyUnwrapped[index] = newValue
     }
@@ -101,7 +101,7 @@ struct RowBuffer<Element: BitwiseCopyable>: ~Copyable {
   }
 
   /// Calls `body` with all the rows, writable in place (valid only during the call).
-  @inline(__always) func withMutableRows<Result>(
+  @inline(__always) mutating func withMutableRows<Result>(
     _ body: (UnsafeMutableBufferPointer<Element>) throws -> Result
   ) rethrows -> Result {
     try body(UnsafeMutableBufferPointer(start: base, count: count))
