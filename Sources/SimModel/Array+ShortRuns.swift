@@ -1,7 +1,8 @@
 /// Cheap operations on the short arrays the model grows and empties on every edit, export and
-/// import (a record's fields, an export's plan, a store's history).
+/// import (an export's plan and scratch buffers, an import's queue). A store's history and
+/// fields are `RowBuffer`s, which have their own.
 ///
-/// The standard library's general forms — `removeAll(keepingCapacity:)`, `removeFirst(_:)`,
+/// The standard library's general forms — `removeAll(keepingCapacity:)` and
 /// `append(contentsOf: repeatElement(...))` — go through a range replacement or a generic
 /// sequence copy of about a hundred instructions even for one element; a few single-element
 /// operations cost a few each (measured on the fleet bench).
@@ -13,15 +14,6 @@ extension Array where Element: BitwiseCopyable {
       return
     }
     while !isEmpty { removeLast() }
-  }
-
-  /// Removes the first `k` elements, keeping the storage for reuse.
-  @inline(__always) mutating func removeFirstKeepingCapacity(_ k: Int) {
-    if k == count {
-      removeAllKeepingCapacity()
-    } else if k > 0 {
-      removeFirst(k)
-    }
   }
 
   /// Appends `count` copies of `value`.

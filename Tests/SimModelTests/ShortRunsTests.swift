@@ -12,13 +12,6 @@ struct ShortRunsTests {
     #expect(array.capacity == capacity)
   }
 
-  @Test(arguments: [0, 1, 3, 7])
-  func droppingAPrefixLeavesTheRestInOrder(k: Int) {
-    var array = (0..<7).map { Int64($0 * 10) }
-    array.removeFirstKeepingCapacity(k)
-    #expect(array == (k..<7).map { Int64($0 * 10) })
-  }
-
   @Test(arguments: [0, 1, 5, 16, 17, 100])
   func appendingARunEqualsRepeating(count: Int) {
     var array: [Int32] = [7]
