@@ -26,7 +26,6 @@ final class Column<Element: ~Copyable> {
   }
 
   var indices: Range<Int> { 0..<count }
-  var isEmpty: Bool { count == 0 }
 
   /// The element at `index`; reads and writes are bounds-checked like an array's.
   subscript(index: Int) -> Element {

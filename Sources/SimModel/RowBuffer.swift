@@ -22,7 +22,6 @@ struct RowBuffer<Element: BitwiseCopyable>: ~Copyable {
   var capacity: Int { Int(rowCapacity) }
   var isEmpty: Bool { rowCount == 0 }
   var indices: Range<Int> { 0..<Int(rowCount) }
-  var last: Element? { rowCount > 0 ? self[count - 1] : nil }
 
   /// The row at `index`, bounds-checked like an array's.
   subscript(index: Int) -> Element {
@@ -87,9 +86,6 @@ struct RowBuffer<Element: BitwiseCopyable>: ~Copyable {
     if k < count { base.unsafelyUnwrapped.moveInitialize(from: base.unsafelyUnwrapped + k, count: count - k) }
     rowCount -= Int32(k)
   }
-
-  /// Removes every row, keeping the storage.
-  mutating func removeAll() { rowCount = 0 }
 
   /// Calls `body` with the rows in `range`, in place: valid only during the call, and only while
   /// the buffer does not grow.

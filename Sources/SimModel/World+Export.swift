@@ -8,8 +8,8 @@ extension World {
     activities[activity.index].historyCovered = Int32(covered)
     // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
     // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
-    // so the plan is written where it lies; `makePlan` never touches `plans` itself (growing it
-    // would move the plan being written).
+    // so the plan is written where it lies, from the history's rows read in place; `makePlan`
+    // never touches `plans` or the history itself (growing either would move what it works on).
     while plans.count <= activity.index { plans.append(ExportPlan()) }
     history[mirror.index].withRows(0..<covered) { changes in makePlan(mirror, changes: changes, into: &plans[activity.index]) }
     if plans[activity.index].batchEnds.isEmpty {

@@ -133,8 +133,8 @@ extension World {
   mutating func applyPage(_ mirror: MirrorID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
     let zone = Int(mirrors[mirror.index].zone)
     ensureLocalCapacity(mirror)
-    // Through the store's buffer: one uniqueness check per page instead of one per field. In
-    // bounds: `ensureLocalCapacity` made the store as long as the zone's fields.
+    // Through the store's buffer, without a bounds check per field: `ensureLocalCapacity` made
+    // the store as long as the zone's fields.
     local[mirror.index].withMutableRows { fields in
       for object in objects {
         let base = Int(zones[zone].objects[object.index].fieldBase)

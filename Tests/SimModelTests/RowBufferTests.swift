@@ -38,7 +38,7 @@ import Testing
         rows[index] = -value
         model[index] = -value
       case 8 where random.next() % 50 == 0:
-        rows.removeAll()
+        rows.removeLast(rows.count)
         model.removeAll()
       default:
         rows.reserveCapacity(model.count + Int(random.next() % 64))
@@ -48,7 +48,6 @@ import Testing
       #expect(rows.capacity >= rows.count)
     }
     #expect(rows.array == model)
-    #expect(rows.last == model.last)
     #expect(grown > 10)
     #expect(rows.withRows(3..<9) { Array($0) } == Array(model[3..<9]))
   }
