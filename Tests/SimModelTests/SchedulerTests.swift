@@ -318,6 +318,49 @@ import Testing
     lowPower.lowPowerMode = true
     lowPower.pluggedIn = false
     #expect(policy.evaluate(lowPower) == .refuse(until: SimTime(.seconds(3720))))
+    // With no extension (`lowPowerWindow` 0), Low Power Mode changes nothing: the 5-minute window
+    // decides, as when plugged in.
+    var unextended = policy
+    unextended.lowPowerWindowSeconds = 0
+    #expect(unextended.evaluate(lowPower) == .refuse(until: SimTime(.seconds(300))))
+  }
+
+  /// With the default policies, Low Power Mode while unplugged refuses anyway, so stretching the
+  /// rate-limit windows moves part of the wait from one policy to the other (the rate limit comes
+  /// first in the order) and leaves its end where it was.
+  @Test(arguments: [3600.0, 0.0])
+  func theLowPowerWindowExtensionMovesAWaitBetweenPoliciesNotItsEnd(lowPowerWindowSeconds: Double) {
+    var spec = Self.quietPair(hours: 3)
+    spec.devices[0].conditions.lowPowerMode = true
+    spec.devices[0].conditions.pluggedIn = true
+    var rateLimit = ActivityRateLimitPolicy()
+    rateLimit.lowPowerWindowSeconds = lowPowerWindowSeconds
+    spec.scheduler.policies[policyIndex(spec, "rateLimit")] = rateLimit
+    spec.timeline = [
+      Self.nudges(every: 30, until: .seconds(3590)),
+      TimelineAction(at: .seconds(3600), devices: [0], action: .unplug),
+      TimelineAction(at: .seconds(3700), devices: [0], action: .edit(.insert, entity: 0, key: nil)),
+      TimelineAction(at: .seconds(7200), devices: [0], action: .plug),
+    ]
+    let (recorder, _) = TestWorlds.run(spec)
+    let lpm = Int32(policyIndex(spec, "lowPowerMode"))
+    let rate = Int32(policyIndex(spec, "rateLimit"))
+    let export = try! #require(recorder.activities.first { $0.kind == .export && $0.trigger == .save })
+    // Runs: the launch import at 0.3 s and the nudges' imports at 10 + 30(k − 1) + 0.3 s,
+    // k = 1…120. The export is decided at 3700.3 s. Stretched to an hour, the 60-run window holds
+    // 116 runs; its 60th-newest, run k = 61 at 1810.3 s, leaves it at 5410.3 s, and from then
+    // Low Power Mode refuses until the plug-in.
+    let end = try! #require(export.blocked.first { $0.policy == lpm }?.to)
+    #expect(end > SimTime(.seconds(7200)) && end < SimTime(.seconds(7201)))
+    if lowPowerWindowSeconds > 0 {
+      #expect(export.blocked.map(\.policy).prefix(2) == [rate, lpm])
+      #expect(export.blocked[0].from == SimTime(.milliseconds(3_700_300)))
+      #expect(export.blocked[0].to == SimTime(.milliseconds(5_410_300)))
+      #expect(export.blocked[1].from == SimTime(.milliseconds(5_410_300)))
+    } else {
+      #expect(export.blocked.map(\.policy).prefix(1) == [lpm])
+      #expect(export.blocked[0].from == SimTime(.milliseconds(3_700_300)))
+    }
   }
 
   /// The limiter skips reading a window's run when a window of fewer runs already shows it is not
