@@ -44,20 +44,29 @@ struct PolicySet {
     return list.count - 1
   }
 
-  /// The rate limiters' longest window in effect, in seconds (0 without a rate limiter): runs
-  /// older than this can be forgotten.
-  var runHorizonSeconds: Double { rateLimits.map(\.horizonSeconds).max() ?? 0 }
+  /// How long runs are remembered, in seconds: the rate limiters' longest window in effect, and at
+  /// least a day when a researcher's policy might read them; 0 when no policy reads them.
+  var runHorizonSeconds: Double {
+    let limiters = rateLimits.map(\.horizonSeconds).max() ?? 0
+    return others.isEmpty ? limiters : max(limiters, Self.researchHorizonSeconds)
+  }
+
+  /// What a researcher's policy sees of the run history at least: dasd's longest CloudKit window.
+  /// [RE] 1080 runs / 24 h.
+  static var researchHorizonSeconds: Double { 86_400 }
 
   /// The first policy, in order, that refuses `activity`: its position and its "until" time.
   ///
-  /// With `rateLimitsCannotRefuse` (no window can be full: see `runHeadroom`), the rate limiters
-  /// are not asked, and the context's run history need not be filled in.
+  /// The rate limiters read `runs`; a researcher's policy reads the context's `recentRuns`, which
+  /// need be filled in only when there is one (`onlyRateLimitsReadRuns` is false). With
+  /// `rateLimitsCannotRefuse` (no window can be full: see `runHeadroom`), the rate limiters are not
+  /// asked, and `runs` may be empty.
   @inline(__always)
   func firstRefusal(
-    _ activity: PolicyContext, rateLimitsCannotRefuse: Bool = false
+    _ activity: PolicyContext, runs: UnsafeBufferPointer<SimTime>, rateLimitsCannotRefuse: Bool = false
   ) -> (policy: Int32, until: SimTime?)? {
     for position in order.indices {
-      if case .refuse(let until) = verdict(order[position], activity, rateLimitsCannotRefuse) {
+      if case .refuse(let until) = verdict(order[position], activity, runs, rateLimitsCannotRefuse) {
         return (Int32(position), until)
       }
     }
@@ -65,17 +74,19 @@ struct PolicySet {
   }
 
   /// How many more runs it takes at least before any rate limiter's window could be full.
-  func runHeadroom(after runs: ArraySlice<SimTime>, at now: SimTime) -> Int {
+  func runHeadroom(after runs: UnsafeBufferPointer<SimTime>, at now: SimTime) -> Int {
     var least = Int.max
     for policy in rateLimits { least = min(least, policy.headroom(after: runs, at: now)) }
     return least
   }
 
   @inline(__always)
-  private func verdict(_ slot: Slot, _ activity: PolicyContext, _ rateLimitsCannotRefuse: Bool) -> PolicyVerdict {
+  private func verdict(
+    _ slot: Slot, _ activity: PolicyContext, _ runs: UnsafeBufferPointer<SimTime>, _ rateLimitsCannotRefuse: Bool
+  ) -> PolicyVerdict {
     switch slot {
     case .activityGroup(let index): return activityGroups[index].evaluate(activity)
-    case .rateLimit(let index): return rateLimitsCannotRefuse ? .proceed : rateLimits[index].evaluate(activity)
+    case .rateLimit(let index): return rateLimitsCannotRefuse ? .proceed : rateLimits[index].evaluate(activity, runs: runs)
     case .lowPowerMode(let index): return lowPowerModes[index].evaluate(activity)
     case .network(let index): return networks[index].evaluate(activity)
     case .other(let index): return others[index].evaluate(activity)

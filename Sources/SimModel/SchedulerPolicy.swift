@@ -24,7 +24,9 @@ public struct PolicyContext: Sendable {
   public var launchedForPush: Bool
   /// Activities of the activity's group that are approved and not yet finished.
   public var runningInGroup: Int
-  /// Start times of the app's recent rate-limited activity runs, oldest first.
+  /// Start times of the app's recent activity runs, oldest first: those within the longest
+  /// rate-limit window in effect, and at least the last 24 hours' when a researcher's policy is in
+  /// the set.
   public var recentRuns: ArraySlice<SimTime>
   /// Battery level, percent.
   public var batteryPercent: Double
@@ -115,11 +117,16 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
   /// Power Mode length when that is longer, so the bound holds whatever the device's power state.
   /// Runs only leave windows as time passes, so the bound stays valid until the next run.
   public func headroom(after runs: ArraySlice<SimTime>, at now: SimTime) -> Int {
+    runs.withUnsafeBufferPointer { headroom(after: $0, at: now) }
+  }
+
+  /// `headroom(after:at:)` over runs lent in place (the world's run histories are not arrays).
+  func headroom(after runs: UnsafeBufferPointer<SimTime>, at now: SimTime) -> Int {
     var least = Int.max
     for window in windows {
       let length = lowPowerLength(window)
       let cutoff = now.advanced(by: SimDuration(nanoseconds: -length.nanoseconds))
-      let inWindow = runs.endIndex - Self.firstIndex(after: cutoff, in: runs)
+      let inWindow = runs.count - Self.firstIndex(after: cutoff, in: runs)
       least = min(least, window.maxRuns - inWindow)
     }
     return least
@@ -134,10 +141,15 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
   public var horizonSeconds: Double { max(lowPowerWindowSeconds, windows.map(\.windowSeconds).max() ?? 0) }
 
   public func evaluate(_ activity: PolicyContext) -> PolicyVerdict {
+    activity.recentRuns.withUnsafeBufferPointer { evaluate(activity, runs: $0) }
+  }
+
+  /// The verdict on `activity` given the app's runs, oldest first, lent in place (the context's
+  /// own `recentRuns` is not read).
+  func evaluate(_ activity: PolicyContext, runs: UnsafeBufferPointer<SimTime>) -> PolicyVerdict {
     if exemptPushLaunches && activity.launchedForPush { return .proceed }
     let extend = activity.lowPowerMode && !activity.pluggedIn
     var eligible = activity.now
-    let runs = activity.recentRuns
     // The run read for the window with the most runs so far: a window of at least as many runs
     // starts no later, so if that run is already outside this window, this one is not full
     // either and its run (a cold cache line, usually) need not be read.
@@ -150,7 +162,7 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
       // run leaves. O(1) per window.
       let cutoff = activity.now.advanced(by: SimDuration(nanoseconds: -length.nanoseconds))
       if readRuns > 0 && window.maxRuns >= readRuns && readRun <= cutoff { continue }
-      let blocking = runs[runs.endIndex - window.maxRuns]
+      let blocking = runs[runs.count - window.maxRuns]
       if window.maxRuns >= readRuns {
         readRuns = window.maxRuns
         readRun = blocking
@@ -162,9 +174,10 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
     return eligible > activity.now ? .refuse(until: eligible) : .proceed
   }
 
-  static func firstIndex(after cutoff: SimTime, in runs: ArraySlice<SimTime>) -> Int {
-    var low = runs.startIndex
-    var high = runs.endIndex
+  /// Where the first run after `cutoff` is in `runs` (sorted), or `runs.count` if none is.
+  static func firstIndex(after cutoff: SimTime, in runs: UnsafeBufferPointer<SimTime>) -> Int {
+    var low = 0
+    var high = runs.count
     while low < high {
       let mid = (low + high) / 2
       if runs[mid] <= cutoff { low = mid + 1 } else { high = mid }

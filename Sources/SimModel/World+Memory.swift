@@ -1,3 +1,5 @@
+import SimKernel
+
 /// How much memory the world's state takes, split into records and everything else.
 public struct MemoryReport: Sendable {
   /// Server records and every device's copy of them, plus unexported history.
@@ -32,14 +34,15 @@ extension World {
     fixed += bytes(devicesInAccount)
     var runHistory = 0
     for index in devices.indices {
-      runHistory += heapBytes(recentRuns[index])
+      runHistory += bytes(recentRuns[index])
       fixed += heapBytes(pushWakes[index]) + heapBytes(waiting[index])
     }
     fixed += runHistory
     // The per-mirror row buffers' inline address and length, and the outer arrays of per-device
     // arrays: one reference each.
     fixed += (history.count + local.count) * MemoryLayout<RowBuffer<Change>>.stride
-    fixed += (recentRuns.count + pushWakes.count + waiting.count) * 8
+    fixed += recentRuns.count * MemoryLayout<RowBuffer<SimTime>>.stride
+    fixed += (pushWakes.count + waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),
       runHistoryBytesPerDevice: runHistory / max(1, devices.count), activityBytes: bytes(activities))

@@ -50,23 +50,27 @@ extension World {
     activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
   }
 
-  /// What the policies see of `activity`; the run history is left empty unless `withRuns`.
+  /// What the policies see of `activity`, with its run history left empty: the rate limiters read
+  /// the history in place (`withLiveRuns`), and only a researcher's policy needs it as a slice.
   @inline(__always)
-  func policyContext(_ activity: ActivityID, now: SimTime, withRuns: Bool = true) -> PolicyContext {
+  func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
     let state = activities[activity.index]
     let mirrorState = mirrors[state.mirror.index]
     let device = devices[mirrorState.device.index]
     return PolicyContext(
       now: now, kind: state.kind, requestedAt: state.requestedAt, launchedForPush: state.launchedForPush,
       runningInGroup: Int(mirrorState.runningInGroup),
-      recentRuns: withRuns ? liveRuns(mirrorState.device.index) : [],
+      recentRuns: [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
       online: device.online, devicesInAccount: Int(devicesInAccount[Int(device.account)]))
   }
 
-  /// The device's runs within the rate limiter's horizon, oldest first.
+  /// Calls `body` with the device's runs within the rate limiter's horizon, oldest first, in
+  /// place: valid only during the call.
   @inline(__always)
-  func liveRuns(_ device: Int) -> ArraySlice<SimTime> { recentRuns[device][Int(devices[device].runHead)...] }
+  func withLiveRuns<Result>(_ device: Int, _ body: (UnsafeBufferPointer<SimTime>) -> Result) -> Result {
+    recentRuns[device].withRows(Int(devices[device].runHead)..<recentRuns[device].count, body)
+  }
 
   /// Evaluates the policies in order; the first refusal blocks the activity.
   mutating func decide(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -80,8 +84,8 @@ extension World {
     }
   }
 
-  /// The first policy that refuses, in order. The context (which holds a slice of the run
-  /// history) ends here, so recording the run afterwards appends without copying the history.
+  /// The first policy that refuses, in order. The rate limiters read the run history in place;
+  /// a researcher's policy gets a copy of it in the context (`runScratch`).
   ///
   /// While the device's run headroom shows that no rate-limit window can be full, the rate
   /// limiters would proceed whatever the history holds, so they are not asked and the history
@@ -93,11 +97,19 @@ extension World {
     if shortcut && devices[device].runHeadroom >= 1 { return firstRefusalWithRoomInWindows(activity, now: now) }
     // The history is about to be read: first the runs held back from it.
     flushRuns(device)
+    // A local copy: a closure that read `self.policies` would copy the whole world.
+    let policies = self.policies
     if shortcut {
-      devices[device].runHeadroom = Int32(clamping: policies.runHeadroom(after: liveRuns(device), at: now))
+      let headroom = withLiveRuns(device) { policies.runHeadroom(after: $0, at: now) }
+      devices[device].runHeadroom = Int32(clamping: headroom)
       if devices[device].runHeadroom >= 1 { return firstRefusalWithRoomInWindows(activity, now: now) }
     }
-    return policies.firstRefusal(policyContext(activity, now: now))
+    var context = policyContext(activity, now: now)
+    if !shortcut {
+      let scratch = runScratch
+      context.recentRuns = withLiveRuns(device) { scratch.slice(copying: $0) }
+    }
+    return withLiveRuns(device) { policies.firstRefusal(context, runs: $0) }
   }
 
   /// The first refusal while no rate-limit window can be full: the rate limiters are not asked,
@@ -105,7 +117,8 @@ extension World {
   /// builds a context with no history at all.)
   @inline(__always)
   func firstRefusalWithRoomInWindows(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    policies.firstRefusal(policyContext(activity, now: now, withRuns: false), rateLimitsCannotRefuse: true)
+    policies.firstRefusal(
+      policyContext(activity, now: now), runs: UnsafeBufferPointer(start: nil, count: 0), rateLimitsCannotRefuse: true)
   }
 
   mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {
@@ -178,7 +191,7 @@ extension World {
     if devices[device].oldestRunAt == SimTime(nanoseconds: .max) {
       devices[device].oldestRunAt = now
     } else if devices[device].oldestRunAt <= cutoff {
-      let head = ActivityRateLimitPolicy.firstIndex(after: cutoff, in: liveRuns(device))
+      let head = Int(devices[device].runHead) + withLiveRuns(device) { ActivityRateLimitPolicy.firstIndex(after: cutoff, in: $0) }
       devices[device].runHead = Int32(head)
       devices[device].oldestRunAt = recentRuns[device][head]
     }

@@ -55,7 +55,7 @@ extension World {
         local.append(RowBuffer())
         orphans.append([])
       }
-      recentRuns.append([])
+      recentRuns.append(RowBuffer())
       if spec.server.deviceThrottleRequestsPerMinute != nil {
         deviceBlockedUntil.append(.zero)
         deviceRequestTimes.append([])

@@ -37,8 +37,10 @@ public struct World: EventHandler {
   /// Per activity slot: the plan of the export running in it (emptied when it ends).
   let plans = Column<ExportPlan>()
   /// Per device: start times of rate-limited runs, and of background push wakes.
-  let recentRuns = Column<[SimTime]>()
+  let recentRuns = Column<RowBuffer<SimTime>>()
   var pushWakes: [[SimTime]] = []
+  /// Where a device's run history is copied for a researcher's policy.
+  let runScratch = RunScratch()
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []
   /// Per write (index 0 unused): its store, the write it replaced there, and its value.

@@ -25,7 +25,7 @@ struct DeviceState {
   var oldestRunAt = SimTime(nanoseconds: .max)
   /// A lower bound on how many more runs it takes before a rate-limit window could be full
   /// (`PolicySet.runHeadroom`), less the runs since it was computed. While it is at least 1, no
-  /// window is full, and a decision need not read the run history (a cold array) at all.
+  /// window is full, and a decision need not read the run history (cold rows) at all.
   var runHeadroom: Int32 = 0
   /// Runs recorded but not yet moved to `World.recentRuns` (see `World.flushRuns`).
   var heldRuns = RunBuffer()

@@ -254,6 +254,35 @@ import Testing
     #expect(fastOutcome.processedEvents == fullOutcome.processedEvents)
   }
 
+  /// A researcher's policy sees the run history in `PolicyContext.recentRuns` (a copy of the rows
+  /// the built-in limiter reads in place): the built-in limiter wrapped as a researcher's policy
+  /// refuses exactly when and until the built-in one does.
+  struct WrappedRateLimit: SchedulerPolicy {
+    var inner: ActivityRateLimitPolicy
+    var name: String { "wrappedRateLimit" }
+    func evaluate(_ activity: PolicyContext) -> PolicyVerdict { inner.evaluate(activity) }
+  }
+
+  @Test func aResearchersPolicyReadsTheSameRunHistory() {
+    var spec = Self.quietPair(hours: 2)
+    let limiter = ActivityRateLimitPolicy(windows: [RateLimitWindow(maxRuns: 3, windowSeconds: 600)])
+    let rate = policyIndex(spec, "rateLimit")
+    spec.scheduler.policies[rate] = limiter
+    spec.timeline = [Self.nudges(every: 60, until: .minutes(90))]
+    let (builtIn, _) = TestWorlds.run(spec)
+    spec.scheduler.policies[rate] = WrappedRateLimit(inner: limiter)
+    let (wrapped, _) = TestWorlds.run(spec)
+    func refusals(_ recorder: MetricsRecorder) -> [[Int64]] {
+      recorder.activities.flatMap(\.blocked).filter { $0.policy == Int32(rate) }
+        .map { [$0.from.nanoseconds, $0.to.nanoseconds] }
+    }
+    // Runs at 0.3 s (the launch import), 10.3 s and 70.3 s fill the window; the nudge at 130 s
+    // waits from 130.3 s until the first run leaves it, at 600.3 s.
+    #expect(refusals(builtIn).first == [130_300_000_000, 600_300_000_000])
+    #expect(refusals(builtIn).count > 5)
+    #expect(refusals(wrapped) == refusals(builtIn))
+  }
+
   /// The headroom is a sound bound: whenever it is at least 1, the rate limiter proceeds, in or
   /// out of Low Power Mode, and adding that many runs minus one keeps it so.
   @Test func rateLimitHeadroomNeverHidesAFullWindow() {

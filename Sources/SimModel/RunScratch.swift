@@ -1,0 +1,18 @@
+import SimKernel
+
+/// A reused array into which a device's run history is copied for a researcher's policy, which
+/// reads the history as an `ArraySlice` (`PolicyContext.recentRuns`); the world keeps its
+/// histories as `RowBuffer`s.
+///
+/// A class, so that filling it needs no mutable access to the world; reused, so a decision
+/// allocates nothing once it has held the longest history.
+final class RunScratch {
+  private var runs: [SimTime] = []
+
+  /// `rows` as a slice of the scratch array, valid until the next call.
+  func slice(copying rows: UnsafeBufferPointer<SimTime>) -> ArraySlice<SimTime> {
+    runs.removeAll(keepingCapacity: true)
+    runs.append(contentsOf: rows)
+    return runs[...]
+  }
+}
