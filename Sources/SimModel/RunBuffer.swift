@@ -4,8 +4,8 @@ import SimKernel
 ///
 /// Appending each run to the history wrote its end, a cold cache line on every approval (and,
 /// while the histories were arrays, read the array's header, another). Held here, next to the rest
-/// of the device's scheduler state, runs reach the history four at a time, and only when the history is about to be read (a decision
-/// that must look at it) or the buffer is full.
+/// of the device's scheduler state, runs reach the history four at a time, and only when the
+/// history is about to be read (a decision that must look at it) or the buffer is full.
 struct RunBuffer: BitwiseCopyable {
   /// How many runs a buffer holds.
   static var capacity: Int { 4 }
