@@ -105,11 +105,11 @@ extension World {
       if devices[device].runHeadroom >= 1 { return firstRefusalWithRoomInWindows(activity, now: now) }
     }
     var context = policyContext(activity, now: now)
-    if !shortcut {
-      let scratch = runScratch
-      context.recentRuns = withLiveRuns(device) { scratch.slice(copying: $0) }
+    let scratch = runScratch
+    return withLiveRuns(device) { runs in
+      if !shortcut { context.recentRuns = scratch.slice(copying: runs) }
+      return policies.firstRefusal(context, runs: runs)
     }
-    return withLiveRuns(device) { policies.firstRefusal(context, runs: $0) }
   }
 
   /// The first refusal while no rate-limit window can be full: the rate limiters are not asked,
