@@ -5,6 +5,7 @@ import SimScenario
 enum SchemaCommand {
   static let usage = """
     usage: syncsim schema                         print the JSON Schema (draft 2020-12) of scenario files
+           syncsim schema policies                the scheduler policies, their options and defaults (Markdown)
            syncsim schema records SCENARIO.json   the CloudKit record types and fields the model becomes
            syncsim schema diff OLD.json NEW.json  check a model change against the production rule:
                                                   add-only, no delete, no rename, no type change
@@ -18,6 +19,10 @@ enum SchemaCommand {
     switch arguments.first {
     case nil:
       console.print(ScenarioSchema.text)
+      return .success
+    case "policies":
+      guard arguments.count == 1 else { return usageError("schema policies takes no arguments", console) }
+      console.print(ScenarioSchema.policyTable())
       return .success
     case "records":
       guard arguments.count == 2 else { return usageError("schema records takes one scenario file", console) }
@@ -33,7 +38,7 @@ enum SchemaCommand {
       console.print(changes.isEmpty ? "no schema changes" : "\(changes.count - forbidden) allowed, \(forbidden) forbidden")
       return forbidden == 0 ? .success : .dataError
     default:
-      return usageError("unknown schema subcommand '\(arguments[0])' (records or diff)", console)
+      return usageError("unknown schema subcommand '\(arguments[0])' (policies, records or diff)", console)
     }
   }
 

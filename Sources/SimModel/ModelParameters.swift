@@ -92,7 +92,7 @@ public struct SchedulerParameters: Sendable {
 
   /// MODEL §5's default set: group, rate limit, low power, network (single-device account off).
   public static var defaultPolicies: [any SchedulerPolicy] {
-    [ActivityGroupPolicy(), ActivityRateLimitPolicy(), LowPowerModePolicy(), NetworkPolicy()]
+    PolicyRegistry.standard.defaultPolicies
   }
 
   public init() {}

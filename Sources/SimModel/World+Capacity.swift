@@ -53,8 +53,8 @@ extension World {
   /// by push (a public zone's polls are not estimated). Capped at 2,048 runs a device; the
   /// history's growth slack was about half of the fleet's per-device state.
   mutating func reserveRunHistory(hours: Double, zoneEdits: [Double], ownEdits: [Double], ownZone: [Int]) {
-    guard rateLimitHorizon > .zero, hours > 0 else { return }
-    let share = min(1, Double(rateLimitHorizon.nanoseconds) / 3.6e12 / hours)
+    guard runHistory.horizon > .zero, hours > 0 else { return }
+    let share = min(1, Double(runHistory.horizon.nanoseconds) / 3.6e12 / hours)
     for device in devices.indices {
       var runs = ownEdits[device]
       for mirror in mirrorIDs(of: DeviceID(device)) where mirrors[mirror.index].zone >= 0 {
@@ -65,7 +65,7 @@ extension World {
       // A tighter margin than the records' (10 % and 16): a device that makes more runs than
       // this grows its history once, and the slack is per device.
       let expected = runs * share
-      if expected >= 1 { recentRuns[device].reserveCapacity(min(Int(expected * 1.1 + 16), 2_048)) }
+      if expected >= 1 { runHistory.reserve(device: device, runs: min(Int(expected * 1.1 + 16), 2_048)) }
     }
   }
 

@@ -32,16 +32,16 @@ extension World {
     var fixed = bytes(devices) + bytes(mirrors) + bytes(plans) + bytes(zoneMirrors)
     fixed += bytes(requestLatencies)
     fixed += bytes(devicesInAccount)
-    var runHistory = 0
+    let runBytes = runHistory.bytes
+    let runHistory = runBytes.rows
     for index in devices.indices {
-      runHistory += bytes(recentRuns[index])
       fixed += heapBytes(pushWakes[index]) + heapBytes(waiting[index])
     }
     fixed += runHistory
     // The per-mirror row buffers' inline address and length, and the outer arrays of per-device
     // arrays: one reference each.
     fixed += (history.count + local.count) * MemoryLayout<RowBuffer<Change>>.stride
-    fixed += recentRuns.count * MemoryLayout<RowBuffer<SimTime>>.stride
+    fixed += runBytes.slots
     fixed += (pushWakes.count + waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),

@@ -51,7 +51,7 @@ extension World {
   }
 
   /// What the policies see of `activity`, with its run history left empty: the rate limiters read
-  /// the history in place (`withLiveRuns`), and only a researcher's policy needs it as a slice.
+  /// the history through `RunHistory`, and only a researcher's policy needs it as a slice.
   @inline(__always)
   func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
     let state = activities[activity.index]
@@ -63,13 +63,6 @@ extension World {
       recentRuns: [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
       online: device.online, devicesInAccount: Int(devicesInAccount[Int(device.account)]))
-  }
-
-  /// Calls `body` with the device's runs within the rate limiter's horizon, oldest first, in
-  /// place: valid only during the call.
-  @inline(__always)
-  func withLiveRuns<Result>(_ device: Int, _ body: (UnsafeBufferPointer<SimTime>) -> Result) -> Result {
-    recentRuns[device].withRows(Int(devices[device].runHead)..<recentRuns[device].count, body)
   }
 
   /// Evaluates the policies in order; the first refusal blocks the activity.
@@ -84,31 +77,25 @@ extension World {
     }
   }
 
-  /// The first policy that refuses, in order. The rate limiters read the run history in place;
-  /// a researcher's policy gets a copy of it in the context (`runScratch`).
+  /// The first policy that refuses, in order. The rate limiters read the run history through a
+  /// view; a researcher's policy gets a copy of it in the context.
   ///
-  /// While the device's run headroom shows that no rate-limit window can be full, the rate
-  /// limiters would proceed whatever the history holds, so they are not asked and the history
-  /// is not read; the verdicts are the same (a test checks them against asking every time).
+  /// While the run history shows that no rate-limit window can be full, the rate limiters would
+  /// proceed whatever it holds, so they are not asked and it is not read; the verdicts are the
+  /// same (a test checks them against asking every time).
   @inline(__always)
   mutating func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
     let device = owner(of: activities[activity.index].mirror).index
-    let shortcut = policies.onlyRateLimitsReadRuns
-    if shortcut && devices[device].runHeadroom >= 1 { return firstRefusalWithRoomInWindows(activity, now: now) }
-    // The history is about to be read: first the runs held back from it.
-    flushRuns(device)
     // A local copy: a closure that read `self.policies` would copy the whole world.
     let policies = self.policies
-    if shortcut {
-      let headroom = withLiveRuns(device) { policies.runHeadroom(after: $0, at: now) }
-      devices[device].runHeadroom = Int32(clamping: headroom)
-      if devices[device].runHeadroom >= 1 { return firstRefusalWithRoomInWindows(activity, now: now) }
+    let onlyLimitersRead = policies.onlyRateLimitsReadRuns
+    if onlyLimitersRead && runHistory.windowsHaveRoom(device: device, &devices[device].runs, at: now, policies: policies) {
+      return firstRefusalWithRoomInWindows(activity, now: now)
     }
     var context = policyContext(activity, now: now)
-    let scratch = runScratch
-    return withLiveRuns(device) { runs in
-      if !shortcut { context.recentRuns = scratch.slice(copying: runs) }
-      return policies.firstRefusal(context, runs: runs)
+    return runHistory.withRuns(device: device, &devices[device].runs, copyForResearcher: !onlyLimitersRead) { view, copy in
+      context.recentRuns = copy
+      return policies.firstRefusal(context, runs: view)
     }
   }
 
@@ -117,8 +104,7 @@ extension World {
   /// builds a context with no history at all.)
   @inline(__always)
   func firstRefusalWithRoomInWindows(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    policies.firstRefusal(
-      policyContext(activity, now: now), runs: UnsafeBufferPointer(start: nil, count: 0), rateLimitsCannotRefuse: true)
+    policies.firstRefusal(policyContext(activity, now: now), runs: .none, rateLimitsCannotRefuse: true)
   }
 
   mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {
@@ -158,47 +144,9 @@ extension World {
     }
     activities[activity.index].phase = .approved
     mirrors[state.mirror.index].runningInGroup += 1
-    recordRun(device: device, at: sim.now)
+    runHistory.record(sim.now, device: device, &devices[device].runs)
     sink.observe(.activityApproved(activity: logID(activity), at: sim.now))
     sim.schedule(.start(activity), after: state.kind == .export ? exportStartDelay : importStartDelay)
-  }
-
-  /// Remembers a run for the rate limiter: held in the device's state, and moved to its run
-  /// history with the runs held before it when the buffer is full or the history is read.
-  mutating func recordRun(device: Int, at now: SimTime) {
-    guard rateLimitHorizon > .zero else { return }
-    devices[device].runHeadroom -= 1
-    if devices[device].heldRuns.isFull { flushRuns(device) }
-    devices[device].heldRuns.append(now)
-  }
-
-  /// Moves the device's held runs to its run history, in order, as if each had been appended
-  /// when it was recorded; the history then reads exactly as it would have.
-  mutating func flushRuns(_ device: Int) {
-    let held = devices[device].heldRuns
-    guard held.count > 0 else { return }
-    devices[device].heldRuns.removeAll()
-    for index in 0..<Int(held.count) { appendRun(device: device, at: held[index]) }
-  }
-
-  /// Appends a run to the history, forgetting runs older than the limiter's longest window.
-  ///
-  /// Forgotten runs are skipped with a head index and compacted only when they are half the
-  /// array, so appending a run is amortised O(1).
-  mutating func appendRun(device: Int, at now: SimTime) {
-    recentRuns[device].append(now)
-    let cutoff = now.advanced(by: SimDuration(nanoseconds: -rateLimitHorizon.nanoseconds))
-    if devices[device].oldestRunAt == SimTime(nanoseconds: .max) {
-      devices[device].oldestRunAt = now
-    } else if devices[device].oldestRunAt <= cutoff {
-      let head = Int(devices[device].runHead) + withLiveRuns(device) { ActivityRateLimitPolicy.firstIndex(after: cutoff, in: $0) }
-      devices[device].runHead = Int32(head)
-      devices[device].oldestRunAt = recentRuns[device][head]
-    }
-    if Int(devices[device].runHead) * 2 > recentRuns[device].count {
-      recentRuns[device].removeFirst(Int(devices[device].runHead))
-      devices[device].runHead = 0
-    }
   }
 
   mutating func startActivity(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {

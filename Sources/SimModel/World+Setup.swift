@@ -22,7 +22,7 @@ extension World {
     // Sized once: growing a column by doubling copied it whole, a tenth of the fleet's setup.
     let storeCount = spec.devices.reduce(0) { $0 + $1.stores.count }
     devices.reserveCapacity(spec.devices.count)
-    recentRuns.reserveCapacity(spec.devices.count)
+    runHistory.reserveDevices(spec.devices.count)
     mirrors.reserveCapacity(storeCount)
     history.reserveCapacity(storeCount)
     local.reserveCapacity(storeCount)
@@ -55,7 +55,7 @@ extension World {
         local.append(RowBuffer())
         orphans.append([])
       }
-      recentRuns.append(RowBuffer())
+      runHistory.addDevice()
       if spec.server.deviceThrottleRequestsPerMinute != nil {
         deviceBlockedUntil.append(.zero)
         deviceRequestTimes.append([])

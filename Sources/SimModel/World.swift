@@ -36,11 +36,10 @@ public struct World: EventHandler {
   let local = Column<RowBuffer<LocalField>>()
   /// Per activity slot: the plan of the export running in it (emptied when it ends).
   let plans = Column<ExportPlan>()
-  /// Per device: start times of rate-limited runs, and of background push wakes.
-  let recentRuns = Column<RowBuffer<SimTime>>()
+  /// Per device: the start times of rate-limited runs.
+  let runHistory: RunHistory
+  /// Per device: the start times of background push wakes.
   var pushWakes: [[SimTime]] = []
-  /// Where a device's run history is copied for a researcher's policy.
-  let runScratch = RunScratch()
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []
   /// Per write (index 0 unused): its store, the write it replaced there, and its value.
@@ -62,7 +61,6 @@ public struct World: EventHandler {
   var assetBytesByEntity: [Int64] = []
   /// Fields per entity, existence field included (read on every edit, commit and import).
   var entityFieldCount: [Int] = []
-  var rateLimitHorizon: SimDuration
   /// The scheduler's fixed delays on the clock, converted once rather than per activity.
   let exportStartDelay: SimDuration
   let importStartDelay: SimDuration
@@ -94,7 +92,7 @@ public struct World: EventHandler {
     self.spec = spec
     self.sink = sink
     policies = PolicySet(spec.scheduler.policies)
-    rateLimitHorizon = SimDuration(seconds: policies.runHorizonSeconds)
+    runHistory = RunHistory(horizon: SimDuration(seconds: policies.runHorizonSeconds))
     exportStartDelay = SimDuration(seconds: spec.scheduler.exportStartDelaySeconds)
     importStartDelay = SimDuration(seconds: spec.scheduler.importStartDelaySeconds)
     policyValidity = SimDuration(seconds: spec.scheduler.policyValiditySeconds)

@@ -19,16 +19,8 @@ struct DeviceState {
   var online: Bool
   /// How many of its activities wait on a policy (the length of `World.waiting` for it).
   var waitingCount: Int32 = 0
-  /// Where its live runs start in `World.recentRuns` (older ones are forgotten), and the time of
-  /// the oldest live run: kept here, in cache, so that recording a run reads no old run.
-  var runHead: Int32 = 0
-  var oldestRunAt = SimTime(nanoseconds: .max)
-  /// A lower bound on how many more runs it takes before a rate-limit window could be full
-  /// (`PolicySet.runHeadroom`), less the runs since it was computed. While it is at least 1, no
-  /// window is full, and a decision need not read the run history (cold rows) at all.
-  var runHeadroom: Int32 = 0
-  /// Runs recorded but not yet moved to `World.recentRuns` (see `World.flushRuns`).
-  var heldRuns = RunBuffer()
+  /// Its rate-limit run bookkeeping (see `RunHistory`).
+  var runs = DeviceRuns()
   var uploadBytesPerSecond: Double
   var downloadBytesPerSecond: Double
   /// The zone of the push APNs stores for this offline device (newest kept), or −1.

@@ -21,9 +21,9 @@ extension RunReport {
   public func summaryTable(version: String) -> CSVTable {
     var table = CSVTable(
       columns: ["scenario", "seed", "syncsimVersion", "scenarioHash", "fingerprint", "simulatedSeconds"]
-        + RunSummary.metricNames + ["expectationsMet", "expectationsFailed"])
+        + summary.catalog.map(\.name) + ["expectationsMet", "expectationsFailed"])
     var row = runColumns + [version, scenarioHash, outcome.fingerprint.hex, CSVTable.seconds(outcome.endTime)]
-    for (info, value) in zip(RunSummary.catalog, summary.values) { row.append(CSVTable.value(value, isDuration: info.isDuration)) }
+    for (info, value) in zip(summary.catalog, summary.values) { row.append(CSVTable.value(value, isDuration: info.isDuration)) }
     row.append(String(expectations.filter(\.passed).count))
     row.append(String(expectations.filter { !$0.passed }.count))
     table.append(row)

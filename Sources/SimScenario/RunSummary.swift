@@ -23,13 +23,17 @@ public struct RunSummary: Sendable {
     }
   }
 
-  /// Values by metric, in `RunSummary.catalog` order; nil where undefined (no visible rows, never converged).
+  /// Values by metric, in `catalog` order; nil where undefined (no visible rows, never converged).
   public var values: [Double?]
+  /// The metrics of this run: `RunSummary.catalog`, then the `blocked.*` metrics of any policy
+  /// in the run that is not one of SyncSim's own (a researcher's).
+  public var catalog: [MetricInfo]
 
-  static let policyNames = ["activityGroup", "rateLimit", "lowPowerMode", "network", "singleDeviceAccount"]
+  /// Every metric SyncSim reports for its own policies.
+  public static let catalog = catalog(policyNames: PolicyRegistry.standard.names)
 
-  /// Every metric SyncSim reports.
-  public static let catalog: [MetricInfo] = {
+  /// Every metric, with `blocked.<policy>.*` for each of `policyNames`.
+  public static func catalog(policyNames: [String]) -> [MetricInfo] {
     var list: [MetricInfo] = [
       MetricInfo(name: "latency.p50", isDuration: true, meaning: "median save-to-visible latency over visible rows"),
       MetricInfo(name: "latency.p90", isDuration: true, meaning: "90th percentile latency"),
@@ -89,7 +93,7 @@ public struct RunSummary: Sendable {
     }
     list.append(MetricInfo(name: "events", isDuration: false, meaning: "events processed"))
     return list
-  }()
+  }
 
   public static let metricNames = catalog.map(\.name)
 
@@ -97,7 +101,7 @@ public struct RunSummary: Sendable {
 
   /// The value of `name`, if defined.
   public func value(_ name: String) -> Double? {
-    guard let index = Self.metricNames.firstIndex(of: name) else { return nil }
+    guard let index = catalog.firstIndex(where: { $0.name == name }) else { return nil }
     return values[index]
   }
 
@@ -166,14 +170,17 @@ public struct RunSummary: Sendable {
     named["bytesUp"] = Double(c.bytesUp)
     named["bytesDown"] = Double(c.bytesDown)
     for event in PushEvent.allCases { named["pushes.\(event.rawValue)"] = Double(c.pushCount(event)) }
-    for policy in Self.policyNames {
+    let ownNames = PolicyRegistry.standard.names
+    let policyNames = ownNames + recorder.policyNames.filter { !ownNames.contains($0) }
+    for policy in policyNames {
       let index = recorder.policyNames.firstIndex(of: policy)
       named["blocked.\(policy).count"] = Double(index.map { c.blockedCount[$0] } ?? 0)
       named["blocked.\(policy).total"] = index.map { c.blockedTotal[$0].seconds } ?? 0
       named["blocked.\(policy).longest"] = index.map { c.blockedLongest[$0].seconds } ?? 0
     }
     named["events"] = Double(events)
-    values = Self.catalog.map { named[$0.name] }
+    catalog = policyNames == ownNames ? Self.catalog : Self.catalog(policyNames: policyNames)
+    values = catalog.map { named[$0.name] }
   }
 
   /// Nearest-rank percentile of sorted values.

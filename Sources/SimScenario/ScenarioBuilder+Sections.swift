@@ -89,13 +89,12 @@ extension ScenarioBuilder {
     }
   }
 
-  static let policyNames = ["activityGroup", "rateLimit", "lowPowerMode", "network", "singleDeviceAccount"]
-
   func scheduler(_ node: JSONNode?, _ spec: inout WorldSpec) {
     let keys = [
       "decisionLatency", "reevaluationLatency", "exportStartDelay", "importStartDelay", "emptyExportDuration",
       "policyValidity", "exportRequestCoalescing", "policies",
     ]
+    spec.scheduler.policies = policyRegistry.defaultPolicies
     guard let fields = reader.object(node, "scheduler", known: keys) else { return }
     let path = { ScenarioReader.join("scheduler", $0) }
     if let latency = reader.distribution(fields["decisionLatency"], path("decisionLatency")) { spec.scheduler.decisionLatency = latency }
@@ -105,81 +104,58 @@ extension ScenarioBuilder {
     if let value = reader.duration(fields["emptyExportDuration"], path("emptyExportDuration")) { spec.scheduler.emptyExportSeconds = value.seconds }
     if let value = reader.duration(fields["policyValidity"], path("policyValidity"), positive: true) { spec.scheduler.policyValiditySeconds = value.seconds }
     if let value = reader.bool(fields["exportRequestCoalescing"], path("exportRequestCoalescing")) { spec.exportRequestCoalescing = value }
-    if let policies = reader.object(fields["policies"], path("policies"), known: Self.policyNames) {
+    if let policies = reader.object(fields["policies"], path("policies"), known: policyRegistry.names) {
       spec.scheduler.policies = self.policies(policies, path("policies"))
     }
   }
 
-  /// The policy set in MODEL §5 order; a policy is on with `true` or an object, off with `false`.
+  /// The policy set in the registry's order; a policy is on with `true` or an object (its
+  /// options), off with `false`, and at its registry default when not named.
   func policies(_ fields: Fields, _ path: String) -> [any SchedulerPolicy] {
     var result: [any SchedulerPolicy] = []
-    for name in Self.policyNames {
-      let policyPath = ScenarioReader.join(path, name)
-      let defaultOn = name != "singleDeviceAccount"
-      guard let node = fields[name] else {
-        if defaultOn { result.append(defaultPolicy(name)) }
+    for definition in policyRegistry.definitions {
+      guard let node = fields[definition.name] else {
+        if definition.isOnByDefault { result.append(definition.makeDefault()) }
         continue
       }
       if case .bool(let on) = node.value {
-        if on { result.append(defaultPolicy(name)) }
+        if on { result.append(definition.makeDefault()) }
         continue
       }
-      switch name {
-      case "activityGroup":
-        guard let fields = reader.object(node, policyPath, known: ["limit"]) else { continue }
-        result.append(ActivityGroupPolicy(limit: reader.integer(fields["limit"], ScenarioReader.join(policyPath, "limit"), min: 1, max: 1000) ?? 1))
-      case "rateLimit":
-        if let policy = rateLimit(node, policyPath) { result.append(policy) }
-      case "lowPowerMode":
-        guard let fields = reader.object(node, policyPath, known: ["batteryThreshold"]) else { continue }
-        var policy = LowPowerModePolicy()
-        if let threshold = reader.number(fields["batteryThreshold"], ScenarioReader.join(policyPath, "batteryThreshold"), min: 0, max: 100) {
-          policy.batteryThresholdPercent = threshold
+      let policyPath = ScenarioReader.join(path, definition.name)
+      guard let options = reader.object(node, policyPath, known: definition.options.map(\.key)) else { continue }
+      var values = PolicyOptionValues()
+      for option in definition.options {
+        if let value = policyOption(option, options[option.key], ScenarioReader.join(policyPath, option.key)) {
+          values.set(option.key, value)
         }
-        result.append(policy)
-      case "network":
-        _ = reader.object(node, policyPath, known: [])
-        result.append(NetworkPolicy())
-      default:
-        guard let fields = reader.object(node, policyPath, known: ["delay"]) else { continue }
-        var policy = SingleDeviceAccountPolicy()
-        if let delay = reader.duration(fields["delay"], ScenarioReader.join(policyPath, "delay")) { policy.delaySeconds = delay.seconds }
-        result.append(policy)
       }
+      result.append(definition.make(values))
     }
     return result
   }
 
-  func defaultPolicy(_ name: String) -> any SchedulerPolicy {
-    switch name {
-    case "activityGroup": ActivityGroupPolicy()
-    case "rateLimit": ActivityRateLimitPolicy()
-    case "lowPowerMode": LowPowerModePolicy()
-    case "network": NetworkPolicy()
-    default: SingleDeviceAccountPolicy()
+  /// One option's value, read as its kind says (nil when absent or wrong; wrong is a problem).
+  func policyOption(_ option: PolicyOption, _ node: JSONNode?, _ path: String) -> PolicyOptionValues.Value? {
+    switch option.kind {
+    case .integer(let min, let max): reader.integer(node, path, min: min, max: max).map { .integer($0) }
+    case .number(let min, let max): reader.number(node, path, min: min, max: max).map { .number($0) }
+    case .duration(let positive, let maxSeconds):
+      reader.duration(node, path, positive: positive, max: SimDuration(seconds: maxSeconds)).map { .seconds($0.seconds) }
+    case .bool: reader.bool(node, path).map { .bool($0) }
+    case .rateLimitWindows: rateLimitWindows(node, path).map { .rateLimitWindows($0) }
     }
   }
 
-  func rateLimit(_ node: JSONNode, _ path: String) -> ActivityRateLimitPolicy? {
-    guard let fields = reader.object(node, path, known: ["windows", "lowPowerWindow", "exemptPushLaunches"]) else { return nil }
-    var policy = ActivityRateLimitPolicy()
-    let windowsPath = ScenarioReader.join(path, "windows")
-    if let windows = reader.array(fields["windows"], windowsPath, maxCount: 32) {
-      policy.windows = windows.enumerated().compactMap { index, window in
-        let windowPath = ScenarioReader.index(windowsPath, index)
-        guard let fields = reader.object(window, windowPath, known: ["maxRuns", "window"]) else { return nil }
-        let runs = reader.required(fields, "maxRuns", windowPath) { reader.integer($0, $1, min: 1, max: 10_000_000) }
-        let length = reader.required(fields, "window", windowPath) { reader.duration($0, $1, positive: true, max: .days(30)) }
-        guard let runs, let length else { return nil }
-        return RateLimitWindow(maxRuns: runs, windowSeconds: length.seconds)
-      }
+  func rateLimitWindows(_ node: JSONNode?, _ path: String) -> [RateLimitWindow]? {
+    guard let windows = reader.array(node, path, maxCount: 32) else { return nil }
+    return windows.enumerated().compactMap { index, window in
+      let windowPath = ScenarioReader.index(path, index)
+      guard let fields = reader.object(window, windowPath, known: ["maxRuns", "window"]) else { return nil }
+      let runs = reader.required(fields, "maxRuns", windowPath) { reader.integer($0, $1, min: 1, max: 10_000_000) }
+      let length = reader.required(fields, "window", windowPath) { reader.duration($0, $1, positive: true, max: .days(30)) }
+      guard let runs, let length else { return nil }
+      return RateLimitWindow(maxRuns: runs, windowSeconds: length.seconds)
     }
-    if let window = reader.duration(fields["lowPowerWindow"], ScenarioReader.join(path, "lowPowerWindow"), max: .days(30)) {
-      policy.lowPowerWindowSeconds = window.seconds
-    }
-    if let exempt = reader.bool(fields["exemptPushLaunches"], ScenarioReader.join(path, "exemptPushLaunches")) {
-      policy.exemptPushLaunches = exempt
-    }
-    return policy
   }
 }

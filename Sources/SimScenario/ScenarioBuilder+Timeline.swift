@@ -206,8 +206,8 @@ extension ScenarioBuilder {
       let path = ScenarioReader.index("expect", index)
       guard let fields = reader.object(entry, path, known: ["metric", "max", "min", "equals"]) else { continue }
       guard let metric = reader.required(fields, "metric", path, { reader.string($0, $1) }) else { continue }
-      guard let info = RunSummary.metric(named: metric) else {
-        reader.problem(ScenarioReader.join(path, "metric"), "unknown metric \"\(metric)\"", hint: suggestion(for: metric, among: RunSummary.metricNames).map { "did you mean \"\($0)\"?" } ?? "see the README's metric list")
+      guard let info = metrics.first(where: { $0.name == metric }) else {
+        reader.problem(ScenarioReader.join(path, "metric"), "unknown metric \"\(metric)\"", hint: suggestion(for: metric, among: metricNames).map { "did you mean \"\($0)\"?" } ?? "see the README's metric list")
         continue
       }
       let comparisons = ["max", "min", "equals"].filter { fields[$0] != nil }

@@ -4,6 +4,19 @@ import SimModel
 /// Builds a `Scenario` section by section; every problem goes to the reader.
 struct ScenarioBuilder {
   let reader: ScenarioReader
+  /// The scheduler policies a scenario may name.
+  let policyRegistry: PolicyRegistry
+  /// The metrics an expectation or tolerance may name (with the registry's policies' `blocked.*`).
+  let metrics: [RunSummary.MetricInfo]
+
+  init(reader: ScenarioReader, policyRegistry: PolicyRegistry = .standard) {
+    self.reader = reader
+    self.policyRegistry = policyRegistry
+    metrics = policyRegistry.names == PolicyRegistry.standard.names
+      ? RunSummary.catalog : RunSummary.catalog(policyNames: policyRegistry.names)
+  }
+
+  var metricNames: [String] { metrics.map(\.name) }
   typealias Fields = [String: JSONNode]
 
   /// A device group as written, before expansion.
@@ -129,8 +142,8 @@ struct ScenarioBuilder {
     var result: [String: Double] = [:]
     for (key, value) in members {
       let path = ScenarioReader.join("tolerances", key)
-      if !RunSummary.metricNames.contains(key) {
-        reader.problem(path, "unknown metric \"\(key)\"", hint: suggestion(for: key, among: RunSummary.metricNames).map { "did you mean \"\($0)\"?" })
+      if !metricNames.contains(key) {
+        reader.problem(path, "unknown metric \"\(key)\"", hint: suggestion(for: key, among: metricNames).map { "did you mean \"\($0)\"?" })
       } else if let tolerance = reader.number(value, path, min: 0) {
         result[key] = tolerance
       }

@@ -21,8 +21,11 @@ public enum ScenarioDecoder {
     "tolerances", "outputs", "sweep",
   ]
 
-  /// Decodes `bytes` read from `file`; throws every problem when any is an error.
-  public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioProblems) -> (Scenario, [ScenarioProblem]) {
+  /// Decodes `bytes` read from `file`; throws every problem when any is an error. `policies` are
+  /// the scheduler policies the scenario may name (a researcher adds their own to SyncSim's).
+  public static func decode(
+    _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard
+  ) throws(ScenarioProblems) -> (Scenario, [ScenarioProblem]) {
     guard bytes.count <= Limits.maxFileBytes else {
       throw ScenarioProblems(problems: [ScenarioProblem(file: file, path: "", message: "file is \(bytes.count) bytes, over the limit of \(Limits.maxFileBytes)")])
     }
@@ -35,7 +38,7 @@ public enum ScenarioDecoder {
       ])
     }
     let reader = ScenarioReader(file: file)
-    let scenario = ScenarioBuilder(reader: reader).build(root)
+    let scenario = ScenarioBuilder(reader: reader, policyRegistry: policies).build(root)
     let problems = reader.problems
     if problems.contains(where: { $0.severity == .error }) || scenario == nil {
       throw ScenarioProblems(problems: problems)

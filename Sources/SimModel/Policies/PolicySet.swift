@@ -63,7 +63,7 @@ struct PolicySet {
   /// asked, and `runs` may be empty.
   @inline(__always)
   func firstRefusal(
-    _ activity: PolicyContext, runs: UnsafeBufferPointer<SimTime>, rateLimitsCannotRefuse: Bool = false
+    _ activity: PolicyContext, runs: RecentRuns, rateLimitsCannotRefuse: Bool = false
   ) -> (policy: Int32, until: SimTime?)? {
     for position in order.indices {
       if case .refuse(let until) = verdict(order[position], activity, runs, rateLimitsCannotRefuse) {
@@ -74,7 +74,7 @@ struct PolicySet {
   }
 
   /// How many more runs it takes at least before any rate limiter's window could be full.
-  func runHeadroom(after runs: UnsafeBufferPointer<SimTime>, at now: SimTime) -> Int {
+  func runHeadroom(after runs: RecentRuns, at now: SimTime) -> Int {
     var least = Int.max
     for policy in rateLimits { least = min(least, policy.headroom(after: runs, at: now)) }
     return least
@@ -82,7 +82,7 @@ struct PolicySet {
 
   @inline(__always)
   private func verdict(
-    _ slot: Slot, _ activity: PolicyContext, _ runs: UnsafeBufferPointer<SimTime>, _ rateLimitsCannotRefuse: Bool
+    _ slot: Slot, _ activity: PolicyContext, _ runs: RecentRuns, _ rateLimitsCannotRefuse: Bool
   ) -> PolicyVerdict {
     switch slot {
     case .activityGroup(let index): return activityGroups[index].evaluate(activity)
