@@ -117,7 +117,7 @@ extension World {
         requestExport(MirrorID(index), trigger: .exportAgain, sim: &sim)
       }
     case .throttle(let on):
-      throttleForced = on
+      serverState.throttleForced = on
     case .bulkInsert(let count, let entity, let oneSave, _):
       guard let mirror = editTarget(device, store: store), isSyncing(mirror) else { return }
       if oneSave {

@@ -9,8 +9,8 @@ enum RequestVerdict {
   case failed(CloudError)
 }
 
-/// CloudKit requests: throttling, retry-after and network failures shared by export and import
-/// (MODEL §6, TN3162, CKError docs).
+/// CloudKit requests shared by export and import: when they may be sent, and how the server
+/// answers them (the failure modes are in `Faults/`; MODEL §6, TN3162, CKError docs).
 extension World {
   /// Schedules `completion` for a request that takes `duration` once it may be sent: never before
   /// the container's or the device's retry-after has passed, nor before `notBefore` (a retry's).
@@ -24,72 +24,20 @@ extension World {
   /// The earliest time the device may send: after the container's and its own retry-after.
   @inline(__always)
   func earliestSend(_ device: DeviceID, at now: SimTime) -> SimTime {
-    max(now, containerBlockedUntil, deviceBlockedUntil.isEmpty ? .zero : deviceBlockedUntil[device.index])
+    serverState.earliestSend(device.index, at: now)
   }
 
-  /// The generic part of every request's answer: network, network failures, the throttle.
+  /// The answer to a request that completes now: the first registered fault that applies
+  /// (`RequestFaults`), reported with its error, or accepted.
   mutating func generalVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
     let mirror = activities[activity.index].mirror
-    let device = owner(of: mirror).index
-    guard devices[device].online else {
-      sink.observe(.cloudError(mirror: mirror, error: .networkUnavailable, retryAfter: nil, at: now))
-      return .failed(.networkUnavailable)
-    }
-    let server = spec.server
-    if server.networkFailureProbability > 0 && devices[device].streams.network.bernoulli(server.networkFailureProbability) {
-      activities[activity.index].attempt += 1
-      let attempt = activities[activity.index].attempt
-      // Retry at once the first time, then back off exponentially up to the cap. [A] CKError.h
-      let backoff = attempt <= 1 ? 0 : min(server.networkRetryBackoffSeconds * Double(1 << min(attempt - 2, 30)), server.networkRetryBackoffCapSeconds)
-      sink.observe(.cloudError(mirror: mirror, error: .networkFailure, retryAfter: nil, at: now))
-      return .retry(at: now + SimDuration(seconds: backoff))
-    }
-    if isThrottled(at: now) {
-      let retryAfter = server.throttleRetryAfter.sampleDuration(using: &devices[device].streams.network)
-      containerBlockedUntil = max(containerBlockedUntil, now + retryAfter)
-      sink.observe(.cloudError(mirror: mirror, error: .serviceUnavailable, retryAfter: retryAfter, at: now))
-      return .retry(at: containerBlockedUntil)
-    }
-    if isDeviceThrottled(device, at: now) {
-      let retryAfter = server.throttleRetryAfter.sampleDuration(using: &devices[device].streams.network)
-      deviceBlockedUntil[device] = max(deviceBlockedUntil[device], now + retryAfter)
-      sink.observe(.cloudError(mirror: mirror, error: .requestRateLimited, retryAfter: retryAfter, at: now))
-      return .retry(at: deviceBlockedUntil[device])
-    }
-    if server.zoneBusyProbability > 0 && devices[device].streams.network.bernoulli(server.zoneBusyProbability) {
-      activities[activity.index].attempt += 1
-      let attempt = activities[activity.index].attempt
-      let delay = SimDuration(seconds: server.zoneBusyBackoffSeconds * Double(1 << min(attempt - 1, 30)))
-      sink.observe(.cloudError(mirror: mirror, error: .zoneBusy, retryAfter: delay, at: now))
-      return .retry(at: now + delay)
+    let request = RequestContext(activity: activity, device: owner(of: mirror).index, now: now)
+    for fault in faults where fault.applies(to: request, in: &self) {
+      let recovery = fault.recovery(for: request, in: &self)
+      sink.observe(.cloudError(mirror: mirror, error: fault.error, retryAfter: recovery.retryAfter, at: now))
+      return recovery.retryAt.map { .retry(at: $0) } ?? .failed(fault.error)
     }
     activities[activity.index].attempt = 0
     return .accepted
-  }
-
-  /// Counts the request against the device's per-minute rate; true when over it.
-  mutating func isDeviceThrottled(_ device: Int, at now: SimTime) -> Bool {
-    guard let limit = spec.server.deviceThrottleRequestsPerMinute else { return false }
-    let windowStart = now.advanced(by: .seconds(-60))
-    deviceRequestTimes[device].removeAll { $0 <= windowStart }
-    if Double(deviceRequestTimes[device].count) >= limit { return true }
-    deviceRequestTimes[device].append(now)
-    return false
-  }
-
-  /// Counts the request against the container's per-second rate; true when over it (or forced).
-  mutating func isThrottled(at now: SimTime) -> Bool {
-    if throttleForced { return true }
-    guard let rate = spec.server.throttleRequestsPerSecond else { return false }
-    let windowStart = now.advanced(by: .seconds(-1))
-    while throttleHead < throttleWindow.count && throttleWindow[throttleHead] <= windowStart { throttleHead += 1 }
-    if throttleHead > 1024 && throttleHead * 2 > throttleWindow.count {
-      throttleWindow.removeFirst(throttleHead)
-      throttleHead = 0
-    }
-    let inWindow = throttleWindow.count - throttleHead
-    if Double(inWindow) >= rate { return true }
-    throttleWindow.append(now)
-    return false
   }
 }

@@ -57,8 +57,8 @@ extension World {
       }
       runHistory.addDevice()
       if spec.server.deviceThrottleRequestsPerMinute != nil {
-        deviceBlockedUntil.append(.zero)
-        deviceRequestTimes.append([])
+        serverState.deviceBlockedUntil.append(.zero)
+        serverState.deviceRequestTimes.append([])
       }
       pushWakes.append([])
       waiting.append([])

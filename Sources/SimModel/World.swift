@@ -67,14 +67,10 @@ public struct World: EventHandler {
   let policyValidity: SimDuration
   /// `spec.scheduler.policies`, in order, each kept as its concrete type.
   let policies: PolicySet
-  /// The container's throttle: no request before this time (retry-after), recent request times.
-  var containerBlockedUntil = SimTime.zero
-  var throttleWindow: [SimTime] = []
-  var throttleHead = 0
-  var throttleForced = false
-  /// Per device: its own retry-after and recent request times (only with a device throttle).
-  var deviceBlockedUntil: [SimTime] = []
-  var deviceRequestTimes: [[SimTime]] = []
+  /// The server's memory of request rates (throttles and retry-afters).
+  var serverState = ServerState()
+  /// The failure modes the server's parameters turn on, in the order they are asked.
+  let faults: [any RequestFault]
   /// Queries per public-database poll: one per record type, plus one for CDMR join records.
   var publicQueriesPerPoll = 1
   /// Bytes stored per account, and per-account quota (nil = unlimited).
@@ -92,6 +88,7 @@ public struct World: EventHandler {
     self.spec = spec
     self.sink = sink
     policies = PolicySet(spec.scheduler.policies)
+    faults = RequestFaults.active(for: spec.server)
     runHistory = RunHistory(horizon: SimDuration(seconds: policies.runHorizonSeconds))
     exportStartDelay = SimDuration(seconds: spec.scheduler.exportStartDelaySeconds)
     importStartDelay = SimDuration(seconds: spec.scheduler.importStartDelaySeconds)

@@ -1,0 +1,29 @@
+import SimKernel
+
+/// A transient network failure (`cloud.networkFailureProbability`): retried at once the first
+/// time, then with exponential back-off up to a cap. [A] CKError.h
+struct NetworkFailureFault: RequestFault {
+  let probability: Double
+  let backoffSeconds: Double
+  let backoffCapSeconds: Double
+
+  init?(server: ServerParameters) {
+    guard server.networkFailureProbability > 0 else { return nil }
+    probability = server.networkFailureProbability
+    backoffSeconds = server.networkRetryBackoffSeconds
+    backoffCapSeconds = server.networkRetryBackoffCapSeconds
+  }
+
+  var error: CloudError { .networkFailure }
+
+  func applies(to request: RequestContext, in world: inout World) -> Bool {
+    world.devices[request.device].streams.network.bernoulli(probability)
+  }
+
+  func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+    world.activities[request.activity.index].attempt += 1
+    let attempt = world.activities[request.activity.index].attempt
+    let backoff = attempt <= 1 ? 0 : min(backoffSeconds * Double(1 << min(attempt - 2, 30)), backoffCapSeconds)
+    return (request.now + SimDuration(seconds: backoff), nil)
+  }
+}

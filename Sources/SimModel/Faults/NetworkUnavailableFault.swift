@@ -1,0 +1,15 @@
+import SimKernel
+
+/// The device is offline: the activity fails, and a new one waits on the Network policy. [A]
+struct NetworkUnavailableFault: RequestFault {
+  init?(server: ServerParameters) {}
+  var error: CloudError { .networkUnavailable }
+
+  func applies(to request: RequestContext, in world: inout World) -> Bool {
+    !world.devices[request.device].online
+  }
+
+  func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+    (nil, nil)
+  }
+}

@@ -1,0 +1,42 @@
+import SimKernel
+
+/// One way a CloudKit request can fail (MODEL §6, TN3162, CKError docs): when it applies, what
+/// it answers, and how the request recovers.
+///
+/// Faults are asked in `RequestFaults.all`'s order when a request completes; the first that
+/// applies answers it. A new failure mode is one file and one line in that list.
+protocol RequestFault: Sendable {
+  /// The fault for `server`'s parameters, or nil when they turn it off (it is then never asked).
+  init?(server: ServerParameters)
+  /// The error it reports.
+  var error: CloudError { get }
+  /// Whether it hits `request` now. May draw from the device's network stream or count the
+  /// request against a rate, as the server would.
+  func applies(to request: RequestContext, in world: inout World) -> Bool
+  /// How the request recovers: sent again at `retryAt`, or the activity fails (nil); and the
+  /// retry-after the server states, if any (reported with the error).
+  func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?)
+}
+
+/// The request being answered.
+struct RequestContext {
+  var activity: ActivityID
+  var device: Int
+  var now: SimTime
+}
+
+/// The registered failure modes, in the order the server and network apply them.
+enum RequestFaults {
+  static let all: [any RequestFault.Type] = [
+    NetworkUnavailableFault.self,
+    NetworkFailureFault.self,
+    ContainerThrottleFault.self,
+    DeviceThrottleFault.self,
+    ZoneBusyFault.self,
+  ]
+
+  /// The faults `server`'s parameters turn on, in order.
+  static func active(for server: ServerParameters) -> [any RequestFault] {
+    all.compactMap { $0.init(server: server) }
+  }
+}

@@ -1,0 +1,27 @@
+import SimKernel
+
+/// The zone is busy (`cloud.zoneBusyProbability`): retried after a back-off that doubles with
+/// each attempt. [A] CKError.zoneBusy
+struct ZoneBusyFault: RequestFault {
+  let probability: Double
+  let backoffSeconds: Double
+
+  init?(server: ServerParameters) {
+    guard server.zoneBusyProbability > 0 else { return nil }
+    probability = server.zoneBusyProbability
+    backoffSeconds = server.zoneBusyBackoffSeconds
+  }
+
+  var error: CloudError { .zoneBusy }
+
+  func applies(to request: RequestContext, in world: inout World) -> Bool {
+    world.devices[request.device].streams.network.bernoulli(probability)
+  }
+
+  func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+    world.activities[request.activity.index].attempt += 1
+    let attempt = world.activities[request.activity.index].attempt
+    let delay = SimDuration(seconds: backoffSeconds * Double(1 << min(attempt - 1, 30)))
+    return (request.now + delay, delay)
+  }
+}
