@@ -15,7 +15,7 @@ extension TypedID: CustomStringConvertible {
 public enum AccountTag {}
 public enum DeviceTag {}
 public enum ZoneTag {}
-public enum MirrorTag {}
+public enum StoreTag {}
 public enum ActivityTag {}
 public enum WriteTag {}
 public enum ObjectTag {}
@@ -26,8 +26,8 @@ public typealias AccountID = TypedID<AccountTag>
 public typealias DeviceID = TypedID<DeviceTag>
 /// A CloudKit record zone (private zone of an account, a shared zone, or the public database).
 public typealias ZoneID = TypedID<ZoneTag>
-/// One store on one device that mirrors one zone (a device may have several).
-public typealias MirrorID = TypedID<MirrorTag>
+/// One store on one device that stores one zone (a device may have several).
+public typealias StoreID = TypedID<StoreTag>
 /// A scheduler activity (export, import or setup).
 public typealias ActivityID = TypedID<ActivityTag>
 /// One field-level change made by a person (MODEL §10 "write"). Raw value 0 means "no write".

@@ -3,20 +3,20 @@ import SimKernel
 /// Every event of the model: a small flat value (ids only), so the kernel's queue stays flat.
 public enum ModelEvent: SimEvent {
   case workloadEdit(DeviceID)
-  case saveTimer(MirrorID)
+  case saveTimer(StoreID)
   case decide(ActivityID)
   case start(ActivityID)
   case exportRequestDone(ActivityID)
   case importPageDone(ActivityID)
   case pushArrives(DeviceID, ZoneID)
-  case uiRefresh(MirrorID)
+  case uiRefresh(StoreID)
   case timeline(Int32)
   case nudge(Int32)
   case bulkStep(Int32)
   case sessionStart(DeviceID)
   case sessionEnd(DeviceID)
   case suspend(DeviceID)
-  case poll(MirrorID)
+  case poll(StoreID)
   case batteryTick(DeviceID)
 
   public var traceKind: UInt32 {

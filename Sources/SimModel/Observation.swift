@@ -4,11 +4,11 @@ import SimKernel
 /// never steer the model (MODEL §10).
 public enum Observation: Sendable {
   /// The layout of the world, emitted once per store before anything else.
-  case store(mirror: MirrorID, device: DeviceID, zone: ZoneID, scope: DatabaseScope?)
+  case storeCreated(store: StoreID, device: DeviceID, zone: ZoneID, scope: DatabaseScope?)
   /// A person edited an entity of a local-only configuration: it never syncs. [A] seed 001
   case localEdit(device: DeviceID, entity: Int32, at: SimTime)
   /// A person edited a field on a device: a new write.
-  case edited(write: WriteID, mirror: MirrorID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime)
+  case edited(write: WriteID, store: StoreID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime)
   /// The write's context saved (persistent history written).
   case saved(write: WriteID, at: SimTime)
   /// A later edit on the same device replaced the write before it was exported.
@@ -18,7 +18,7 @@ public enum Observation: Sendable {
   /// A commit overwrote `write` with `by`, from a device that had not seen `write`.
   case lostUpdate(write: WriteID, by: WriteID)
   /// A scheduler activity was submitted.
-  case activityRequested(activity: ActivityID, kind: ActivityKind, mirror: MirrorID, trigger: ActivityTrigger, at: SimTime)
+  case activityRequested(activity: ActivityID, kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, at: SimTime)
   /// A policy refused the activity from `from` to `to`.
   case activityBlocked(activity: ActivityID, policy: Int32, from: SimTime, to: SimTime)
   /// All policies let the activity proceed.
@@ -28,25 +28,25 @@ public enum Observation: Sendable {
   /// The activity ended.
   case activityFinished(activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool)
   /// An import updated the store up to the server's change `token`.
-  case imported(mirror: MirrorID, activity: ActivityID, token: Int32, records: Int32, at: SimTime)
+  case imported(store: StoreID, activity: ActivityID, token: Int32, records: Int32, at: SimTime)
   /// The person can now see the store's state up to change `token`.
-  case visible(mirror: MirrorID, token: Int32, at: SimTime)
+  case visible(store: StoreID, token: Int32, at: SimTime)
   /// A CloudKit request finished.
-  case request(mirror: MirrorID, upload: Bool, records: Int32, bytes: Int64, at: SimTime)
+  case request(store: StoreID, upload: Bool, records: Int32, bytes: Int64, at: SimTime)
   /// A CloudKit request failed; `retryAfter` is set for throttling.
-  case cloudError(mirror: MirrorID, error: CloudError, retryAfter: SimDuration?, at: SimTime)
+  case cloudError(store: StoreID, error: CloudError, retryAfter: SimDuration?, at: SimTime)
   /// The mirroring delegate announced a reset of a store: its mirrored rows are wiped.
-  case reset(mirror: MirrorID, reason: ResetReason, at: SimTime)
+  case reset(store: StoreID, reason: ResetReason, at: SimTime)
   /// The store's re-import after a reset finished.
-  case resetEnded(mirror: MirrorID, at: SimTime)
+  case resetEnded(store: StoreID, at: SimTime)
   /// A write was lost on its device.
   case lostWrite(write: WriteID, reason: LossReason, at: SimTime)
   /// Setting up a store's container failed (134410: a second container on the same store).
-  case setupFailed(mirror: MirrorID, code: Int32, at: SimTime)
+  case setupFailed(store: StoreID, code: Int32, at: SimTime)
   /// A store held a child whose parent had not arrived, from `from` to `to` (an orphan window).
-  case orphanWindow(mirror: MirrorID, child: ObjectID, from: SimTime, to: SimTime)
+  case orphanWindow(store: StoreID, child: ObjectID, from: SimTime, to: SimTime)
   /// An import left out a record made by a newer model version than the device's app runs.
-  case hiddenRecord(mirror: MirrorID, object: ObjectID)
+  case hiddenRecord(store: StoreID, object: ObjectID)
   /// The state of the data at the end of the run.
   case finalState(FinalState)
   /// A push event for a device.

@@ -11,10 +11,10 @@ extension World {
   /// Whether every store equals the server for everything it can access, with nothing pending
   /// (MODEL §10 convergence).
   func isConverged() -> Bool {
-    for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
+    for (index, store) in stores.enumerated() where store.zone >= 0 {
       if !history[index].isEmpty { return false }
-      if mirror.pendingExport.raw >= 0 || mirror.runningExport.raw >= 0 || mirror.disabled { return false }
-      let zone = Int(mirror.zone)
+      if store.pendingExport.raw >= 0 || store.runningExport.raw >= 0 || store.disabled { return false }
+      let zone = Int(store.zone)
       let stored = local[index].count
       for field in 0..<Int(zones[zone].fieldCount) where zones[zone].server[field].write != .none || field < stored {
         let write = field < stored ? local[index][field].write : .none

@@ -11,30 +11,30 @@ extension World {
     guard let workload = devices[device.index].traits.workload else { return }
     scheduleNextEdit(device, workload, sim: &sim)
     if workload.foregroundOnly && devices[device.index].app != .foreground { return }
-    guard let mirror = editTarget(device, store: workload.store) else { return }
+    guard let store = editTarget(device, storeIndex: workload.store) else { return }
     let draw = devices[device.index].streams.edit.nextUnit()
     let kind: EditKind =
       draw < workload.insertShare ? .insert : draw < workload.insertShare + workload.deleteShare ? .delete : .update
-    edit(mirror, kind: kind, entity: workload.entity, sim: &sim)
+    edit(store, kind: kind, entity: workload.entity, sim: &sim)
   }
 
-  /// Makes one edit on `mirror` and applies its save policy.
-  mutating func edit(_ mirror: MirrorID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>) {
+  /// Makes one edit on `store` and applies its save policy.
+  mutating func edit(_ store: StoreID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>) {
     // A store whose setup failed still works locally; it just never syncs.
-    guard mirrors[mirror.index].zone >= 0 else { return }
+    guard stores[store.index].zone >= 0 else { return }
     guard spec.entities[entity].syncs else {
-      sink.observe(.localEdit(device: owner(of: mirror), entity: Int32(entity), at: sim.now))
+      sink.observe(.localEdit(device: owner(of: store), entity: Int32(entity), at: sim.now))
       return
     }
     switch kind {
     case .insert, .addContribution:
-      insertObject(mirror, entity: entity, kind: kind, key: key, at: sim.now)
+      insertObject(store, entity: entity, kind: kind, key: key, at: sim.now)
     case .update, .delete, .increment, .softDelete:
-      guard let object = findObject(mirror, entity: entity, random: kind != .increment) else {
-        insertObject(mirror, entity: entity, kind: .insert, at: sim.now)
+      guard let object = findObject(store, entity: entity, random: kind != .increment) else {
+        insertObject(store, entity: entity, kind: .insert, at: sim.now)
         break
       }
-      let zone = Int(mirrors[mirror.index].zone)
+      let zone = Int(stores[store.index].zone)
       let base = Int(zones[zone].objects[object.index].fieldBase)
       let fieldCount = entityFieldCount[Int(zones[zone].objects[object.index].entity)]
       let field: Int32
@@ -45,7 +45,7 @@ extension World {
         value = 0
       case .increment:
         field = Int32(min(1, fieldCount - 1))
-        value = local[mirror.index][base + Int(field)].value &+ 1
+        value = local[store.index][base + Int(field)].value &+ 1
         if !counterFields.contains(where: { $0.zone == Int32(zone) && $0.field == Int32(base) + field }) {
           counterFields.append((Int32(zone), Int32(base) + field))
         }
@@ -53,43 +53,43 @@ extension World {
         field = Int32(min(1, fieldCount - 1))
         value = -1
       default:
-        field = Int32(1 + Int(devices[owner(of: mirror).index].streams.edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
-        value = Int32(truncatingIfNeeded: devices[owner(of: mirror).index].streams.edit.next() & 0x7FFF_FFFF)
+        field = Int32(1 + Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
+        value = Int32(truncatingIfNeeded: devices[owner(of: store).index].streams.edit.next() & 0x7FFF_FFFF)
       }
-      let write = newWrite(mirror, basedOn: local[mirror.index][base + Int(field)].write, value: value)
-      setLocal(mirror, base + Int(field), write: write, value: value)
-      history[mirror.index].append(Change(object: object, field: field, write: write))
-      sink.observe(.edited(write: write, mirror: mirror, object: object, field: field, kind: kind, at: sim.now))
+      let write = newWrite(store, basedOn: local[store.index][base + Int(field)].write, value: value)
+      setLocal(store, base + Int(field), write: write, value: value)
+      history[store.index].append(Change(object: object, field: field, write: write))
+      sink.observe(.edited(write: write, store: store, object: object, field: field, kind: kind, at: sim.now))
     }
-    applySavePolicy(mirror, sim: &sim)
+    applySavePolicy(store, sim: &sim)
   }
 
-  mutating func insertObject(_ mirror: MirrorID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {
-    let zone = Int(mirrors[mirror.index].zone)
+  mutating func insertObject(_ store: StoreID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {
+    let zone = Int(stores[store.index].zone)
     let probability = spec.server.poisonRecordProbability
-    let poison = probability > 0 && devices[owner(of: mirror).index].streams.edit.bernoulli(probability)
+    let poison = probability > 0 && devices[owner(of: store).index].streams.edit.bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
     zones[zone].objects[object.index].key = key ?? -1
-    zones[zone].objects[object.index].version = devices[owner(of: mirror).index].traits.modelVersion
+    zones[zone].objects[object.index].version = devices[owner(of: store).index].traits.modelVersion
     zones[zone].objects[object.index].contribution = kind == .addContribution
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
-      zones[zone].objects[object.index].parent = newestLiveObject(mirror, entity: referenced)?.raw ?? -1
+      zones[zone].objects[object.index].parent = newestLiveObject(store, entity: referenced)?.raw ?? -1
     }
     let base = Int(zones[zone].objects[object.index].fieldBase)
-    let write = newWrite(mirror, basedOn: .none)
-    ensureLocalCapacity(mirror)
+    let write = newWrite(store, basedOn: .none)
+    ensureLocalCapacity(store)
     for field in 0..<entityFieldCount[entity] {
-      local[mirror.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
+      local[store.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
     }
-    history[mirror.index].append(Change(object: object, field: -1, write: write))
-    sink.observe(.edited(write: write, mirror: mirror, object: object, field: -1, kind: kind, at: now))
+    history[store.index].append(Change(object: object, field: -1, write: write))
+    sink.observe(.edited(write: write, store: store, object: object, field: -1, kind: kind, at: now))
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = allocateObject(zone: zone, entity: -1)
       let linkBase = Int(zones[zone].objects[link.index].fieldBase)
-      setLocal(mirror, linkBase, write: .none, value: 1)
-      history[mirror.index].append(Change(object: link, field: -1, write: .none))
+      setLocal(store, linkBase, write: .none, value: 1)
+      history[store.index].append(Change(object: link, field: -1, write: .none))
     }
   }
 
@@ -103,54 +103,54 @@ extension World {
     return object
   }
 
-  /// A live object of `entity` in the mirror's store: a random one, or the first.
-  mutating func findObject(_ mirror: MirrorID, entity: Int, random: Bool) -> ObjectID? {
-    let zone = Int(mirrors[mirror.index].zone)
+  /// A live object of `entity` in the store: a random one, or the first.
+  mutating func findObject(_ store: StoreID, entity: Int, random: Bool) -> ObjectID? {
+    let zone = Int(stores[store.index].zone)
     let count = zones[zone].objects.count
     guard count > 0 else { return nil }
-    let start = random ? Int(devices[owner(of: mirror).index].streams.edit.nextInt(below: UInt64(count))) : 0
+    let start = random ? Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(count))) : 0
     for step in 0..<count {
       let object = (start + step) % count
       guard zones[zone].objects[object].entity == Int32(entity) else { continue }
-      if isLive(mirror, fieldBase: Int(zones[zone].objects[object].fieldBase)) { return ObjectID(object) }
+      if isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase)) { return ObjectID(object) }
     }
     return nil
   }
 
-  mutating func newWrite(_ mirror: MirrorID, basedOn: WriteID, value: Int32 = 1) -> WriteID {
-    writes.append(WriteState(mirror: mirror, basedOn: basedOn, value: value))
+  mutating func newWrite(_ store: StoreID, basedOn: WriteID, value: Int32 = 1) -> WriteID {
+    writes.append(WriteState(store: store, basedOn: basedOn, value: value))
     return WriteID(writes.count - 1)
   }
 
-  /// Sets a field of the mirror's local store, growing its arrays to the zone's size.
-  mutating func setLocal(_ mirror: MirrorID, _ field: Int, write: WriteID, value: Int32) {
-    ensureLocalCapacity(mirror)
-    local[mirror.index][field] = LocalField(write: write, value: value, dirty: true)
+  /// Sets a field of the store's local store, growing its arrays to the zone's size.
+  mutating func setLocal(_ store: StoreID, _ field: Int, write: WriteID, value: Int32) {
+    ensureLocalCapacity(store)
+    local[store.index][field] = LocalField(write: write, value: value, dirty: true)
   }
 
-  mutating func ensureLocalCapacity(_ mirror: MirrorID) {
-    let needed = Int(zones[Int(mirrors[mirror.index].zone)].fieldCount)
-    let have = local[mirror.index].count
+  mutating func ensureLocalCapacity(_ store: StoreID) {
+    let needed = Int(zones[Int(stores[store.index].zone)].fieldCount)
+    let have = local[store.index].count
     if have < needed {
-      local[mirror.index].append(repeating: LocalField(), count: needed - have)
+      local[store.index].append(repeating: LocalField(), count: needed - have)
     }
   }
 
   // MARK: - Saves
 
-  mutating func applySavePolicy(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    let app = devices[owner(of: mirror).index].traits.app
+  mutating func applySavePolicy(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    let app = devices[owner(of: store).index].traits.app
     switch app.savePolicy {
     case .immediate:
-      save(mirror, sim: &sim)
+      save(store, sim: &sim)
     case .debounce:
-      sim.cancel(mirrors[mirror.index].saveTimer)
+      sim.cancel(stores[store.index].saveTimer)
       let delay = SimDuration(seconds: app.saveDelaySeconds)
-      mirrors[mirror.index].saveTimer = sim.scheduleCancellable(.saveTimer(mirror), at: sim.now + delay)
+      stores[store.index].saveTimer = sim.scheduleCancellable(.saveTimer(store), at: sim.now + delay)
     case .interval:
-      if !sim.isPending(mirrors[mirror.index].saveTimer) {
+      if !sim.isPending(stores[store.index].saveTimer) {
         let delay = SimDuration(seconds: app.saveDelaySeconds)
-        mirrors[mirror.index].saveTimer = sim.scheduleCancellable(.saveTimer(mirror), at: sim.now + delay)
+        stores[store.index].saveTimer = sim.scheduleCancellable(.saveTimer(store), at: sim.now + delay)
       }
     case .onBackground:
       break
@@ -158,39 +158,39 @@ extension World {
   }
 
   /// Saves the context: unsaved edits become persistent history, and an export is requested.
-  mutating func save(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    let saved = Int(mirrors[mirror.index].savedCount)
-    guard history[mirror.index].count > saved else { return }
-    if mirrors[mirror.index].resetting {
+  mutating func save(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    let saved = Int(stores[store.index].savedCount)
+    guard history[store.index].count > saved else { return }
+    if stores[store.index].resetting {
       // The reset guard defers the save until the reset ends; without it the changes are lost.
-      if devices[owner(of: mirror).index].traits.app.resetGuard { return }
-      loseUnsaved(mirror, reason: .savedDuringReset, at: sim.now)
+      if devices[owner(of: store).index].traits.app.resetGuard { return }
+      loseUnsaved(store, reason: .savedDuringReset, at: sim.now)
       return
     }
-    for index in saved..<history[mirror.index].count where history[mirror.index][index].write != .none {
-      sink.observe(.saved(write: history[mirror.index][index].write, at: sim.now))
+    for index in saved..<history[store.index].count where history[store.index][index].write != .none {
+      sink.observe(.saved(write: history[store.index][index].write, at: sim.now))
     }
-    mirrors[mirror.index].savedCount = Int32(history[mirror.index].count)
-    requestExport(mirror, trigger: .save, sim: &sim)
+    stores[store.index].savedCount = Int32(history[store.index].count)
+    requestExport(store, trigger: .save, sim: &sim)
   }
 }
 
 extension World {
   /// Drops the unsaved edits of a store, reporting each write as lost.
-  mutating func loseUnsaved(_ mirror: MirrorID, reason: LossReason, at now: SimTime) {
-    let zone = Int(mirrors[mirror.index].zone)
-    let saved = Int(mirrors[mirror.index].savedCount)
-    for index in saved..<history[mirror.index].count {
-      let change = history[mirror.index][index]
+  mutating func loseUnsaved(_ store: StoreID, reason: LossReason, at now: SimTime) {
+    let zone = Int(stores[store.index].zone)
+    let saved = Int(stores[store.index].savedCount)
+    for index in saved..<history[store.index].count {
+      let change = history[store.index][index]
       if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let fields = change.field < 0 ? base..<base + fieldCount(zone: zone, object: change.object) : base + Int(change.field)..<base + Int(change.field) + 1
-      for field in fields where local[mirror.index][field].write == change.write {
+      for field in fields where local[store.index][field].write == change.write {
         let server = zones[zone].server[field]
-        local[mirror.index][field] = LocalField(write: server.write, value: server.value)
+        local[store.index][field] = LocalField(write: server.write, value: server.value)
       }
     }
-    history[mirror.index].removeLast(history[mirror.index].count - saved)
+    history[store.index].removeLast(history[store.index].count - saved)
   }
 
   @inline(__always)
@@ -202,11 +202,11 @@ extension World {
 
 extension World {
   /// The most recently created live object of `entity` in the store.
-  func newestLiveObject(_ mirror: MirrorID, entity: Int) -> ObjectID? {
-    let zone = Int(mirrors[mirror.index].zone)
+  func newestLiveObject(_ store: StoreID, entity: Int) -> ObjectID? {
+    let zone = Int(stores[store.index].zone)
     var object = zones[zone].objects.count - 1
     while object >= 0 {
-      if zones[zone].objects[object].entity == Int32(entity) && isLive(mirror, fieldBase: Int(zones[zone].objects[object].fieldBase)) {
+      if zones[zone].objects[object].entity == Int32(entity) && isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase)) {
         return ObjectID(object)
       }
       object -= 1

@@ -3,18 +3,18 @@ import SimKernel
 /// Export: history → records → batches → modify requests → server commits (MODEL §6).
 extension World {
   mutating func beginExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let mirror = activities[activity.index].mirror
-    let covered = Int(mirrors[mirror.index].savedCount)
+    let store = activities[activity.index].store
+    let covered = Int(stores[store.index].savedCount)
     activities[activity.index].historyCovered = Int32(covered)
     // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
     // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
     // so the plan is written where it lies, from the history's rows read in place; `makePlan`
     // never touches `plans` or the history itself (growing either would move what it works on).
     while plans.count <= activity.index { plans.append(ExportPlan()) }
-    history[mirror.index].withRows(0..<covered) { changes in makePlan(mirror, changes: changes, into: &plans[activity.index]) }
+    history[store.index].withRows(0..<covered) { changes in makePlan(store, changes: changes, into: &plans[activity.index]) }
     if plans[activity.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
-      dropExportedHistory(mirror, covered)
+      dropExportedHistory(store, covered)
       sim.schedule(.exportRequestDone(activity), after: SimDuration(seconds: spec.scheduler.emptyExportSeconds))
       return
     }
@@ -25,10 +25,10 @@ extension World {
   ///
   /// Records keep the order in which their objects first appear in the history; a record's
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
-  mutating func makePlan(_ mirror: MirrorID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan) {
-    let zone = Int(mirrors[mirror.index].zone)
+  mutating func makePlan(_ store: StoreID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan) {
+    let zone = Int(stores[store.index].zone)
     if let object = changes.first?.object, changes.allSatisfy({ $0.object == object }) {
-      planOneRecord(mirror, zone: zone, object: object, changes: changes, into: &plan)
+      planOneRecord(store, zone: zone, object: object, changes: changes, into: &plan)
       return
     }
     let stamp = nextStamp()
@@ -41,7 +41,7 @@ extension World {
     scratchObjects.removeAllKeepingCapacity()
     scratchCounts.removeAllKeepingCapacity()
     for change in changes {
-      guard isCurrent(change, in: mirror, fieldBase: Int(zones[zone].objects[change.object.index].fieldBase)) else {
+      guard isCurrent(change, in: store, fieldBase: Int(zones[zone].objects[change.object.index].fieldBase)) else {
         continue
       }
       if zones[zone].objects[change.object.index].stamp != stamp {
@@ -98,8 +98,8 @@ extension World {
   /// Whether the store still holds `change`'s write; a field write it has since replaced is
   /// reported as superseded and left out of the export.
   @inline(__always)
-  func isCurrent(_ change: Change, in mirror: MirrorID, fieldBase base: Int) -> Bool {
-    let current = local[mirror.index][base + Int(max(change.field, 0))].write
+  func isCurrent(_ change: Change, in store: StoreID, fieldBase base: Int) -> Bool {
+    let current = local[store.index][base + Int(max(change.field, 0))].write
     guard change.field >= 0 && change.write != .none && current != change.write else { return true }
     sink.observe(.supersededLocally(write: change.write, by: current))
     return false
@@ -109,12 +109,12 @@ extension World {
   /// plan, without ranking records or the scratch buffers that needs. One record always fits in
   /// one batch.
   mutating func planOneRecord(
-    _ mirror: MirrorID, zone: Int, object: ObjectID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan
+    _ store: StoreID, zone: Int, object: ObjectID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan
   ) {
     plan.clear()
     let base = Int(zones[zone].objects[object.index].fieldBase)
     var inserts = false
-    for change in changes where isCurrent(change, in: mirror, fieldBase: base) {
+    for change in changes where isCurrent(change, in: store, fieldBase: base) {
       inserts = inserts || change.field < 0
       plan.entries.append(change)
     }
@@ -125,14 +125,14 @@ extension World {
 
   /// Sends the export's current batch (again, for a retry, not before `notBefore`).
   mutating func sendNextBatch(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
-    let device = owner(of: activities[activity.index].mirror)
+    let device = owner(of: activities[activity.index].store)
     let bytes = plans[activity.index].batchBytes[Int(activities[activity.index].nextBatch)]
     let duration = requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
     sendRequest(.exportRequestDone(activity), from: device, taking: duration, notBefore: notBefore, sim: &sim)
   }
 
   mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let mirror = activities[activity.index].mirror
+    let store = activities[activity.index].store
     if plans[activity.index].batchEnds.isEmpty {
       finishActivity(activity, succeeded: true, sim: &sim)
       return
@@ -145,8 +145,8 @@ extension World {
       plans[activity.index].clear()
       finishActivity(activity, succeeded: false, sim: &sim)
       switch error {
-      case .networkUnavailable: requestExport(mirror, trigger: .exportAgain, sim: &sim)
-      case .quotaExceeded: mirrors[mirror.index].quotaStalled = true
+      case .networkUnavailable: requestExport(store, trigger: .exportAgain, sim: &sim)
+      case .quotaExceeded: stores[store.index].quotaStalled = true
       default: break  // a refused record fails every export until the data changes
       }
       return
@@ -155,17 +155,17 @@ extension World {
     }
     let batch = Int(activities[activity.index].nextBatch)
     let records = plans[activity.index].batchRecords[batch]
-    commit(mirror, activity: activity, entries: batchRange(activity, batch), at: sim.now)
-    sink.observe(.request(mirror: mirror, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
+    commit(store, activity: activity, entries: batchRange(activity, batch), at: sim.now)
+    sink.observe(.request(store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
     activities[activity.index].records += records
     activities[activity.index].merged = false
-    fanOutPush(from: mirror, sim: &sim)
+    fanOutPush(from: store, sim: &sim)
     activities[activity.index].nextBatch += 1
     if Int(activities[activity.index].nextBatch) < plans[activity.index].batchEnds.count {
       sendNextBatch(activity, sim: &sim)
       return
     }
-    dropExportedHistory(mirror, Int(activities[activity.index].historyCovered))
+    dropExportedHistory(store, Int(activities[activity.index].historyCovered))
     plans[activity.index].clear()
     finishActivity(activity, succeeded: true, sim: &sim)
   }
@@ -174,8 +174,8 @@ extension World {
   mutating func exportVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
     let general = generalVerdict(activity, at: now)
     guard case .accepted = general else { return general }
-    let mirror = activities[activity.index].mirror
-    let zone = Int(mirrors[mirror.index].zone)
+    let store = activities[activity.index].store
+    let zone = Int(stores[store.index].zone)
     let batch = Int(activities[activity.index].nextBatch)
     let range = batchRange(activity, batch)
     // Loops over the plan in place: copying the plan out (or closures over it) would retain
@@ -194,13 +194,13 @@ extension World {
     if Int(plans[activity.index].batchRecords[batch]) > spec.server.serverMaxRecordsPerRequest
       || recordBytes > Int64(spec.server.serverMaxBytesPerRequest)
     {
-      sink.observe(.cloudError(mirror: mirror, error: .limitExceeded, retryAfter: nil, at: now))
+      sink.observe(.cloudError(store: store, error: .limitExceeded, retryAfter: nil, at: now))
       // Split the batch in half and retry both. [A] limitExceeded
       guard splitBatch(activity, batch) else { return .failed(.limitExceeded) }
       return .retry(at: now)
     }
     if poisoned {
-      sink.observe(.cloudError(mirror: mirror, error: .partialFailure, retryAfter: nil, at: now))
+      sink.observe(.cloudError(store: store, error: .partialFailure, retryAfter: nil, at: now))
       return .failed(.partialFailure)
     }
     if let quota = accountQuotaBytes[Int(zones[zone].ownerAccount)] {
@@ -210,18 +210,18 @@ extension World {
           return total + cost.record + cost.assets
         }
       if accountUsageBytes[Int(zones[zone].ownerAccount)] + newBytes > quota {
-        sink.observe(.cloudError(mirror: mirror, error: .quotaExceeded, retryAfter: nil, at: now))
+        sink.observe(.cloudError(store: store, error: .quotaExceeded, retryAfter: nil, at: now))
         return .failed(.quotaExceeded)
       }
     }
     if spec.server.savePolicy == .ifServerRecordUnchanged && !activities[activity.index].merged {
-      let token = mirrors[mirror.index].importedToken
+      let token = stores[store.index].importedToken
       let conflict = plans[activity.index].entries[range].contains { change in
-        zones[zone].objects[change.object.index].lastChange > token && zones[zone].objects[change.object.index].lastMirror != mirror
+        zones[zone].objects[change.object.index].lastChange > token && zones[zone].objects[change.object.index].lastStore != store
       }
       if conflict {
         // Merge the changed fields into the server record from the error and send it again.
-        sink.observe(.cloudError(mirror: mirror, error: .serverRecordChanged, retryAfter: nil, at: now))
+        sink.observe(.cloudError(store: store, error: .serverRecordChanged, retryAfter: nil, at: now))
         activities[activity.index].merged = true
         return .retry(at: now)
       }
@@ -233,10 +233,10 @@ extension World {
   ///
   /// At most the saved ones (a safeguard: a store removed during its export has already dropped
   /// the history, and `endExportWithTheRequestInFlight` sets the export to cover none).
-  mutating func dropExportedHistory(_ mirror: MirrorID, _ covered: Int) {
-    let dropped = min(covered, Int(mirrors[mirror.index].savedCount))
-    history[mirror.index].removeFirst(dropped)
-    mirrors[mirror.index].savedCount -= Int32(dropped)
+  mutating func dropExportedHistory(_ store: StoreID, _ covered: Int) {
+    let dropped = min(covered, Int(stores[store.index].savedCount))
+    history[store.index].removeFirst(dropped)
+    stores[store.index].savedCount -= Int32(dropped)
   }
 
   /// The plan's entries that batch `batch` carries.
@@ -247,10 +247,10 @@ extension World {
 
   /// Splits batch `batch` into two at its middle record; false if it holds a single record.
   mutating func splitBatch(_ activity: ActivityID, _ batch: Int) -> Bool {
-    let mirror = activities[activity.index].mirror
+    let store = activities[activity.index].store
     let records = Int(plans[activity.index].batchRecords[batch])
     guard records >= 2 else { return false }
-    let zone = Int(mirrors[mirror.index].zone)
+    let zone = Int(stores[store.index].zone)
     let range = batchRange(activity, batch)
     var seen = 0
     var last = ObjectID(-1)
@@ -282,8 +282,8 @@ extension World {
   /// Applies one modify request at the server: a new change per record, fields by save policy.
   ///
   /// `entries` indexes the store's plan, read in place (a slice would retain its buffer).
-  mutating func commit(_ mirror: MirrorID, activity: ActivityID, entries: Range<Int>, at now: SimTime) {
-    let zone = Int(mirrors[mirror.index].zone)
+  mutating func commit(_ store: StoreID, activity: ActivityID, entries: Range<Int>, at now: SimTime) {
+    let zone = Int(stores[store.index].zone)
     var lastObject = ObjectID(-1)
     var sequence: Int32 = 0
     for index in entries {
@@ -299,16 +299,16 @@ extension World {
           accountUsageBytes[Int(zones[zone].ownerAccount)] += cost.record + cost.assets
         }
         zones[zone].objects[change.object.index].lastChange = sequence
-        zones[zone].objects[change.object.index].lastMirror = mirror
-        if spec.server.savePolicy == .allKeys { commitWholeRecord(mirror, zone: zone, object: change.object) }
+        zones[zone].objects[change.object.index].lastStore = store
+        if spec.server.savePolicy == .allKeys { commitWholeRecord(store, zone: zone, object: change.object) }
       }
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
-      for field in fields where local[mirror.index][base + field].write == change.write || change.field >= 0 {
+      for field in fields where local[store.index][base + field].write == change.write || change.field >= 0 {
         let value = change.field >= 0 ? writes[change.write.index].value : (field == 0 ? 1 : 0)
         setServerField(zone: zone, base + field, write: change.write, value: value)
-        if local[mirror.index][base + field].write == change.write { local[mirror.index][base + field].dirty = false }
+        if local[store.index][base + field].write == change.write { local[store.index][base + field].dirty = false }
       }
       if change.write != .none {
         // A public-database delete leaves no tombstone: no token will ever cover it.
@@ -319,10 +319,10 @@ extension World {
   }
 
   /// `allKeys`: the arriving record replaces every field with the device's values.
-  mutating func commitWholeRecord(_ mirror: MirrorID, zone: Int, object: ObjectID) {
+  mutating func commitWholeRecord(_ store: StoreID, zone: Int, object: ObjectID) {
     let base = Int(zones[zone].objects[object.index].fieldBase)
-    for field in base..<base + fieldCount(zone: zone, object: object) where local[mirror.index][field].write != .none {
-      setServerField(zone: zone, field, write: local[mirror.index][field].write, value: local[mirror.index][field].value)
+    for field in base..<base + fieldCount(zone: zone, object: object) where local[store.index][field].write != .none {
+      setServerField(zone: zone, field, write: local[store.index][field].write, value: local[store.index][field].value)
     }
   }
 
@@ -330,10 +330,10 @@ extension World {
   /// device and the new write was made without having seen it.
   mutating func setServerField(zone: Int, _ field: Int, write: WriteID, value: Int32) {
     let previous = zones[zone].server[field].write
-    // The new write's own columns (recent, so cached) first: the old write's mirror is a cold
+    // The new write's own columns (recent, so cached) first: the old write's store is a cold
     // read, needed only when the device had not seen the value it replaces.
     if previous != .none && previous != write && write != .none && writes[write.index].basedOn != previous
-      && owner(of: writes[previous.index].mirror) != owner(of: writes[write.index].mirror)
+      && owner(of: writes[previous.index].store) != owner(of: writes[write.index].store)
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }

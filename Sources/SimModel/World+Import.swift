@@ -3,17 +3,17 @@ import SimKernel
 /// Import: fetch changes since the store's token in pages, merge, refresh the UI (MODEL §8, §4).
 extension World {
   mutating func beginImport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let mirror = activities[activity.index].mirror
-    guard devices[owner(of: mirror).index].online else {
+    let store = activities[activity.index].store
+    guard devices[owner(of: store).index].online else {
       finishActivity(activity, succeeded: false, sim: &sim)
-      requestImport(mirror, trigger: .importAgain, sim: &sim)
+      requestImport(store, trigger: .importAgain, sim: &sim)
       return
     }
-    let zone = Int(mirrors[mirror.index].zone)
-    if tokenExpired(mirror, at: sim.now) {
+    let zone = Int(stores[store.index].zone)
+    if tokenExpired(store, at: sim.now) {
       // changeTokenExpired: reset, then fetch the whole zone from a nil token. [A] CKError.h
-      sink.observe(.cloudError(mirror: mirror, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
-      resetSync(mirror, reason: .tokenExpired, sim: &sim)
+      sink.observe(.cloudError(store: store, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
+      resetSync(store, reason: .tokenExpired, sim: &sim)
     }
     let snapshot = Int32(zones[zone].changeLog.count)
     activities[activity.index].snapshotToken = snapshot
@@ -21,11 +21,11 @@ extension World {
     // Filled in its column slot, keeping its capacity; `changedRecords` never touches
     // `importQueues` itself (growing it would move the queue being written).
     var hidden: [ObjectID] = []
-    let version = devices[owner(of: mirror).index].traits.modelVersion
+    let version = devices[owner(of: store).index].traits.modelVersion
     let bytes = changedRecords(
-      zone: zone, after: mirrors[mirror.index].importedToken, upTo: snapshot, maxVersion: version,
+      zone: zone, after: stores[store.index].importedToken, upTo: snapshot, maxVersion: version,
       into: &importQueues[activity.index], hidden: &hidden)
-    for object in hidden { sink.observe(.hiddenRecord(mirror: mirror, object: object)) }
+    for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
     let records = importQueues[activity.index].count
     activities[activity.index].records = Int32(records)
     activities[activity.index].bytes = bytes
@@ -84,7 +84,7 @@ extension World {
   }
 
   mutating func pageDuration(_ activity: ActivityID) -> SimDuration {
-    let device = owner(of: activities[activity.index].mirror)
+    let device = owner(of: activities[activity.index].store)
     let page = nextPage(activity)
     return requestLatency(device)
       + Self.transfer(page.bytes, bytesPerSecond: devices[device.index].downloadBytesPerSecond)
@@ -93,12 +93,12 @@ extension World {
 
   /// Requests the import's next page (again, for a retry, not before `notBefore`).
   mutating func scheduleNextPage(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
-    let device = owner(of: activities[activity.index].mirror)
+    let device = owner(of: activities[activity.index].store)
     sendRequest(.importPageDone(activity), from: device, taking: pageDuration(activity), notBefore: notBefore, sim: &sim)
   }
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let mirror = activities[activity.index].mirror
+    let store = activities[activity.index].store
     switch generalVerdict(activity, at: sim.now) {
     case .retry(let at):
       scheduleNextPage(activity, notBefore: at, sim: &sim)
@@ -106,36 +106,36 @@ extension World {
     case .failed:
       // networkUnavailable mid-import: nothing applied; a new import waits for the network.
       finishActivity(activity, succeeded: false, sim: &sim)
-      requestImport(mirror, trigger: .importAgain, sim: &sim)
+      requestImport(store, trigger: .importAgain, sim: &sim)
       return
     case .accepted:
       break
     }
     let page = nextPage(activity)
-    applyPage(mirror, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
-    sink.observe(.request(mirror: mirror, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
+    applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
+    sink.observe(.request(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
     activities[activity.index].pagesLeft -= 1
     if activities[activity.index].pagesLeft > 0 {
       scheduleNextPage(activity, sim: &sim)
       return
     }
     let state = activities[activity.index]
-    finishImportToken(mirror, upTo: state.snapshotToken)
-    sink.observe(.imported(mirror: mirror, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
+    finishImportToken(store, upTo: state.snapshotToken)
+    sink.observe(.imported(store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
     finishActivity(activity, succeeded: true, sim: &sim)
-    importFinishedUI(mirror, sim: &sim)
-    endResetIfNeeded(mirror, sim: &sim)
-    if devices[owner(of: mirror).index].traits.app.deduplicate { deduplicate(mirror, sim: &sim) }
+    importFinishedUI(store, sim: &sim)
+    endResetIfNeeded(store, sim: &sim)
+    if devices[owner(of: store).index].traits.app.deduplicate { deduplicate(store, sim: &sim) }
   }
 
   /// Merges one page of fetched records into the store (unexported local fields win) and tracks
   /// children whose parent has not arrived yet.
-  mutating func applyPage(_ mirror: MirrorID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
-    let zone = Int(mirrors[mirror.index].zone)
-    ensureLocalCapacity(mirror)
+  mutating func applyPage(_ store: StoreID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
+    let zone = Int(stores[store.index].zone)
+    ensureLocalCapacity(store)
     // Through the store's buffer, without a bounds check per field: `ensureLocalCapacity` made
     // the store as long as the zone's fields.
-    local[mirror.index].withMutableRows { fields in
+    local[store.index].withMutableRows { fields in
       for object in objects {
         let base = Int(zones[zone].objects[object.index].fieldBase)
         for field in base..<base + fieldCount(zone: zone, object: object) where !fields[field].dirty {
@@ -147,41 +147,41 @@ extension World {
     // A page is applied as a unit: a child is an orphan if its parent is missing after it.
     for object in objects {
       let parent = Int(zones[zone].objects[object.index].parent)
-      if parent >= 0 && isLive(mirror, object) && !isLive(mirror, ObjectID(parent)) {
-        orphans[mirror.index].append((object, now))
+      if parent >= 0 && isLive(store, object) && !isLive(store, ObjectID(parent)) {
+        orphans[store.index].append((object, now))
       }
     }
-    guard !orphans[mirror.index].isEmpty else { return }
+    guard !orphans[store.index].isEmpty else { return }
     var still: [(child: ObjectID, since: SimTime)] = []
-    for orphan in orphans[mirror.index] {
+    for orphan in orphans[store.index] {
       let parent = ObjectID(Int(zones[zone].objects[orphan.child.index].parent))
-      if isLive(mirror, parent) {
-        sink.observe(.orphanWindow(mirror: mirror, child: orphan.child, from: orphan.since, to: now))
+      if isLive(store, parent) {
+        sink.observe(.orphanWindow(store: store, child: orphan.child, from: orphan.since, to: now))
       } else {
         still.append(orphan)
       }
     }
-    orphans[mirror.index] = still
+    orphans[store.index] = still
   }
 
   /// Whether the store holds `object` alive (its existence field is 1).
   @inline(__always)
-  func isLive(_ mirror: MirrorID, _ object: ObjectID) -> Bool {
-    let zone = Int(mirrors[mirror.index].zone)
-    return isLive(mirror, fieldBase: Int(zones[zone].objects[object.index].fieldBase))
+  func isLive(_ store: StoreID, _ object: ObjectID) -> Bool {
+    let zone = Int(stores[store.index].zone)
+    return isLive(store, fieldBase: Int(zones[zone].objects[object.index].fieldBase))
   }
 
   /// Whether the store holds alive the object whose fields start at `fieldBase`.
   @inline(__always)
-  func isLive(_ mirror: MirrorID, fieldBase base: Int) -> Bool {
-    base < local[mirror.index].count && local[mirror.index][base].value == 1
+  func isLive(_ store: StoreID, fieldBase base: Int) -> Bool {
+    base < local[store.index].count && local[store.index][base].value == 1
   }
 
   /// The import finished: the store is up to date with the snapshot token.
-  mutating func finishImportToken(_ mirror: MirrorID, upTo snapshot: Int32) {
-    let zone = Int(mirrors[mirror.index].zone)
-    mirrors[mirror.index].importedToken = max(mirrors[mirror.index].importedToken, snapshot)
-    mirrors[mirror.index].tokenAt = tokenTime(zone: zone, token: snapshot)
+  mutating func finishImportToken(_ store: StoreID, upTo snapshot: Int32) {
+    let zone = Int(stores[store.index].zone)
+    stores[store.index].importedToken = max(stores[store.index].importedToken, snapshot)
+    stores[store.index].tokenAt = tokenTime(zone: zone, token: snapshot)
   }
 
   /// When the change a token points at was made (zero for the empty token).
@@ -192,32 +192,32 @@ extension World {
 
   // MARK: - UI refresh (MODEL §4)
 
-  mutating func importFinishedUI(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    let app = devices[owner(of: mirror).index].traits.app
+  mutating func importFinishedUI(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    let app = devices[owner(of: store).index].traits.app
     switch app.uiRefresh {
     case .fetchedResults:
-      sim.schedule(.uiRefresh(mirror), after: SimDuration(seconds: app.uiMergeSeconds))
+      sim.schedule(.uiRefresh(store), after: SimDuration(seconds: app.uiMergeSeconds))
     case .reloadOnImportEvent:
-      sim.cancel(mirrors[mirror.index].uiTimer)
-      mirrors[mirror.index].uiTimer = sim.scheduleCancellable(
-        .uiRefresh(mirror), at: sim.now + SimDuration(seconds: app.uiReloadDebounceSeconds))
+      sim.cancel(stores[store.index].uiTimer)
+      stores[store.index].uiTimer = sim.scheduleCancellable(
+        .uiRefresh(store), at: sim.now + SimDuration(seconds: app.uiReloadDebounceSeconds))
     case .onLaunch:
       break
     }
   }
 
-  mutating func uiRefresh(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    mirrors[mirror.index].uiToken = max(mirrors[mirror.index].uiToken, mirrors[mirror.index].importedToken)
-    updateVisibility(mirror, at: sim.now)
+  mutating func uiRefresh(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    stores[store.index].uiToken = max(stores[store.index].uiToken, stores[store.index].importedToken)
+    updateVisibility(store, at: sim.now)
   }
 
   /// The person sees the UI's state when the app is in front (or always, if so configured).
-  mutating func updateVisibility(_ mirror: MirrorID, at now: SimTime) {
-    let app = devices[owner(of: mirror).index].traits.app
-    guard !app.visibilityRequiresForeground || devices[owner(of: mirror).index].app == .foreground else { return }
-    if mirrors[mirror.index].uiToken > mirrors[mirror.index].visibleToken {
-      mirrors[mirror.index].visibleToken = mirrors[mirror.index].uiToken
-      sink.observe(.visible(mirror: mirror, token: mirrors[mirror.index].uiToken, at: now))
+  mutating func updateVisibility(_ store: StoreID, at now: SimTime) {
+    let app = devices[owner(of: store).index].traits.app
+    guard !app.visibilityRequiresForeground || devices[owner(of: store).index].app == .foreground else { return }
+    if stores[store.index].uiToken > stores[store.index].visibleToken {
+      stores[store.index].visibleToken = stores[store.index].uiToken
+      sink.observe(.visible(store: store, token: stores[store.index].uiToken, at: now))
     }
   }
 }

@@ -21,14 +21,14 @@ extension World {
       devices[device.index].deferredPushZone = -1
     }
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
-    for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
-      requestImport(mirror, trigger: trigger, sim: &sim)
+    for store in storeIDs(of: device) where isSyncing(store) {
+      requestImport(store, trigger: trigger, sim: &sim)
       if devices[device.index].traits.app.uiRefresh == .onLaunch {
-        mirrors[mirror.index].uiToken = mirrors[mirror.index].importedToken
+        stores[store.index].uiToken = stores[store.index].importedToken
       }
-      updateVisibility(mirror, at: sim.now)
-      if previous == .notRunning || !spec.polling.appUseClock { schedulePoll(mirror, sim: &sim) }
-      else { resumePoll(mirror, sim: &sim) }
+      updateVisibility(store, at: sim.now)
+      if previous == .notRunning || !spec.polling.appUseClock { schedulePoll(store, sim: &sim) }
+      else { resumePoll(store, sim: &sim) }
     }
     signal(device, sim: &sim)
   }
@@ -37,10 +37,10 @@ extension World {
   mutating func sendToBackground(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].app == .foreground else { return }
     setAppState(device, .background, at: sim.now)
-    for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
-      if devices[device.index].traits.app.savePolicy == .onBackground { save(mirror, sim: &sim) }
-      requestExport(mirror, trigger: .appDeactivation, sim: &sim)
-      if spec.polling.appUseClock { pausePoll(mirror, sim: &sim) }
+    for store in storeIDs(of: device) where isSyncing(store) {
+      if devices[device.index].traits.app.savePolicy == .onBackground { save(store, sim: &sim) }
+      requestExport(store, trigger: .appDeactivation, sim: &sim)
+      if spec.polling.appUseClock { pausePoll(store, sim: &sim) }
     }
     signal(device, sim: &sim)
   }
@@ -56,7 +56,7 @@ extension World {
     sendToBackground(device, sim: &sim)
     setAppState(device, .notRunning, at: sim.now)
     devices[device.index].launchedForPush = false
-    for mirror in mirrorIDs(of: device) { sim.cancel(mirrors[mirror.index].pollTimer) }
+    for store in storeIDs(of: device) { sim.cancel(stores[store.index].pollTimer) }
     if forceQuit {
       devices[device.index].forceQuit = true
       if devices[device.index].heldPushZone >= 0 {
@@ -70,7 +70,7 @@ extension World {
   // MARK: - Timeline
 
   mutating func perform(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (_, device, action, store) = actions[index]
+    let (_, device, action, storeIndex) = actions[index]
     defer {
       switch action {
       case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery: reportConditions(device, at: sim.now)
@@ -102,27 +102,27 @@ extension World {
     case .forceQuit: terminate(device, forceQuit: true, sim: &sim)
     case .nudge: nudge(index, sim: &sim)
     case .edit(let kind, let entity, let key):
-      if let mirror = editTarget(device, store: store) { edit(mirror, kind: kind, entity: entity, key: key, sim: &sim) }
+      if let store = editTarget(device, storeIndex: storeIndex) { edit(store, kind: kind, entity: entity, key: key, sim: &sim) }
     case .resetSync(let reason):
-      for mirror in mirrorIDs(of: device) where isSyncing(mirror) { resetSync(mirror, reason: reason, sim: &sim) }
+      for store in storeIDs(of: device) where isSyncing(store) { resetSync(store, reason: reason, sim: &sim) }
     case .toggleSync(let removeStoreFirst):
-      for mirror in mirrorIDs(of: device) where isSyncing(mirror) { toggleSync(mirror, removeStoreFirst: removeStoreFirst, sim: &sim) }
+      for store in storeIDs(of: device) where isSyncing(store) { toggleSync(store, removeStoreFirst: removeStoreFirst, sim: &sim) }
     case .quota(let bytes):
       let account = Int(devices[device.index].account)
       accountQuotaBytes[account] = bytes
-      for index in mirrors.indices where mirrors[index].quotaStalled && mirrors[index].zone >= 0
-        && zones[Int(mirrors[index].zone)].ownerAccount == Int32(account)
+      for index in stores.indices where stores[index].quotaStalled && stores[index].zone >= 0
+        && zones[Int(stores[index].zone)].ownerAccount == Int32(account)
       {
-        mirrors[index].quotaStalled = false
-        requestExport(MirrorID(index), trigger: .exportAgain, sim: &sim)
+        stores[index].quotaStalled = false
+        requestExport(StoreID(index), trigger: .exportAgain, sim: &sim)
       }
     case .throttle(let on):
       serverState.throttleForced = on
     case .bulkInsert(let count, let entity, let oneSave, _):
-      guard let mirror = editTarget(device, store: store), isSyncing(mirror) else { return }
+      guard let store = editTarget(device, storeIndex: storeIndex), isSyncing(store) else { return }
       if oneSave {
-        for _ in 0..<count { insertObject(mirror, entity: entity, kind: .insert, at: sim.now) }
-        save(mirror, sim: &sim)
+        for _ in 0..<count { insertObject(store, entity: entity, kind: .insert, at: sim.now) }
+        save(store, sim: &sim)
       } else {
         bulkStep(index, sim: &sim)
       }
@@ -134,8 +134,8 @@ extension World {
     let (_, device, action, _) = actions[index]
     guard case .nudge(let every, let until) = action else { return }
     if devices[device.index].app == .foreground {
-      for mirror in mirrorIDs(of: device) where isSyncing(mirror) {
-        requestImport(mirror, trigger: .nudge, sim: &sim)
+      for store in storeIDs(of: device) where isSyncing(store) {
+        requestImport(store, trigger: .nudge, sim: &sim)
       }
     }
     if let every, every > .zero {
@@ -146,12 +146,12 @@ extension World {
 
   /// One object and one save of a bulk insert saved object by object.
   mutating func bulkStep(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (_, device, action, store) = actions[index]
+    let (_, device, action, storeIndex) = actions[index]
     guard case .bulkInsert(let count, let entity, _, let over) = action,
-      let mirror = editTarget(device, store: store), isSyncing(mirror)
+      let store = editTarget(device, storeIndex: storeIndex), isSyncing(store)
     else { return }
-    insertObject(mirror, entity: entity, kind: .insert, at: sim.now)
-    save(mirror, sim: &sim)
+    insertObject(store, entity: entity, kind: .insert, at: sim.now)
+    save(store, sim: &sim)
     bulkProgress[index] += 1
     if Int(bulkProgress[index]) < count {
       sim.schedule(.bulkStep(Int32(index)), after: over / Int64(max(count, 1)))

@@ -23,13 +23,13 @@ extension World {
     for zone in zones.indices {
       records += bytes(zones[zone].objects) + bytes(zones[zone].server) + bytes(zones[zone].changeLog)
     }
-    for index in mirrors.indices {
+    for index in stores.indices {
       records += bytes(local[index]) + bytes(history[index])
     }
     records += bytes(writes)
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
-    var fixed = bytes(devices) + bytes(mirrors) + bytes(plans) + bytes(zoneMirrors)
+    var fixed = bytes(devices) + bytes(stores) + bytes(plans) + bytes(zoneStores)
     fixed += bytes(requestLatencies)
     fixed += bytes(devicesInAccount)
     let runBytes = runHistory.bytes
@@ -38,7 +38,7 @@ extension World {
       fixed += heapBytes(pushWakes[index]) + heapBytes(waiting[index])
     }
     fixed += runHistory
-    // The per-mirror row buffers' inline address and length, and the outer arrays of per-device
+    // The per-store row buffers' inline address and length, and the outer arrays of per-device
     // arrays: one reference each.
     fixed += (history.count + local.count) * MemoryLayout<RowBuffer<Change>>.stride
     fixed += runBytes.slots

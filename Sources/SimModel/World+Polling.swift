@@ -3,31 +3,31 @@ import SimKernel
 /// Public-database polling (MODEL §7): a store of the public database has no push; it polls
 /// every `polling.interval` of app use (or of wall clock), paused while the app is not running.
 extension World {
-  mutating func schedulePoll(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    guard zones[Int(mirrors[mirror.index].zone)].scope == .public else { return }
-    sim.cancel(mirrors[mirror.index].pollTimer)
+  mutating func schedulePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    guard zones[Int(stores[store.index].zone)].scope == .public else { return }
+    sim.cancel(stores[store.index].pollTimer)
     let interval = SimDuration(seconds: spec.polling.intervalSeconds)
-    mirrors[mirror.index].pollUseNanoseconds = interval.nanoseconds
-    mirrors[mirror.index].pollTimer = sim.scheduleCancellable(.poll(mirror), at: sim.now + interval)
-    mirrors[mirror.index].pollDueAt = sim.now + interval
+    stores[store.index].pollUseNanoseconds = interval.nanoseconds
+    stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + interval)
+    stores[store.index].pollDueAt = sim.now + interval
   }
 
-  mutating func pausePoll(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    guard sim.cancel(mirrors[mirror.index].pollTimer) else { return }
-    mirrors[mirror.index].pollUseNanoseconds = (mirrors[mirror.index].pollDueAt - sim.now).nanoseconds
+  mutating func pausePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    guard sim.cancel(stores[store.index].pollTimer) else { return }
+    stores[store.index].pollUseNanoseconds = (stores[store.index].pollDueAt - sim.now).nanoseconds
   }
 
-  mutating func resumePoll(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    guard zones[Int(mirrors[mirror.index].zone)].scope == .public,
-      !sim.isPending(mirrors[mirror.index].pollTimer)
+  mutating func resumePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    guard zones[Int(stores[store.index].zone)].scope == .public,
+      !sim.isPending(stores[store.index].pollTimer)
     else { return }
-    let remaining = SimDuration(nanoseconds: max(0, mirrors[mirror.index].pollUseNanoseconds))
-    mirrors[mirror.index].pollDueAt = sim.now + remaining
-    mirrors[mirror.index].pollTimer = sim.scheduleCancellable(.poll(mirror), at: sim.now + remaining)
+    let remaining = SimDuration(nanoseconds: max(0, stores[store.index].pollUseNanoseconds))
+    stores[store.index].pollDueAt = sim.now + remaining
+    stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + remaining)
   }
 
-  mutating func poll(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    requestImport(mirror, trigger: .poll, sim: &sim)
-    schedulePoll(mirror, sim: &sim)
+  mutating func poll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    requestImport(store, trigger: .poll, sim: &sim)
+    schedulePoll(store, sim: &sim)
   }
 }

@@ -3,15 +3,15 @@ import SimKernel
 /// Silent pushes through APNs to the other devices of a zone (MODEL §7).
 extension World {
   /// After a commit: one push to every other device with access to the zone.
-  mutating func fanOutPush(from mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    let zone = Int(mirrors[mirror.index].zone)
+  mutating func fanOutPush(from store: StoreID, sim: inout Simulation<ModelEvent>) {
+    let zone = Int(stores[store.index].zone)
     guard zones[zone].scope != .public else { return }
     var lastDevice = DeviceID(-1)
-    let start = Int(zones[zone].mirrorStart)
+    let start = Int(zones[zone].storeStart)
     // By index: a slice of the list would retain and release it.
-    for index in start..<start + Int(zones[zone].mirrorCount) {
-      let other = zoneMirrors[index]
-      guard owner(of: other) != owner(of: mirror) && owner(of: other) != lastDevice else { continue }
+    for index in start..<start + Int(zones[zone].storeCount) {
+      let other = zoneStores[index]
+      guard owner(of: other) != owner(of: store) && owner(of: other) != lastDevice else { continue }
       lastDevice = owner(of: other)
       sendPush(to: owner(of: other), zone: Int32(zone), sim: &sim)
     }
@@ -88,8 +88,8 @@ extension World {
   }
 
   mutating func importForPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
-    for mirror in mirrorIDs(of: device) where mirrors[mirror.index].zone == zone {
-      requestImport(mirror, trigger: .push, sim: &sim)
+    for store in storeIDs(of: device) where stores[store.index].zone == zone {
+      requestImport(store, trigger: .push, sim: &sim)
     }
   }
 

@@ -30,11 +30,11 @@ extension World {
   /// The answer to a request that completes now: the first registered fault that applies
   /// (`RequestFaults`), reported with its error, or accepted.
   mutating func generalVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
-    let mirror = activities[activity.index].mirror
-    let request = RequestContext(activity: activity, device: owner(of: mirror).index, now: now)
+    let store = activities[activity.index].store
+    let request = RequestContext(activity: activity, device: owner(of: store).index, now: now)
     for fault in faults where fault.applies(to: request, in: &self) {
       let recovery = fault.recovery(for: request, in: &self)
-      sink.observe(.cloudError(mirror: mirror, error: fault.error, retryAfter: recovery.retryAfter, at: now))
+      sink.observe(.cloudError(store: store, error: fault.error, retryAfter: recovery.retryAfter, at: now))
       return recovery.retryAt.map { .retry(at: $0) } ?? .failed(fault.error)
     }
     activities[activity.index].attempt = 0

@@ -4,31 +4,31 @@ import SimKernel
 extension World {
   /// Announces a reset: the mirrored rows are wiped and everything is re-imported from a nil
   /// token. Unexported local changes survive and are exported afterwards.
-  mutating func resetSync(_ mirror: MirrorID, reason: ResetReason, sim: inout Simulation<ModelEvent>) {
-    sink.observe(.reset(mirror: mirror, reason: reason, at: sim.now))
-    mirrors[mirror.index].resetting = true
-    ensureLocalCapacity(mirror)
-    for field in local[mirror.index].indices where !local[mirror.index][field].dirty {
-      local[mirror.index][field] = LocalField()
+  mutating func resetSync(_ store: StoreID, reason: ResetReason, sim: inout Simulation<ModelEvent>) {
+    sink.observe(.reset(store: store, reason: reason, at: sim.now))
+    stores[store.index].resetting = true
+    ensureLocalCapacity(store)
+    for field in local[store.index].indices where !local[store.index][field].dirty {
+      local[store.index][field] = LocalField()
     }
-    mirrors[mirror.index].importedToken = 0
-    requestImport(mirror, trigger: .initial, sim: &sim)
+    stores[store.index].importedToken = 0
+    requestImport(store, trigger: .initial, sim: &sim)
   }
 
   /// Called when an import finishes: ends a reset, then performs the saves the guard deferred.
-  mutating func endResetIfNeeded(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    guard mirrors[mirror.index].resetting else { return }
-    mirrors[mirror.index].resetting = false
-    sink.observe(.resetEnded(mirror: mirror, at: sim.now))
-    save(mirror, sim: &sim)
-    if mirrors[mirror.index].savedCount > 0 { requestExport(mirror, trigger: .exportAgain, sim: &sim) }
+  mutating func endResetIfNeeded(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    guard stores[store.index].resetting else { return }
+    stores[store.index].resetting = false
+    sink.observe(.resetEnded(store: store, at: sim.now))
+    save(store, sim: &sim)
+    if stores[store.index].savedCount > 0 { requestExport(store, trigger: .exportAgain, sim: &sim) }
   }
 
   /// True when the store's token points at history older than the server keeps.
   @inline(__always)
-  func tokenExpired(_ mirror: MirrorID, at now: SimTime) -> Bool {
+  func tokenExpired(_ store: StoreID, at now: SimTime) -> Bool {
     guard let retention = spec.server.changeTokenRetentionSeconds else { return false }
-    let state = mirrors[mirror.index]
+    let state = stores[store.index]
     let zone = Int(state.zone)
     guard state.importedToken > 0, Int(state.importedToken) < zones[zone].changeLog.count else { return false }
     return now - state.tokenAt > SimDuration(seconds: retention)
@@ -36,34 +36,34 @@ extension World {
 
   /// Re-creating the container: without removing the store, setup fails with 134410 and the
   /// store stops syncing; removing it first loses unexported changes, then syncs from scratch.
-  mutating func toggleSync(_ mirror: MirrorID, removeStoreFirst: Bool, sim: inout Simulation<ModelEvent>) {
+  mutating func toggleSync(_ store: StoreID, removeStoreFirst: Bool, sim: inout Simulation<ModelEvent>) {
     guard removeStoreFirst else {
-      sink.observe(.setupFailed(mirror: mirror, code: 134_410, at: sim.now))
-      mirrors[mirror.index].disabled = true
+      sink.observe(.setupFailed(store: store, code: 134_410, at: sim.now))
+      stores[store.index].disabled = true
       return
     }
-    save(mirror, sim: &sim)
-    let zone = Int(mirrors[mirror.index].zone)
-    let saved = Int(mirrors[mirror.index].savedCount)
-    let (covered, unsent) = endExportWithTheRequestInFlight(mirror)
-    let held = history[mirror.index].withRows(min(covered, saved)..<saved) { Array($0) }
+    save(store, sim: &sim)
+    let zone = Int(stores[store.index].zone)
+    let saved = Int(stores[store.index].savedCount)
+    let (covered, unsent) = endExportWithTheRequestInFlight(store)
+    let held = history[store.index].withRows(min(covered, saved)..<saved) { Array($0) }
     for change in unsent + held where change.write != .none {
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
       // Only the write the store still held is lost; superseded ones are reported as such.
-      if local[mirror.index][field].write == change.write {
+      if local[store.index][field].write == change.write {
         sink.observe(.lostWrite(write: change.write, reason: .storeRemoved, at: sim.now))
       } else if change.field >= 0 {
-        sink.observe(.supersededLocally(write: change.write, by: local[mirror.index][field].write))
+        sink.observe(.supersededLocally(write: change.write, by: local[store.index][field].write))
       }
     }
-    history[mirror.index].removeFirst(saved)
-    mirrors[mirror.index].savedCount = 0
-    ensureLocalCapacity(mirror)
-    for field in local[mirror.index].indices {
-      local[mirror.index][field] = LocalField()
+    history[store.index].removeFirst(saved)
+    stores[store.index].savedCount = 0
+    ensureLocalCapacity(store)
+    for field in local[store.index].indices {
+      local[store.index][field] = LocalField()
     }
-    resetSync(mirror, reason: .accountChange, sim: &sim)
+    resetSync(store, reason: .accountChange, sim: &sim)
   }
 
   /// The store is being removed: its running export ends with the request already sent (the
@@ -72,8 +72,8 @@ extension World {
   /// Returns how much of the history the export had planned, and the planned changes it will now
   /// never send. The sent ones reach the server; the others, and the history it had not planned,
   /// are lost with the store. The export then drops none of what is saved after the removal.
-  mutating func endExportWithTheRequestInFlight(_ mirror: MirrorID) -> (covered: Int, unsent: [Change]) {
-    let activity = mirrors[mirror.index].runningExport
+  mutating func endExportWithTheRequestInFlight(_ store: StoreID) -> (covered: Int, unsent: [Change]) {
+    let activity = stores[store.index].runningExport
     guard activity.raw >= 0, activity.index < plans.count, !plans[activity.index].batchEnds.isEmpty else { return (0, []) }
     let kept = min(Int(activities[activity.index].nextBatch) + 1, plans[activity.index].batchEnds.count)
     let sentEnd = Int(plans[activity.index].batchEnds[kept - 1])
@@ -86,12 +86,12 @@ extension World {
 
   /// Removes duplicates after an import: among live objects with the same logical key, the
   /// lowest id wins and the others are deleted (seeds 000, 002).
-  mutating func deduplicate(_ mirror: MirrorID, sim: inout Simulation<ModelEvent>) {
-    let zone = Int(mirrors[mirror.index].zone)
+  mutating func deduplicate(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    let zone = Int(stores[store.index].zone)
     var winners: [Int32: ObjectID] = [:]  // lookup only; deletions follow object order
     var losers: [ObjectID] = []
     for object in 0..<zones[zone].objects.count where zones[zone].objects[object].key >= 0 {
-      guard isLive(mirror, fieldBase: Int(zones[zone].objects[object].fieldBase)) else { continue }
+      guard isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase)) else { continue }
       let key = zones[zone].objects[object].key
       if winners[key] == nil { winners[key] = ObjectID(object) } else { losers.append(ObjectID(object)) }
     }
@@ -99,24 +99,24 @@ extension World {
     for object in losers {
       let base = Int(zones[zone].objects[object.index].fieldBase)
       // A system write, not a person's: it is not announced as an edit.
-      let write = newWrite(mirror, basedOn: local[mirror.index][base].write, value: 0)
-      setLocal(mirror, base, write: write, value: 0)
+      let write = newWrite(store, basedOn: local[store.index][base].write, value: 0)
+      setLocal(store, base, write: write, value: 0)
       // Saved at once: it joins the history ahead of the person's unsaved edits.
-      history[mirror.index].insert(Change(object: object, field: 0, write: write), at: Int(mirrors[mirror.index].savedCount))
-      mirrors[mirror.index].savedCount += 1
+      history[store.index].insert(Change(object: object, field: 0, write: write), at: Int(stores[store.index].savedCount))
+      stores[store.index].savedCount += 1
     }
-    requestExport(mirror, trigger: .save, sim: &sim)
+    requestExport(store, trigger: .save, sim: &sim)
   }
 
   /// The data at the end of the run: ghosts, duplicates, counters, contributions.
   func finalState() -> FinalState {
     var state = FinalState()
-    for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 && zones[Int(mirror.zone)].scope == .public {
-      let zone = Int(mirror.zone)
+    for (index, store) in stores.enumerated() where store.zone >= 0 && zones[Int(store.zone)].scope == .public {
+      let zone = Int(store.zone)
       for object in 0..<zones[zone].objects.count {
         let base = Int(zones[zone].objects[object].fieldBase)
         let server = zones[zone].server[base]
-        if server.write != .none && server.value == 0 && isLive(MirrorID(index), fieldBase: base) {
+        if server.write != .none && server.value == 0 && isLive(StoreID(index), fieldBase: base) {
           state.ghosts += 1
         }
       }
@@ -132,13 +132,13 @@ extension World {
         if key >= 0 && !seen.insert(key).inserted { state.duplicates += 1 }
       }
     }
-    for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
-      let zone = Int(mirror.zone)
-      let version = devices[mirror.device.index].traits.modelVersion
+    for (index, store) in stores.enumerated() where store.zone >= 0 {
+      let zone = Int(store.zone)
+      let version = devices[store.device.index].traits.modelVersion
       for object in 0..<zones[zone].objects.count where zones[zone].objects[object].version > version {
         let base = Int(zones[zone].objects[object].fieldBase)
         let server = zones[zone].server[base]
-        if server.write != .none && server.value == 1 && !isLive(MirrorID(index), fieldBase: base) {
+        if server.write != .none && server.value == 1 && !isLive(StoreID(index), fieldBase: base) {
           state.hiddenRecords += 1
         }
       }

@@ -7,28 +7,28 @@ extension World {
   func logID(_ slot: ActivityID) -> ActivityID { ActivityID(Int(activities[slot.index].logID)) }
 
   /// Asks for an export; a request while one is pending is dropped (error 134417).
-  mutating func requestExport(_ mirror: MirrorID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
-    guard isSyncing(mirror) else { return }
-    if spec.exportRequestCoalescing && mirrors[mirror.index].pendingExport.raw >= 0 { return }
-    let activity = submit(.export, mirror: mirror, trigger: trigger, sim: &sim)
-    mirrors[mirror.index].pendingExport = activity
+  mutating func requestExport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
+    guard isSyncing(store) else { return }
+    if spec.exportRequestCoalescing && stores[store.index].pendingExport.raw >= 0 { return }
+    let activity = submit(.export, store: store, trigger: trigger, sim: &sim)
+    stores[store.index].pendingExport = activity
   }
 
   /// Asks for an import; a request while one is pending joins it.
-  mutating func requestImport(_ mirror: MirrorID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
-    guard isSyncing(mirror) else { return }
-    if mirrors[mirror.index].pendingImport.raw >= 0 { return }
-    let activity = submit(.import, mirror: mirror, trigger: trigger, sim: &sim)
-    mirrors[mirror.index].pendingImport = activity
+  mutating func requestImport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
+    guard isSyncing(store) else { return }
+    if stores[store.index].pendingImport.raw >= 0 { return }
+    let activity = submit(.import, store: store, trigger: trigger, sim: &sim)
+    stores[store.index].pendingImport = activity
   }
 
   mutating func submit(
-    _ kind: ActivityKind, mirror: MirrorID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>
+    _ kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>
   ) -> ActivityID {
-    let device = owner(of: mirror).index
+    let device = owner(of: store).index
     let launched = devices[device].launchedForPush && devices[device].app != .foreground
     var state = ActivityState(
-      kind: kind, mirror: mirror, trigger: trigger, requestedAt: sim.now, launchedForPush: launched)
+      kind: kind, store: store, trigger: trigger, requestedAt: sim.now, launchedForPush: launched)
     state.logID = nextActivityLogID
     nextActivityLogID += 1
     let activity: ActivityID
@@ -39,13 +39,13 @@ extension World {
       activity = ActivityID(activities.count)
       activities.append(state)
     }
-    sink.observe(.activityRequested(activity: logID(activity), kind: kind, mirror: mirror, trigger: trigger, at: sim.now))
+    sink.observe(.activityRequested(activity: logID(activity), kind: kind, store: store, trigger: trigger, at: sim.now))
     scheduleDecision(activity, sim: &sim)
     return activity
   }
 
   mutating func scheduleDecision(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let device = owner(of: activities[activity.index].mirror).index
+    let device = owner(of: activities[activity.index].store).index
     let latency = spec.scheduler.decisionLatency.sampleDuration(using: &devices[device].streams.scheduler)
     activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
   }
@@ -55,11 +55,11 @@ extension World {
   @inline(__always)
   func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
     let state = activities[activity.index]
-    let mirrorState = mirrors[state.mirror.index]
-    let device = devices[mirrorState.device.index]
+    let storeState = stores[state.store.index]
+    let device = devices[storeState.device.index]
     return PolicyContext(
       now: now, kind: state.kind, requestedAt: state.requestedAt, launchedForPush: state.launchedForPush,
-      runningInGroup: Int(mirrorState.runningInGroup),
+      runningInGroup: Int(storeState.runningInGroup),
       recentRuns: [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
       online: device.online, devicesInAccount: Int(devicesInAccount[Int(device.account)]))
@@ -85,7 +85,7 @@ extension World {
   /// same (a test checks them against asking every time).
   @inline(__always)
   mutating func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    let device = owner(of: activities[activity.index].mirror).index
+    let device = owner(of: activities[activity.index].store).index
     // A local copy: a closure that read `self.policies` would copy the whole world.
     let policies = self.policies
     let onlyLimitersRead = policies.onlyRateLimitsReadRuns
@@ -117,8 +117,8 @@ extension World {
       activities[activity.index].blockedSince = sim.now
     }
     if state.phase != .blocked {
-      waiting[owner(of: state.mirror).index].append(activity)
-      devices[owner(of: state.mirror).index].waitingCount += 1
+      waiting[owner(of: state.store).index].append(activity)
+      devices[owner(of: state.store).index].waitingCount += 1
     }
     activities[activity.index].phase = .blocked
     let validity = sim.now + policyValidity
@@ -136,14 +136,14 @@ extension World {
   mutating func approve(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     closeBlockedInterval(activity, at: sim.now)
     let state = activities[activity.index]
-    let device = owner(of: state.mirror).index
+    let device = owner(of: state.store).index
     // Only a blocked activity waits (it leaves `.blocked` only here), so others skip the search.
     if state.phase == .blocked, let index = waiting[device].firstIndex(of: activity) {
       waiting[device].remove(at: index)
       devices[device].waitingCount -= 1
     }
     activities[activity.index].phase = .approved
-    mirrors[state.mirror.index].runningInGroup += 1
+    stores[state.store.index].runningInGroup += 1
     runHistory.record(sim.now, device: device, &devices[device].runs)
     sink.observe(.activityApproved(activity: logID(activity), at: sim.now))
     sim.schedule(.start(activity), after: state.kind == .export ? exportStartDelay : importStartDelay)
@@ -155,12 +155,12 @@ extension World {
     sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
     switch state.kind {
     case .export:
-      mirrors[state.mirror.index].pendingExport = ActivityID(-1)
-      mirrors[state.mirror.index].runningExport = activity
+      stores[state.store.index].pendingExport = ActivityID(-1)
+      stores[state.store.index].runningExport = activity
       beginExport(activity, sim: &sim)
     case .import:
-      mirrors[state.mirror.index].pendingImport = ActivityID(-1)
-      mirrors[state.mirror.index].runningImport = activity
+      stores[state.store.index].pendingImport = ActivityID(-1)
+      stores[state.store.index].runningImport = activity
       beginImport(activity, sim: &sim)
     case .setup:
       finishActivity(activity, succeeded: true, sim: &sim)
@@ -170,12 +170,12 @@ extension World {
   mutating func finishActivity(_ activity: ActivityID, succeeded: Bool, sim: inout Simulation<ModelEvent>) {
     let state = activities[activity.index]
     activities[activity.index].phase = .finished
-    mirrors[state.mirror.index].runningInGroup -= 1
-    if mirrors[state.mirror.index].runningExport == activity { mirrors[state.mirror.index].runningExport = ActivityID(-1) }
-    if mirrors[state.mirror.index].runningImport == activity { mirrors[state.mirror.index].runningImport = ActivityID(-1) }
+    stores[state.store.index].runningInGroup -= 1
+    if stores[state.store.index].runningExport == activity { stores[state.store.index].runningExport = ActivityID(-1) }
+    if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID(-1) }
     sink.observe(.activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
     freeActivitySlots.append(activity)
-    signal(owner(of: state.mirror), sim: &sim)
+    signal(owner(of: state.store), sim: &sim)
   }
 
   /// A condition changed on the device: every waiting activity is decided again.

@@ -23,7 +23,7 @@ extension World {
     let storeCount = spec.devices.reduce(0) { $0 + $1.stores.count }
     devices.reserveCapacity(spec.devices.count)
     runHistory.reserveDevices(spec.devices.count)
-    mirrors.reserveCapacity(storeCount)
+    stores.reserveCapacity(storeCount)
     history.reserveCapacity(storeCount)
     local.reserveCapacity(storeCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
@@ -41,16 +41,16 @@ extension World {
             network: RandomStream(seed: seed, name: "network", index: i),
             scheduler: RandomStream(seed: seed, name: "scheduler", index: i),
             push: RandomStream(seed: seed, name: "push", index: i)),
-          account: Int32(deviceSpec.account), firstMirror: Int32(mirrors.count),
-          mirrorCount: Int32(deviceSpec.stores.count), app: deviceSpec.initialAppState,
+          account: Int32(deviceSpec.account), firstStore: Int32(stores.count),
+          storeCount: Int32(deviceSpec.stores.count), app: deviceSpec.initialAppState,
           batteryPercent: c.batteryPercent, pluggedIn: c.pluggedIn, lowPowerMode: c.lowPowerMode,
           online: c.online, uploadBytesPerSecond: c.uploadBytesPerSecond,
           downloadBytesPerSecond: c.downloadBytesPerSecond))
       for _ in deviceSpec.stores {
-        let mirror = MirrorID(mirrors.count)
-        let zone = layout.storeZones[mirror.index]
-        mirrors.append(MirrorState(device: DeviceID(index), zone: zone))
-        if zone >= 0 { zones[Int(zone)].mirrorCount += 1 }
+        let store = StoreID(stores.count)
+        let zone = layout.storeZones[store.index]
+        stores.append(StoreState(device: DeviceID(index), zone: zone))
+        if zone >= 0 { zones[Int(zone)].storeCount += 1 }
         history.append(RowBuffer())
         local.append(RowBuffer())
         orphans.append([])
@@ -63,22 +63,22 @@ extension World {
       pushWakes.append([])
       waiting.append([])
     }
-    listZoneMirrors()
+    listZoneStores()
   }
 
-  /// Lays out every zone's mirrors in `zoneMirrors`, zone by zone, each in id order.
-  mutating func listZoneMirrors() {
+  /// Lays out every zone's stores in `zoneStores`, zone by zone, each in id order.
+  mutating func listZoneStores() {
     var next: [Int32] = []
     var start: Int32 = 0
     for zone in zones.indices {
-      zones[zone].mirrorStart = start
+      zones[zone].storeStart = start
       next.append(start)
-      start += zones[zone].mirrorCount
+      start += zones[zone].storeCount
     }
-    zoneMirrors = [MirrorID](repeating: MirrorID(-1), count: Int(start))
-    for (index, mirror) in mirrors.enumerated() where mirror.zone >= 0 {
-      zoneMirrors[Int(next[Int(mirror.zone)])] = MirrorID(index)
-      next[Int(mirror.zone)] += 1
+    zoneStores = [StoreID](repeating: StoreID(-1), count: Int(start))
+    for (index, store) in stores.enumerated() where store.zone >= 0 {
+      zoneStores[Int(next[Int(store.zone)])] = StoreID(index)
+      next[Int(store.zone)] += 1
     }
   }
 

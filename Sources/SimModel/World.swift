@@ -23,15 +23,15 @@ public struct World: EventHandler {
   let spec: WorldSpec
   let sink: any ObservationSink
   let devices = Column<DeviceState>()
-  let mirrors = Column<MirrorState>()
+  let stores = Column<StoreState>()
   let zones = Column<ZoneState>()
-  /// Every zone's mirrors with access, zone by zone (see `ZoneState.mirrorStart`).
-  var zoneMirrors: [MirrorID] = []
+  /// Every zone's stores with access, zone by zone (see `ZoneState.storeStart`).
+  var zoneStores: [StoreID] = []
   let activities = Column<ActivityState>()
   var freeActivitySlots: [ActivityID] = []
   var nextActivityLogID: Int32 = 0
-  /// Per mirror: persistent history not yet exported, then the unsaved edits (the first
-  /// `MirrorState.savedCount` are saved), and the local store.
+  /// Per store: persistent history not yet exported, then the unsaved edits (the first
+  /// `StoreState.savedCount` are saved), and the local store.
   let history = Column<RowBuffer<Change>>()
   let local = Column<RowBuffer<LocalField>>()
   /// Per activity slot: the plan of the export running in it (emptied when it ends).
@@ -43,12 +43,12 @@ public struct World: EventHandler {
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []
   /// Per write (index 0 unused): its store, the write it replaced there, and its value.
-  var writes = [WriteState(mirror: MirrorID(-1), basedOn: .none, value: 0)]
+  var writes = [WriteState(store: StoreID(-1), basedOn: .none, value: 0)]
   var devicesInAccount: [Int32] = []
   /// Per device: its request latency (its own or the server's).
   var requestLatencies: [Distribution] = []
   /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
-  var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action, store: Int?)] = []
+  var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action, storeIndex: Int?)] = []
   var bulkProgress: [Int32] = []
   /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
   var stampCounter: Int32 = 0
@@ -101,15 +101,15 @@ public struct World: EventHandler {
 
   /// Schedules the events that start the run: launches, workloads, sessions, the timeline.
   public mutating func start(_ sim: inout Simulation<ModelEvent>) {
-    for (index, mirror) in mirrors.enumerated() {
-      let scope = mirror.zone >= 0 ? zones[Int(mirror.zone)].scope : nil
-      sink.observe(.store(mirror: MirrorID(index), device: mirror.device, zone: ZoneID(Int(mirror.zone)), scope: scope))
+    for (index, store) in stores.enumerated() {
+      let scope = store.zone >= 0 ? zones[Int(store.zone)].scope : nil
+      sink.observe(.storeCreated(store: StoreID(index), device: store.device, zone: ZoneID(Int(store.zone)), scope: scope))
     }
     if let code = spec.modelRejectionCode {
       // CloudKit refuses the model: every syncing store's setup fails and nothing syncs.
-      for index in mirrors.indices where mirrors[index].zone >= 0 {
-        sink.observe(.setupFailed(mirror: MirrorID(index), code: code, at: sim.now))
-        mirrors[index].disabled = true
+      for index in stores.indices where stores[index].zone >= 0 {
+        sink.observe(.setupFailed(store: StoreID(index), code: code, at: sim.now))
+        stores[index].disabled = true
       }
     }
     for device in devices.indices {
@@ -117,9 +117,9 @@ public struct World: EventHandler {
       reportConditions(id, at: sim.now)
       if devices[device].app == .foreground {
         sink.observe(.appState(device: id, state: .foreground, at: sim.now))
-        for mirror in mirrorIDs(of: id) where isSyncing(mirror) {
-          requestImport(mirror, trigger: .initial, sim: &sim)
-          schedulePoll(mirror, sim: &sim)
+        for store in storeIDs(of: id) where isSyncing(store) {
+          requestImport(store, trigger: .initial, sim: &sim)
+          schedulePoll(store, sim: &sim)
         }
       }
       let deviceSpec = spec.devices[device]
@@ -142,20 +142,20 @@ public struct World: EventHandler {
     if spec.traceEvents { sink.observe(.event(kind: event.traceKind, entity: event.traceEntity, at: sim.now)) }
     switch event {
     case .workloadEdit(let device): workloadEdit(device, sim: &sim)
-    case .saveTimer(let mirror): save(mirror, sim: &sim)
+    case .saveTimer(let store): save(store, sim: &sim)
     case .decide(let activity): decide(activity, sim: &sim)
     case .start(let activity): startActivity(activity, sim: &sim)
     case .exportRequestDone(let activity): exportRequestDone(activity, sim: &sim)
     case .importPageDone(let activity): importPageDone(activity, sim: &sim)
     case .pushArrives(let device, let zone): pushArrives(device, zone: zone, sim: &sim)
-    case .uiRefresh(let mirror): uiRefresh(mirror, sim: &sim)
+    case .uiRefresh(let store): uiRefresh(store, sim: &sim)
     case .timeline(let index): perform(Int(index), sim: &sim)
     case .nudge(let index): nudge(Int(index), sim: &sim)
     case .bulkStep(let index): bulkStep(Int(index), sim: &sim)
     case .sessionStart(let device): sessionStart(device, sim: &sim)
     case .sessionEnd(let device): sessionEnd(device, sim: &sim)
     case .suspend(let device): suspendIfBackground(device, sim: &sim)
-    case .poll(let mirror): poll(mirror, sim: &sim)
+    case .poll(let store): poll(store, sim: &sim)
     case .batteryTick(let device): batteryTick(device, sim: &sim)
     }
   }
@@ -165,18 +165,18 @@ public struct World: EventHandler {
   /// The store an edit writes: the device's `store`-th store when one is named (nil if it has
   /// no such store), else its first syncing store.
   @inline(__always)
-  func editTarget(_ device: DeviceID, store: Int?) -> MirrorID? {
-    guard let store else { return primaryMirror(of: device) }
-    return store >= 0 && store < Int(devices[device.index].mirrorCount)
-      ? MirrorID(Int(devices[device.index].firstMirror) + store) : nil
+  func editTarget(_ device: DeviceID, storeIndex: Int?) -> StoreID? {
+    guard let storeIndex else { return primaryStore(of: device) }
+    return storeIndex >= 0 && storeIndex < Int(devices[device.index].storeCount)
+      ? StoreID(Int(devices[device.index].firstStore) + storeIndex) : nil
   }
 
   /// The stores of a device (consecutive ids), without allocating.
   @inline(__always)
-  func mirrorIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, MirrorID> {
+  func storeIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, StoreID> {
     let state = devices[device.index]
-    let first = Int(state.firstMirror)
-    return (first..<first + Int(state.mirrorCount)).lazy.map { MirrorID($0) }
+    let first = Int(state.firstStore)
+    return (first..<first + Int(state.storeCount)).lazy.map { StoreID($0) }
   }
 
   func reportConditions(_ device: DeviceID, at now: SimTime) {
@@ -189,15 +189,15 @@ public struct World: EventHandler {
 
   /// The device a store belongs to.
   @inline(__always)
-  func owner(of mirror: MirrorID) -> DeviceID { mirrors[mirror.index].device }
+  func owner(of store: StoreID) -> DeviceID { stores[store.index].device }
 
   @inline(__always)
-  func isSyncing(_ mirror: MirrorID) -> Bool { mirrors[mirror.index].zone >= 0 && !mirrors[mirror.index].disabled }
+  func isSyncing(_ store: StoreID) -> Bool { stores[store.index].zone >= 0 && !stores[store.index].disabled }
 
   /// The first syncing store of a device (where workload edits go), or nil.
   @inline(__always)
-  func primaryMirror(of device: DeviceID) -> MirrorID? {
-    mirrorIDs(of: device).first { isSyncing($0) } ?? mirrorIDs(of: device).first
+  func primaryStore(of device: DeviceID) -> StoreID? {
+    storeIDs(of: device).first { isSyncing($0) } ?? storeIDs(of: device).first
   }
 
   mutating func requestLatency(_ device: DeviceID) -> SimDuration {

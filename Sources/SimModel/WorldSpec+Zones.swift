@@ -1,6 +1,6 @@
 extension WorldSpec {
   /// The record zones a world of this spec has, in the order it creates them, and the zone each
-  /// store mirrors, devices' stores one after another in device order (−1: a local-only store,
+  /// stores, devices' stores one after another in device order (−1: a local-only store,
   /// or a shared store of an account that is neither the owner nor a participant).
   ///
   /// One zone per account with a private store, one per distinct share (owner and participants),

@@ -8,8 +8,8 @@ struct DeviceState {
   var traits: DeviceTraits
   var streams: DeviceStreams
   var account: Int32
-  var firstMirror: Int32
-  var mirrorCount: Int32
+  var firstStore: Int32
+  var storeCount: Int32
   var app: AppState
   var forceQuit = false
   var launchedForPush = false
@@ -103,10 +103,10 @@ struct Change: BitwiseCopyable {
   var write: WriteID
 }
 
-/// The changing state of one store on one device that mirrors a zone.
-struct MirrorState {
+/// The changing state of one store on one device that stores a zone.
+struct StoreState {
   var device: DeviceID
-  /// The zone it mirrors, or −1 for a local-only store.
+  /// The zone it stores, or −1 for a local-only store.
   var zone: Int32
   var pendingExport = ActivityID(-1)
   var runningExport = ActivityID(-1)
@@ -141,10 +141,10 @@ struct MirrorState {
 /// The server's state of one zone, and the registry of its objects.
 struct ZoneState: ~Copyable {
   var scope: DatabaseScope
-  /// Mirrors with access, in id order: `World.zoneMirrors[mirrorStart..<mirrorStart + mirrorCount]`
+  /// Stores with access, in id order: `World.zoneStores[storeStart..<storeStart + storeCount]`
   /// (one shared list, where an array per zone was a cold allocation on every push fan-out).
-  var mirrorStart: Int32 = 0
-  var mirrorCount: Int32 = 0
+  var storeStart: Int32 = 0
+  var storeCount: Int32 = 0
   /// The zone's objects: what the server and the registry know of each.
   var objects = RowBuffer<ObjectState>()
   var fieldCount: Int32 = 0
@@ -170,7 +170,7 @@ struct ObjectState: BitwiseCopyable {
   var fieldBase: Int32
   /// The last change that touched it (its server change token), and the store that made it.
   var lastChange: Int32 = 0
-  var lastMirror = MirrorID(-1)
+  var lastStore = StoreID(-1)
   /// Its logical key (−1 none).
   var key: Int32 = -1
   /// The parent object it points to (−1 none).
@@ -188,7 +188,7 @@ struct ObjectState: BitwiseCopyable {
 /// One scheduler activity.
 struct ActivityState {
   var kind: ActivityKind
-  var mirror: MirrorID
+  var store: StoreID
   var trigger: ActivityTrigger
   var requestedAt: SimTime
   var launchedForPush: Bool
@@ -253,7 +253,7 @@ struct ExportPlan {
 /// its value. One 12-byte value per write rather than three columns: a commit's lost-update check
 /// reads a write's store and what it was based on together, and a new write appends once.
 struct WriteState: BitwiseCopyable {
-  var mirror: MirrorID
+  var store: StoreID
   var basedOn: WriteID
   var value: Int32
 }

@@ -16,13 +16,13 @@ extension MetricsRecorder {
   public func forEachLatencyRow(_ body: (LatencyRow) -> Void) {
     let ids = writeIDs
     let source = RowSource(
-      mirrorDevice: mirrorDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
+      storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
       reached: TokensReached(imports: imports, visibility: visibility))
     for (index, write) in writes.enumerated() {
-      let zone = mirrorZone[write.mirror.index]
+      let zone = storeZone[write.store.index]
       guard zone >= 0 else { continue }
-      let writer = source.mirrorDevice[write.mirror.index]
-      for observer in zoneMirrors[Int(zone)] where source.mirrorDevice[observer.index] != writer {
+      let writer = source.storeDevice[write.store.index]
+      for observer in zoneStores[Int(zone)] where source.storeDevice[observer.index] != writer {
         body(source.row(for: write, id: WriteID(Int(ids[index])), observer: observer))
       }
     }
@@ -70,16 +70,16 @@ extension MetricsRecorder {
   /// What building a row reads, taken out of the recorder once: reading the class's arrays row
   /// by row paid an exclusivity check each time, and a large run has millions of rows.
   struct RowSource {
-    let mirrorDevice: [DeviceID]
+    let storeDevice: [DeviceID]
     let imports: [[(activity: ActivityID, token: Int32, at: SimTime)]]
     let visibility: [[(token: Int32, at: SimTime)]]
     let activities: [ActivityRecord]
     let hidden: Set<Int64>
     let reached: TokensReached
 
-    func row(for write: WriteRecord, id: WriteID, observer: MirrorID) -> LatencyRow {
+    func row(for write: WriteRecord, id: WriteID, observer: StoreID) -> LatencyRow {
       var row = LatencyRow(
-        write: id, writer: mirrorDevice[write.mirror.index], observer: mirrorDevice[observer.index],
+        write: id, writer: storeDevice[write.store.index], observer: storeDevice[observer.index],
         kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil)
       if write.superseded {
         row.outcome = .supersededLocally

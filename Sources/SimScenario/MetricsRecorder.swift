@@ -4,7 +4,7 @@ import SimModel
 /// Watches a run's observations and computes its metrics (MODEL §10). Never steers the model.
 public final class MetricsRecorder: ObservationSink {
   struct WriteRecord {
-    var mirror: MirrorID
+    var store: StoreID
     var object: ObjectID
     var kind: EditKind
     var editedAt: SimTime
@@ -20,7 +20,7 @@ public final class MetricsRecorder: ObservationSink {
   /// One scheduler activity as the decision log saw it.
   public struct ActivityRecord: Sendable {
     public var kind: ActivityKind
-    public var mirror: MirrorID
+    public var store: StoreID
     public var trigger: ActivityTrigger
     public var requestedAt: SimTime
     public var approvedAt: SimTime?
@@ -33,13 +33,13 @@ public final class MetricsRecorder: ObservationSink {
   }
 
   /// The device a store belongs to.
-  public func device(of mirror: MirrorID) -> DeviceID { mirrorDevice[mirror.index] }
+  public func device(of store: StoreID) -> DeviceID { storeDevice[store.index] }
 
   /// Names of the scheduler's policies, by index.
   public let policyNames: [String]
-  var mirrorDevice: [DeviceID] = []
-  var mirrorZone: [Int32] = []
-  var zoneMirrors: [[MirrorID]] = []
+  var storeDevice: [DeviceID] = []
+  var storeZone: [Int32] = []
+  var zoneStores: [[StoreID]] = []
   var writes: [WriteRecord] = []
   var writeIndex: [Int32] = []  // WriteID.raw → index into `writes`, or −1
   public internal(set) var activities: [ActivityRecord] = []
@@ -79,20 +79,20 @@ public final class MetricsRecorder: ObservationSink {
 
   public func observe(_ observation: Observation) {
     switch observation {
-    case .store(let mirror, let device, let zone, _):
-      precondition(mirror.index == mirrorDevice.count, "stores are announced in id order")
-      mirrorDevice.append(device)
-      mirrorZone.append(zone.raw)
+    case .storeCreated(let store, let device, let zone, _):
+      precondition(store.index == storeDevice.count, "stores are announced in id order")
+      storeDevice.append(device)
+      storeZone.append(zone.raw)
       imports.append([])
       visibility.append([])
       if zone.raw >= 0 {
-        while zoneMirrors.count <= zone.index { zoneMirrors.append([]) }
-        zoneMirrors[zone.index].append(mirror)
+        while zoneStores.count <= zone.index { zoneStores.append([]) }
+        zoneStores[zone.index].append(store)
       }
-    case .edited(let write, let mirror, let object, _, let kind, let at):
+    case .edited(let write, let store, let object, _, let kind, let at):
       while writeIndex.count <= write.index { writeIndex.append(-1) }
       writeIndex[write.index] = Int32(writes.count)
-      writes.append(WriteRecord(mirror: mirror, object: object, kind: kind, editedAt: at))
+      writes.append(WriteRecord(store: store, object: object, kind: kind, editedAt: at))
       lastEditAt = at
     case .saved(let write, let at): update(write) { $0.savedAt = at }
     case .supersededLocally(let write, _):
@@ -114,9 +114,9 @@ public final class MetricsRecorder: ObservationSink {
 
   func observeActivity(_ observation: Observation) {
     switch observation {
-    case .activityRequested(let activity, let kind, let mirror, let trigger, let at):
+    case .activityRequested(let activity, let kind, let store, let trigger, let at):
       precondition(activity.index == activities.count, "activities are announced in id order")
-      activities.append(ActivityRecord(kind: kind, mirror: mirror, trigger: trigger, requestedAt: at))
+      activities.append(ActivityRecord(kind: kind, store: store, trigger: trigger, requestedAt: at))
     case .activityBlocked(let activity, let policy, let from, let to):
       activities[activity.index].blocked.append((policy, from, to))
       let length = to - from
@@ -130,11 +130,11 @@ public final class MetricsRecorder: ObservationSink {
       activities[activity.index].succeeded = succeeded
       activities[activity.index].records = records
       counters.countActivity(activities[activity.index].kind, succeeded: succeeded)
-    case .imported(let mirror, let activity, let token, let records, let at):
-      imports[mirror.index].append((activity, token, at))
+    case .imported(let store, let activity, let token, let records, let at):
+      imports[store.index].append((activity, token, at))
       if records > 0 { lastStoreChangeAt = max(lastStoreChangeAt, at) }
-    case .visible(let mirror, let token, let at):
-      visibility[mirror.index].append((token, at))
+    case .visible(let store, let token, let at):
+      visibility[store.index].append((token, at))
     case .request(_, let upload, let records, let bytes, _):
       counters.countRequest(upload: upload, records: Int(records), bytes: bytes)
     case .push(_, let event, _):
@@ -155,8 +155,8 @@ public final class MetricsRecorder: ObservationSink {
       counters.setupFailures += 1
     case .localEdit:
       counters.localEdits += 1
-    case .hiddenRecord(let mirror, let object):
-      hidden.insert(Int64(mirror.raw) << 32 | Int64(object.raw))
+    case .hiddenRecord(let store, let object):
+      hidden.insert(Int64(store.raw) << 32 | Int64(object.raw))
     case .orphanWindow(_, _, let from, let to):
       counters.orphanWindows += 1
       counters.orphanTotal += to - from

@@ -55,8 +55,8 @@ extension RunReport {
       columns: ["scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
                 "finishedAt", "succeeded", "records", "waited"] + policyNames.map { "blocked.\($0)" })
     for (index, activity) in recorder.activities.enumerated() {
-      let device = recorder.device(of: activity.mirror)
-      let store = activity.mirror.index - firstMirror(of: device)
+      let device = recorder.device(of: activity.store)
+      let store = activity.store.index - firstStore(of: device)
       var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
       for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
       let waited = activity.approvedAt.map { $0 - activity.requestedAt }
@@ -71,7 +71,7 @@ extension RunReport {
     return table
   }
 
-  func firstMirror(of device: DeviceID) -> Int {
+  func firstStore(of device: DeviceID) -> Int {
     var first = 0
     for index in 0..<device.index { first += scenario.spec.devices[index].stores.count }
     return first

@@ -74,6 +74,6 @@ extension MetricsRecorder {
   /// Each write's device, edit time and commit time (nil if never committed; superseded writes
   /// are left out, as they never commit).
   func writesForTimeline() -> [(device: DeviceID, editedAt: SimTime, committedAt: SimTime?)] {
-    writes.filter { !$0.superseded }.map { (mirrorDevice[$0.mirror.index], $0.editedAt, $0.committedAt) }
+    writes.filter { !$0.superseded }.map { (storeDevice[$0.store.index], $0.editedAt, $0.committedAt) }
   }
 }

@@ -49,7 +49,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     #expect(abs(mean - 900 - 3) < 4 * standardError + 3, "mean \(mean) s")
     // Deletes do not propagate: each deleted object stays on the receiver as a ghost.
     let deletes = Set(log.observations.compactMap { observation -> ObjectID? in
-      if case .edited(_, MirrorID(0), let object, 0, .delete, _) = observation { return object }
+      if case .edited(_, StoreID(0), let object, 0, .delete, _) = observation { return object }
       return nil
     })
     #expect(deletes.count >= 5)
@@ -61,10 +61,10 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     var receiverImports: [(token: Int32, at: SimTime)] = []
     for observation in log.observations {
       switch observation {
-      case .edited(let write, MirrorID(0), let object, -1, .insert, _): insertWrite[object] = write
-      case .edited(let write, MirrorID(0), let object, 0, .delete, _): deleteWrite[object] = write
+      case .edited(let write, StoreID(0), let object, -1, .insert, _): insertWrite[object] = write
+      case .edited(let write, StoreID(0), let object, 0, .delete, _): deleteWrite[object] = write
       case .committed(let write, _, let sequence, let time): committed[write] = (sequence, time)
-      case .imported(MirrorID(1), _, let token, _, let time): receiverImports.append((token, time))
+      case .imported(StoreID(1), _, let token, _, let time): receiverImports.append((token, time))
       default: break
       }
     }
@@ -111,7 +111,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     }
     #expect(delivered.count == 1)
     let imports = log.observations.compactMap { observation -> Int32? in
-      if case .imported(MirrorID(1), _, _, let records, _) = observation, records > 0 { return records }
+      if case .imported(StoreID(1), _, _, let records, _) = observation, records > 0 { return records }
       return nil
     }
     #expect(imports.count == 1)
@@ -131,20 +131,20 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     // Requests take 0.2 s (constant latency) plus under 10 ms of transfer. A device that got
     // serviceUnavailable with retry-after R sends nothing until R has passed: its next request
     // (or error) arrives at least R + 0.2 s after the error.
-    var errors: [(mirror: MirrorID, time: SimTime, until: SimTime)] = []
-    var arrivals: [(mirror: MirrorID, time: SimTime)] = []
+    var errors: [(store: StoreID, time: SimTime, until: SimTime)] = []
+    var arrivals: [(store: StoreID, time: SimTime)] = []
     for observation in log.observations {
       switch observation {
-      case .cloudError(let mirror, .serviceUnavailable, let retryAfter?, let time):
-        errors.append((mirror, time, time + retryAfter))
-        arrivals.append((mirror, time))
-      case .request(let mirror, _, _, _, let time): arrivals.append((mirror, time))
+      case .cloudError(let store, .serviceUnavailable, let retryAfter?, let time):
+        errors.append((store, time, time + retryAfter))
+        arrivals.append((store, time))
+      case .request(let store, _, _, _, let time): arrivals.append((store, time))
       default: break
       }
     }
     for error in errors {
-      let next = arrivals.first { $0.mirror == error.mirror && $0.time > error.time }
-      #expect(next.map { $0.time >= error.until + .milliseconds(200) } ?? true, "\(error.mirror) sent before \(error.until)")
+      let next = arrivals.first { $0.store == error.store && $0.time > error.time }
+      #expect(next.map { $0.time >= error.until + .milliseconds(200) } ?? true, "\(error.store) sent before \(error.until)")
     }
     #expect(errors.count >= 5)
     #expect(outcome.converged)
@@ -159,13 +159,13 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     let (log, recorder, outcome) = runLogged(spec)
     #expect(outcome.converged)
     let expired = log.observations.contains {
-      if case .cloudError(MirrorID(1), .changeTokenExpired, _, _) = $0 { return true }
+      if case .cloudError(StoreID(1), .changeTokenExpired, _, _) = $0 { return true }
       return false
     }
     #expect(expired)
     #expect(recorder.counters.resets == 1)
     let lastImport = log.observations.last {
-      if case .imported(MirrorID(1), _, _, let records, _) = $0 { return records > 0 }
+      if case .imported(StoreID(1), _, _, let records, _) = $0 { return records > 0 }
       return false
     }
     if case .imported(_, _, _, let records, _) = lastImport { #expect(records == 20) } else { Issue.record("no import") }
@@ -173,7 +173,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     spec.server.changeTokenRetentionSeconds = nil
     let (plainLog, _, _) = runLogged(spec)
     let plain = plainLog.observations.last {
-      if case .imported(MirrorID(1), _, _, let records, _) = $0 { return records > 0 }
+      if case .imported(StoreID(1), _, _, let records, _) = $0 { return records > 0 }
       return false
     }
     if case .imported(_, _, _, let records, _) = plain { #expect(records <= 5) } else { Issue.record("no import") }
@@ -200,14 +200,14 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
         if case .lostUpdate(let write, let by) = observation { return (write, by) }
         return nil
       }
-      let updates = log.observations.compactMap { observation -> (WriteID, MirrorID)? in
-        if case .edited(let write, let mirror, _, _, .update, _) = observation { return (write, mirror) }
+      let updates = log.observations.compactMap { observation -> (WriteID, StoreID)? in
+        if case .edited(let write, let store, _, _, .update, _) = observation { return (write, store) }
         return nil
       }
       #expect(lost.count == 1)
       // The write of the device that reconnected first is the one overwritten.
-      #expect(lost.first?.0 == updates.first { $0.1 == MirrorID(first) }?.0)
-      #expect(lost.first?.1 == updates.first { $0.1 == MirrorID(lastOnline) }?.0)
+      #expect(lost.first?.0 == updates.first { $0.1 == StoreID(first) }?.0)
+      #expect(lost.first?.1 == updates.first { $0.1 == StoreID(lastOnline) }?.0)
     }
   }
 
@@ -424,7 +424,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     #expect(delivered == [SimTime(.seconds(3600))])
     // The background import runs after the plug-in; the person sees it at the next activation.
     let imported = log.observations.contains {
-      if case .imported(MirrorID(1), _, _, 1, let time) = $0 { return time > SimTime(.seconds(3600)) }
+      if case .imported(StoreID(1), _, _, 1, let time) = $0 { return time > SimTime(.seconds(3600)) }
       return false
     }
     #expect(imported)
@@ -438,17 +438,17 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     spec.server.zoneBusyProbability = 0.4
     spec.timeline = (0..<40).map { at(60 + Int64($0) * 60, [0], .edit(.insert, entity: 0, key: nil)) }
     let (log, recorder, outcome) = runLogged(spec)
-    var lastDelay: [MirrorID: SimDuration] = [:]
+    var lastDelay: [StoreID: SimDuration] = [:]
     var busy = 0
     for observation in log.observations {
       switch observation {
-      case .cloudError(let mirror, .zoneBusy, let delay?, _):
+      case .cloudError(let store, .zoneBusy, let delay?, _):
         busy += 1
         // Consecutive zoneBusy answers to one request double the delay: 2 s, 4 s, 8 s …
-        let expected = lastDelay[mirror].map { $0 * 2 } ?? .seconds(2)
+        let expected = lastDelay[store].map { $0 * 2 } ?? .seconds(2)
         #expect(delay == expected)
-        lastDelay[mirror] = delay
-      case .request(let mirror, _, _, _, _): lastDelay[mirror] = nil
+        lastDelay[store] = delay
+      case .request(let store, _, _, _, _): lastDelay[store] = nil
       default: break
       }
     }
@@ -467,10 +467,10 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     var arrivals: [SimTime] = []
     for observation in log.observations {
       switch observation {
-      case .cloudError(MirrorID(0), .requestRateLimited, let retry?, let time):
+      case .cloudError(StoreID(0), .requestRateLimited, let retry?, let time):
         limited.append((time, time + retry))
         arrivals.append(time)
-      case .request(MirrorID(0), _, _, _, let time): arrivals.append(time)
+      case .request(StoreID(0), _, _, _, let time): arrivals.append(time)
       default: break
       }
     }
@@ -481,7 +481,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     }
     // Never more than 3 accepted requests from the device in any minute.
     let accepted = log.observations.compactMap { observation -> SimTime? in
-      if case .request(MirrorID(0), _, _, _, let time) = observation { return time }
+      if case .request(StoreID(0), _, _, _, let time) = observation { return time }
       return nil
     }
     for (index, time) in accepted.enumerated() where index >= 3 {
@@ -502,11 +502,11 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     let (log, _, _) = runLogged(spec)
     // Three record types plus CDMR: four query requests per poll (and per launch import).
     let polls = log.observations.compactMap { observation -> ActivityID? in
-      if case .imported(MirrorID(1), let activity, _, _, _) = observation { return activity }
+      if case .imported(StoreID(1), let activity, _, _, _) = observation { return activity }
       return nil
     }
     let downloads = log.observations.filter {
-      if case .request(MirrorID(1), false, _, _, _) = $0 { return true }
+      if case .request(StoreID(1), false, _, _, _) = $0 { return true }
       return false
     }
     #expect(polls.count >= 2)
@@ -529,7 +529,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     // (updated last). Page 1 holds 200 notes without their folder; page 2 brings the other 50
     // notes and the folder, ending all 200 orphan windows at once.
     let windows = log.observations.compactMap { observation -> (SimTime, SimTime)? in
-      if case .orphanWindow(MirrorID(1), _, let from, let to) = observation { return (from, to) }
+      if case .orphanWindow(StoreID(1), _, let from, let to) = observation { return (from, to) }
       return nil
     }
     #expect(windows.count == 200)

@@ -124,7 +124,7 @@ import Testing
     let outcome = WorldRunner.run(spec, sink: Tee([log, recorder]))
     #expect(outcome.converged)
     let receiverImports = log.observations.compactMap { observation -> (Int32, SimTime)? in
-      if case .imported(let mirror, _, let token, let records, let at) = observation, mirror == MirrorID(1), records > 0 {
+      if case .imported(let store, _, let token, let records, let at) = observation, store == StoreID(1), records > 0 {
         return (token, at)
       }
       return nil

@@ -35,7 +35,7 @@ import Testing
       TimelineAction(at: .seconds(1), devices: [0], action: .nudge(every: .milliseconds(500), until: .seconds(90)))
     ]
     let (recorder, _) = TestWorlds.run(spec)
-    let mine = recorder.activities.filter { $0.mirror == MirrorID(0) }
+    let mine = recorder.activities.filter { $0.store == StoreID(0) }
     let approvals = mine.compactMap(\.approvedAt).sorted()
     // Device 0's runs: the launch import at r0 = 0.3 s, then one per nudge, r_j = 0.8 + 0.5·j s
     // (each import ends before the next nudge). The 61st run, j = 60, is decided at 30.8 s and
@@ -117,7 +117,7 @@ import Testing
     let lpm = Int32(policyIndex(spec, "lowPowerMode"))
     let group = Int32(policyIndex(spec, "activityGroup"))
     let export = try! #require(recorder.activities.first { $0.kind == .export && $0.trigger == .save })
-    let launchImport = try! #require(recorder.activities.first { $0.mirror == MirrorID(0) && $0.kind == .import })
+    let launchImport = try! #require(recorder.activities.first { $0.store == StoreID(0) && $0.kind == .import })
     // Device 0's launch import (decided 0.3 s) and the export (requested 60 s, decided 60.3 s)
     // both wait on Low Power Mode until the plug-in signal at 3600 s + 0.089 s re-evaluation.
     // The import was submitted first, so it takes the group; the export follows when it ends.
