@@ -39,3 +39,23 @@ extension TypedID where Tag == WriteTag {
   /// No write: a field nobody has set.
   public static var none: WriteID { WriteID(0) }
 }
+
+extension TypedID where Tag == ActivityTag {
+  /// No activity (a store with no pending or running one).
+  public static var none: ActivityID { ActivityID(-1) }
+}
+
+extension TypedID where Tag == StoreTag {
+  /// No store (a write table's unused first row, an unused zone slot).
+  public static var none: StoreID { StoreID(-1) }
+}
+
+extension TypedID where Tag == ZoneTag {
+  /// No zone (a local-only store, or a shared store its account has no access to).
+  public static var none: ZoneID { ZoneID(-1) }
+}
+
+extension TypedID {
+  /// Whether the id names something: every id but `none` does.
+  public var exists: Bool { raw >= 0 }
+}

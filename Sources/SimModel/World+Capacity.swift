@@ -20,9 +20,9 @@ extension World {
     for device in devices.indices {
       guard let workload = devices[device].traits.workload, !workload.foregroundOnly,
         workload.entity >= 0, workload.entity < spec.entities.count, spec.entities[workload.entity].syncs,
-        let store = editTarget(DeviceID(device), storeIndex: workload.store), stores[store.index].zone >= 0
+        let store = editTarget(DeviceID(device), storeIndex: workload.store), stores[store.index].zone.exists
       else { continue }
-      let zone = Int(stores[store.index].zone)
+      let zone = stores[store.index].zone.index
       let expected = max(0, workload.editsPerHour * hours)
       let inserts = expected * min(max(workload.insertShare, 0), 1)
       let links = Double(spec.entities[workload.entity].manyToManyLinksPerObject)
@@ -40,8 +40,8 @@ extension World {
       zones[zone].changeLog.reserveCapacity(
         zones[zone].changeLog.count + Self.withMargin(edits[zone] + objects[zone]))
     }
-    for store in stores.indices where stores[store].zone >= 0 {
-      let zone = Int(stores[store].zone)
+    for store in stores.indices where stores[store].zone.exists {
+      let zone = stores[store].zone.index
       if edits[zone] > 0 { local[store].reserveCapacity(local[store].count + Self.withMargin(fields[zone])) }
     }
     self.writes.reserveCapacity(self.writes.count + Self.withMargin(writes))
@@ -57,8 +57,8 @@ extension World {
     let share = min(1, Double(runHistory.horizon.nanoseconds) / 3.6e12 / hours)
     for device in devices.indices {
       var runs = ownEdits[device]
-      for store in storeIDs(of: DeviceID(device)) where stores[store.index].zone >= 0 {
-        let zone = Int(stores[store.index].zone)
+      for store in storeIDs(of: DeviceID(device)) where stores[store.index].zone.exists {
+        let zone = stores[store.index].zone.index
         guard zones[zone].scope != .public else { continue }
         runs += zoneEdits[zone] - (ownZone[device] == zone ? ownEdits[device] : 0)
       }

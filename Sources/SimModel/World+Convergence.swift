@@ -11,10 +11,10 @@ extension World {
   /// Whether every store equals the server for everything it can access, with nothing pending
   /// (MODEL §10 convergence).
   func isConverged() -> Bool {
-    for (index, store) in stores.enumerated() where store.zone >= 0 {
+    for (index, store) in stores.enumerated() where store.zone.exists {
       if !history[index].isEmpty { return false }
-      if store.pendingExport.raw >= 0 || store.runningExport.raw >= 0 || store.disabled { return false }
-      let zone = Int(store.zone)
+      if store.pendingExport.exists || store.runningExport.exists || store.disabled { return false }
+      let zone = store.zone.index
       let stored = local[index].count
       for field in 0..<Int(zones[zone].fieldCount) where zones[zone].server[field].write != .none || field < stored {
         let write = field < stored ? local[index][field].write : .none

@@ -21,7 +21,7 @@ extension World {
   /// Makes one edit on `store` and applies its save policy.
   mutating func edit(_ store: StoreID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>) {
     // A store whose setup failed still works locally; it just never syncs.
-    guard stores[store.index].zone >= 0 else { return }
+    guard stores[store.index].zone.exists else { return }
     guard spec.entities[entity].syncs else {
       sink.observe(.localEdit(device: owner(of: store), entity: Int32(entity), at: sim.now))
       return
@@ -34,7 +34,7 @@ extension World {
         insertObject(store, entity: entity, kind: .insert, at: sim.now)
         break
       }
-      let zone = Int(stores[store.index].zone)
+      let zone = stores[store.index].zone.index
       let base = Int(zones[zone].objects[object.index].fieldBase)
       let fieldCount = entityFieldCount[Int(zones[zone].objects[object.index].entity)]
       let field: Int32
@@ -65,7 +65,7 @@ extension World {
   }
 
   mutating func insertObject(_ store: StoreID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     let probability = spec.server.poisonRecordProbability
     let poison = probability > 0 && devices[owner(of: store).index].streams.edit.bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
@@ -105,7 +105,7 @@ extension World {
 
   /// A live object of `entity` in the store: a random one, or the first.
   mutating func findObject(_ store: StoreID, entity: Int, random: Bool) -> ObjectID? {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     let count = zones[zone].objects.count
     guard count > 0 else { return nil }
     let start = random ? Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(count))) : 0
@@ -129,7 +129,7 @@ extension World {
   }
 
   mutating func ensureLocalCapacity(_ store: StoreID) {
-    let needed = Int(zones[Int(stores[store.index].zone)].fieldCount)
+    let needed = Int(zones[stores[store.index].zone.index].fieldCount)
     let have = local[store.index].count
     if have < needed {
       local[store.index].append(repeating: LocalField(), count: needed - have)
@@ -178,7 +178,7 @@ extension World {
 extension World {
   /// Drops the unsaved edits of a store, reporting each write as lost.
   mutating func loseUnsaved(_ store: StoreID, reason: LossReason, at now: SimTime) {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     let saved = Int(stores[store.index].savedCount)
     for index in saved..<history[store.index].count {
       let change = history[store.index][index]
@@ -203,7 +203,7 @@ extension World {
 extension World {
   /// The most recently created live object of `entity` in the store.
   func newestLiveObject(_ store: StoreID, entity: Int) -> ObjectID? {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     var object = zones[zone].objects.count - 1
     while object >= 0 {
       if zones[zone].objects[object].entity == Int32(entity) && isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase)) {

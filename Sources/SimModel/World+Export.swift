@@ -26,7 +26,7 @@ extension World {
   /// Records keep the order in which their objects first appear in the history; a record's
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
   mutating func makePlan(_ store: StoreID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan) {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     if let object = changes.first?.object, changes.allSatisfy({ $0.object == object }) {
       planOneRecord(store, zone: zone, object: object, changes: changes, into: &plan)
       return
@@ -175,7 +175,7 @@ extension World {
     let general = generalVerdict(activity, at: now)
     guard case .accepted = general else { return general }
     let store = activities[activity.index].store
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     let batch = Int(activities[activity.index].nextBatch)
     let range = batchRange(activity, batch)
     // Loops over the plan in place: copying the plan out (or closures over it) would retain
@@ -250,7 +250,7 @@ extension World {
     let store = activities[activity.index].store
     let records = Int(plans[activity.index].batchRecords[batch])
     guard records >= 2 else { return false }
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     let range = batchRange(activity, batch)
     var seen = 0
     var last = ObjectID(-1)
@@ -283,7 +283,7 @@ extension World {
   ///
   /// `entries` indexes the store's plan, read in place (a slice would retain its buffer).
   mutating func commit(_ store: StoreID, activity: ActivityID, entries: Range<Int>, at now: SimTime) {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     var lastObject = ObjectID(-1)
     var sequence: Int32 = 0
     for index in entries {

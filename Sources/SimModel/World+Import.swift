@@ -9,7 +9,7 @@ extension World {
       requestImport(store, trigger: .importAgain, sim: &sim)
       return
     }
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     if tokenExpired(store, at: sim.now) {
       // changeTokenExpired: reset, then fetch the whole zone from a nil token. [A] CKError.h
       sink.observe(.cloudError(store: store, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
@@ -131,7 +131,7 @@ extension World {
   /// Merges one page of fetched records into the store (unexported local fields win) and tracks
   /// children whose parent has not arrived yet.
   mutating func applyPage(_ store: StoreID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     ensureLocalCapacity(store)
     // Through the store's buffer, without a bounds check per field: `ensureLocalCapacity` made
     // the store as long as the zone's fields.
@@ -167,7 +167,7 @@ extension World {
   /// Whether the store holds `object` alive (its existence field is 1).
   @inline(__always)
   func isLive(_ store: StoreID, _ object: ObjectID) -> Bool {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     return isLive(store, fieldBase: Int(zones[zone].objects[object.index].fieldBase))
   }
 
@@ -179,7 +179,7 @@ extension World {
 
   /// The import finished: the store is up to date with the snapshot token.
   mutating func finishImportToken(_ store: StoreID, upTo snapshot: Int32) {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     stores[store.index].importedToken = max(stores[store.index].importedToken, snapshot)
     stores[store.index].tokenAt = tokenTime(zone: zone, token: snapshot)
   }

@@ -110,8 +110,8 @@ extension World {
     case .quota(let bytes):
       let account = Int(devices[device.index].account)
       accountQuotaBytes[account] = bytes
-      for index in stores.indices where stores[index].quotaStalled && stores[index].zone >= 0
-        && zones[Int(stores[index].zone)].ownerAccount == Int32(account)
+      for index in stores.indices where stores[index].quotaStalled && stores[index].zone.exists
+        && zones[stores[index].zone.index].ownerAccount == Int32(account)
       {
         stores[index].quotaStalled = false
         requestExport(StoreID(index), trigger: .exportAgain, sim: &sim)

@@ -4,7 +4,7 @@ import SimKernel
 extension World {
   /// After a commit: one push to every other device with access to the zone.
   mutating func fanOutPush(from store: StoreID, sim: inout Simulation<ModelEvent>) {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     guard zones[zone].scope != .public else { return }
     var lastDevice = DeviceID(-1)
     let start = Int(zones[zone].storeStart)
@@ -88,7 +88,7 @@ extension World {
   }
 
   mutating func importForPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
-    for store in storeIDs(of: device) where stores[store.index].zone == zone {
+    for store in storeIDs(of: device) where stores[store.index].zone.raw == zone {
       requestImport(store, trigger: .push, sim: &sim)
     }
   }

@@ -29,7 +29,7 @@ extension World {
   func tokenExpired(_ store: StoreID, at now: SimTime) -> Bool {
     guard let retention = spec.server.changeTokenRetentionSeconds else { return false }
     let state = stores[store.index]
-    let zone = Int(state.zone)
+    let zone = state.zone.index
     guard state.importedToken > 0, Int(state.importedToken) < zones[zone].changeLog.count else { return false }
     return now - state.tokenAt > SimDuration(seconds: retention)
   }
@@ -43,7 +43,7 @@ extension World {
       return
     }
     save(store, sim: &sim)
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     let saved = Int(stores[store.index].savedCount)
     let (covered, unsent) = endExportWithTheRequestInFlight(store)
     let held = history[store.index].withRows(min(covered, saved)..<saved) { Array($0) }
@@ -74,7 +74,7 @@ extension World {
   /// are lost with the store. The export then drops none of what is saved after the removal.
   mutating func endExportWithTheRequestInFlight(_ store: StoreID) -> (covered: Int, unsent: [Change]) {
     let activity = stores[store.index].runningExport
-    guard activity.raw >= 0, activity.index < plans.count, !plans[activity.index].batchEnds.isEmpty else { return (0, []) }
+    guard activity.exists, activity.index < plans.count, !plans[activity.index].batchEnds.isEmpty else { return (0, []) }
     let kept = min(Int(activities[activity.index].nextBatch) + 1, plans[activity.index].batchEnds.count)
     let sentEnd = Int(plans[activity.index].batchEnds[kept - 1])
     let unsent = Array(plans[activity.index].entries[sentEnd...])
@@ -87,7 +87,7 @@ extension World {
   /// Removes duplicates after an import: among live objects with the same logical key, the
   /// lowest id wins and the others are deleted (seeds 000, 002).
   mutating func deduplicate(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    let zone = Int(stores[store.index].zone)
+    let zone = stores[store.index].zone.index
     var winners: [Int32: ObjectID] = [:]  // lookup only; deletions follow object order
     var losers: [ObjectID] = []
     for object in 0..<zones[zone].objects.count where zones[zone].objects[object].key >= 0 {
@@ -111,8 +111,8 @@ extension World {
   /// The data at the end of the run: ghosts, duplicates, counters, contributions.
   func finalState() -> FinalState {
     var state = FinalState()
-    for (index, store) in stores.enumerated() where store.zone >= 0 && zones[Int(store.zone)].scope == .public {
-      let zone = Int(store.zone)
+    for (index, store) in stores.enumerated() where store.zone.exists && zones[store.zone.index].scope == .public {
+      let zone = store.zone.index
       for object in 0..<zones[zone].objects.count {
         let base = Int(zones[zone].objects[object].fieldBase)
         let server = zones[zone].server[base]
@@ -132,8 +132,8 @@ extension World {
         if key >= 0 && !seen.insert(key).inserted { state.duplicates += 1 }
       }
     }
-    for (index, store) in stores.enumerated() where store.zone >= 0 {
-      let zone = Int(store.zone)
+    for (index, store) in stores.enumerated() where store.zone.exists {
+      let zone = store.zone.index
       let version = devices[store.device.index].traits.modelVersion
       for object in 0..<zones[zone].objects.count where zones[zone].objects[object].version > version {
         let base = Int(zones[zone].objects[object].fieldBase)

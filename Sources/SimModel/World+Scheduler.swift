@@ -9,7 +9,7 @@ extension World {
   /// Asks for an export; a request while one is pending is dropped (error 134417).
   mutating func requestExport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
     guard isSyncing(store) else { return }
-    if spec.exportRequestCoalescing && stores[store.index].pendingExport.raw >= 0 { return }
+    if spec.exportRequestCoalescing && stores[store.index].pendingExport.exists { return }
     let activity = submit(.export, store: store, trigger: trigger, sim: &sim)
     stores[store.index].pendingExport = activity
   }
@@ -17,7 +17,7 @@ extension World {
   /// Asks for an import; a request while one is pending joins it.
   mutating func requestImport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
     guard isSyncing(store) else { return }
-    if stores[store.index].pendingImport.raw >= 0 { return }
+    if stores[store.index].pendingImport.exists { return }
     let activity = submit(.import, store: store, trigger: trigger, sim: &sim)
     stores[store.index].pendingImport = activity
   }
@@ -155,11 +155,11 @@ extension World {
     sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
     switch state.kind {
     case .export:
-      stores[state.store.index].pendingExport = ActivityID(-1)
+      stores[state.store.index].pendingExport = ActivityID.none
       stores[state.store.index].runningExport = activity
       beginExport(activity, sim: &sim)
     case .import:
-      stores[state.store.index].pendingImport = ActivityID(-1)
+      stores[state.store.index].pendingImport = ActivityID.none
       stores[state.store.index].runningImport = activity
       beginImport(activity, sim: &sim)
     case .setup:
@@ -171,8 +171,8 @@ extension World {
     let state = activities[activity.index]
     activities[activity.index].phase = .finished
     stores[state.store.index].runningInGroup -= 1
-    if stores[state.store.index].runningExport == activity { stores[state.store.index].runningExport = ActivityID(-1) }
-    if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID(-1) }
+    if stores[state.store.index].runningExport == activity { stores[state.store.index].runningExport = ActivityID.none }
+    if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID.none }
     sink.observe(.activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
     freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)

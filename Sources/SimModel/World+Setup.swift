@@ -49,7 +49,7 @@ extension World {
       for _ in deviceSpec.stores {
         let store = StoreID(stores.count)
         let zone = layout.storeZones[store.index]
-        stores.append(StoreState(device: DeviceID(index), zone: zone))
+        stores.append(StoreState(device: DeviceID(index), zone: ZoneID(Int(zone))))
         if zone >= 0 { zones[Int(zone)].storeCount += 1 }
         history.append(RowBuffer())
         local.append(RowBuffer())
@@ -75,10 +75,10 @@ extension World {
       next.append(start)
       start += zones[zone].storeCount
     }
-    zoneStores = [StoreID](repeating: StoreID(-1), count: Int(start))
-    for (index, store) in stores.enumerated() where store.zone >= 0 {
-      zoneStores[Int(next[Int(store.zone)])] = StoreID(index)
-      next[Int(store.zone)] += 1
+    zoneStores = [StoreID](repeating: StoreID.none, count: Int(start))
+    for (index, store) in stores.enumerated() where store.zone.exists {
+      zoneStores[Int(next[store.zone.index])] = StoreID(index)
+      next[store.zone.index] += 1
     }
   }
 

@@ -43,7 +43,7 @@ public struct World: EventHandler {
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []
   /// Per write (index 0 unused): its store, the write it replaced there, and its value.
-  var writes = [WriteState(store: StoreID(-1), basedOn: .none, value: 0)]
+  var writes = [WriteState(store: StoreID.none, basedOn: .none, value: 0)]
   var devicesInAccount: [Int32] = []
   /// Per device: its request latency (its own or the server's).
   var requestLatencies: [Distribution] = []
@@ -102,12 +102,12 @@ public struct World: EventHandler {
   /// Schedules the events that start the run: launches, workloads, sessions, the timeline.
   public mutating func start(_ sim: inout Simulation<ModelEvent>) {
     for (index, store) in stores.enumerated() {
-      let scope = store.zone >= 0 ? zones[Int(store.zone)].scope : nil
-      sink.observe(.storeCreated(store: StoreID(index), device: store.device, zone: ZoneID(Int(store.zone)), scope: scope))
+      let scope = store.zone.exists ? zones[store.zone.index].scope : nil
+      sink.observe(.storeCreated(store: StoreID(index), device: store.device, zone: store.zone, scope: scope))
     }
     if let code = spec.modelRejectionCode {
       // CloudKit refuses the model: every syncing store's setup fails and nothing syncs.
-      for index in stores.indices where stores[index].zone >= 0 {
+      for index in stores.indices where stores[index].zone.exists {
         sink.observe(.setupFailed(store: StoreID(index), code: code, at: sim.now))
         stores[index].disabled = true
       }
@@ -192,7 +192,7 @@ public struct World: EventHandler {
   func owner(of store: StoreID) -> DeviceID { stores[store.index].device }
 
   @inline(__always)
-  func isSyncing(_ store: StoreID) -> Bool { stores[store.index].zone >= 0 && !stores[store.index].disabled }
+  func isSyncing(_ store: StoreID) -> Bool { stores[store.index].zone.exists && !stores[store.index].disabled }
 
   /// The first syncing store of a device (where workload edits go), or nil.
   @inline(__always)

@@ -107,11 +107,11 @@ struct Change: BitwiseCopyable {
 struct StoreState {
   var device: DeviceID
   /// The zone it stores, or −1 for a local-only store.
-  var zone: Int32
-  var pendingExport = ActivityID(-1)
-  var runningExport = ActivityID(-1)
-  var pendingImport = ActivityID(-1)
-  var runningImport = ActivityID(-1)
+  var zone: ZoneID
+  var pendingExport = ActivityID.none
+  var runningExport = ActivityID.none
+  var pendingImport = ActivityID.none
+  var runningImport = ActivityID.none
   /// Approved, unfinished activities of this store's group.
   var runningInGroup: Int32 = 0
   /// The server change token the store is up to date with.
@@ -170,7 +170,7 @@ struct ObjectState: BitwiseCopyable {
   var fieldBase: Int32
   /// The last change that touched it (its server change token), and the store that made it.
   var lastChange: Int32 = 0
-  var lastStore = StoreID(-1)
+  var lastStore = StoreID.none
   /// Its logical key (−1 none).
   var key: Int32 = -1
   /// The parent object it points to (−1 none).

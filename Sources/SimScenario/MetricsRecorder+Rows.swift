@@ -93,7 +93,7 @@ extension MetricsRecorder {
         row.outcome = .lost
         return row
       }
-      guard let saved = write.savedAt, let committed = write.committedAt, write.activity.raw >= 0 else {
+      guard let saved = write.savedAt, let committed = write.committedAt, write.activity.exists else {
         return row
       }
       if !hidden.isEmpty && hidden.contains(Int64(observer.raw) << 32 | Int64(write.object.raw)) {

@@ -11,7 +11,7 @@ public final class MetricsRecorder: ObservationSink {
     var savedAt: SimTime?
     var committedAt: SimTime?
     var sequence: Int32 = 0
-    var activity = ActivityID(-1)
+    var activity = ActivityID.none
     var superseded = false
     var lostUpdate = false
     var lost = false
@@ -85,7 +85,7 @@ public final class MetricsRecorder: ObservationSink {
       storeZone.append(zone.raw)
       imports.append([])
       visibility.append([])
-      if zone.raw >= 0 {
+      if zone.exists {
         while zoneStores.count <= zone.index { zoneStores.append([]) }
         zoneStores[zone.index].append(store)
       }
