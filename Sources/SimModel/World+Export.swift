@@ -203,13 +203,13 @@ extension World {
       sink.observe(.cloudError(store: store, error: .partialFailure, retryAfter: nil, at: now))
       return .failed(.partialFailure)
     }
-    if let quota = accountQuotaBytes[Int(zones[zone].ownerAccount)] {
+    if let quota = accounts[Int(zones[zone].ownerAccount)].quotaBytes {
       let newBytes = plans[activity.index].entries[range].filter { $0.field < 0 && zones[zone].server[Int(zones[zone].objects[$0.object.index].fieldBase)].write == .none }
         .reduce(Int64(0)) { total, change in
           let cost = recordCost(zone: zone, object: change.object)
           return total + cost.record + cost.assets
         }
-      if accountUsageBytes[Int(zones[zone].ownerAccount)] + newBytes > quota {
+      if accounts[Int(zones[zone].ownerAccount)].usageBytes + newBytes > quota {
         sink.observe(.cloudError(store: store, error: .quotaExceeded, retryAfter: nil, at: now))
         return .failed(.quotaExceeded)
       }
@@ -296,7 +296,7 @@ extension World {
         let base = Int(zones[zone].objects[change.object.index].fieldBase)
         if zones[zone].server[base].write == .none && change.field < 0 {
           let cost = recordCost(zone: zone, object: change.object)
-          accountUsageBytes[Int(zones[zone].ownerAccount)] += cost.record + cost.assets
+          accounts[Int(zones[zone].ownerAccount)].usageBytes += cost.record + cost.assets
         }
         zones[zone].objects[change.object.index].lastChange = sequence
         zones[zone].objects[change.object.index].lastStore = store

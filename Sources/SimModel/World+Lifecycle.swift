@@ -109,7 +109,7 @@ extension World {
       for store in storeIDs(of: device) where isSyncing(store) { toggleSync(store, removeStoreFirst: removeStoreFirst, sim: &sim) }
     case .quota(let bytes):
       let account = Int(devices[device.index].account)
-      accountQuotaBytes[account] = bytes
+      accounts[account].quotaBytes = bytes
       for index in stores.indices where stores[index].quotaStalled && stores[index].zone.exists
         && zones[stores[index].zone.index].ownerAccount == Int32(account)
       {

@@ -31,7 +31,7 @@ extension World {
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
     var fixed = bytes(devices) + bytes(stores) + bytes(plans) + bytes(zoneStores)
     fixed += bytes(requestLatencies)
-    fixed += bytes(devicesInAccount)
+    fixed += bytes(accounts)
     let runBytes = runHistory.bytes
     let runHistory = runBytes.rows
     for index in devices.indices {

@@ -62,7 +62,7 @@ extension World {
       runningInGroup: Int(storeState.runningInGroup),
       recentRuns: [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
-      online: device.online, devicesInAccount: Int(devicesInAccount[Int(device.account)]))
+      online: device.online, devicesInAccount: Int(accounts[Int(device.account)].deviceCount))
   }
 
   /// Evaluates the policies in order; the first refusal blocks the activity.

@@ -16,9 +16,7 @@ extension World {
   mutating func buildDevices() {
     let layout = spec.zoneLayout()
     for zone in layout.zones { makeZone(zone.scope, owner: zone.owner) }
-    devicesInAccount = [Int32](repeating: 0, count: spec.accountCount)
-    accountUsageBytes = [Int64](repeating: 0, count: spec.accountCount)
-    accountQuotaBytes = [Int64?](repeating: spec.server.quotaBytesPerAccount, count: spec.accountCount)
+    accounts = [AccountState](repeating: AccountState(quotaBytes: spec.server.quotaBytesPerAccount), count: spec.accountCount)
     // Sized once: growing a column by doubling copied it whole, a tenth of the fleet's setup.
     let storeCount = spec.devices.reduce(0) { $0 + $1.stores.count }
     devices.reserveCapacity(spec.devices.count)
@@ -27,7 +25,7 @@ extension World {
     history.reserveCapacity(storeCount)
     local.reserveCapacity(storeCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
-      devicesInAccount[deviceSpec.account] += 1
+      accounts[deviceSpec.account].deviceCount += 1
       requestLatencies.append(deviceSpec.requestLatency ?? spec.server.requestLatency)
       let c = deviceSpec.conditions
       let seed = spec.seed

@@ -1,24 +1,21 @@
 import SimKernel
 
-/// The simulated world: the one owner of all model state, in arrays and columns indexed by typed ids.
+/// The simulated world: the one owner of all model state, in tables indexed by typed ids.
+///
+/// State, by MODEL section: `devices` (§3, `DeviceState`), `accounts` (§2, `AccountState`),
+/// `stores` with their unexported `history` and their `local` fields (§4, `StoreState`),
+/// `zones` with their records, server fields and change logs (§7, `ZoneState`), `serverState`
+/// (§6 throttles), `activities` with their export `plans` and import queues (§5, §6, §8,
+/// `ActivityState`), and `writes` (§10, `WriteState`). The scheduler's policies are in
+/// `policies`, the failure modes in `faults`, the rate limiter's memory in `runHistory`.
 ///
 /// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
-/// facet file (`World+Edits`, `World+Scheduler`, `World+Export`, `World+Import`, `World+Push`,
-/// `World+Lifecycle`). The world reports what happens through `Observation`s to its sink.
+/// facet file named after its part of MODEL (`World+Edits`, `World+Scheduler`, `World+Export`,
+/// `World+Import`, `World+Push`, `World+Polling`, `World+Lifecycle`, `World+Resets`). The world
+/// reports what happens through `Observation`s to its sink and never reads what observers do.
 ///
-/// The small read-only helpers that mutating methods call on hot paths are `@inline(__always)`:
-/// a call to a non-mutating method that is not inlined copies the whole world (over 800 bytes) to the
-/// stack first (measured: 5 % of the fleet bench's instructions).
-///
-/// The hottest tables (devices, stores, activities, zones, and the per-store and per-slot arrays
-/// of histories, fields, plans, import queues and run histories) are `Column`s, which a copy of
-/// the world shares: a world is built and run in place by `WorldRunner`, never copied, and its
-/// columns' writes then skip the copy-on-write check an array makes on every write (7 % of the
-/// fleet bench's instructions).
-///
-/// A store's fields and history, and a zone's records, server fields and change log, are
-/// `RowBuffer`s: their address and length sit in the slot that owns them, so reaching a row reads
-/// no array header (cold for these long lists: 18 % fewer last-level misses on the fleet bench).
+/// Built and run in place by `WorldRunner`, never copied. How its tables are laid out for speed
+/// (`Column`, `RowBuffer`, inlining) is recorded in `docs/performance.md`.
 public struct World: EventHandler {
   let spec: WorldSpec
   let sink: any ObservationSink
@@ -44,7 +41,6 @@ public struct World: EventHandler {
   var waiting: [[ActivityID]] = []
   /// Per write (index 0 unused): its store, the write it replaced there, and its value.
   var writes = [WriteState(store: StoreID.none, basedOn: .none, value: 0)]
-  var devicesInAccount: [Int32] = []
   /// Per device: its request latency (its own or the server's).
   var requestLatencies: [Distribution] = []
   /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
@@ -73,9 +69,8 @@ public struct World: EventHandler {
   let faults: [any RequestFault]
   /// Queries per public-database poll: one per record type, plus one for CDMR join records.
   var publicQueriesPerPoll = 1
-  /// Bytes stored per account, and per-account quota (nil = unlimited).
-  var accountUsageBytes: [Int64] = []
-  var accountQuotaBytes: [Int64?] = []
+  /// Per account: its devices, and its bytes stored against its quota.
+  var accounts: [AccountState] = []
   /// Server fields that received increments: (zone, field), in first-increment order.
   var counterFields: [(zone: Int32, field: Int32)] = []
   /// Per activity slot: the records an import fetches, in the order the server returns them.

@@ -1,0 +1,53 @@
+import SimKernel
+
+/// The state of one device: what its spec fixes, its random streams, and what changes.
+///
+/// One value per device, so that the first touch of a device whose turn comes (minutes after its
+/// last event) lands on neighbouring cache lines rather than in three arrays.
+struct DeviceState {
+  var traits: DeviceTraits
+  var streams: DeviceStreams
+  var account: Int32
+  var firstStore: Int32
+  var storeCount: Int32
+  var app: AppState
+  var forceQuit = false
+  var launchedForPush = false
+  var batteryPercent: Double
+  var pluggedIn: Bool
+  var lowPowerMode: Bool
+  var online: Bool
+  /// How many of its activities wait on a policy (the length of `World.waiting` for it).
+  var waitingCount: Int32 = 0
+  /// Its rate-limit run bookkeeping (see `RunHistory`).
+  var runs = DeviceRuns()
+  var uploadBytesPerSecond: Double
+  var downloadBytesPerSecond: Double
+  /// The zone of the push APNs stores for this offline device (newest kept), or −1.
+  var storedPushZone: Int32 = -1
+  var storedPushAt = SimTime.zero
+  /// The zone of the push held by the device's push budget (newest kept), or −1.
+  var heldPushZone: Int32 = -1
+  /// The zone of the push APNs defers while the device is under power restriction, or −1.
+  var deferredPushZone: Int32 = -1
+  var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
+}
+
+/// What a device's spec fixes for the whole run, copied out of `DeviceSpec` for the hot paths
+/// (there these values sit among the spec's strings and arrays, several cache lines apart).
+struct DeviceTraits {
+  var app: AppBehaviour
+  var workload: Workload?
+  var modelVersion: Int32
+}
+
+/// A device's random streams, one per kind of draw, so that a change in one kind of draw
+/// leaves the others' sequences alone. Kept side by side: an edit's chain of events draws from
+/// several of them within moments, and they then share cache lines.
+struct DeviceStreams {
+  var edit: RandomStream
+  var usage: RandomStream
+  var network: RandomStream
+  var scheduler: RandomStream
+  var push: RandomStream
+}

@@ -1,0 +1,63 @@
+import SimKernel
+
+/// The server's state of one zone, and the registry of its objects.
+struct ZoneState: ~Copyable {
+  var scope: DatabaseScope
+  /// Stores with access, in id order: `World.zoneStores[storeStart..<storeStart + storeCount]`
+  /// (one shared list, where an array per zone was a cold allocation on every push fan-out).
+  var storeStart: Int32 = 0
+  var storeCount: Int32 = 0
+  /// The zone's objects: what the server and the registry know of each.
+  var objects = RowBuffer<ObjectState>()
+  var fieldCount: Int32 = 0
+  /// The server's fields of all its objects (an object's start at its `fieldBase`).
+  var server = RowBuffer<ServerField>()
+  /// Change `i + 1` touched `changeLog[i].object`: the server change token is the count.
+  var changeLog = RowBuffer<ZoneChange>()
+  /// The account that owns the zone (its storage quota is charged).
+  var ownerAccount: Int32 = 0
+
+  init(scope: DatabaseScope) { self.scope = scope }
+}
+
+/// One field of a record at the server: the write that set it last, and its value.
+struct ServerField: BitwiseCopyable {
+  var write = WriteID.none
+  var value: Int32 = 0
+}
+
+/// One change of a zone at the server: the object it touched and when (for token retention).
+///
+/// One value per change rather than two columns: a commit appends both, and an import reads
+/// the objects of its changes and then the time of the last.
+struct ZoneChange: BitwiseCopyable {
+  var object: ObjectID
+  var at: SimTime
+}
+
+/// One object of a zone, as the server and the object registry know it.
+///
+/// One 36-byte value per object rather than a column per attribute: a commit, an export's
+/// checks and an import each read several attributes of the same object, which then share
+/// a cache line.
+struct ObjectState: BitwiseCopyable {
+  /// Its entity, or −1 for a CDMR join record.
+  var entity: Int32
+  /// Index of its first field in the zone's field arrays.
+  var fieldBase: Int32
+  /// The last change that touched it (its server change token), and the store that made it.
+  var lastChange: Int32 = 0
+  var lastStore = StoreID.none
+  /// Its logical key (−1 none).
+  var key: Int32 = -1
+  /// The parent object it points to (−1 none).
+  var parent: Int32 = -1
+  /// The model version of the app that made it.
+  var version: Int32 = 1
+  /// Scratch mark: the last pass over the zone's changes that saw it (see `World.nextStamp`).
+  var stamp: Int32 = 0
+  /// The server refuses it (a record that fails every export).
+  var poison: Bool
+  /// Whether it is a contribution (an add-a-contribution insert).
+  var contribution = false
+}
