@@ -19,16 +19,35 @@ let package = Package(
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // The simulated world: devices, scheduler, CloudKit server, push, export/import.
     .target(name: "SimModel", dependencies: ["SimKernel"], swiftSettings: settings),
-    // JSON scenarios, metrics and CSV on top of the model.
-    .target(name: "SimScenario", dependencies: ["SimModel", "SimKernel"], swiftSettings: settings),
+    // Metrics computed from the model's observations: latency rows, stage attribution, the run
+    // summary, and CSV tables. Knows nothing of the scenario format.
+    .target(name: "SimMetrics", dependencies: ["SimModel", "SimKernel"], swiftSettings: settings),
+    // The scenario format: JSON parser, decoder and schema, the data model's rules and record
+    // mapping, and running a scenario into its result files.
+    .target(name: "SimScenario", dependencies: ["SimMetrics", "SimModel", "SimKernel"], swiftSettings: settings),
+    // Experiments over scenarios: sweep plans, parallel runs, statistics.
+    .target(
+      name: "SimExperiments", dependencies: ["SimScenario", "SimMetrics", "SimModel", "SimKernel"],
+      swiftSettings: settings),
     // Argument parsing and commands, callable in-process by tests.
-    .target(name: "SimCLI", dependencies: ["SimScenario", "SimModel", "SimKernel"], swiftSettings: settings),
+    .target(
+      name: "SimCLI", dependencies: ["SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
+      swiftSettings: settings),
     .executableTarget(name: "syncsim", dependencies: ["SimCLI"], swiftSettings: settings),
+    // What the test targets share: running the command line in-process, temporary folders.
+    .target(name: "SimTestSupport", dependencies: ["SimCLI"], path: "Tests/SimTestSupport", swiftSettings: settings),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"], swiftSettings: settings),
     .testTarget(
-      name: "SimModelTests", dependencies: ["SimModel", "SimKernel", "SimScenario"], swiftSettings: settings),
+      name: "SimModelTests", dependencies: ["SimModel", "SimKernel", "SimMetrics"], swiftSettings: settings),
     .testTarget(
-      name: "SimScenarioTests", dependencies: ["SimScenario", "SimCLI", "SimModel", "SimKernel"],
+      name: "SimMetricsTests", dependencies: ["SimMetrics", "SimModel", "SimKernel"], swiftSettings: settings),
+    .testTarget(
+      name: "SimScenarioTests",
+      dependencies: ["SimTestSupport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
+      swiftSettings: settings),
+    .testTarget(
+      name: "SimCLITests",
+      dependencies: ["SimTestSupport", "SimCLI", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
       swiftSettings: settings),
   ],
   swiftLanguageModes: [.v6]

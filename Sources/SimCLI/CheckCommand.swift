@@ -1,5 +1,7 @@
 import Foundation
 import SimKernel
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// `syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--update]`: the CI guard for

@@ -1,4 +1,6 @@
 import Foundation
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// `syncsim compare A/ B/`: per point and metric, B's mean minus A's with a 95 % Welch interval

@@ -1,4 +1,6 @@
 import Foundation
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// `syncsim merge DIR... --out DIR`: combines sweep shards into exactly the files one unsharded

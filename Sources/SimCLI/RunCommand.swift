@@ -1,5 +1,7 @@
 import Foundation
 import SimKernel
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// `syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace]`.

@@ -1,6 +1,8 @@
 import Foundation
 import SimKernel
 import SimModel
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// The short summary `run` prints to standard output.

@@ -1,4 +1,6 @@
 import Foundation
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// Reading scenario files and writing result files.

@@ -1,3 +1,5 @@
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// `syncsim schema`: the JSON Schema of scenarios, the record types a model becomes, and the

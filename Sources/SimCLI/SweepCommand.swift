@@ -1,5 +1,7 @@
 import Foundation
 import SimKernel
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// `syncsim sweep`: every point × replication of a parameter sweep, in parallel.

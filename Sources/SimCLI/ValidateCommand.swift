@@ -1,4 +1,6 @@
 import SimKernel
+import SimExperiments
+import SimMetrics
 import SimScenario
 
 /// `syncsim validate FILE... [--strict]`: reports every problem of every file.

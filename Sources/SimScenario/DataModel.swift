@@ -1,3 +1,4 @@
+import SimMetrics
 import SimModel
 
 /// An app's Core Data / SwiftData model as a scenario describes it (issue 8): what the CloudKit

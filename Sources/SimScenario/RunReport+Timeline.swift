@@ -1,4 +1,5 @@
 import SimKernel
+import SimMetrics
 import SimModel
 
 extension RunReport {
@@ -68,12 +69,4 @@ extension RunReport {
   }
 
   func flag(_ value: Bool?) -> String { value.map { $0 ? "1" : "0" } ?? "" }
-}
-
-extension MetricsRecorder {
-  /// Each write's device, edit time and commit time (nil if never committed; superseded writes
-  /// are left out, as they never commit).
-  func writesForTimeline() -> [(device: DeviceID, editedAt: SimTime, committedAt: SimTime?)] {
-    writes.filter { !$0.superseded }.map { (storeDevice[$0.store.index], $0.editedAt, $0.committedAt) }
-  }
 }

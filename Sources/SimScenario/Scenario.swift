@@ -1,4 +1,5 @@
 import SimKernel
+import SimMetrics
 import SimModel
 
 /// A decoded, checked scenario: the world to simulate plus its name, device names and expectations.

@@ -1,4 +1,5 @@
 import SimKernel
+import SimMetrics
 import SimModel
 
 extension ScenarioBuilder {

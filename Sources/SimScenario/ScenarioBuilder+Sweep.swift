@@ -107,13 +107,22 @@ extension StringProtocol {
   }
 
   func splitting(on separator: String) -> [String] {
+    // Without Foundation: the scenario format does not import it.
+    let text = Array(utf8)
+    let mark = Array(separator.utf8)
     var parts: [String] = []
-    var rest = Substring(self)
-    while let range = rest.range(of: separator) {
-      parts.append(String(rest[..<range.lowerBound]))
-      rest = rest[range.upperBound...]
+    var start = 0
+    var index = 0
+    while !mark.isEmpty && index + mark.count <= text.count {
+      if text[index..<index + mark.count].elementsEqual(mark) {
+        parts.append(String(decoding: text[start..<index], as: UTF8.self))
+        index += mark.count
+        start = index
+      } else {
+        index += 1
+      }
     }
-    parts.append(String(rest))
+    parts.append(String(decoding: text[start...], as: UTF8.self))
     return parts
   }
 }

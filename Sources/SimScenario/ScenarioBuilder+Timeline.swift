@@ -1,4 +1,5 @@
 import SimKernel
+import SimMetrics
 import SimModel
 
 /// Resolves device references: a device name, a group name, "all", or a list of these.

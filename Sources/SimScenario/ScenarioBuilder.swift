@@ -1,4 +1,5 @@
 import SimKernel
+import SimMetrics
 import SimModel
 
 /// Builds a `Scenario` section by section; every problem goes to the reader.

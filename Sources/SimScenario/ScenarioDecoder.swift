@@ -1,4 +1,5 @@
 import SimKernel
+import SimMetrics
 import SimModel
 
 /// Turns a scenario's JSON into a `Scenario`, reporting every problem found.

@@ -34,6 +34,8 @@ public struct ScenarioProblem: Error, Equatable, Sendable {
 public struct ScenarioProblems: Error, Sendable {
   public var problems: [ScenarioProblem]
   public var hasErrors: Bool { problems.contains { $0.severity == .error } }
+
+  public init(problems: [ScenarioProblem]) { self.problems = problems }
 }
 
 /// Edit distance, for "did you mean" hints.

@@ -1,3 +1,4 @@
+import SimMetrics
 import SimModel
 
 /// The JSON Schema of scenario files (draft 2020-12), printed by `syncsim schema` and committed as

@@ -1,6 +1,6 @@
 import SimKernel
 import SimModel
-import SimScenario
+import SimMetrics
 import Testing
 
 /// Sends observations to several sinks.

@@ -1,14 +1,13 @@
 import SimKernel
 import SimModel
-import SimScenario
+import SimMetrics
 import Testing
 
 @Suite struct PipelineTests {
   @Test func foregroundPrivatePairSeesWritesWithinSecondsAndUnderAMinute() {
-    let (recorder, outcome) = TestWorlds.run(TestWorlds.privatePair(editsPerHour: 20, hours: 6))
+    let (recorder, _) = TestWorlds.run(TestWorlds.privatePair(editsPerHour: 20, hours: 6))
     let rows = recorder.latencyRows()
     let latencies = rows.compactMap(\.latency)
-    print("rows", rows.count, "visible", latencies.count, "p50", latencies.percentile(0.5), "p95", latencies.percentile(0.95), "max", latencies.max()!, "events", outcome.processedEvents, outcome.converged)
     #expect(latencies.count >= 150)
     // MODEL §11.1: median of a few seconds, p95 under a minute.
     #expect(latencies.percentile(0.5) < .seconds(10))
@@ -240,7 +239,5 @@ import Testing
     // header), where doubling from empty had reached 8,192.
     #expect(busy.runHistoryBytesPerDevice >= 576 * 8)
     #expect(busy.runHistoryBytesPerDevice <= 5_300)
-    print("fixed", quiet.perDeviceBytes - quiet.runHistoryBytesPerDevice, busy.perDeviceBytes - busy.runHistoryBytesPerDevice,
-          "history", quiet.runHistoryBytesPerDevice, busy.runHistoryBytesPerDevice)
   }
 }

@@ -1,6 +1,6 @@
 import SimKernel
 import SimModel
-import SimScenario
+import SimMetrics
 import Testing
 
 /// Tests of MODEL §5 whose expectations are derived by hand from the rules, not by running the code.

@@ -1,6 +1,6 @@
 import SimKernel
 import SimModel
-import SimScenario
+import SimMetrics
 
 /// Small worlds for tests, built in Swift.
 enum TestWorlds {

@@ -1,7 +1,10 @@
 import Foundation
 import SimCLI
 import SimModel
+import SimExperiments
+import SimMetrics
 import SimScenario
+import SimTestSupport
 import Testing
 
 @Suite struct DataModelTests {

@@ -1,7 +1,10 @@
 import Foundation
 import SimKernel
 import SimModel
+import SimExperiments
+import SimMetrics
 import SimScenario
+import SimTestSupport
 import Testing
 
 /// A researcher's policy, defined outside SyncSim: nothing may start before `untilSeconds`

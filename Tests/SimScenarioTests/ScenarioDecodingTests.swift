@@ -1,5 +1,7 @@
 import SimKernel
 import SimModel
+import SimExperiments
+import SimMetrics
 import SimScenario
 import Testing
 

@@ -1,5 +1,8 @@
 import Foundation
+import SimExperiments
+import SimMetrics
 import SimScenario
+import SimTestSupport
 import Testing
 
 /// Keeps `Scenarios/schema.json`, `syncsim schema` and the decoder in agreement.

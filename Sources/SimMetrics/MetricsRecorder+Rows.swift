@@ -190,3 +190,11 @@ extension MetricsRecorder {
     return accounting
   }
 }
+
+extension MetricsRecorder {
+  /// Each write's device, edit time and commit time (nil if never committed; superseded writes
+  /// are left out, as they never commit).
+  package func writesForTimeline() -> [(device: DeviceID, editedAt: SimTime, committedAt: SimTime?)] {
+    writes.filter { !$0.superseded }.map { (storeDevice[$0.store.index], $0.editedAt, $0.committedAt) }
+  }
+}

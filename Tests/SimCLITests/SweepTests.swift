@@ -1,6 +1,9 @@
 import Foundation
 import SimCLI
+import SimExperiments
+import SimMetrics
 import SimScenario
+import SimTestSupport
 import Testing
 
 @Suite struct SweepTests {

@@ -1,24 +1,11 @@
 import Foundation
 import SimCLI
+import SimExperiments
+import SimMetrics
 import SimScenario
+import SimTestSupport
 import Testing
 
-/// Runs `syncsim` in-process with captured output.
-func syncsim(_ arguments: String...) -> (code: Int32, out: String, err: String) {
-  let captured = CapturedConsole()
-  let code = SyncSimCommand.main(arguments: arguments, console: captured.console)
-  return (code, captured.out, captured.err)
-}
-
-func withTemporaryDirectory<T>(_ body: (String) throws -> T) rethrows -> T {
-  let path = NSTemporaryDirectory() + "syncsim-test-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-  try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(atPath: path) }
-  return try body(path)
-}
-
-/// The package root, found from this file's location.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 @Suite struct CommandTests {
   @Test func runningTwiceWritesByteIdenticalFilesAndAnotherSeedDiffers() throws {

@@ -1,5 +1,6 @@
+import Foundation
 import SimKernel
-import SimScenario
+import SimMetrics
 import Testing
 
 @Suite struct CSVTableTests {

@@ -1,4 +1,7 @@
 import SimKernel
+import SimMetrics
+import SimModel
+import SimScenario
 import SimModel
 
 /// Runs a sweep: every point × seed, each run single-threaded and deterministic; runs spread over

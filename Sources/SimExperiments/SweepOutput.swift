@@ -1,3 +1,6 @@
+import SimMetrics
+import SimScenario
+
 /// The files a sweep writes: `sweep.csv` (tidy: one row per run and metric) and
 /// `sweep-summary.csv` (per point and metric: n, mean, standard deviation, 95 % t-interval), plus
 /// one folder per point with its resolved scenario. Summaries are computed from the values as

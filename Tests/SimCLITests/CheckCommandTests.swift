@@ -1,5 +1,6 @@
 import Foundation
 import SimCLI
+import SimTestSupport
 import Testing
 
 @Suite struct CheckCommandTests {

@@ -1,0 +1,22 @@
+import Foundation
+import SimCLI
+
+// Helpers shared by the test targets: running the command line in-process, temporary folders,
+// and the package's root.
+
+/// Runs `syncsim` in-process with captured output.
+public func syncsim(_ arguments: String...) -> (code: Int32, out: String, err: String) {
+  let captured = CapturedConsole()
+  let code = SyncSimCommand.main(arguments: arguments, console: captured.console)
+  return (code, captured.out, captured.err)
+}
+
+public func withTemporaryDirectory<T>(_ body: (String) throws -> T) rethrows -> T {
+  let path = NSTemporaryDirectory() + "syncsim-test-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+  try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try body(path)
+}
+
+/// The package root, found from this file's location.
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
