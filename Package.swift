@@ -3,14 +3,14 @@ import PackageDescription
 
 /// Every target gets the same settings: Swift 6 language mode and explicit existentials.
 let settings: [SwiftSetting] = [
-  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
   name: "SyncSim",
   platforms: [.macOS(.v14)],
   products: [
-    .executable(name: "syncsim", targets: ["syncsim"]),
+    .executable(name: "syncsim", targets: ["syncsim"])
   ],
   targets: [
     // Domain-free discrete-event kernel: no Foundation, no other target.
@@ -47,7 +47,9 @@ let package = Package(
       swiftSettings: settings),
     .testTarget(
       name: "SimCLITests",
-      dependencies: ["SimTestSupport", "SimCLI", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
+      dependencies: [
+        "SimTestSupport", "SimCLI", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel",
+      ],
       swiftSettings: settings),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 import Foundation
-import SimKernel
 import SimExperiments
+import SimKernel
 import SimMetrics
 import SimScenario
 
@@ -75,7 +75,9 @@ struct CheckCommand {
     }
     let report = ScenarioRunner.run(scenario, sourceBytes: loaded.bytes)
     let reproduce = "reproduce: swift run -c release syncsim run \(file) --seed \(report.seed)"
-    var failures = report.expectations.filter { !$0.passed }.map { "expectation \($0.expectation.path): \($0.description)" }
+    var failures = report.expectations.filter { !$0.passed }.map {
+      "expectation \($0.expectation.path): \($0.description)"
+    }
     let produced = report.files(version: SyncSimCommand.version, includeTrace: false)
     let directory = (baseline as NSString).appendingPathComponent(scenario.name)
     var note: String
@@ -98,12 +100,17 @@ struct CheckCommand {
   }
 
   /// Compares a run with the committed results: fingerprint and bytes, then metric by metric.
-  static func compare(_ report: RunReport, produced: [(name: String, text: String)], directory: String) -> (failures: [String], note: String) {
+  static func compare(
+    _ report: RunReport, produced: [(name: String, text: String)], directory: String
+  ) -> (failures: [String], note: String) {
     let summaryPath = (directory as NSString).appendingPathComponent("summary.csv")
     guard let text = try? String(contentsOfFile: summaryPath, encoding: .utf8), let committed = CSVTable.parse(text),
       let row = committed.rows.first
     else {
-      return (["no committed results at \(summaryPath) (create them with: syncsim check --update \(report.scenario.name))"], "")
+      return (
+        ["no committed results at \(summaryPath) (create them with: syncsim check --update \(report.scenario.name))"],
+        ""
+      )
     }
     let value = { (column: String) -> String? in committed.columns.firstIndex(of: column).map { row[$0] } }
     if value("fingerprint") == report.outcome.fingerprint.hex {
@@ -112,7 +119,11 @@ struct CheckCommand {
         return (try? String(contentsOfFile: path, encoding: .utf8)) != file.text
       }.map(\.name)
       if differing.isEmpty { return ([], "unchanged, fingerprint \(report.outcome.fingerprint.hex)") }
-      return (["same trajectory but different files: \(differing.joined(separator: ", ")) (the output format changed? run with --update)"], "")
+      return (
+        [
+          "same trajectory but different files: \(differing.joined(separator: ", ")) (the output format changed? run with --update)"
+        ], ""
+      )
     }
     var failures: [String] = []
     let newSummary = report.summaryTable(version: SyncSimCommand.version)
@@ -121,13 +132,20 @@ struct CheckCommand {
       let new = newSummary.rows[0][newSummary.columns.firstIndex(of: info.name)!]
       if old == new { continue }
       let tolerance = report.scenario.tolerances[info.name] ?? 0
-      if let a = Double(old), let b = Double(new), tolerance > 0, abs(b - a) <= tolerance * max(abs(a), 1e-12) { continue }
-      failures.append("\(info.name): committed \(old.isEmpty ? "undefined" : old), got \(new.isEmpty ? "undefined" : new)")
+      if let a = Double(old), let b = Double(new), tolerance > 0, abs(b - a) <= tolerance * max(abs(a), 1e-12) {
+        continue
+      }
+      failures.append(
+        "\(info.name): committed \(old.isEmpty ? "undefined" : old), got \(new.isEmpty ? "undefined" : new)")
     }
     if failures.isEmpty {
-      return ([], "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.outcome.fingerprint.hex)), metrics within tolerance")
+      return (
+        [],
+        "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.outcome.fingerprint.hex)), metrics within tolerance"
+      )
     }
-    failures.insert("behaviour changed: fingerprint \(value("fingerprint") ?? "?") → \(report.outcome.fingerprint.hex)", at: 0)
+    failures.insert(
+      "behaviour changed: fingerprint \(value("fingerprint") ?? "?") → \(report.outcome.fingerprint.hex)", at: 0)
     return (failures, "")
   }
 
@@ -154,7 +172,8 @@ struct CheckCommand {
       if outcome.failures.isEmpty {
         xml += "/>\n"
       } else {
-        xml += ">\n      <failure message=\"\(escape(outcome.failures[0]))\">\(escape(outcome.failures.joined(separator: "\n")))</failure>\n    </testcase>\n"
+        xml +=
+          ">\n      <failure message=\"\(escape(outcome.failures[0]))\">\(escape(outcome.failures.joined(separator: "\n")))</failure>\n    </testcase>\n"
       }
     }
     xml += "  </testsuite>\n</testsuites>\n"

@@ -28,14 +28,18 @@ struct CompareCommand {
       guard let values = values(directory) else {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder)
-        let problem = !exists ? "no such folder" : !isFolder.boolValue ? "not a folder" : "no readable sweep.csv or summary.csv in it"
+        let problem =
+          !exists
+          ? "no such folder" : !isFolder.boolValue ? "not a folder" : "no readable sweep.csv or summary.csv in it"
         console.error("error: \(directory): \(problem) (compare reads the folders that `run` or `sweep` wrote)")
         return .dataError
       }
       folders.append(values)
     }
     let (a, b) = (folders[0], folders[1])
-    console.print("point  metric                               A mean          B mean          B − A [95 % interval]                verdict")
+    console.print(
+      "point  metric                               A mean          B mean          B − A [95 % interval]                verdict"
+    )
     var shown = 0
     for key in a.keys where b.index(forKey: key) != nil {
       let valuesA = a[key]!, valuesB = b[key]!
@@ -43,7 +47,8 @@ struct CompareCommand {
       if !all && verdict.text == "no significant change" { continue }
       shown += 1
       console.print(
-        pad(key.point, 5) + "  " + key.metric.padding(34) + pad(format(mean(valuesA)), 14) + "  " + pad(format(mean(valuesB)), 14)
+        pad(key.point, 5) + "  " + key.metric.padding(34) + pad(format(mean(valuesA)), 14) + "  "
+          + pad(format(mean(valuesB)), 14)
           + "  " + verdict.interval.padding(36) + " " + verdict.text)
     }
     if shown == 0 { console.print("no metric changed significantly") }
@@ -61,7 +66,8 @@ struct CompareCommand {
   static func values(_ directory: String) -> OrderedValues? {
     let rank = Dictionary(uniqueKeysWithValues: RunSummary.metricNames.enumerated().map { ($1, $0) })
     // Columns by name: a file that lacks one is not a sweep.csv (`parse` keeps only full rows).
-    if let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8), let table = CSVTable.parse(text),
+    if let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8),
+      let table = CSVTable.parse(text),
       let pointColumn = table.columns.firstIndex(of: "point"),
       let metricColumn = table.columns.firstIndex(of: "metric"),
       let valueColumn = table.columns.firstIndex(of: "value")
@@ -69,11 +75,14 @@ struct CompareCommand {
       var result = OrderedValues()
       for row in table.rows {
         guard let value = Double(row[valueColumn]) else { continue }
-        result.append(Key(point: row[pointColumn], metric: row[metricColumn], order: rank[row[metricColumn]] ?? Int.max), value)
+        result.append(
+          Key(point: row[pointColumn], metric: row[metricColumn], order: rank[row[metricColumn]] ?? Int.max), value)
       }
       return result
     }
-    if let text = try? String(contentsOfFile: directory + "/summary.csv", encoding: .utf8), let table = CSVTable.parse(text) {
+    if let text = try? String(contentsOfFile: directory + "/summary.csv", encoding: .utf8),
+      let table = CSVTable.parse(text)
+    {
       var result = OrderedValues()
       for row in table.rows {
         for (column, name) in table.columns.enumerated() where rank[name] != nil {
@@ -112,7 +121,9 @@ struct CompareCommand {
 
   static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
   static func format(_ value: Double) -> String { CSVTable.number(value) }
-  static func pad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+  static func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+  }
 }
 
 extension String {

@@ -36,8 +36,11 @@ enum FleetBenchmark {
       let counter = ObservationCounter()
       let result = WorldRunner.run(spec, sink: counter)
       let elapsed = start.duration(to: clock.now).secondsValue
-      if let first = outcome, first.fingerprint != result.fingerprint || first.processedEvents != result.processedEvents {
-        console.error("error: round \(rates.count + 1) processed other events than round 1 (fingerprint \(result.fingerprint.hex), not \(first.fingerprint.hex)): the run is not deterministic")
+      if let first = outcome, first.fingerprint != result.fingerprint || first.processedEvents != result.processedEvents
+      {
+        console.error(
+          "error: round \(rates.count + 1) processed other events than round 1 (fingerprint \(result.fingerprint.hex), not \(first.fingerprint.hex)): the run is not deterministic"
+        )
         return .failure
       }
       outcome = result
@@ -48,7 +51,9 @@ enum FleetBenchmark {
     guard let outcome else { return .failure }
     let peak = peakResidentBytes()
     let medianRate = median(rates)
-    console.print("fleet: \(accounts) accounts × 2 devices, private database, \(editsPerHour) edits/h per device, \(hours) h simulated")
+    console.print(
+      "fleet: \(accounts) accounts × 2 devices, private database, \(editsPerHour) edits/h per device, \(hours) h simulated"
+    )
     console.print("events            \(outcome.processedEvents)")
     console.print("observations      \(observations)")
     console.print("wall time         " + String(format: "%.3f s", median(seconds)))
@@ -59,7 +64,9 @@ enum FleetBenchmark {
           + String(format: "%.0f", medianRate) + ", max " + String(format: "%.0f", rates.max() ?? 0)
           + " events/s")
     }
-    console.print("peak RSS          " + String(format: "%.1f MiB (%.1f MiB before the run)", Double(peak) / 1_048_576, Double(baseline) / 1_048_576))
+    console.print(
+      "peak RSS          "
+        + String(format: "%.1f MiB (%.1f MiB before the run)", Double(peak) / 1_048_576, Double(baseline) / 1_048_576))
     console.print(
       "state per device  \(outcome.memory.perDeviceBytes) B (records excluded), of which "
         + "\(outcome.memory.runHistoryBytesPerDevice) B the rate limiter's run history")

@@ -49,7 +49,9 @@ struct MergeCommand {
       expected = (count, total, factors)
       if seen.contains(index) { problems.append("\(directory): shard \(index) given twice") }
       seen.append(index)
-      guard let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8), let table = CSVTable.parse(text) else {
+      guard let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8),
+        let table = CSVTable.parse(text)
+      else {
         problems.append("\(directory)/sweep.csv: missing or unreadable")
         continue
       }
@@ -65,7 +67,9 @@ struct MergeCommand {
     }
     if let expected, problems.isEmpty {
       let missing = (1...expected.count).filter { !seen.contains($0) }
-      if !missing.isEmpty { problems.append("missing shards: \(missing.map(String.init).joined(separator: ", ")) of \(expected.count)") }
+      if !missing.isEmpty {
+        problems.append("missing shards: \(missing.map(String.init).joined(separator: ", ")) of \(expected.count)")
+      }
     }
     guard problems.isEmpty, let columns, let expected else {
       for problem in problems { console.error(problem) }
@@ -79,8 +83,11 @@ struct MergeCommand {
     let table = SweepOutput.table(rows, factors: factors)
     do {
       try ScenarioFile.write(
-        [("sweep.csv", table.text), ("sweep-summary.csv", SweepOutput.summary(of: table, factors: factors).text)], to: out)
-      for (point, scenario) in pointFiles { try ScenarioFile.write([("scenario.json", scenario)], to: out + "/points/" + point) }
+        [("sweep.csv", table.text), ("sweep-summary.csv", SweepOutput.summary(of: table, factors: factors).text)],
+        to: out)
+      for (point, scenario) in pointFiles {
+        try ScenarioFile.write([("scenario.json", scenario)], to: out + "/points/" + point)
+      }
     } catch {
       console.error("error: cannot write \(out): \(error.localizedDescription)")
       return .cannotCreate

@@ -1,6 +1,6 @@
 import Foundation
-import SimKernel
 import SimExperiments
+import SimKernel
 import SimMetrics
 import SimScenario
 
@@ -30,10 +30,14 @@ struct RunCommand {
     let out = try args.option("out")
     let trace = args.flag("trace")
     let files = try args.positionals()
-    guard files.count == 1 else { throw UsageError(files.isEmpty ? "run needs a scenario file" : "run takes one scenario file") }
+    guard files.count == 1 else {
+      throw UsageError(files.isEmpty ? "run needs a scenario file" : "run takes one scenario file")
+    }
     var seed: UInt64?
     if let seedText {
-      guard let value = UInt64(seedText) else { throw UsageError("--seed must be a whole number from 0 to \(UInt64.max)") }
+      guard let value = UInt64(seedText) else {
+        throw UsageError("--seed must be a whole number from 0 to \(UInt64.max)")
+      }
       seed = value
     }
     var duration: SimDuration?
@@ -52,14 +56,21 @@ struct RunCommand {
     let clock = ContinuousClock()
     let started = clock.now
     var lastProgress = started
-    let progress: ((SimTime, SimTime) -> Void)? = console.errIsTerminal ? { reached, end in
-      let now = clock.now
-      guard started.duration(to: now) > .seconds(2), lastProgress.duration(to: now) > .milliseconds(200) else { return }
-      lastProgress = now
-      let percent = end.nanoseconds > 0 ? Int(reached.nanoseconds * 100 / end.nanoseconds) : 100
-      console.errorRaw("\r\(scenario.name): \(percent)% of \(DurationText.format(SimDuration(nanoseconds: end.nanoseconds))) simulated")
-    } : nil
-    let report = ScenarioRunner.run(scenario, seed: seed, duration: duration, trace: trace, sourceBytes: loaded.bytes, progress: progress)
+    let progress: ((SimTime, SimTime) -> Void)? =
+      console.errIsTerminal
+      ? { reached, end in
+        let now = clock.now
+        guard started.duration(to: now) > .seconds(2), lastProgress.duration(to: now) > .milliseconds(200) else {
+          return
+        }
+        lastProgress = now
+        let percent = end.nanoseconds > 0 ? Int(reached.nanoseconds * 100 / end.nanoseconds) : 100
+        console.errorRaw(
+          "\r\(scenario.name): \(percent)% of \(DurationText.format(SimDuration(nanoseconds: end.nanoseconds))) simulated"
+        )
+      } : nil
+    let report = ScenarioRunner.run(
+      scenario, seed: seed, duration: duration, trace: trace, sourceBytes: loaded.bytes, progress: progress)
     let wall = started.duration(to: clock.now)
     if console.errIsTerminal && started.duration(to: clock.now) > .seconds(2) { console.errorRaw("\r\u{1B}[K") }
     let directory = out ?? "Results/\(scenario.name)"

@@ -1,8 +1,8 @@
 import Foundation
-import SimKernel
-import SimModel
 import SimExperiments
+import SimKernel
 import SimMetrics
+import SimModel
 import SimScenario
 
 /// The short summary `run` prints to standard output.
@@ -15,22 +15,35 @@ enum RunSummaryPrinter {
     func count(_ name: String) -> String { summary.value(name).map(CSVTable.number) ?? "–" }
     let wallSeconds = wall.secondsValue
     console.print("scenario     \(report.scenario.name)   seed \(report.seed)")
-    console.print("simulated    \(DurationText.display(SimDuration(nanoseconds: report.outcome.endTime.nanoseconds)))   \(report.outcome.processedEvents) events   wall \(String(format: "%.2f", wallSeconds)) s")
+    console.print(
+      "simulated    \(DurationText.display(SimDuration(nanoseconds: report.outcome.endTime.nanoseconds)))   \(report.outcome.processedEvents) events   wall \(String(format: "%.2f", wallSeconds)) s"
+    )
     if case .reachedEventLimit(let limit) = report.outcome.stopReason {
       console.print("stopped      at the event limit (\(limit) events): the run did not reach its end")
     }
     console.print("fingerprint  \(report.outcome.fingerprint.hex)")
-    console.print("latency      p50 \(duration("latency.p50"))   p95 \(duration("latency.p95"))   max \(duration("latency.max"))   (\(count("rowsVisible")) of \(count("rows")) rows visible)")
+    console.print(
+      "latency      p50 \(duration("latency.p50"))   p95 \(duration("latency.p95"))   max \(duration("latency.max"))   (\(count("rowsVisible")) of \(count("rows")) rows visible)"
+    )
     let converged = summary.value("converged") == 1
-    console.print("convergence  " + (converged ? "converged, \(duration("convergenceTime")) after the last write" : "never converged"))
-    console.print("writes       \(count("writes")) made, \(count("writesCommitted")) committed, \(count("writesPending")) pending, \(count("lostUpdates")) lost updates")
+    console.print(
+      "convergence  "
+        + (converged ? "converged, \(duration("convergenceTime")) after the last write" : "never converged"))
+    console.print(
+      "writes       \(count("writes")) made, \(count("writesCommitted")) committed, \(count("writesPending")) pending, \(count("lostUpdates")) lost updates"
+    )
     let blocking = RunSummary.catalog.map(\.name).filter { $0.hasPrefix("blocked.") && $0.hasSuffix(".total") }
       .compactMap { name -> (String, Double)? in
         guard let value = summary.value(name), value > 0 else { return nil }
         return (String(name.dropFirst(8).dropLast(6)), value)
       }
       .sorted { ($1.1, $0.0) < ($0.1, $1.0) }
-    console.print("blocking     " + (blocking.isEmpty ? "none" : blocking.prefix(3).map { "\($0.0) \(DurationText.display(SimDuration(seconds: $0.1)))" }.joined(separator: ", ")))
+    console.print(
+      "blocking     "
+        + (blocking.isEmpty
+          ? "none"
+          : blocking.prefix(3).map { "\($0.0) \(DurationText.display(SimDuration(seconds: $0.1)))" }.joined(
+            separator: ", ")))
     let failed = report.expectations.filter { !$0.passed }
     if !report.expectations.isEmpty {
       console.print("expectations \(report.expectations.count - failed.count) met, \(failed.count) failed")

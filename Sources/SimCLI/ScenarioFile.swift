@@ -9,7 +9,9 @@ enum ScenarioFile {
   static func load(_ path: String) -> (scenario: Scenario?, bytes: [UInt8], problems: [ScenarioProblem]) {
     guard let data = FileManager.default.contents(atPath: path) else {
       let exists = FileManager.default.fileExists(atPath: path)
-      return (nil, [], [ScenarioProblem(file: path, path: "", message: exists ? "cannot read the file" : "no such file")])
+      return (
+        nil, [], [ScenarioProblem(file: path, path: "", message: exists ? "cannot read the file" : "no such file")]
+      )
     }
     let bytes = [UInt8](data)
     do {

@@ -37,7 +37,8 @@ enum SchemaCommand {
       let changes = SchemaDiff.compare(old: old.dataModel, new: new.dataModel)
       for change in changes { console.print((change.allowed ? "ok     " : "error  ") + change.message) }
       let forbidden = changes.filter { !$0.allowed }.count
-      console.print(changes.isEmpty ? "no schema changes" : "\(changes.count - forbidden) allowed, \(forbidden) forbidden")
+      console.print(
+        changes.isEmpty ? "no schema changes" : "\(changes.count - forbidden) allowed, \(forbidden) forbidden")
       return forbidden == 0 ? .success : .dataError
     default:
       return usageError("unknown schema subcommand '\(arguments[0])' (policies, records or diff)", console)

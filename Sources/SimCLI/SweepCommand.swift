@@ -1,6 +1,6 @@
 import Foundation
-import SimKernel
 import SimExperiments
+import SimKernel
 import SimMetrics
 import SimScenario
 
@@ -41,14 +41,17 @@ struct SweepCommand {
     let shardText = try args.option("shard")
     let files = try args.positionals()
     guard files.count == 1 else { throw UsageError("sweep takes one scenario file") }
-    let jobs = try jobsText.map { text throws(UsageError) in
-      guard let value = Int(text), value >= 1, value <= 256 else { throw UsageError("--jobs must be 1…256") }
-      return value
-    } ?? ProcessInfo.processInfo.activeProcessorCount
+    let jobs =
+      try jobsText.map { text throws(UsageError) in
+        guard let value = Int(text), value >= 1, value <= 256 else { throw UsageError("--jobs must be 1…256") }
+        return value
+      } ?? ProcessInfo.processInfo.activeProcessorCount
     var shard: (index: Int, count: Int)?
     if let shardText {
       let parts = shardText.split(separator: "/").compactMap { Int($0) }
-      guard parts.count == 2, parts[1] >= 1, parts[0] >= 1, parts[0] <= parts[1] else { throw UsageError("--shard must be I/N with 1 ≤ I ≤ N") }
+      guard parts.count == 2, parts[1] >= 1, parts[0] >= 1, parts[0] <= parts[1] else {
+        throw UsageError("--shard must be I/N with 1 ≤ I ≤ N")
+      }
       shard = (parts[0], parts[1])
     }
     let loaded = ScenarioFile.load(files[0])
@@ -56,8 +59,10 @@ struct SweepCommand {
     guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else { return .dataError }
     var problems: [ScenarioProblem] = []
     let plan = SweepCommandLine.plan(
-      base: scenario.sweep ?? SweepPlan(), sets: sets, zips: zips, excludes: excludes, seeds: seedsText, problems: &problems)
-    let runner = SweepRunner(name: scenario.name, document: document, sourceBytes: loaded.bytes, file: files[0], plan: plan)
+      base: scenario.sweep ?? SweepPlan(), sets: sets, zips: zips, excludes: excludes, seeds: seedsText,
+      problems: &problems)
+    let runner = SweepRunner(
+      name: scenario.name, document: document, sourceBytes: loaded.bytes, file: files[0], plan: plan)
     var scenarios: [Int: Scenario] = [:]
     if problems.isEmpty {
       switch runner.resolveAll() {
@@ -102,7 +107,8 @@ struct SweepCommand {
       try ScenarioFile.write(outputs, to: directory)
       for point in Set(runs.map(\.point.index)).sorted() {
         let resolved = (try? runner.resolvedDocument(plan.points()[point]).get())?.serialized() ?? ""
-        try ScenarioFile.write([("scenario.json", resolved + "\n")], to: directory + "/points/" + SweepCommandLine.folder(point))
+        try ScenarioFile.write(
+          [("scenario.json", resolved + "\n")], to: directory + "/points/" + SweepCommandLine.folder(point))
       }
     } catch {
       console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
@@ -111,7 +117,9 @@ struct SweepCommand {
     let wall = started.duration(to: clock.now)
     let wallSeconds = wall.secondsValue
     let shardText2 = shard.map { " (shard \($0.index)/\($0.count): \(runs.count) of \(total))" } ?? ""
-    console.print("sweep \(scenario.name): \(plan.points().count) points × \(max(1, plan.seeds.count)) seeds = \(total) runs\(shardText2) on \(jobs) thread\(jobs == 1 ? "" : "s"), wall \(String(format: "%.2f", wallSeconds)) s")
+    console.print(
+      "sweep \(scenario.name): \(plan.points().count) points × \(max(1, plan.seeds.count)) seeds = \(total) runs\(shardText2) on \(jobs) thread\(jobs == 1 ? "" : "s"), wall \(String(format: "%.2f", wallSeconds)) s"
+    )
     console.print("results \(directory)/")
     return .success
   }
@@ -156,7 +164,8 @@ enum SweepCommandLine {
   }
 
   static func plan(
-    base: SweepPlan, sets: [String], zips: [String], excludes: [String], seeds: String?, problems: inout [ScenarioProblem]
+    base: SweepPlan, sets: [String], zips: [String], excludes: [String], seeds: String?,
+    problems: inout [ScenarioProblem]
   ) -> SweepPlan {
     var plan = base
     for set in sets {
@@ -166,7 +175,10 @@ enum SweepCommandLine {
       }
       let path = String(set[..<equals])
       guard let steps = JSONNode.parsePath(path) else {
-        problems.append(ScenarioProblem(file: "command line", path: "--set \(path)", message: "\"\(path)\" is not a JSON path", hint: "for example push.dropProbability"))
+        problems.append(
+          ScenarioProblem(
+            file: "command line", path: "--set \(path)", message: "\"\(path)\" is not a JSON path",
+            hint: "for example push.dropProbability"))
         continue
       }
       let values = splitValues(String(set[set.index(after: equals)...])).map(value)
@@ -177,12 +189,16 @@ enum SweepCommandLine {
       let paths = zip.split(separator: ",").map(String.init)
       let members = plan.factors.indices.filter { paths.contains(plan.factors[$0].path) }
       if members.count != paths.count {
-        problems.append(ScenarioProblem(file: "command line", path: "--zip \(zip)", message: "every zipped path must be a factor (--set it first)"))
+        problems.append(
+          ScenarioProblem(
+            file: "command line", path: "--zip \(zip)", message: "every zipped path must be a factor (--set it first)"))
         continue
       }
       let lengths = Set(members.map { plan.factors[$0].values.count })
       if lengths.count > 1 {
-        problems.append(ScenarioProblem(file: "command line", path: "--zip \(zip)", message: "zipped factors need as many values each"))
+        problems.append(
+          ScenarioProblem(
+            file: "command line", path: "--zip \(zip)", message: "zipped factors need as many values each"))
       }
       for member in members { plan.factors[member].zipGroup = "cli\(index)" }
     }
@@ -190,24 +206,32 @@ enum SweepCommandLine {
       var rule: [(path: String, value: String)] = []
       for pair in exclude.split(separator: ",") {
         guard let equals = pair.firstIndex(of: "=") else {
-          problems.append(ScenarioProblem(file: "command line", path: "--exclude \(exclude)", message: "expected PATH=VALUE,..."))
+          problems.append(
+            ScenarioProblem(file: "command line", path: "--exclude \(exclude)", message: "expected PATH=VALUE,..."))
           continue
         }
         let path = String(pair[..<equals])
         if !plan.factors.contains(where: { $0.path == path }) {
-          problems.append(ScenarioProblem(file: "command line", path: "--exclude \(path)", message: "\"\(path)\" is not a factor of the sweep"))
+          problems.append(
+            ScenarioProblem(
+              file: "command line", path: "--exclude \(path)", message: "\"\(path)\" is not a factor of the sweep"))
         }
         rule.append((path, value(String(pair[pair.index(after: equals)...])).serialized()))
       }
       plan.excluded.append(rule)
     }
     if let seeds {
-      if let parsed = SweepPlan.parseSeeds(seeds) { plan.seeds = parsed } else {
-        problems.append(ScenarioProblem(file: "command line", path: "--seeds \(seeds)", message: "not a seed range", hint: "write 1..30 or 1,2,3"))
+      if let parsed = SweepPlan.parseSeeds(seeds) {
+        plan.seeds = parsed
+      } else {
+        problems.append(
+          ScenarioProblem(
+            file: "command line", path: "--seeds \(seeds)", message: "not a seed range", hint: "write 1..30 or 1,2,3"))
       }
     }
     if plan.points().isEmpty {
-      problems.append(ScenarioProblem(file: "command line", path: "sweep", message: "every combination is excluded: nothing to run"))
+      problems.append(
+        ScenarioProblem(file: "command line", path: "sweep", message: "every combination is excluded: nothing to run"))
     }
     return plan
   }

@@ -1,5 +1,5 @@
-import SimKernel
 import SimExperiments
+import SimKernel
 import SimMetrics
 import SimScenario
 
@@ -27,7 +27,9 @@ struct ValidateCommand {
       for problem in loaded.problems { console.error(problem.description) }
       let errors = loaded.problems.filter { $0.severity == .error || strict }.count
       if let scenario = loaded.scenario, errors == 0 {
-        console.print("\(file): ok (\(scenario.deviceNames.count) devices, \(DurationText.format(scenario.spec.duration)), \(scenario.expectations.count) expectations)")
+        console.print(
+          "\(file): ok (\(scenario.deviceNames.count) devices, \(DurationText.format(scenario.spec.duration)), \(scenario.expectations.count) expectations)"
+        )
       } else {
         failed = true
         console.print("\(file): \(errors) problem\(errors == 1 ? "" : "s")")

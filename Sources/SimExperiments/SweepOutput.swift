@@ -8,16 +8,26 @@ import SimScenario
 public enum SweepOutput {
   /// The columns of `sweep.csv` for a plan's factors.
   public static func columns(factors: [String]) -> [String] {
-    ["scenario", "point", "replication", "seed"] + factors + ["metric", "value", "fingerprint", "scenarioHash", "syncsimVersion"]
+    ["scenario", "point", "replication", "seed"] + factors + [
+      "metric", "value", "fingerprint", "scenarioHash", "syncsimVersion",
+    ]
   }
 
   /// The rows of `sweep.csv` for some results (any subset: a shard's or all).
-  public static func rows(_ results: [SweepRunner.RunResult], plan: SweepPlan, name: String, version: String) -> [[String]] {
+  public static func rows(
+    _ results: [SweepRunner.RunResult], plan: SweepPlan, name: String, version: String
+  ) -> [[String]] {
     var rows: [[String]] = []
     for result in results {
-      let head = [name, String(result.run.point.index), String(result.run.replication), String(result.run.seed)] + plan.labels(of: result.run.point)
+      let head =
+        [name, String(result.run.point.index), String(result.run.replication), String(result.run.seed)]
+        + plan.labels(of: result.run.point)
       for (info, value) in zip(RunSummary.catalog, result.values) {
-        rows.append(head + [info.name, CSVTable.value(value, isDuration: info.isDuration), result.fingerprint, result.scenarioHash, version])
+        rows.append(
+          head + [
+            info.name, CSVTable.value(value, isDuration: info.isDuration), result.fingerprint, result.scenarioHash,
+            version,
+          ])
       }
     }
     return rows
@@ -44,7 +54,8 @@ public enum SweepOutput {
   /// `sweep-summary.csv` from the tidy table: per (point, metric) n, mean, sd and the 95 %
   /// t-interval, from the values as written.
   public static func summary(of table: CSVTable, factors: [String]) -> CSVTable {
-    var out = CSVTable(columns: ["scenario", "point"] + factors + ["metric", "n", "mean", "sd", "ci95Low", "ci95High"])
+    var out = CSVTable(
+      columns: ["scenario", "point"] + factors + ["metric", "n", "mean", "sd", "ci95Low", "ci95High"])
     let metricColumn = 4 + factors.count
     var groups: [(key: [String], values: [Double])] = []
     var index: [String: Int] = [:]  // lookup only; order follows the sorted table
@@ -63,7 +74,11 @@ public enum SweepOutput {
         continue
       }
       let format = { (value: Double) in value.isNaN ? "" : CSVTable.number(value) }
-      out.append(group.key + [String(estimate.n), format(estimate.mean), format(estimate.standardDeviation), format(estimate.low), format(estimate.high)])
+      out.append(
+        group.key + [
+          String(estimate.n), format(estimate.mean), format(estimate.standardDeviation), format(estimate.low),
+          format(estimate.high),
+        ])
     }
     return out
   }

@@ -2,7 +2,6 @@ import SimKernel
 import SimMetrics
 import SimModel
 import SimScenario
-import SimModel
 
 /// Runs a sweep: every point × seed, each run single-threaded and deterministic; runs spread over
 /// worker threads. Results are stored by run index, so the output is the same whatever the
@@ -100,7 +99,11 @@ public struct SweepRunner: Sendable {
       let scenario = scenarios[run.point.index]!
       let pointText = (try? resolvedDocument(run.point).get())?.serialized() ?? ""
       let report = ScenarioRunner.run(scenario, seed: run.seed, sourceBytes: Array(pointText.utf8))
-      store.set(position, RunResult(run: run, values: report.summary.values, fingerprint: report.outcome.fingerprint.hex, scenarioHash: report.scenarioHash))
+      store.set(
+        position,
+        RunResult(
+          run: run, values: report.summary.values, fingerprint: report.outcome.fingerprint.hex,
+          scenarioHash: report.scenarioHash))
       progress?(store.finished, runs.count)
     }
     return store.results()

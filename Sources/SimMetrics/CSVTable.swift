@@ -38,7 +38,11 @@ public struct CSVTable: Sendable {
   static func appendField(_ field: String, to bytes: inout [UInt8]) {
     let utf8 = field.utf8
     let quote = UInt8(ascii: "\"")
-    guard utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == quote || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+    guard
+      utf8.contains(where: {
+        $0 == UInt8(ascii: ",") || $0 == quote || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+      })
+    else {
       bytes.append(contentsOf: utf8)
       return
     }
@@ -98,7 +102,9 @@ extension CSVTable {
       if quoted {
         if character == "\"" {
           if let following = next() {
-            if following == "\"" { field.append("\"") } else {
+            if following == "\"" {
+              field.append("\"")
+            } else {
               quoted = false
               pending = following
             }

@@ -142,7 +142,9 @@ public final class MetricsRecorder: ObservationSink {
     case .appState(let device, let state, let at):
       appStates.append((device, state, at))
     case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
-      conditionChanges.append(ConditionChange(device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at))
+      conditionChanges.append(
+        ConditionChange(
+          device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at))
     case .event(let kind, let entity, let at):
       trace.append((kind, entity, at))
     case .cloudError(_, let error, _, _):

@@ -13,9 +13,11 @@ public struct RunSummary: Sendable {
     /// Which way is better, for `compare`: lower for latencies, waits, losses and errors; higher
     /// for what was delivered; neither for plain counts of activity.
     public var betterDirection: Int {
-      let lower = ["latency.", "stage.", "blocked.", "errors.", "convergenceTime", "lostUpdates", "writesLost",
-                   "writesPending", "ghosts", "duplicates", "rowsNotVisible", "setupFailures", "pushes.dropped",
-                   "pushes.discarded", "exportsFailed", "importsFailed", "orphan", "recordsHidden", "rowsHidden"]
+      let lower = [
+        "latency.", "stage.", "blocked.", "errors.", "convergenceTime", "lostUpdates", "writesLost",
+        "writesPending", "ghosts", "duplicates", "rowsNotVisible", "setupFailures", "pushes.dropped",
+        "pushes.discarded", "exportsFailed", "importsFailed", "orphan", "recordsHidden", "rowsHidden",
+      ]
       let higher = ["rowsVisible", "converged", "writesCommitted"]
       if lower.contains(where: { name.hasPrefix($0) }) { return -1 }
       if higher.contains(name) { return 1 }
@@ -41,32 +43,47 @@ public struct RunSummary: Sendable {
       MetricInfo(name: "latency.p99", isDuration: true, meaning: "99th percentile latency"),
       MetricInfo(name: "latency.max", isDuration: true, meaning: "longest latency"),
       MetricInfo(name: "latency.mean", isDuration: true, meaning: "mean latency"),
-      MetricInfo(name: "convergenceTime", isDuration: true, meaning: "last write to the last store change, if converged"),
-      MetricInfo(name: "converged", isDuration: false, meaning: "1 if every store equals the server with nothing pending at the end"),
+      MetricInfo(
+        name: "convergenceTime", isDuration: true, meaning: "last write to the last store change, if converged"),
+      MetricInfo(
+        name: "converged", isDuration: false,
+        meaning: "1 if every store equals the server with nothing pending at the end"),
       MetricInfo(name: "writes", isDuration: false, meaning: "writes made"),
       MetricInfo(name: "localEdits", isDuration: false, meaning: "edits of local-only entities (never synced)"),
       MetricInfo(name: "writesCommitted", isDuration: false, meaning: "writes committed and not lost"),
       MetricInfo(name: "writesPending", isDuration: false, meaning: "writes unsaved or not yet committed at the end"),
-      MetricInfo(name: "writesSupersededLocally", isDuration: false, meaning: "writes replaced on their device before export"),
-      MetricInfo(name: "lostUpdates", isDuration: false, meaning: "writes overwritten by a device that had not seen them"),
-      MetricInfo(name: "writesLost", isDuration: false, meaning: "writes lost on their device (reset without guard, removed store)"),
-      MetricInfo(name: "ghosts", isDuration: false, meaning: "public records deleted at the server that devices still show"),
+      MetricInfo(
+        name: "writesSupersededLocally", isDuration: false, meaning: "writes replaced on their device before export"),
+      MetricInfo(
+        name: "lostUpdates", isDuration: false, meaning: "writes overwritten by a device that had not seen them"),
+      MetricInfo(
+        name: "writesLost", isDuration: false,
+        meaning: "writes lost on their device (reset without guard, removed store)"),
+      MetricInfo(
+        name: "ghosts", isDuration: false, meaning: "public records deleted at the server that devices still show"),
       MetricInfo(name: "duplicates", isDuration: false, meaning: "live records repeating another's logical key"),
       MetricInfo(name: "counterValue", isDuration: false, meaning: "server value of the incremented counter fields"),
       MetricInfo(name: "contributions", isDuration: false, meaning: "live contribution records at the server"),
       MetricInfo(name: "resets", isDuration: false, meaning: "mirroring resets"),
       MetricInfo(name: "setupFailures", isDuration: false, meaning: "container setups that failed (134410)"),
       MetricInfo(name: "orphanWindows", isDuration: false, meaning: "children held before their parent arrived"),
-      MetricInfo(name: "recordsHidden", isDuration: false, meaning: "(device, record) pairs hidden from older model versions at the end"),
-      MetricInfo(name: "rowsHidden", isDuration: false, meaning: "writes on records an observer's older model version does not fetch"),
+      MetricInfo(
+        name: "recordsHidden", isDuration: false,
+        meaning: "(device, record) pairs hidden from older model versions at the end"),
+      MetricInfo(
+        name: "rowsHidden", isDuration: false,
+        meaning: "writes on records an observer's older model version does not fetch"),
       MetricInfo(name: "orphanTime.total", isDuration: true, meaning: "time children were held without their parent"),
       MetricInfo(name: "orphanTime.longest", isDuration: true, meaning: "longest orphan window"),
       MetricInfo(name: "rows", isDuration: false, meaning: "(write, other device) pairs"),
       MetricInfo(name: "rowsVisible", isDuration: false, meaning: "pairs whose write the device showed"),
-      MetricInfo(name: "rowsNotVisible", isDuration: false, meaning: "committed writes a device had not shown at the end"),
+      MetricInfo(
+        name: "rowsNotVisible", isDuration: false, meaning: "committed writes a device had not shown at the end"),
     ]
     for stage in LatencyRow.stageNames {
-      list.append(MetricInfo(name: "stage.\(stage).mean", isDuration: true, meaning: "mean time in the \(stage) stage over visible rows"))
+      list.append(
+        MetricInfo(
+          name: "stage.\(stage).mean", isDuration: true, meaning: "mean time in the \(stage) stage over visible rows"))
     }
     list += [
       MetricInfo(name: "exports", isDuration: false, meaning: "export activities that succeeded"),
@@ -88,7 +105,8 @@ public struct RunSummary: Sendable {
     }
     for policy in policyNames {
       list.append(MetricInfo(name: "blocked.\(policy).count", isDuration: false, meaning: "refusals by \(policy)"))
-      list.append(MetricInfo(name: "blocked.\(policy).total", isDuration: true, meaning: "time activities waited on \(policy)"))
+      list.append(
+        MetricInfo(name: "blocked.\(policy).total", isDuration: true, meaning: "time activities waited on \(policy)"))
       list.append(MetricInfo(name: "blocked.\(policy).longest", isDuration: true, meaning: "longest wait on \(policy)"))
     }
     list.append(MetricInfo(name: "events", isDuration: false, meaning: "events processed"))
@@ -155,7 +173,9 @@ public struct RunSummary: Sendable {
     named["rowsHidden"] = Double(hiddenRows)
     named["orphanTime.total"] = recorder.counters.orphanTotal.seconds
     named["orphanTime.longest"] = recorder.counters.orphanLongest.seconds
-    for (index, error) in CloudError.allCases.enumerated() { named["errors.\(error.rawValue)"] = Double(recorder.counters.cloudErrors[index]) }
+    for (index, error) in CloudError.allCases.enumerated() {
+      named["errors.\(error.rawValue)"] = Double(recorder.counters.cloudErrors[index])
+    }
     named["rows"] = Double(rowCount)
     named["rowsVisible"] = Double(latencies.count)
     named["rowsNotVisible"] = Double(notVisibleRows)

@@ -49,7 +49,8 @@ public enum ModelEvent: SimEvent {
 
   public var traceEntity: UInt32 {
     switch self {
-    case .workloadEdit(let d), .sessionStart(let d), .sessionEnd(let d), .suspend(let d), .batteryTick(let d): UInt32(d.raw)
+    case .workloadEdit(let d), .sessionStart(let d), .sessionEnd(let d), .suspend(let d), .batteryTick(let d):
+      UInt32(d.raw)
     case .saveTimer(let m), .uiRefresh(let m), .poll(let m): UInt32(m.raw)
     case .decide(let a), .start(let a), .exportRequestDone(let a), .importPageDone(let a): UInt32(a.raw)
     case .pushArrives(let d, _): UInt32(d.raw)

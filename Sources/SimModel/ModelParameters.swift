@@ -162,7 +162,8 @@ public struct EntityDescription: Equatable, Sendable {
   public var syncs = true
 
   public init(
-    name: String, attributeBytes: [Int] = [64, 64, 8, 8], manyToManyLinksPerObject: Int = 0, referencedEntity: Int? = nil,
+    name: String, attributeBytes: [Int] = [64, 64, 8, 8], manyToManyLinksPerObject: Int = 0,
+    referencedEntity: Int? = nil,
     assetEligible: [Bool]? = nil, recordType: String? = nil
   ) {
     self.name = name
@@ -179,10 +180,16 @@ public struct EntityDescription: Equatable, Sendable {
   /// Record bytes and asset bytes of a new object: fields above `assetThreshold` move to assets,
   /// then the largest eligible fields move until the record fits `maxRecordBytes`. [W] WWDC19
   public func recordSize(overhead: Int, assetThreshold: Int, maxRecordBytes: Int) -> (record: Int64, assets: Int64) {
-    var inRecord = attributeBytes.enumerated().map { index, bytes in assetEligible[index] && bytes > assetThreshold ? 0 : bytes }
+    var inRecord = attributeBytes.enumerated().map { index, bytes in
+      assetEligible[index] && bytes > assetThreshold ? 0 : bytes
+    }
     var assets = zip(attributeBytes, inRecord).reduce(0) { $0 + ($1.0 - $1.1) }
     while overhead + inRecord.reduce(0, +) > maxRecordBytes {
-      guard let largest = inRecord.indices.filter({ assetEligible[$0] && inRecord[$0] > 0 }).max(by: { inRecord[$0] < inRecord[$1] }) else { break }
+      guard
+        let largest = inRecord.indices.filter({ assetEligible[$0] && inRecord[$0] > 0 }).max(by: {
+          inRecord[$0] < inRecord[$1]
+        })
+      else { break }
       assets += inRecord[largest]
       inRecord[largest] = 0
     }

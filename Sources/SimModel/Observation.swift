@@ -18,7 +18,8 @@ public enum Observation: Sendable {
   /// A commit overwrote `write` with `by`, from a device that had not seen `write`.
   case lostUpdate(write: WriteID, by: WriteID)
   /// A scheduler activity was submitted.
-  case activityRequested(activity: ActivityID, kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, at: SimTime)
+  case activityRequested(
+    activity: ActivityID, kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, at: SimTime)
   /// A policy refused the activity from `from` to `to`.
   case activityBlocked(activity: ActivityID, policy: Int32, from: SimTime, to: SimTime)
   /// All policies let the activity proceed.
@@ -54,7 +55,8 @@ public enum Observation: Sendable {
   /// The app changed state on a device.
   case appState(device: DeviceID, state: AppState, at: SimTime)
   /// A device's power or network changed (also emitted once per device at the start).
-  case conditions(device: DeviceID, batteryPercent: Double, pluggedIn: Bool, lowPowerMode: Bool, online: Bool, at: SimTime)
+  case conditions(
+    device: DeviceID, batteryPercent: Double, pluggedIn: Bool, lowPowerMode: Bool, online: Bool, at: SimTime)
   /// An event was processed (only when `WorldSpec.traceEvents` is on).
   case event(kind: UInt32, entity: UInt32, at: SimTime)
   /// The run ended; `converged` says whether every store equals the server with nothing pending.

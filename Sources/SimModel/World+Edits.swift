@@ -19,7 +19,9 @@ extension World {
   }
 
   /// Makes one edit on `store` and applies its save policy.
-  mutating func edit(_ store: StoreID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>) {
+  mutating func edit(
+    _ store: StoreID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>
+  ) {
     // A store whose setup failed still works locally; it just never syncs.
     guard stores[store.index].zone.exists else { return }
     guard spec.entities[entity].syncs else {
@@ -53,7 +55,8 @@ extension World {
         field = Int32(min(1, fieldCount - 1))
         value = -1
       default:
-        field = Int32(1 + Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
+        field = Int32(
+          1 + Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
         value = Int32(truncatingIfNeeded: devices[owner(of: store).index].streams.edit.next() & 0x7FFF_FFFF)
       }
       let write = newWrite(store, basedOn: local[store.index][base + Int(field)].write, value: value)
@@ -184,7 +187,10 @@ extension World {
       let change = history[store.index][index]
       if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
       let base = Int(zones[zone].objects[change.object.index].fieldBase)
-      let fields = change.field < 0 ? base..<base + fieldCount(zone: zone, object: change.object) : base + Int(change.field)..<base + Int(change.field) + 1
+      let fields =
+        change.field < 0
+        ? base..<base + fieldCount(zone: zone, object: change.object)
+        : base + Int(change.field)..<base + Int(change.field) + 1
       for field in fields where local[store.index][field].write == change.write {
         let server = zones[zone].server[field]
         local[store.index][field] = LocalField(write: server.write, value: server.value)
@@ -206,7 +212,9 @@ extension World {
     let zone = stores[store.index].zone.index
     var object = zones[zone].objects.count - 1
     while object >= 0 {
-      if zones[zone].objects[object].entity == Int32(entity) && isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase)) {
+      if zones[zone].objects[object].entity == Int32(entity)
+        && isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase))
+      {
         return ObjectID(object)
       }
       object -= 1

@@ -11,7 +11,9 @@ extension World {
     // so the plan is written where it lies, from the history's rows read in place; `makePlan`
     // never touches `plans` or the history itself (growing either would move what it works on).
     while plans.count <= activity.index { plans.append(ExportPlan()) }
-    history[store.index].withRows(0..<covered) { changes in makePlan(store, changes: changes, into: &plans[activity.index]) }
+    history[store.index].withRows(0..<covered) { changes in
+      makePlan(store, changes: changes, into: &plans[activity.index])
+    }
     if plans[activity.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
       dropExportedHistory(store, covered)
@@ -127,7 +129,8 @@ extension World {
   mutating func sendNextBatch(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
     let device = owner(of: activities[activity.index].store)
     let bytes = plans[activity.index].batchBytes[Int(activities[activity.index].nextBatch)]
-    let duration = requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
+    let duration =
+      requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
     sendRequest(.exportRequestDone(activity), from: device, taking: duration, notBefore: notBefore, sim: &sim)
   }
 
@@ -156,7 +159,9 @@ extension World {
     let batch = Int(activities[activity.index].nextBatch)
     let records = plans[activity.index].batchRecords[batch]
     commit(store, activity: activity, entries: batchRange(activity, batch), at: sim.now)
-    sink.observe(.request(store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
+    sink.observe(
+      .request(
+        store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
     activities[activity.index].records += records
     activities[activity.index].merged = false
     fanOutPush(from: store, sim: &sim)
@@ -204,11 +209,13 @@ extension World {
       return .failed(.partialFailure)
     }
     if let quota = accounts[Int(zones[zone].ownerAccount)].quotaBytes {
-      let newBytes = plans[activity.index].entries[range].filter { $0.field < 0 && zones[zone].server[Int(zones[zone].objects[$0.object.index].fieldBase)].write == .none }
-        .reduce(Int64(0)) { total, change in
-          let cost = recordCost(zone: zone, object: change.object)
-          return total + cost.record + cost.assets
-        }
+      let newBytes = plans[activity.index].entries[range].filter {
+        $0.field < 0 && zones[zone].server[Int(zones[zone].objects[$0.object.index].fieldBase)].write == .none
+      }
+      .reduce(Int64(0)) { total, change in
+        let cost = recordCost(zone: zone, object: change.object)
+        return total + cost.record + cost.assets
+      }
       if accounts[Int(zones[zone].ownerAccount)].usageBytes + newBytes > quota {
         sink.observe(.cloudError(store: store, error: .quotaExceeded, retryAfter: nil, at: now))
         return .failed(.quotaExceeded)
@@ -217,7 +224,8 @@ extension World {
     if spec.server.savePolicy == .ifServerRecordUnchanged && !activities[activity.index].merged {
       let token = stores[store.index].importedToken
       let conflict = plans[activity.index].entries[range].contains { change in
-        zones[zone].objects[change.object.index].lastChange > token && zones[zone].objects[change.object.index].lastStore != store
+        zones[zone].objects[change.object.index].lastChange > token
+          && zones[zone].objects[change.object.index].lastStore != store
       }
       if conflict {
         // Merge the changed fields into the server record from the error and send it again.

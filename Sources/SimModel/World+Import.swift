@@ -55,7 +55,8 @@ extension World {
   /// The distinct records changed in (token, snapshot], in the order of their last change (as a
   /// zone-changes fetch returns them), into `queue`; returns their bytes.
   mutating func changedRecords(
-    zone: Int, after token: Int32, upTo snapshot: Int32, maxVersion: Int32 = .max, into queue: inout [ObjectID], hidden: inout [ObjectID]
+    zone: Int, after token: Int32, upTo snapshot: Int32, maxVersion: Int32 = .max, into queue: inout [ObjectID],
+    hidden: inout [ObjectID]
   ) -> Int64 {
     queue.removeAllKeepingCapacity()
     guard snapshot > token else { return 0 }
@@ -92,9 +93,11 @@ extension World {
   }
 
   /// Requests the import's next page (again, for a retry, not before `notBefore`).
-  mutating func scheduleNextPage(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
+  mutating func scheduleNextPage(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>)
+  {
     let device = owner(of: activities[activity.index].store)
-    sendRequest(.importPageDone(activity), from: device, taking: pageDuration(activity), notBefore: notBefore, sim: &sim)
+    sendRequest(
+      .importPageDone(activity), from: device, taking: pageDuration(activity), notBefore: notBefore, sim: &sim)
   }
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -121,7 +124,9 @@ extension World {
     }
     let state = activities[activity.index]
     finishImportToken(store, upTo: state.snapshotToken)
-    sink.observe(.imported(store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
+    sink.observe(
+      .imported(
+        store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
     finishActivity(activity, succeeded: true, sim: &sim)
     importFinishedUI(store, sim: &sim)
     endResetIfNeeded(store, sim: &sim)

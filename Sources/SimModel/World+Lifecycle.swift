@@ -27,8 +27,11 @@ extension World {
         stores[store.index].uiToken = stores[store.index].importedToken
       }
       updateVisibility(store, at: sim.now)
-      if previous == .notRunning || !spec.polling.appUseClock { schedulePoll(store, sim: &sim) }
-      else { resumePoll(store, sim: &sim) }
+      if previous == .notRunning || !spec.polling.appUseClock {
+        schedulePoll(store, sim: &sim)
+      } else {
+        resumePoll(store, sim: &sim)
+      }
     }
     signal(device, sim: &sim)
   }
@@ -102,15 +105,20 @@ extension World {
     case .forceQuit: terminate(device, forceQuit: true, sim: &sim)
     case .nudge: nudge(index, sim: &sim)
     case .edit(let kind, let entity, let key):
-      if let store = editTarget(device, storeIndex: storeIndex) { edit(store, kind: kind, entity: entity, key: key, sim: &sim) }
+      if let store = editTarget(device, storeIndex: storeIndex) {
+        edit(store, kind: kind, entity: entity, key: key, sim: &sim)
+      }
     case .resetSync(let reason):
       for store in storeIDs(of: device) where isSyncing(store) { resetSync(store, reason: reason, sim: &sim) }
     case .toggleSync(let removeStoreFirst):
-      for store in storeIDs(of: device) where isSyncing(store) { toggleSync(store, removeStoreFirst: removeStoreFirst, sim: &sim) }
+      for store in storeIDs(of: device) where isSyncing(store) {
+        toggleSync(store, removeStoreFirst: removeStoreFirst, sim: &sim)
+      }
     case .quota(let bytes):
       let account = Int(devices[device.index].account)
       accounts[account].quotaBytes = bytes
-      for index in stores.indices where stores[index].quotaStalled && stores[index].zone.exists
+      for index in stores.indices
+      where stores[index].quotaStalled && stores[index].zone.exists
         && zones[stores[index].zone.index].ownerAccount == Int32(account)
       {
         stores[index].quotaStalled = false

@@ -29,7 +29,8 @@ extension World {
       sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
     }
-    let latency = spec.push.fanoutLatency.sampleDuration(using: &devices[device.index].streams.push)
+    let latency =
+      spec.push.fanoutLatency.sampleDuration(using: &devices[device.index].streams.push)
       + SimDuration(seconds: spec.push.deliveryLatencySeconds)
     sim.schedule(.pushArrives(device, ZoneID(Int(zone))), after: latency)
   }
@@ -37,7 +38,9 @@ extension World {
   mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].online else {
       // APNs stores one notification per app for an offline device: the newest.
-      if devices[device.index].storedPushZone >= 0 { sink.observe(.push(device: device, event: .discarded, at: sim.now)) }
+      if devices[device.index].storedPushZone >= 0 {
+        sink.observe(.push(device: device, event: .discarded, at: sim.now))
+      }
       devices[device.index].storedPushZone = zone.raw
       devices[device.index].storedPushAt = sim.now
       sink.observe(.push(device: device, event: .stored, at: sim.now))
@@ -63,7 +66,9 @@ extension World {
     }
     if isPowerRestricted(device) {
       // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
-      if devices[device.index].deferredPushZone >= 0 { sink.observe(.push(device: device, event: .discarded, at: sim.now)) }
+      if devices[device.index].deferredPushZone >= 0 {
+        sink.observe(.push(device: device, event: .discarded, at: sim.now))
+      }
       devices[device.index].deferredPushZone = zone
       sink.observe(.push(device: device, event: .deferred, at: sim.now))
       return

@@ -74,7 +74,9 @@ extension World {
   /// are lost with the store. The export then drops none of what is saved after the removal.
   mutating func endExportWithTheRequestInFlight(_ store: StoreID) -> (covered: Int, unsent: [Change]) {
     let activity = stores[store.index].runningExport
-    guard activity.exists, activity.index < plans.count, !plans[activity.index].batchEnds.isEmpty else { return (0, []) }
+    guard activity.exists, activity.index < plans.count, !plans[activity.index].batchEnds.isEmpty else {
+      return (0, [])
+    }
     let kept = min(Int(activities[activity.index].nextBatch) + 1, plans[activity.index].batchEnds.count)
     let sentEnd = Int(plans[activity.index].batchEnds[kept - 1])
     let unsent = Array(plans[activity.index].entries[sentEnd...])
@@ -102,7 +104,8 @@ extension World {
       let write = newWrite(store, basedOn: local[store.index][base].write, value: 0)
       setLocal(store, base, write: write, value: 0)
       // Saved at once: it joins the history ahead of the person's unsaved edits.
-      history[store.index].insert(Change(object: object, field: 0, write: write), at: Int(stores[store.index].savedCount))
+      history[store.index].insert(
+        Change(object: object, field: 0, write: write), at: Int(stores[store.index].savedCount))
       stores[store.index].savedCount += 1
     }
     requestExport(store, trigger: .save, sim: &sim)

@@ -89,11 +89,14 @@ extension World {
     // A local copy: a closure that read `self.policies` would copy the whole world.
     let policies = self.policies
     let onlyLimitersRead = policies.onlyRateLimitsReadRuns
-    if onlyLimitersRead && runHistory.windowsHaveRoom(device: device, &devices[device].runs, at: now, policies: policies) {
+    if onlyLimitersRead
+      && runHistory.windowsHaveRoom(device: device, &devices[device].runs, at: now, policies: policies)
+    {
       return firstRefusalWithRoomInWindows(activity, now: now)
     }
     var context = policyContext(activity, now: now)
-    return runHistory.withRuns(device: device, &devices[device].runs, copyForResearcher: !onlyLimitersRead) { view, copy in
+    return runHistory.withRuns(device: device, &devices[device].runs, copyForResearcher: !onlyLimitersRead) {
+      view, copy in
       context.recentRuns = copy
       return policies.firstRefusal(context, runs: view)
     }
@@ -129,7 +132,8 @@ extension World {
   mutating func closeBlockedInterval(_ activity: ActivityID, at now: SimTime) {
     let state = activities[activity.index]
     guard state.phase == .blocked, state.blockedPolicy >= 0 else { return }
-    sink.observe(.activityBlocked(activity: logID(activity), policy: state.blockedPolicy, from: state.blockedSince, to: now))
+    sink.observe(
+      .activityBlocked(activity: logID(activity), policy: state.blockedPolicy, from: state.blockedSince, to: now))
     activities[activity.index].blockedPolicy = -1
   }
 
@@ -173,7 +177,8 @@ extension World {
     stores[state.store.index].runningInGroup -= 1
     if stores[state.store.index].runningExport == activity { stores[state.store.index].runningExport = ActivityID.none }
     if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID.none }
-    sink.observe(.activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
+    sink.observe(
+      .activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
     freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)
   }

@@ -2,7 +2,8 @@ import SimKernel
 
 extension World {
   mutating func buildEntities() {
-    publicQueriesPerPoll = max(1, spec.entities.count + (spec.entities.contains { $0.manyToManyLinksPerObject > 0 } ? 1 : 0))
+    publicQueriesPerPoll = max(
+      1, spec.entities.count + (spec.entities.contains { $0.manyToManyLinksPerObject > 0 } ? 1 : 0))
     for entity in spec.entities {
       let size = entity.recordSize(
         overhead: spec.server.recordOverheadBytes, assetThreshold: spec.server.assetThresholdBytes,
@@ -16,7 +17,8 @@ extension World {
   mutating func buildDevices() {
     let layout = spec.zoneLayout()
     for zone in layout.zones { makeZone(zone.scope, owner: zone.owner) }
-    accounts = [AccountState](repeating: AccountState(quotaBytes: spec.server.quotaBytesPerAccount), count: spec.accountCount)
+    accounts = [AccountState](
+      repeating: AccountState(quotaBytes: spec.server.quotaBytesPerAccount), count: spec.accountCount)
     // Sized once: growing a column by doubling copied it whole, a tenth of the fleet's setup.
     let storeCount = spec.devices.reduce(0) { $0 + $1.stores.count }
     devices.reserveCapacity(spec.devices.count)
@@ -32,7 +34,8 @@ extension World {
       let i = UInt64(index)
       devices.append(
         DeviceState(
-          traits: DeviceTraits(app: deviceSpec.app, workload: deviceSpec.workload, modelVersion: Int32(deviceSpec.modelVersion)),
+          traits: DeviceTraits(
+            app: deviceSpec.app, workload: deviceSpec.workload, modelVersion: Int32(deviceSpec.modelVersion)),
           streams: DeviceStreams(
             edit: RandomStream(seed: seed, name: "edits", index: i),
             usage: RandomStream(seed: seed, name: "usage", index: i),
@@ -103,7 +106,8 @@ extension World {
   @inline(__always)
   func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
     let entity = Int(zones[zone].objects[object.index].entity)
-    return entity >= 0 ? (recordBytesByEntity[entity], assetBytesByEntity[entity]) : (Int64(spec.server.joinRecordBytes), 0)
+    return entity >= 0
+      ? (recordBytesByEntity[entity], assetBytesByEntity[entity]) : (Int64(spec.server.joinRecordBytes), 0)
   }
 
   /// A fresh stamp for marking a zone's objects (so a pass sees each object once).

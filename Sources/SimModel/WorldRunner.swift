@@ -28,7 +28,9 @@ public enum WorldRunner {
     for slice in 1...slices {
       let sliceEnd = slice == slices ? end : SimTime(nanoseconds: end.nanoseconds / slices * slice)
       let budget = spec.maxEvents - sim.processedEventCount
-      reason = budget > 0 ? sim.run(&world, until: max(sliceEnd, sim.now), maxEvents: budget) : .reachedEventLimit(spec.maxEvents)
+      reason =
+        budget > 0
+        ? sim.run(&world, until: max(sliceEnd, sim.now), maxEvents: budget) : .reachedEventLimit(spec.maxEvents)
       progress?(sim.now, end)
       if case .reachedEventLimit = reason { break }
     }

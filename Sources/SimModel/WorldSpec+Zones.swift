@@ -21,11 +21,15 @@ extension WorldSpec {
         case .localOnly:
           return -1
         case .privateDatabase:
-          if privateZoneOfAccount[device.account] < 0 { privateZoneOfAccount[device.account] = make(.private, owner: device.account) }
+          if privateZoneOfAccount[device.account] < 0 {
+            privateZoneOfAccount[device.account] = make(.private, owner: device.account)
+          }
           return privateZoneOfAccount[device.account]
         case .sharedDatabase(let owner, let participants):
           guard owner == device.account || participants.contains(device.account) else { return -1 }
-          if let existing = sharedZones.first(where: { $0.owner == owner && $0.participants == participants }) { return existing.zone }
+          if let existing = sharedZones.first(where: { $0.owner == owner && $0.participants == participants }) {
+            return existing.zone
+          }
           let zone = make(.shared, owner: owner)
           sharedZones.append((owner, participants, zone))
           return zone

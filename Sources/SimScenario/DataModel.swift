@@ -106,7 +106,9 @@ public struct DataModel: Sendable {
       Entity(
         name: "Item", parent: nil,
         attributes: [("title", 64), ("body", 64), ("count", 8), ("flag", 8)].enumerated().map { index, pair in
-          Attribute(name: pair.0, type: index < 2 ? .string : .integer64, optional: true, hasDefault: false, bytes: pair.1, maxBytes: nil, unique: false, path: "")
+          Attribute(
+            name: pair.0, type: index < 2 ? .string : .integer64, optional: true, hasDefault: false, bytes: pair.1,
+            maxBytes: nil, unique: false, path: "")
         },
         relationships: [], uniqueConstraints: [], path: "")
     ]
@@ -119,7 +121,9 @@ public struct DataModel: Sendable {
   func lineage(_ entity: Entity) -> [Entity] {
     var chain = [entity]
     var current = entity
-    while let parent = current.parent, let next = self.entity(named: parent), !chain.contains(where: { $0.name == next.name }) {
+    while let parent = current.parent, let next = self.entity(named: parent),
+      !chain.contains(where: { $0.name == next.name })
+    {
       chain.insert(next, at: 0)
       current = next
     }
@@ -131,7 +135,9 @@ public struct DataModel: Sendable {
 
   /// Whether a to-many relationship is many-to-many (its inverse is to-many too): a CDMR record per link.
   func isManyToMany(_ relationship: Relationship) -> Bool {
-    guard relationship.toMany, let inverse = relationship.inverse, let destination = entity(named: relationship.destination) else { return false }
+    guard relationship.toMany, let inverse = relationship.inverse,
+      let destination = entity(named: relationship.destination)
+    else { return false }
     return lineage(destination).flatMap(\.relationships).first { $0.name == inverse }?.toMany ?? false
   }
 
@@ -141,7 +147,9 @@ public struct DataModel: Sendable {
     return entities.map { entity in
       let attributes = lineage(entity).flatMap(\.attributes)
       let relationships = lineage(entity).flatMap(\.relationships)
-      let toOne = relationships.first { !$0.toMany }.flatMap { relationship in entities.firstIndex { $0.name == relationship.destination } }
+      let toOne = relationships.first { !$0.toMany }.flatMap { relationship in
+        entities.firstIndex { $0.name == relationship.destination }
+      }
       var description = EntityDescription(
         name: entity.name, attributeBytes: attributes.map(\.bytes),
         manyToManyLinksPerObject: relationships.filter { isManyToMany($0) }.count, referencedEntity: toOne,

@@ -4,7 +4,8 @@ import SimKernel
 /// plain seconds.
 public enum DurationText {
   static let units: [(suffix: String, seconds: Double)] = [
-    ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("min", 60), ("h", 3600), ("d", 86_400), ("w", 604_800),
+    ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("min", 60), ("h", 3600),
+    ("d", 86_400), ("w", 604_800),
   ]
 
   /// Parses `text`: plain seconds, a number with a unit, or several (`"1h30m"`, `"2d 6h"`);

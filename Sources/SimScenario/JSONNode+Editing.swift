@@ -21,7 +21,9 @@ extension JSONNode {
     while let character = characters.popFirst() {
       switch character {
       case ".":
-        if current.isEmpty && steps.last.map({ if case .index = $0 { return false } else { return true } }) ?? true { return nil }
+        if current.isEmpty && steps.last.map({ if case .index = $0 { return false } else { return true } }) ?? true {
+          return nil
+        }
         if !current.isEmpty { _ = flush() }
       case "[":
         if !current.isEmpty { _ = flush() }
@@ -47,12 +49,18 @@ extension JSONNode {
       let existing = members.first { $0.key == key }?.value ?? JSONNode(value: .object([]), line: line, column: column)
       switch existing.setting(value, at: rest) {
       case .success(let updated):
-        if let index = members.firstIndex(where: { $0.key == key }) { members[index].value = updated } else { members.append((key, updated)) }
+        if let index = members.firstIndex(where: { $0.key == key }) {
+          members[index].value = updated
+        } else {
+          members.append((key, updated))
+        }
         return .success(JSONNode(value: .object(members), line: line, column: column))
       case .failure(let error): return .failure(error)
       }
     case (.index(let index), .array(var elements)):
-      guard index < elements.count else { return .failure(PathError(message: "index \(index) is beyond the \(elements.count) elements there")) }
+      guard index < elements.count else {
+        return .failure(PathError(message: "index \(index) is beyond the \(elements.count) elements there"))
+      }
       switch elements[index].setting(value, at: rest) {
       case .success(let updated):
         elements[index] = updated
@@ -82,13 +90,18 @@ extension JSONNode {
     case .string(let text): return Self.quote(text)
     case .array(let elements):
       if elements.isEmpty { return "[]" }
-      if elements.allSatisfy({ if case .array = $0.value { return false }; if case .object = $0.value { return false }; return true }) {
+      if elements.allSatisfy({
+        if case .array = $0.value { return false }; if case .object = $0.value { return false }; return true
+      }) {
         return "[" + elements.map { $0.serialized() }.joined(separator: ", ") + "]"
       }
-      return "[\n" + elements.map { inner + $0.serialized(indent: indent + 1) }.joined(separator: ",\n") + "\n" + pad + "]"
+      return "[\n" + elements.map { inner + $0.serialized(indent: indent + 1) }.joined(separator: ",\n") + "\n" + pad
+        + "]"
     case .object(let members):
       if members.isEmpty { return "{}" }
-      return "{\n" + members.map { inner + Self.quote($0.key) + ": " + $0.value.serialized(indent: indent + 1) }.joined(separator: ",\n") + "\n" + pad + "}"
+      return "{\n"
+        + members.map { inner + Self.quote($0.key) + ": " + $0.value.serialized(indent: indent + 1) }.joined(
+          separator: ",\n") + "\n" + pad + "}"
     }
   }
 

@@ -17,47 +17,66 @@ enum ModelRules {
     }
     for entity in model.entities {
       if !entity.uniqueConstraints.isEmpty {
-        enforced(ScenarioReader.join(entity.path, "uniqueConstraints"), "unique constraints aren't supported [A seed 000]",
+        enforced(
+          ScenarioReader.join(entity.path, "uniqueConstraints"), "unique constraints aren't supported [A seed 000]",
           "CloudKit cannot enforce them across devices; two devices create the same object and both copies sync",
           fix: "remove the constraint and de-duplicate after import (lowest id wins)")
       }
       for attribute in entity.attributes {
         if attribute.unique {
-          enforced(ScenarioReader.join(attribute.path, "unique"), "unique attributes (@Attribute(.unique)) aren't supported [A seed 003]",
-            "the framework syncs concurrently, so uniqueness cannot be enforced; duplicates appear", fix: "drop .unique and de-duplicate after import")
+          enforced(
+            ScenarioReader.join(attribute.path, "unique"),
+            "unique attributes (@Attribute(.unique)) aren't supported [A seed 003]",
+            "the framework syncs concurrently, so uniqueness cannot be enforced; duplicates appear",
+            fix: "drop .unique and de-duplicate after import")
         }
         if attribute.type == .undefined || attribute.type == .objectID {
-          enforced(ScenarioReader.join(attribute.path, "type"), "\(attribute.type.rawValue) attributes aren't supported [A seed 000]",
-            "CloudKit has no field type for them; the model fails validation (134060)", fix: "store the value as binary data or a string")
+          enforced(
+            ScenarioReader.join(attribute.path, "type"),
+            "\(attribute.type.rawValue) attributes aren't supported [A seed 000]",
+            "CloudKit has no field type for them; the model fails validation (134060)",
+            fix: "store the value as binary data or a string")
         }
         if !attribute.optional && !attribute.hasDefault {
-          enforced(ScenarioReader.join(attribute.path, "optional"), "every attribute must be optional or have a default value [A seed 000; RE 134060]",
-            "records may arrive without the value; the container refuses to mirror the store", fix: "make it optional or give it a default")
+          enforced(
+            ScenarioReader.join(attribute.path, "optional"),
+            "every attribute must be optional or have a default value [A seed 000; RE 134060]",
+            "records may arrive without the value; the container refuses to mirror the store",
+            fix: "make it optional or give it a default")
         }
       }
       for relationship in entity.relationships where !relationship.isAnonymousLink {
         checkRelationship(relationship, in: entity, model: model, enforced: enforced)
       }
-      let fixedBytes = model.lineage(entity).flatMap(\.attributes).filter { !$0.type.assetEligible }.reduce(0) { $0 + ($1.maxBytes ?? $1.bytes) }
+      let fixedBytes = model.lineage(entity).flatMap(\.attributes).filter { !$0.type.assetEligible }.reduce(0) {
+        $0 + ($1.maxBytes ?? $1.bytes)
+      }
       if fixedBytes > 700_000 {
-        enforced(entity.path, "an entity must fit in 700,000 bytes [RE validator]",
+        enforced(
+          entity.path, "an entity must fit in 700,000 bytes [RE validator]",
           "its fields that cannot move to assets take \(fixedBytes) bytes; the model fails validation (134060)",
           fix: "move large values to binary data or string attributes (they become assets) or split the entity")
       }
     }
     for type in RecordMapping.recordTypes(model) where type.fields.count > 256 {
       let entity = model.entities.first { "CD_" + model.root(of: $0) == type.name }
-      enforced(entity?.path ?? "model", "a record type has at most 256 fields [A TN3164]",
+      enforced(
+        entity?.path ?? "model", "a record type has at most 256 fields [A TN3164]",
         "\(type.name) would have \(type.fields.count) (subentities share their root's record type)",
         fix: "split the entity, or give subentities their own root")
     }
     if zoneCount > 1000 {
-      enforced("devices", "a container has at most 1,000 record zones [A TN3164]", "this world uses \(zoneCount) (each share is a zone)",
+      enforced(
+        "devices", "a container has at most 1,000 record zones [A TN3164]",
+        "this world uses \(zoneCount) (each share is a zone)",
         fix: "share fewer objects, or group them into fewer shares")
     }
     checkConfigurations(model, enforced: enforced)
-    for entity in model.entities where entity.relationships.contains(where: { model.isManyToMany($0) && !$0.isAnonymousLink }) {
-      reader.warning(entity.path, "advice: each many-to-many link is its own CDMR record [A]", hint: "linking N objects costs N extra records to upload and fetch")
+    for entity in model.entities
+    where entity.relationships.contains(where: { model.isManyToMany($0) && !$0.isAnonymousLink }) {
+      reader.warning(
+        entity.path, "advice: each many-to-many link is its own CDMR record [A]",
+        hint: "linking N objects costs N extra records to upload and fetch")
     }
     return violated
   }
@@ -68,27 +87,35 @@ enum ModelRules {
   ) {
     let path = relationship.path
     if !relationship.optional {
-      enforced(ScenarioReader.join(path, "optional"), "every relationship must be optional [A seed 000]",
-        "CloudKit may save relationship changes non-atomically, so a record can arrive before the one it points to", "make it optional")
+      enforced(
+        ScenarioReader.join(path, "optional"), "every relationship must be optional [A seed 000]",
+        "CloudKit may save relationship changes non-atomically, so a record can arrive before the one it points to",
+        "make it optional")
     }
     if relationship.ordered {
-      enforced(ScenarioReader.join(path, "ordered"), "ordered relationships aren't supported [RE 134060]",
+      enforced(
+        ScenarioReader.join(path, "ordered"), "ordered relationships aren't supported [RE 134060]",
         "CloudKit records have no order; the model fails validation", "make it unordered and sort by an attribute")
     }
     if relationship.deleteRule == .deny {
-      enforced(ScenarioReader.join(path, "deleteRule"), "the Deny delete rule isn't supported [A seed 000]",
+      enforced(
+        ScenarioReader.join(path, "deleteRule"), "the Deny delete rule isn't supported [A seed 000]",
         "a deletion on one device cannot be refused by data on another", "use Nullify or Cascade")
     }
     guard let inverse = relationship.inverse else {
-      enforced(path, "every relationship must have an inverse [A seed 000]",
-        "records can arrive out of order; without an inverse the relationship can't be repaired", "add an inverse relationship")
+      enforced(
+        path, "every relationship must have an inverse [A seed 000]",
+        "records can arrive out of order; without an inverse the relationship can't be repaired",
+        "add an inverse relationship")
       return
     }
     if let destination = model.entity(named: relationship.destination),
       !model.lineage(destination).flatMap(\.relationships).contains(where: { $0.name == inverse })
     {
-      enforced(ScenarioReader.join(path, "inverse"), "every relationship must have an inverse [A seed 000]",
-        "\"\(inverse)\" is not a relationship of \(relationship.destination)", "declare the inverse on \(relationship.destination)")
+      enforced(
+        ScenarioReader.join(path, "inverse"), "every relationship must have an inverse [A seed 000]",
+        "\"\(inverse)\" is not a relationship of \(relationship.destination)",
+        "declare the inverse on \(relationship.destination)")
     }
   }
 
@@ -99,7 +126,8 @@ enum ModelRules {
       for relationship in entity.relationships where !relationship.isAnonymousLink {
         let theirs = Set(model.configurations.filter { $0.entities.contains(relationship.destination) }.map(\.name))
         if !mine.isEmpty && !theirs.isEmpty && mine.isDisjoint(with: theirs) {
-          enforced(relationship.path, "no relationships across configurations [A seed 000]",
+          enforced(
+            relationship.path, "no relationships across configurations [A seed 000]",
             "\(entity.name) and \(relationship.destination) live in different stores, so the link cannot be stored or synced",
             "put both entities in one configuration")
         }

@@ -36,17 +36,27 @@ public enum RecordMapping {
       types[index!].entities.append(entity.name)
       for attribute in entity.attributes {
         append(&types[index!], Field(name: "CD_" + attribute.name, type: attribute.type.fieldType))
-        if attribute.type.assetEligible { append(&types[index!], Field(name: "CD_\(attribute.name)_ckAsset", type: "Asset")) }
+        if attribute.type.assetEligible {
+          append(&types[index!], Field(name: "CD_\(attribute.name)_ckAsset", type: "Asset"))
+        }
       }
       for relationship in entity.relationships {
         if model.isManyToMany(relationship) { anyManyToMany = true }
-        if !relationship.toMany { append(&types[index!], Field(name: "CD_" + relationship.name, type: "String (recordName of CD_\(relationship.destination))")) }
+        if !relationship.toMany {
+          append(
+            &types[index!],
+            Field(name: "CD_" + relationship.name, type: "String (recordName of CD_\(relationship.destination))"))
+        }
       }
     }
     if anyManyToMany {
-      types.append(RecordType(name: "CDMR", entities: [], fields: [
-        Field(name: "CD_entityNames", type: "String"), Field(name: "CD_recordNames", type: "String"), Field(name: "CD_relationships", type: "String"),
-      ]))
+      types.append(
+        RecordType(
+          name: "CDMR", entities: [],
+          fields: [
+            Field(name: "CD_entityNames", type: "String"), Field(name: "CD_recordNames", type: "String"),
+            Field(name: "CD_relationships", type: "String"),
+          ]))
     }
     return types
   }
@@ -59,10 +69,13 @@ public enum RecordMapping {
   public static func describe(_ model: DataModel) -> String {
     var lines: [String] = []
     for type in recordTypes(model) {
-      let entities = type.entities.isEmpty ? "many-to-many join records" : "entities: " + type.entities.joined(separator: ", ")
+      let entities =
+        type.entities.isEmpty ? "many-to-many join records" : "entities: " + type.entities.joined(separator: ", ")
       lines.append("\(type.name)   (\(type.fields.count) fields; \(entities))")
       let width = type.fields.map(\.name.count).max() ?? 0
-      for field in type.fields { lines.append("  " + field.name + String(repeating: " ", count: width - field.name.count + 2) + field.type) }
+      for field in type.fields {
+        lines.append("  " + field.name + String(repeating: " ", count: width - field.name.count + 2) + field.type)
+      }
     }
     return lines.joined(separator: "\n")
   }

@@ -24,7 +24,9 @@ extension RunReport {
       columns: ["scenario", "seed", "syncsimVersion", "scenarioHash", "fingerprint", "simulatedSeconds"]
         + summary.catalog.map(\.name) + ["expectationsMet", "expectationsFailed"])
     var row = runColumns + [version, scenarioHash, outcome.fingerprint.hex, CSVTable.seconds(outcome.endTime)]
-    for (info, value) in zip(summary.catalog, summary.values) { row.append(CSVTable.value(value, isDuration: info.isDuration)) }
+    for (info, value) in zip(summary.catalog, summary.values) {
+      row.append(CSVTable.value(value, isDuration: info.isDuration))
+    }
     row.append(String(expectations.filter(\.passed).count))
     row.append(String(expectations.filter { !$0.passed }.count))
     table.append(row)
@@ -33,14 +35,19 @@ extension RunReport {
 
   public func latencyTable() -> CSVTable {
     var table = CSVTable(
-      columns: ["scenario", "seed", "write", "writer", "observer", "kind", "outcome", "editedAt", "committedAt", "visibleAt", "latency"]
+      columns: [
+        "scenario", "seed", "write", "writer", "observer", "kind", "outcome", "editedAt", "committedAt", "visibleAt",
+        "latency",
+      ]
         + LatencyRow.stageNames + policyNames.map { "exportBlocked.\($0)" } + policyNames.map { "importBlocked.\($0)" })
     recorder.forEachLatencyRow { row in
-      var fields = runColumns + [
-        String(row.write.raw), deviceName(row.writer), deviceName(row.observer), row.kind.rawValue, row.outcome.rawValue,
-        CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
-        row.latency.map(CSVTable.seconds) ?? "",
-      ]
+      var fields =
+        runColumns + [
+          String(row.write.raw), deviceName(row.writer), deviceName(row.observer), row.kind.rawValue,
+          row.outcome.rawValue,
+          CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
+          row.latency.map(CSVTable.seconds) ?? "",
+        ]
       let visible = row.outcome == .visible
       let blocked = recorder.blockedByPolicy(row)
       fields += row.stages.map { visible ? CSVTable.seconds($0) : "" }
@@ -53,8 +60,10 @@ extension RunReport {
 
   public func activitiesTable() -> CSVTable {
     var table = CSVTable(
-      columns: ["scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
-                "finishedAt", "succeeded", "records", "waited"] + policyNames.map { "blocked.\($0)" })
+      columns: [
+        "scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
+        "finishedAt", "succeeded", "records", "waited",
+      ] + policyNames.map { "blocked.\($0)" })
     for (index, activity) in recorder.activities.enumerated() {
       let device = recorder.device(of: activity.store)
       let store = activity.store.index - firstStore(of: device)
@@ -64,7 +73,8 @@ extension RunReport {
       table.append(
         runColumns + [
           String(index), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
-          CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt), CSVTable.seconds(activity.startedAt),
+          CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
+          CSVTable.seconds(activity.startedAt),
           CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
           String(activity.records), waited.map(CSVTable.seconds) ?? "",
         ] + blocked.map(CSVTable.seconds))
@@ -81,7 +91,8 @@ extension RunReport {
   public func traceTable() -> CSVTable {
     var table = CSVTable(columns: ["scenario", "seed", "time", "kind", "entity"])
     for event in recorder.trace {
-      let name = Int(event.kind) < ModelEvent.kindNames.count ? ModelEvent.kindNames[Int(event.kind)] : String(event.kind)
+      let name =
+        Int(event.kind) < ModelEvent.kindNames.count ? ModelEvent.kindNames[Int(event.kind)] : String(event.kind)
       table.append(runColumns + [CSVTable.seconds(event.at), name, String(event.entity)])
     }
     return table

@@ -8,8 +8,10 @@ extension RunReport {
   /// converged (neither: nothing of its own pending, nothing of others' unseen).
   public func timelineTable() -> CSVTable {
     var table = CSVTable(
-      columns: ["scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online",
-                "pendingWrites", "behindWrites", "converged"])
+      columns: [
+        "scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online",
+        "pendingWrites", "behindWrites", "converged",
+      ])
     let deviceCount = scenario.deviceNames.count
     // Step functions per device: (time, new value), already in time order from the observations.
     var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
@@ -59,8 +61,10 @@ extension RunReport {
         table.append(
           runColumns + [
             CSVTable.seconds(now), scenario.deviceNames[device], app.rawValue,
-            condition.map { CSVTable.number($0.batteryPercent) } ?? "", flag(condition?.pluggedIn), flag(condition?.lowPowerMode),
-            flag(condition?.online), String(pendingCount), String(behindCount), pendingCount == 0 && behindCount == 0 ? "1" : "0",
+            condition.map { CSVTable.number($0.batteryPercent) } ?? "", flag(condition?.pluggedIn),
+            flag(condition?.lowPowerMode),
+            flag(condition?.online), String(pendingCount), String(behindCount),
+            pendingCount == 0 && behindCount == 0 ? "1" : "0",
           ])
         time += step
       }

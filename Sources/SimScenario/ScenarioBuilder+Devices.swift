@@ -11,7 +11,9 @@ extension ScenarioBuilder {
   func devices(_ node: JSONNode?, accountsNode: JSONNode?, modelVersion: Int, _ spec: inout WorldSpec) -> [Group] {
     let declaredAccounts = reader.integer(accountsNode, "accounts", min: 1, max: ScenarioDecoder.Limits.maxAccounts)
     guard let node else {
-      reader.problem("devices", "missing required key \"devices\"", hint: "for example \"devices\": [{\"name\": \"iphone\"}, {\"name\": \"ipad\"}]")
+      reader.problem(
+        "devices", "missing required key \"devices\"",
+        hint: "for example \"devices\": [{\"name\": \"iphone\"}, {\"name\": \"ipad\"}]")
       return []
     }
     guard let entries = reader.array(node, "devices", maxCount: ScenarioDecoder.Limits.maxDevices) else { return [] }
@@ -26,11 +28,16 @@ extension ScenarioBuilder {
         reader.problem(ScenarioReader.join(path, "name"), "device name \"\(name)\" is used twice")
       }
       if name.contains("#") || name == "all" || name.isEmpty {
-        reader.problem(ScenarioReader.join(path, "name"), "\"\(name)\" cannot name a device", hint: "'#' is reserved for group members and \"all\" for everyone")
+        reader.problem(
+          ScenarioReader.join(path, "name"), "\"\(name)\" cannot name a device",
+          hint: "'#' is reserved for group members and \"all\" for everyone")
       }
-      let count = reader.integer(fields["count"], ScenarioReader.join(path, "count"), min: 1, max: ScenarioDecoder.Limits.maxDevices) ?? 1
+      let count =
+        reader.integer(
+          fields["count"], ScenarioReader.join(path, "count"), min: 1, max: ScenarioDecoder.Limits.maxDevices) ?? 1
       if spec.devices.count + count > ScenarioDecoder.Limits.maxDevices {
-        reader.problem(ScenarioReader.join(path, "count"), "more than \(ScenarioDecoder.Limits.maxDevices) devices in all")
+        reader.problem(
+          ScenarioReader.join(path, "count"), "more than \(ScenarioDecoder.Limits.maxDevices) devices in all")
         break
       }
       var device = DeviceSpec(name: name)
@@ -38,10 +45,16 @@ extension ScenarioBuilder {
       if let accountNode = fields["account"] {
         let accountPath = ScenarioReader.join(path, "account")
         if case .string(let text) = accountNode.value {
-          if text == "perDevice" { perDevice = true } else {
-            reader.problem(accountPath, "unknown value \"\(text)\"", hint: "an account index, or \"perDevice\" to give member k of the group account k")
+          if text == "perDevice" {
+            perDevice = true
+          } else {
+            reader.problem(
+              accountPath, "unknown value \"\(text)\"",
+              hint: "an account index, or \"perDevice\" to give member k of the group account k")
           }
-        } else if let account = reader.integer(accountNode, accountPath, min: 0, max: ScenarioDecoder.Limits.maxAccounts - 1) {
+        } else if let account = reader.integer(
+          accountNode, accountPath, min: 0, max: ScenarioDecoder.Limits.maxAccounts - 1)
+        {
           device.account = account
         }
       }
@@ -57,7 +70,9 @@ extension ScenarioBuilder {
     }
     spec.accountCount = max(declaredAccounts ?? 1, maxAccount + 1)
     if let declaredAccounts, declaredAccounts <= maxAccount {
-      reader.problem("accounts", "\(declaredAccounts) accounts, but a device uses account \(maxAccount)", hint: "accounts are numbered from 0")
+      reader.problem(
+        "accounts", "\(declaredAccounts) accounts, but a device uses account \(maxAccount)",
+        hint: "accounts are numbered from 0")
     }
     checkStores(spec, groups)
     return groups
@@ -73,37 +88,58 @@ extension ScenarioBuilder {
     if let value = reader.bool(fields["visibilityRequiresForeground"], join("visibilityRequiresForeground")) {
       device.app.visibilityRequiresForeground = value
     }
-    if let merge = reader.duration(fields["uiMergeDelay"], join("uiMergeDelay")) { device.app.uiMergeSeconds = merge.seconds }
+    if let merge = reader.duration(fields["uiMergeDelay"], join("uiMergeDelay")) {
+      device.app.uiMergeSeconds = merge.seconds
+    }
     if let guardOn = reader.bool(fields["resetGuard"], join("resetGuard")) { device.app.resetGuard = guardOn }
     if let dedup = reader.bool(fields["deduplicate"], join("deduplicate")) { device.app.deduplicate = dedup }
-    device.modelVersion = reader.integer(fields["modelVersion"], join("modelVersion"), min: 1, max: 1_000_000) ?? modelVersion
+    device.modelVersion =
+      reader.integer(fields["modelVersion"], join("modelVersion"), min: 1, max: 1_000_000) ?? modelVersion
     let powerKeys = ["battery", "pluggedIn", "lowPowerMode", "drainPerHour", "chargePerHour", "autoLowPowerBelow"]
     if let power = reader.object(fields["power"], join("power"), known: powerKeys) {
       let powerPath = join("power")
       if let battery = reader.number(power["battery"], ScenarioReader.join(powerPath, "battery"), min: 0, max: 100) {
         device.conditions.batteryPercent = battery
       }
-      if let plugged = reader.bool(power["pluggedIn"], ScenarioReader.join(powerPath, "pluggedIn")) { device.conditions.pluggedIn = plugged }
-      if let lpm = reader.bool(power["lowPowerMode"], ScenarioReader.join(powerPath, "lowPowerMode")) { device.conditions.lowPowerMode = lpm }
-      if let drain = reader.number(power["drainPerHour"], ScenarioReader.join(powerPath, "drainPerHour"), min: 0, max: 100) {
+      if let plugged = reader.bool(power["pluggedIn"], ScenarioReader.join(powerPath, "pluggedIn")) {
+        device.conditions.pluggedIn = plugged
+      }
+      if let lpm = reader.bool(power["lowPowerMode"], ScenarioReader.join(powerPath, "lowPowerMode")) {
+        device.conditions.lowPowerMode = lpm
+      }
+      if let drain = reader.number(
+        power["drainPerHour"], ScenarioReader.join(powerPath, "drainPerHour"), min: 0, max: 100)
+      {
         device.conditions.drainPercentPerHour = drain
       }
-      if let charge = reader.number(power["chargePerHour"], ScenarioReader.join(powerPath, "chargePerHour"), min: 0, max: 1000) {
+      if let charge = reader.number(
+        power["chargePerHour"], ScenarioReader.join(powerPath, "chargePerHour"), min: 0, max: 1000)
+      {
         device.conditions.chargePercentPerHour = charge
       }
-      if let auto = reader.number(power["autoLowPowerBelow"], ScenarioReader.join(powerPath, "autoLowPowerBelow"), min: 0, max: 100) {
+      if let auto = reader.number(
+        power["autoLowPowerBelow"], ScenarioReader.join(powerPath, "autoLowPowerBelow"), min: 0, max: 100)
+      {
         device.conditions.autoLowPowerBelowPercent = auto
       }
     }
     let networkKeys = ["online", "latency", "uploadBytesPerSecond", "downloadBytesPerSecond"]
     if let network = reader.object(fields["network"], join("network"), known: networkKeys) {
       let networkPath = join("network")
-      if let online = reader.bool(network["online"], ScenarioReader.join(networkPath, "online")) { device.conditions.online = online }
-      if let latency = reader.distribution(network["latency"], ScenarioReader.join(networkPath, "latency")) { device.requestLatency = latency }
-      if let up = reader.number(network["uploadBytesPerSecond"], ScenarioReader.join(networkPath, "uploadBytesPerSecond"), above: 0) {
+      if let online = reader.bool(network["online"], ScenarioReader.join(networkPath, "online")) {
+        device.conditions.online = online
+      }
+      if let latency = reader.distribution(network["latency"], ScenarioReader.join(networkPath, "latency")) {
+        device.requestLatency = latency
+      }
+      if let up = reader.number(
+        network["uploadBytesPerSecond"], ScenarioReader.join(networkPath, "uploadBytesPerSecond"), above: 0)
+      {
         device.conditions.uploadBytesPerSecond = up
       }
-      if let down = reader.number(network["downloadBytesPerSecond"], ScenarioReader.join(networkPath, "downloadBytesPerSecond"), above: 0) {
+      if let down = reader.number(
+        network["downloadBytesPerSecond"], ScenarioReader.join(networkPath, "downloadBytesPerSecond"), above: 0)
+      {
         device.conditions.downloadBytesPerSecond = down
       }
     }
@@ -122,18 +158,28 @@ extension ScenarioBuilder {
         case "localOnly": result.append(.localOnly)
         default:
           let hint = suggestion(for: text, among: ["private", "public", "localOnly"]).map { "did you mean \"\($0)\"?" }
-          reader.problem(entryPath, "unknown store \"\(text)\"", hint: hint ?? "private, public, localOnly, or {\"shared\": {\"owner\": 0, \"participants\": [1]}}")
+          reader.problem(
+            entryPath, "unknown store \"\(text)\"",
+            hint: hint ?? "private, public, localOnly, or {\"shared\": {\"owner\": 0, \"participants\": [1]}}")
         }
         continue
       }
       guard let fields = reader.object(entry, entryPath, known: ["shared"]),
-        let shared = reader.required(fields, "shared", entryPath, { reader.object($0, $1, known: ["owner", "participants"]) })
+        let shared = reader.required(
+          fields, "shared", entryPath, { reader.object($0, $1, known: ["owner", "participants"]) })
       else { continue }
       let sharedPath = ScenarioReader.join(entryPath, "shared")
-      let owner = reader.required(shared, "owner", sharedPath) { reader.integer($0, $1, min: 0, max: ScenarioDecoder.Limits.maxAccounts - 1) }
+      let owner = reader.required(shared, "owner", sharedPath) {
+        reader.integer($0, $1, min: 0, max: ScenarioDecoder.Limits.maxAccounts - 1)
+      }
       let participantsPath = ScenarioReader.join(sharedPath, "participants")
-      let participants = reader.array(shared["participants"], participantsPath, maxCount: 100)?
-        .enumerated().compactMap { reader.integer($0.element, ScenarioReader.index(participantsPath, $0.offset), min: 0, max: ScenarioDecoder.Limits.maxAccounts - 1) } ?? []
+      let participants =
+        reader.array(shared["participants"], participantsPath, maxCount: 100)?
+        .enumerated().compactMap {
+          reader.integer(
+            $0.element, ScenarioReader.index(participantsPath, $0.offset), min: 0,
+            max: ScenarioDecoder.Limits.maxAccounts - 1)
+        } ?? []
       if let owner { result.append(.sharedDatabase(ownerAccount: owner, participants: participants)) }
     }
     return result
@@ -145,14 +191,20 @@ extension ScenarioBuilder {
       for (index, store) in device.stores.enumerated() {
         if case .sharedDatabase(let owner, let participants) = store {
           if owner >= spec.accountCount || participants.contains(where: { $0 >= spec.accountCount }) {
-            reader.problem(ScenarioReader.index(ScenarioReader.join(group.path, "stores"), index), "the shared zone names an account that does not exist", hint: "there are \(spec.accountCount) accounts")
+            reader.problem(
+              ScenarioReader.index(ScenarioReader.join(group.path, "stores"), index),
+              "the shared zone names an account that does not exist", hint: "there are \(spec.accountCount) accounts")
           } else if device.account != owner && !participants.contains(device.account) {
-            reader.warning(ScenarioReader.index(ScenarioReader.join(group.path, "stores"), index), "the device's account is neither owner nor participant: the store will not sync")
+            reader.warning(
+              ScenarioReader.index(ScenarioReader.join(group.path, "stores"), index),
+              "the device's account is neither owner nor participant: the store will not sync")
           }
         }
       }
       if device.stores.allSatisfy({ $0 == .localOnly }) {
-        reader.warning(ScenarioReader.join(group.path, "stores"), "device \"\(group.name)\" has only local-only stores: nothing it does syncs")
+        reader.warning(
+          ScenarioReader.join(group.path, "stores"),
+          "device \"\(group.name)\" has only local-only stores: nothing it does syncs")
       }
     }
   }
@@ -168,7 +220,9 @@ extension ScenarioBuilder {
       app.savePolicy = kind
       return
     }
-    guard let fields = reader.object(node, path, known: ["debounce", "interval"]), fields.count == 1, let (key, value) = fields.first else {
+    guard let fields = reader.object(node, path, known: ["debounce", "interval"]), fields.count == 1,
+      let (key, value) = fields.first
+    else {
       reader.problem(path, "expected \"immediate\", \"onBackground\", {\"debounce\": d} or {\"interval\": d}")
       return
     }

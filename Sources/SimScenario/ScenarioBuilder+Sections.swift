@@ -5,33 +5,52 @@ import SimModel
 extension ScenarioBuilder {
   func cloud(_ node: JSONNode?, _ spec: inout WorldSpec) {
     let keys = [
-      "requestLatency", "recordsPerOperation", "bytesPerOperation", "savePolicy", "importPageSize", "applyTimePerRecord",
+      "requestLatency", "recordsPerOperation", "bytesPerOperation", "savePolicy", "importPageSize",
+      "applyTimePerRecord",
       "recordOverheadBytes", "joinRecordBytes", "assetThresholdBytes", "serverMaxRecordsPerRequest",
-      "serverMaxBytesPerRequest", "throttle", "networkFailureProbability", "networkRetryBackoff", "networkRetryBackoffCap",
+      "serverMaxBytesPerRequest", "throttle", "networkFailureProbability", "networkRetryBackoff",
+      "networkRetryBackoffCap",
       "quotaBytesPerAccount", "poisonRecordProbability", "changeTokenRetention", "deviceThrottleRequestsPerMinute",
       "zoneBusyProbability", "zoneBusyBackoff",
     ]
     guard let fields = reader.object(node, "cloud", known: keys) else { return }
     let path = { ScenarioReader.join("cloud", $0) }
-    if let latency = reader.distribution(fields["requestLatency"], path("requestLatency")) { spec.server.requestLatency = latency }
+    if let latency = reader.distribution(fields["requestLatency"], path("requestLatency")) {
+      spec.server.requestLatency = latency
+    }
     if let records = reader.integer(fields["recordsPerOperation"], path("recordsPerOperation"), min: 1, max: 100_000) {
       spec.server.recordsPerOperation = records
     }
-    if let bytes = reader.integer(fields["bytesPerOperation"], path("bytesPerOperation"), min: 1, max: 1 << 40) { spec.server.bytesPerOperation = bytes }
-    if let policy = reader.choice(fields["savePolicy"], path("savePolicy"), ServerSavePolicy.self) { spec.server.savePolicy = policy }
-    if let page = reader.integer(fields["importPageSize"], path("importPageSize"), min: 1, max: 100_000) { spec.server.importPageSize = page }
-    if let apply = reader.duration(fields["applyTimePerRecord"], path("applyTimePerRecord")) { spec.server.applyTimePerRecordSeconds = apply.seconds }
+    if let bytes = reader.integer(fields["bytesPerOperation"], path("bytesPerOperation"), min: 1, max: 1 << 40) {
+      spec.server.bytesPerOperation = bytes
+    }
+    if let policy = reader.choice(fields["savePolicy"], path("savePolicy"), ServerSavePolicy.self) {
+      spec.server.savePolicy = policy
+    }
+    if let page = reader.integer(fields["importPageSize"], path("importPageSize"), min: 1, max: 100_000) {
+      spec.server.importPageSize = page
+    }
+    if let apply = reader.duration(fields["applyTimePerRecord"], path("applyTimePerRecord")) {
+      spec.server.applyTimePerRecordSeconds = apply.seconds
+    }
     if let overhead = reader.integer(fields["recordOverheadBytes"], path("recordOverheadBytes"), min: 0, max: 1 << 30) {
       spec.server.recordOverheadBytes = overhead
     }
-    if let join = reader.integer(fields["joinRecordBytes"], path("joinRecordBytes"), min: 0, max: 1 << 30) { spec.server.joinRecordBytes = join }
-    if let threshold = reader.integer(fields["assetThresholdBytes"], path("assetThresholdBytes"), min: 1, max: 1 << 40) {
+    if let join = reader.integer(fields["joinRecordBytes"], path("joinRecordBytes"), min: 0, max: 1 << 30) {
+      spec.server.joinRecordBytes = join
+    }
+    if let threshold = reader.integer(fields["assetThresholdBytes"], path("assetThresholdBytes"), min: 1, max: 1 << 40)
+    {
       spec.server.assetThresholdBytes = threshold
     }
-    if let records = reader.integer(fields["serverMaxRecordsPerRequest"], path("serverMaxRecordsPerRequest"), min: 1, max: 100_000) {
+    if let records = reader.integer(
+      fields["serverMaxRecordsPerRequest"], path("serverMaxRecordsPerRequest"), min: 1, max: 100_000)
+    {
       spec.server.serverMaxRecordsPerRequest = records
     }
-    if let bytes = reader.integer(fields["serverMaxBytesPerRequest"], path("serverMaxBytesPerRequest"), min: 1, max: 1 << 40) {
+    if let bytes = reader.integer(
+      fields["serverMaxBytesPerRequest"], path("serverMaxBytesPerRequest"), min: 1, max: 1 << 40)
+    {
       spec.server.serverMaxBytesPerRequest = bytes
     }
     if let throttle = reader.object(fields["throttle"], path("throttle"), known: ["requestsPerSecond", "retryAfter"]) {
@@ -44,43 +63,78 @@ extension ScenarioBuilder {
       }
     }
     if let p = reader.ratio(fields["networkFailureProbability"], path("networkFailureProbability")) {
-      if p >= 1 { reader.problem(path("networkFailureProbability"), "1 would retry forever", hint: "use less than 1") } else { spec.server.networkFailureProbability = p }
+      if p >= 1 {
+        reader.problem(path("networkFailureProbability"), "1 would retry forever", hint: "use less than 1")
+      } else {
+        spec.server.networkFailureProbability = p
+      }
     }
-    if let backoff = reader.duration(fields["networkRetryBackoff"], path("networkRetryBackoff")) { spec.server.networkRetryBackoffSeconds = backoff.seconds }
-    if let cap = reader.duration(fields["networkRetryBackoffCap"], path("networkRetryBackoffCap")) { spec.server.networkRetryBackoffCapSeconds = cap.seconds }
-    if let quota = reader.integer(fields["quotaBytesPerAccount"], path("quotaBytesPerAccount"), min: 0, max: Int.max / 2) {
+    if let backoff = reader.duration(fields["networkRetryBackoff"], path("networkRetryBackoff")) {
+      spec.server.networkRetryBackoffSeconds = backoff.seconds
+    }
+    if let cap = reader.duration(fields["networkRetryBackoffCap"], path("networkRetryBackoffCap")) {
+      spec.server.networkRetryBackoffCapSeconds = cap.seconds
+    }
+    if let quota = reader.integer(
+      fields["quotaBytesPerAccount"], path("quotaBytesPerAccount"), min: 0, max: Int.max / 2)
+    {
       spec.server.quotaBytesPerAccount = Int64(quota)
     }
-    if let poison = reader.ratio(fields["poisonRecordProbability"], path("poisonRecordProbability")) { spec.server.poisonRecordProbability = poison }
-    if let limit = reader.number(fields["deviceThrottleRequestsPerMinute"], path("deviceThrottleRequestsPerMinute"), above: 0) {
+    if let poison = reader.ratio(fields["poisonRecordProbability"], path("poisonRecordProbability")) {
+      spec.server.poisonRecordProbability = poison
+    }
+    if let limit = reader.number(
+      fields["deviceThrottleRequestsPerMinute"], path("deviceThrottleRequestsPerMinute"), above: 0)
+    {
       spec.server.deviceThrottleRequestsPerMinute = limit
     }
     if let p = reader.ratio(fields["zoneBusyProbability"], path("zoneBusyProbability")) {
-      if p >= 1 { reader.problem(path("zoneBusyProbability"), "1 would retry forever", hint: "use less than 1") } else { spec.server.zoneBusyProbability = p }
+      if p >= 1 {
+        reader.problem(path("zoneBusyProbability"), "1 would retry forever", hint: "use less than 1")
+      } else {
+        spec.server.zoneBusyProbability = p
+      }
     }
-    if let backoff = reader.duration(fields["zoneBusyBackoff"], path("zoneBusyBackoff"), positive: true) { spec.server.zoneBusyBackoffSeconds = backoff.seconds }
+    if let backoff = reader.duration(fields["zoneBusyBackoff"], path("zoneBusyBackoff"), positive: true) {
+      spec.server.zoneBusyBackoffSeconds = backoff.seconds
+    }
     if let retention = reader.duration(fields["changeTokenRetention"], path("changeTokenRetention"), positive: true) {
       spec.server.changeTokenRetentionSeconds = retention.seconds
     }
   }
 
   func push(_ node: JSONNode?, _ spec: inout WorldSpec) {
-    let keys = ["fanoutLatency", "deliveryLatency", "dropProbability", "backgroundBudgetPerHour", "coalescingWindow", "offlineStorage"]
+    let keys = [
+      "fanoutLatency", "deliveryLatency", "dropProbability", "backgroundBudgetPerHour", "coalescingWindow",
+      "offlineStorage",
+    ]
     guard let fields = reader.object(node, "push", known: keys) else { return }
     let path = { ScenarioReader.join("push", $0) }
-    if let latency = reader.distribution(fields["fanoutLatency"], path("fanoutLatency")) { spec.push.fanoutLatency = latency }
-    if let delivery = reader.duration(fields["deliveryLatency"], path("deliveryLatency")) { spec.push.deliveryLatencySeconds = delivery.seconds }
+    if let latency = reader.distribution(fields["fanoutLatency"], path("fanoutLatency")) {
+      spec.push.fanoutLatency = latency
+    }
+    if let delivery = reader.duration(fields["deliveryLatency"], path("deliveryLatency")) {
+      spec.push.deliveryLatencySeconds = delivery.seconds
+    }
     if let drop = reader.ratio(fields["dropProbability"], path("dropProbability")) { spec.push.dropProbability = drop }
-    if let budget = reader.integer(fields["backgroundBudgetPerHour"], path("backgroundBudgetPerHour"), min: 0, max: 1_000_000) {
+    if let budget = reader.integer(
+      fields["backgroundBudgetPerHour"], path("backgroundBudgetPerHour"), min: 0, max: 1_000_000)
+    {
       spec.push.backgroundPushBudgetPerHour = budget
     }
-    if let window = reader.duration(fields["coalescingWindow"], path("coalescingWindow")) { spec.push.coalescingWindowSeconds = window.seconds }
-    if let storage = reader.duration(fields["offlineStorage"], path("offlineStorage")) { spec.push.offlineStorageSeconds = storage.seconds }
+    if let window = reader.duration(fields["coalescingWindow"], path("coalescingWindow")) {
+      spec.push.coalescingWindowSeconds = window.seconds
+    }
+    if let storage = reader.duration(fields["offlineStorage"], path("offlineStorage")) {
+      spec.push.offlineStorageSeconds = storage.seconds
+    }
   }
 
   func polling(_ node: JSONNode?, _ spec: inout WorldSpec) {
     guard let fields = reader.object(node, "polling", known: ["interval", "clock"]) else { return }
-    if let interval = reader.duration(fields["interval"], "polling.interval", positive: true) { spec.polling.intervalSeconds = interval.seconds }
+    if let interval = reader.duration(fields["interval"], "polling.interval", positive: true) {
+      spec.polling.intervalSeconds = interval.seconds
+    }
     if let clock = reader.string(fields["clock"], "polling.clock") {
       switch clock {
       case "appUse": spec.polling.appUseClock = true
@@ -98,13 +152,27 @@ extension ScenarioBuilder {
     spec.scheduler.policies = policyRegistry.defaultPolicies
     guard let fields = reader.object(node, "scheduler", known: keys) else { return }
     let path = { ScenarioReader.join("scheduler", $0) }
-    if let latency = reader.distribution(fields["decisionLatency"], path("decisionLatency")) { spec.scheduler.decisionLatency = latency }
-    if let value = reader.duration(fields["reevaluationLatency"], path("reevaluationLatency")) { spec.scheduler.reevaluationLatencySeconds = value.seconds }
-    if let value = reader.duration(fields["exportStartDelay"], path("exportStartDelay")) { spec.scheduler.exportStartDelaySeconds = value.seconds }
-    if let value = reader.duration(fields["importStartDelay"], path("importStartDelay")) { spec.scheduler.importStartDelaySeconds = value.seconds }
-    if let value = reader.duration(fields["emptyExportDuration"], path("emptyExportDuration")) { spec.scheduler.emptyExportSeconds = value.seconds }
-    if let value = reader.duration(fields["policyValidity"], path("policyValidity"), positive: true) { spec.scheduler.policyValiditySeconds = value.seconds }
-    if let value = reader.bool(fields["exportRequestCoalescing"], path("exportRequestCoalescing")) { spec.exportRequestCoalescing = value }
+    if let latency = reader.distribution(fields["decisionLatency"], path("decisionLatency")) {
+      spec.scheduler.decisionLatency = latency
+    }
+    if let value = reader.duration(fields["reevaluationLatency"], path("reevaluationLatency")) {
+      spec.scheduler.reevaluationLatencySeconds = value.seconds
+    }
+    if let value = reader.duration(fields["exportStartDelay"], path("exportStartDelay")) {
+      spec.scheduler.exportStartDelaySeconds = value.seconds
+    }
+    if let value = reader.duration(fields["importStartDelay"], path("importStartDelay")) {
+      spec.scheduler.importStartDelaySeconds = value.seconds
+    }
+    if let value = reader.duration(fields["emptyExportDuration"], path("emptyExportDuration")) {
+      spec.scheduler.emptyExportSeconds = value.seconds
+    }
+    if let value = reader.duration(fields["policyValidity"], path("policyValidity"), positive: true) {
+      spec.scheduler.policyValiditySeconds = value.seconds
+    }
+    if let value = reader.bool(fields["exportRequestCoalescing"], path("exportRequestCoalescing")) {
+      spec.exportRequestCoalescing = value
+    }
     if let policies = reader.object(fields["policies"], path("policies"), known: policyRegistry.names) {
       spec.scheduler.policies = self.policies(policies, path("policies"))
     }
@@ -142,7 +210,9 @@ extension ScenarioBuilder {
     case .integer(let min, let max): reader.integer(node, path, min: min, max: max).map { .integer($0) }
     case .number(let min, let max): reader.number(node, path, min: min, max: max).map { .number($0) }
     case .duration(let positive, let maxSeconds):
-      reader.duration(node, path, positive: positive, max: SimDuration(seconds: maxSeconds)).map { .seconds($0.seconds) }
+      reader.duration(node, path, positive: positive, max: SimDuration(seconds: maxSeconds)).map {
+        .seconds($0.seconds)
+      }
     case .bool: reader.bool(node, path).map { .bool($0) }
     case .rateLimitWindows: rateLimitWindows(node, path).map { .rateLimitWindows($0) }
     }
@@ -154,7 +224,9 @@ extension ScenarioBuilder {
       let windowPath = ScenarioReader.index(path, index)
       guard let fields = reader.object(window, windowPath, known: ["maxRuns", "window"]) else { return nil }
       let runs = reader.required(fields, "maxRuns", windowPath) { reader.integer($0, $1, min: 1, max: 10_000_000) }
-      let length = reader.required(fields, "window", windowPath) { reader.duration($0, $1, positive: true, max: .days(30)) }
+      let length = reader.required(fields, "window", windowPath) {
+        reader.duration($0, $1, positive: true, max: .days(30))
+      }
       guard let runs, let length else { return nil }
       return RateLimitWindow(maxRuns: runs, windowSeconds: length.seconds)
     }

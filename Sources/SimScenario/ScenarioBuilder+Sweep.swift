@@ -23,7 +23,9 @@ extension ScenarioBuilder {
       }
       let rule = members.map { (path: $0.key, value: $0.value.serialized()) }
       for pair in rule where !plan.factors.contains(where: { $0.path == pair.path }) {
-        reader.problem(ScenarioReader.join(ScenarioReader.index("sweep.exclude", index), pair.path), "\"\(pair.path)\" is not a factor of the sweep")
+        reader.problem(
+          ScenarioReader.join(ScenarioReader.index("sweep.exclude", index), pair.path),
+          "\"\(pair.path)\" is not a factor of the sweep")
       }
       plan.excluded.append(rule)
     }
@@ -36,10 +38,13 @@ extension ScenarioBuilder {
 
   func makeFactor(_ target: String, values: [JSONNode], zip: String?, path: String) -> SweepPlan.Factor? {
     guard let steps = JSONNode.parsePath(target) else {
-      reader.problem(path, "\"\(target)\" is not a JSON path", hint: "for example push.dropProbability or devices[1].power.battery")
+      reader.problem(
+        path, "\"\(target)\" is not a JSON path", hint: "for example push.dropProbability or devices[1].power.battery")
       return nil
     }
-    if case .key(let first) = steps[0], !ScenarioDecoder.topKeys.contains(first) || first == "sweep" || first == "version" {
+    if case .key(let first) = steps[0],
+      !ScenarioDecoder.topKeys.contains(first) || first == "sweep" || first == "version"
+    {
       let hint = suggestion(for: first, among: ScenarioDecoder.topKeys).map { "did you mean \"\($0)\"?" }
       reader.problem(path, "\"\(first)\" is not a scenario section that a sweep can set", hint: hint)
       return nil
@@ -56,7 +61,9 @@ extension ScenarioBuilder {
     for factor in plan.factors {
       guard let group = factor.zipGroup else { continue }
       if let length = lengths[group], length != factor.values.count {
-        reader.problem("sweep.factors", "zipped factors of group \"\(group)\" have \(length) and \(factor.values.count) values", hint: "zipped factors step together, so they need as many values")
+        reader.problem(
+          "sweep.factors", "zipped factors of group \"\(group)\" have \(length) and \(factor.values.count) values",
+          hint: "zipped factors step together, so they need as many values")
       }
       lengths[group] = factor.values.count
     }
@@ -72,7 +79,9 @@ extension ScenarioBuilder {
       }
       return range
     case .array(let elements):
-      let values = elements.enumerated().compactMap { reader.integer($0.element, ScenarioReader.index(path, $0.offset), min: 0, max: Int.max) }
+      let values = elements.enumerated().compactMap {
+        reader.integer($0.element, ScenarioReader.index(path, $0.offset), min: 0, max: Int.max)
+      }
       return values.count == elements.count ? values.map { UInt64($0) } : nil
     default:
       guard let fields = reader.object(node, path, known: ["from", "count"]) else { return nil }
@@ -89,7 +98,8 @@ extension SweepPlan {
   public static func parseSeeds(_ text: String) -> [UInt64]? {
     if text.contains("..") {
       let parts = text.splitting(on: "..")
-      guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high, high - low < 100_000 else { return nil }
+      guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high, high - low < 100_000
+      else { return nil }
       return Array(low...high)
     }
     let values = text.split(separator: ",").map { UInt64($0.trimmingCharacters(in: " ")) }

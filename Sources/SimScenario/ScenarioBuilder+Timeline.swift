@@ -20,13 +20,16 @@ extension ScenarioBuilder {
   /// Reads a `devices` reference and resolves it; reports unknown names with a did-you-mean.
   func targets(_ node: JSONNode?, _ path: String, _ targets: Targets) -> [Int]? {
     guard let node else {
-      reader.problem(path, "missing required key \"devices\"", hint: "a device or group name, \"all\", or a list of names")
+      reader.problem(
+        path, "missing required key \"devices\"", hint: "a device or group name, \"all\", or a list of names")
       return nil
     }
     var names: [(String, String)] = []
     if case .array(let elements) = node.value {
       for (index, element) in elements.enumerated() {
-        if let name = reader.string(element, ScenarioReader.index(path, index)) { names.append((name, ScenarioReader.index(path, index))) }
+        if let name = reader.string(element, ScenarioReader.index(path, index)) {
+          names.append((name, ScenarioReader.index(path, index)))
+        }
       }
     } else if let name = reader.string(node, path) {
       names.append((name, path))
@@ -35,7 +38,9 @@ extension ScenarioBuilder {
     for (name, namePath) in names {
       guard let devices = targets.resolve(name) else {
         let candidates = targets.groups.map(\.name) + ["all"]
-        let hint = suggestion(for: name, among: candidates).map { "did you mean \"\($0)\"?" } ?? "devices are: " + candidates.joined(separator: ", ")
+        let hint =
+          suggestion(for: name, among: candidates).map { "did you mean \"\($0)\"?" } ?? "devices are: "
+          + candidates.joined(separator: ", ")
         reader.problem(namePath, "no device or group named \"\(name)\"", hint: hint)
         continue
       }
@@ -53,15 +58,27 @@ extension ScenarioBuilder {
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let rate = reader.required(fields, "editsPerHour", path) { reader.number($0, $1, above: 0) }
       guard let devices, let rate else { continue }
-      if rate > 360_000 { reader.problem(ScenarioReader.join(path, "editsPerHour"), "\(rate) edits per hour is over the limit of 360000 (100 per second)") }
+      if rate > 360_000 {
+        reader.problem(
+          ScenarioReader.join(path, "editsPerHour"),
+          "\(rate) edits per hour is over the limit of 360000 (100 per second)")
+      }
       var workload = Workload(editsPerHour: rate)
-      if let share = reader.ratio(fields["insertShare"], ScenarioReader.join(path, "insertShare")) { workload.insertShare = share }
-      if let share = reader.ratio(fields["deleteShare"], ScenarioReader.join(path, "deleteShare")) { workload.deleteShare = share }
+      if let share = reader.ratio(fields["insertShare"], ScenarioReader.join(path, "insertShare")) {
+        workload.insertShare = share
+      }
+      if let share = reader.ratio(fields["deleteShare"], ScenarioReader.join(path, "deleteShare")) {
+        workload.deleteShare = share
+      }
       if workload.insertShare + workload.deleteShare > 1 {
         reader.problem(path, "insertShare + deleteShare is above 1", hint: "the rest of the edits are updates")
       }
-      if let entity = entityIndex(fields["entity"], ScenarioReader.join(path, "entity"), spec) { workload.entity = entity }
-      if let foreground = reader.bool(fields["foregroundOnly"], ScenarioReader.join(path, "foregroundOnly")) { workload.foregroundOnly = foreground }
+      if let entity = entityIndex(fields["entity"], ScenarioReader.join(path, "entity"), spec) {
+        workload.entity = entity
+      }
+      if let foreground = reader.bool(fields["foregroundOnly"], ScenarioReader.join(path, "foregroundOnly")) {
+        workload.foregroundOnly = foreground
+      }
       workload.store = storeIndex(fields["store"], ScenarioReader.join(path, "store"), devices: devices, spec)
       for device in devices { spec.devices[device].workload = workload }
     }
@@ -71,13 +88,19 @@ extension ScenarioBuilder {
     guard let entries = reader.array(node, "usage", maxCount: 10_000) else { return }
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("usage", index)
-      guard let fields = reader.object(entry, path, known: ["devices", "sessionsPerDay", "sessionLength", "suspendAfter"]) else { continue }
+      guard
+        let fields = reader.object(entry, path, known: ["devices", "sessionsPerDay", "sessionLength", "suspendAfter"])
+      else { continue }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let sessions = reader.required(fields, "sessionsPerDay", path) { reader.number($0, $1, max: 100_000, above: 0) }
       guard let devices, let sessions else { continue }
       var usage = UsageModel(sessionsPerDay: sessions)
-      if let length = reader.distribution(fields["sessionLength"], ScenarioReader.join(path, "sessionLength")) { usage.sessionLength = length }
-      if let suspend = reader.duration(fields["suspendAfter"], ScenarioReader.join(path, "suspendAfter")) { usage.suspendAfterSeconds = suspend.seconds }
+      if let length = reader.distribution(fields["sessionLength"], ScenarioReader.join(path, "sessionLength")) {
+        usage.sessionLength = length
+      }
+      if let suspend = reader.duration(fields["suspendAfter"], ScenarioReader.join(path, "suspendAfter")) {
+        usage.suspendAfterSeconds = suspend.seconds
+      }
       for device in devices { spec.devices[device].usage = usage }
     }
   }
@@ -86,7 +109,10 @@ extension ScenarioBuilder {
     guard let name = reader.string(node, path) else { return nil }
     if let index = spec.entities.firstIndex(where: { $0.name == name }) { return index }
     let names = spec.entities.map(\.name)
-    reader.problem(path, "no entity named \"\(name)\"", hint: suggestion(for: name, among: names).map { "did you mean \"\($0)\"?" } ?? "entities: " + names.joined(separator: ", "))
+    reader.problem(
+      path, "no entity named \"\(name)\"",
+      hint: suggestion(for: name, among: names).map { "did you mean \"\($0)\"?" } ?? "entities: "
+        + names.joined(separator: ", "))
     return nil
   }
 
@@ -95,10 +121,14 @@ extension ScenarioBuilder {
     "activate": .activate, "background": .background, "terminate": .terminate, "forceQuit": .forceQuit,
     "nudge": .nudge(every: nil, until: nil),
   ]
-  static let valuedActions = ["lowPower", "battery", "nudge", "edit", "bulkInsert", "resetSync", "toggleSync", "quota", "throttle"]
+  static let valuedActions = [
+    "lowPower", "battery", "nudge", "edit", "bulkInsert", "resetSync", "toggleSync", "quota", "throttle",
+  ]
 
   func timeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
-    guard let entries = reader.array(node, "timeline", maxCount: ScenarioDecoder.Limits.maxTimelineEntries) else { return }
+    guard let entries = reader.array(node, "timeline", maxCount: ScenarioDecoder.Limits.maxTimelineEntries) else {
+      return
+    }
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("timeline", index)
       guard let fields = reader.object(entry, path, known: ["at", "devices", "action"]) else { continue }
@@ -107,7 +137,9 @@ extension ScenarioBuilder {
       let parsed = reader.required(fields, "action", path) { self.action($0, $1, devices: devices ?? [], spec) }
       guard let at, let devices, let (action, store) = parsed else { continue }
       if at > spec.duration {
-        reader.problem(ScenarioReader.join(path, "at"), "\(DurationText.format(at)) is after the end of the run (\(DurationText.format(spec.duration)))")
+        reader.problem(
+          ScenarioReader.join(path, "at"),
+          "\(DurationText.format(at)) is after the end of the run (\(DurationText.format(spec.duration)))")
         continue
       }
       spec.timeline.append(TimelineAction(at: at, devices: devices, action: action, store: store))
@@ -115,7 +147,9 @@ extension ScenarioBuilder {
   }
 
   /// One action, and for `edit` and `bulkInsert` the store it names (checked against `devices`).
-  func action(_ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec) -> (TimelineAction.Action, store: Int?)? {
+  func action(
+    _ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec
+  ) -> (TimelineAction.Action, store: Int?)? {
     guard let node else { return nil }
     let store = { (fields: [String: JSONNode], inner: String) in
       self.storeIndex(fields["store"], ScenarioReader.join(inner, "store"), devices: devices, spec)
@@ -123,11 +157,17 @@ extension ScenarioBuilder {
     let allNames = Array(Self.simpleActions.keys).sorted() + Self.valuedActions.filter { Self.simpleActions[$0] == nil }
     if case .string(let name) = node.value {
       if let action = Self.simpleActions[name] { return (action, nil) }
-      reader.problem(path, "unknown action \"\(name)\"", hint: suggestion(for: name, among: allNames).map { "did you mean \"\($0)\"?" } ?? "actions: " + allNames.joined(separator: ", "))
+      reader.problem(
+        path, "unknown action \"\(name)\"",
+        hint: suggestion(for: name, among: allNames).map { "did you mean \"\($0)\"?" } ?? "actions: "
+          + allNames.joined(separator: ", "))
       return nil
     }
-    guard let fields = reader.object(node, path, known: Self.valuedActions), fields.count == 1, let (name, value) = fields.first else {
-      reader.problem(path, "an action is a name or an object with exactly one of: " + Self.valuedActions.joined(separator: ", "))
+    guard let fields = reader.object(node, path, known: Self.valuedActions), fields.count == 1,
+      let (name, value) = fields.first
+    else {
+      reader.problem(
+        path, "an action is a name or an object with exactly one of: " + Self.valuedActions.joined(separator: ", "))
       return nil
     }
     let inner = ScenarioReader.join(path, name)
@@ -138,7 +178,9 @@ extension ScenarioBuilder {
       guard let fields = reader.object(value, inner, known: ["every", "until"]) else { return nil }
       let every = reader.duration(fields["every"], ScenarioReader.join(inner, "every"), positive: true)
       if let every, every < .milliseconds(10) {
-        reader.problem(ScenarioReader.join(inner, "every"), "\(DurationText.format(every)) is below the limit of 10ms", hint: "a faster timer only loops")
+        reader.problem(
+          ScenarioReader.join(inner, "every"), "\(DurationText.format(every)) is below the limit of 10ms",
+          hint: "a faster timer only loops")
         return nil
       }
       let until = reader.duration(fields["until"], ScenarioReader.join(inner, "until"))
@@ -152,7 +194,9 @@ extension ScenarioBuilder {
       let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
       var key: Int32?
       if let name = reader.string(fields["key"], ScenarioReader.join(inner, "key")) {
-        if kind != .insert && kind != nil { reader.problem(ScenarioReader.join(inner, "key"), "only an insert carries a logical key") }
+        if kind != .insert && kind != nil {
+          reader.problem(ScenarioReader.join(inner, "key"), "only an insert carries a logical key")
+        }
         key = reader.logicalKey(name)
       }
       let target = store(fields, inner)
@@ -171,15 +215,22 @@ extension ScenarioBuilder {
     case "throttle":
       return reader.bool(value, inner).map { (.throttle($0), nil) }
     default:
-      guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over", "store"]) else { return nil }
-      let count = reader.required(fields, "count", inner) { reader.integer($0, $1, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects) }
+      guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over", "store"]) else {
+        return nil
+      }
+      let count = reader.required(fields, "count", inner) {
+        reader.integer($0, $1, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects)
+      }
       let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
       var oneSave = true
       if let saves = reader.string(fields["saves"], ScenarioReader.join(inner, "saves")) {
         switch saves {
         case "one": oneSave = true
         case "each": oneSave = false
-        default: reader.problem(ScenarioReader.join(inner, "saves"), "unknown value \"\(saves)\"", hint: "\"one\" (a single save) or \"each\" (one save per object)")
+        default:
+          reader.problem(
+            ScenarioReader.join(inner, "saves"), "unknown value \"\(saves)\"",
+            hint: "\"one\" (a single save) or \"each\" (one save per object)")
         }
       }
       let over = reader.duration(fields["over"], ScenarioReader.join(inner, "over")) ?? .zero
@@ -194,7 +245,9 @@ extension ScenarioBuilder {
     guard let node, let store = reader.integer(node, path, min: 0, max: 15) else { return nil }
     if let device = devices.first(where: { store >= spec.devices[$0].stores.count }) {
       let count = spec.devices[device].stores.count
-      reader.problem(path, "device \"\(spec.devices[device].name)\" has no store \(store)", hint: "it has \(count) store\(count == 1 ? "" : "s"), numbered from 0 in the order of its \"stores\"")
+      reader.problem(
+        path, "device \"\(spec.devices[device].name)\" has no store \(store)",
+        hint: "it has \(count) store\(count == 1 ? "" : "s"), numbered from 0 in the order of its \"stores\"")
       return nil
     }
     return store
@@ -208,15 +261,23 @@ extension ScenarioBuilder {
       guard let fields = reader.object(entry, path, known: ["metric", "max", "min", "equals"]) else { continue }
       guard let metric = reader.required(fields, "metric", path, { reader.string($0, $1) }) else { continue }
       guard let info = metrics.first(where: { $0.name == metric }) else {
-        reader.problem(ScenarioReader.join(path, "metric"), "unknown metric \"\(metric)\"", hint: suggestion(for: metric, among: metricNames).map { "did you mean \"\($0)\"?" } ?? "see the README's metric list")
+        reader.problem(
+          ScenarioReader.join(path, "metric"), "unknown metric \"\(metric)\"",
+          hint: suggestion(for: metric, among: metricNames).map { "did you mean \"\($0)\"?" }
+            ?? "see the README's metric list")
         continue
       }
       let comparisons = ["max", "min", "equals"].filter { fields[$0] != nil }
       if comparisons.isEmpty { reader.problem(path, "an expectation needs max, min or equals") }
       for key in comparisons {
         let valuePath = ScenarioReader.join(path, key)
-        let value = info.isDuration ? reader.duration(fields[key], valuePath)?.seconds : reader.number(fields[key], valuePath)
-        if let value { result.append(Expectation(metric: metric, comparison: Expectation.Comparison(rawValue: key)!, value: value, path: valuePath)) }
+        let value =
+          info.isDuration ? reader.duration(fields[key], valuePath)?.seconds : reader.number(fields[key], valuePath)
+        if let value {
+          result.append(
+            Expectation(
+              metric: metric, comparison: Expectation.Comparison(rawValue: key)!, value: value, path: valuePath))
+        }
       }
     }
     return result

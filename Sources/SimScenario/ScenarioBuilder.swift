@@ -13,7 +13,8 @@ struct ScenarioBuilder {
   init(reader: ScenarioReader, policyRegistry: PolicyRegistry = .standard) {
     self.reader = reader
     self.policyRegistry = policyRegistry
-    metrics = policyRegistry.names == PolicyRegistry.standard.names
+    metrics =
+      policyRegistry.names == PolicyRegistry.standard.names
       ? RunSummary.catalog : RunSummary.catalog(policyNames: policyRegistry.names)
   }
 
@@ -31,22 +32,30 @@ struct ScenarioBuilder {
   func build(_ root: JSONNode) -> Scenario? {
     guard let top = reader.object(root, "", known: ScenarioDecoder.topKeys) else { return nil }
     guard let versionNode = top["version"] else {
-      reader.problem("version", "missing required key \"version\"", hint: "start the file with \"version\": \(Scenario.currentVersion)")
+      reader.problem(
+        "version", "missing required key \"version\"",
+        hint: "start the file with \"version\": \(Scenario.currentVersion)")
       return nil
     }
     guard let version = reader.integer(versionNode, "version", min: 1, max: Int.max) else { return nil }
     guard version <= Scenario.currentVersion else {
-      reader.problem("version", "version \(version) is newer than this SyncSim reads (\(Scenario.currentVersion))", hint: "upgrade SyncSim")
+      reader.problem(
+        "version", "version \(version) is newer than this SyncSim reads (\(Scenario.currentVersion))",
+        hint: "upgrade SyncSim")
       return nil
     }
     var spec = WorldSpec()
     let name = reader.string(top["name"], "name") ?? "scenario"
-    if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) || name.isEmpty || name.hasPrefix(".") {
+    if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) || name.isEmpty
+      || name.hasPrefix(".")
+    {
       reader.problem("name", "\"\(name)\" cannot name a results folder", hint: "use letters, digits, '-', '_' and '.'")
     }
     let description = reader.string(top["description"], "description") ?? ""
     if let seedNode = top["seed"] { spec.seed = seed(seedNode) ?? spec.seed }
-    if let duration = reader.duration(top["duration"], "duration", positive: true, max: ScenarioDecoder.Limits.maxDuration) {
+    if let duration = reader.duration(
+      top["duration"], "duration", positive: true, max: ScenarioDecoder.Limits.maxDuration)
+    {
       spec.duration = duration
     }
     if let environment = reader.string(top["environment"], "environment") {
@@ -63,12 +72,18 @@ struct ScenarioBuilder {
     polling(top["polling"], &spec)
     scheduler(top["scheduler"], &spec)
     let groups = devices(top["devices"], accountsNode: top["accounts"], modelVersion: dataModel.version, &spec)
-    if ModelRules.check(dataModel, zoneCount: spec.zoneLayout().zones.count, reader: reader) && dataModel.simulateRejection {
+    if ModelRules.check(dataModel, zoneCount: spec.zoneLayout().zones.count, reader: reader)
+      && dataModel.simulateRejection
+    {
       spec.modelRejectionCode = 134_060
     }
     for (index, device) in spec.devices.enumerated() where device.modelVersion > dataModel.version {
-      reader.problem(groups.first { $0.first <= index && index < $0.first + $0.count }.map { ScenarioReader.join($0.path, "modelVersion") } ?? "devices",
-        "model version \(device.modelVersion) is newer than the model's (\(dataModel.version))", hint: "set model.version")
+      reader.problem(
+        groups.first { $0.first <= index && index < $0.first + $0.count }.map {
+          ScenarioReader.join($0.path, "modelVersion")
+        } ?? "devices",
+        "model version \(device.modelVersion) is newer than the model's (\(dataModel.version))",
+        hint: "set model.version")
       break
     }
     let names = deviceNames(groups)
@@ -77,7 +92,8 @@ struct ScenarioBuilder {
     usage(top["usage"], targets, &spec)
     timeline(top["timeline"], targets, &spec)
     let expectations = expect(top["expect"])
-    let sampleInterval = reader.duration(top["sampleInterval"], "sampleInterval", positive: true) ?? defaultSampleInterval(spec.duration)
+    let sampleInterval =
+      reader.duration(top["sampleInterval"], "sampleInterval", positive: true) ?? defaultSampleInterval(spec.duration)
     if spec.duration.nanoseconds / max(1, sampleInterval.nanoseconds) * Int64(spec.devices.count) > 5_000_000 {
       reader.problem("sampleInterval", "timeline.csv would have over 5,000,000 rows", hint: "sample less often")
     }
@@ -87,12 +103,16 @@ struct ScenarioBuilder {
       outputs = entries.enumerated().compactMap { index, entry in
         guard let name = reader.string(entry, ScenarioReader.index("outputs", index)) else { return nil }
         guard Scenario.outputKinds.contains(name) else {
-          reader.problem(ScenarioReader.index("outputs", index), "unknown output \"\(name)\"", hint: "one of: " + Scenario.outputKinds.joined(separator: ", "))
+          reader.problem(
+            ScenarioReader.index("outputs", index), "unknown output \"\(name)\"",
+            hint: "one of: " + Scenario.outputKinds.joined(separator: ", "))
           return nil
         }
         return name
       }
-      if !outputs.contains("summary") { reader.problem("outputs", "the summary is always written", hint: "add \"summary\"") }
+      if !outputs.contains("summary") {
+        reader.problem("outputs", "the summary is always written", hint: "add \"summary\"")
+      }
     }
     checkWorkload(spec)
     return Scenario(
@@ -104,7 +124,9 @@ struct ScenarioBuilder {
 
   func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {
     // About 200 samples per device, on a round interval.
-    for step in [SimDuration.seconds(1), .seconds(10), .minutes(1), .minutes(5), .minutes(15), .hours(1), .hours(6), .days(1)]
+    for step in [
+      SimDuration.seconds(1), .seconds(10), .minutes(1), .minutes(5), .minutes(15), .hours(1), .hours(6), .days(1),
+    ]
     where duration.nanoseconds / step.nanoseconds <= 200 {
       return step
     }
@@ -129,7 +151,8 @@ struct ScenarioBuilder {
     let writes = spec.devices.reduce(0.0) { $0 + ($1.workload?.editsPerHour ?? 0) * hours }
     if writes > ScenarioDecoder.Limits.maxExpectedWrites {
       reader.problem(
-        "workloads", "about \(CSVTable.number(writes.rounded())) edits in all is over the limit of \(CSVTable.number(ScenarioDecoder.Limits.maxExpectedWrites))",
+        "workloads",
+        "about \(CSVTable.number(writes.rounded())) edits in all is over the limit of \(CSVTable.number(ScenarioDecoder.Limits.maxExpectedWrites))",
         hint: "lower editsPerHour, the device count or the duration")
     }
   }
@@ -144,7 +167,9 @@ struct ScenarioBuilder {
     for (key, value) in members {
       let path = ScenarioReader.join("tolerances", key)
       if !metricNames.contains(key) {
-        reader.problem(path, "unknown metric \"\(key)\"", hint: suggestion(for: key, among: metricNames).map { "did you mean \"\($0)\"?" })
+        reader.problem(
+          path, "unknown metric \"\(key)\"",
+          hint: suggestion(for: key, among: metricNames).map { "did you mean \"\($0)\"?" })
       } else if let tolerance = reader.number(value, path, min: 0) {
         result[key] = tolerance
       }

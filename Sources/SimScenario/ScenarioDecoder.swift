@@ -28,14 +28,18 @@ public enum ScenarioDecoder {
     _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard
   ) throws(ScenarioProblems) -> (Scenario, [ScenarioProblem]) {
     guard bytes.count <= Limits.maxFileBytes else {
-      throw ScenarioProblems(problems: [ScenarioProblem(file: file, path: "", message: "file is \(bytes.count) bytes, over the limit of \(Limits.maxFileBytes)")])
+      throw ScenarioProblems(problems: [
+        ScenarioProblem(
+          file: file, path: "", message: "file is \(bytes.count) bytes, over the limit of \(Limits.maxFileBytes)")
+      ])
     }
     let root: JSONNode
     do {
       root = try JSONParser.parse(bytes)
     } catch {
       throw ScenarioProblems(problems: [
-        ScenarioProblem(file: "\(file):\(error.line):\(error.column)", path: "", message: "malformed JSON: \(error.message)")
+        ScenarioProblem(
+          file: "\(file):\(error.line):\(error.column)", path: "", message: "malformed JSON: \(error.message)")
       ])
     }
     let reader = ScenarioReader(file: file)

@@ -41,7 +41,8 @@ final class ScenarioReader {
       if known.contains(key) {
         result[key] = value
       } else {
-        let hint = suggestion(for: key, among: known).map { "did you mean \"\($0)\"?" }
+        let hint =
+          suggestion(for: key, among: known).map { "did you mean \"\($0)\"?" }
           ?? "known keys: " + known.joined(separator: ", ")
         problem(Self.join(path, key), "unknown key \"\(key)\"", hint: hint)
       }
@@ -82,7 +83,9 @@ final class ScenarioReader {
     return value
   }
 
-  func number(_ node: JSONNode?, _ path: String, min: Double? = nil, max: Double? = nil, above: Double? = nil) -> Double? {
+  func number(
+    _ node: JSONNode?, _ path: String, min: Double? = nil, max: Double? = nil, above: Double? = nil
+  ) -> Double? {
     guard let node else { return nil }
     guard case .number(_, let value) = node.value else {
       problem(path, "expected a number, got \(node.value.typeName)")
@@ -133,14 +136,18 @@ final class ScenarioReader {
       return nil
     }
     if value < 0 || value > 1 {
-      problem(path, "\(Self.format(value)) is not a ratio from 0 to 1", hint: value > 1 && value <= 100 ? "write \(Self.format(value / 100)) for \(Self.format(value)) %" : nil)
+      problem(
+        path, "\(Self.format(value)) is not a ratio from 0 to 1",
+        hint: value > 1 && value <= 100 ? "write \(Self.format(value / 100)) for \(Self.format(value)) %" : nil)
       return nil
     }
     return value
   }
 
   /// A duration as text with a unit or plain seconds; `positive` refuses zero and negatives.
-  func duration(_ node: JSONNode?, _ path: String, positive: Bool = false, max: SimDuration = .days(3650)) -> SimDuration? {
+  func duration(
+    _ node: JSONNode?, _ path: String, positive: Bool = false, max: SimDuration = .days(3650)
+  ) -> SimDuration? {
     guard let node else { return nil }
     let parsed: SimDuration?
     switch node.value {
@@ -148,7 +155,9 @@ final class ScenarioReader {
     case .string(let text):
       parsed = DurationText.parse(text)
       if parsed == nil {
-        problem(path, "\"\(text)\" is not a duration", hint: "write a number with a unit: \"250ms\", \"1.5s\", \"30m\", \"24h\", \"7d\", or plain seconds")
+        problem(
+          path, "\"\(text)\" is not a duration",
+          hint: "write a number with a unit: \"250ms\", \"1.5s\", \"30m\", \"24h\", \"7d\", or plain seconds")
         return nil
       }
     default:
@@ -171,11 +180,14 @@ final class ScenarioReader {
   }
 
   /// One of an enum's raw values.
-  func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode?, _ path: String, _ type: T.Type) -> T? where T.RawValue == String {
+  func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode?, _ path: String, _ type: T.Type) -> T?
+  where T.RawValue == String {
     guard let text = string(node, path) else { return nil }
     if let value = T(rawValue: text) { return value }
     let names = T.allCases.map(\.rawValue)
-    let hint = suggestion(for: text, among: names).map { "did you mean \"\($0)\"?" } ?? "one of: " + names.joined(separator: ", ")
+    let hint =
+      suggestion(for: text, among: names).map { "did you mean \"\($0)\"?" } ?? "one of: "
+      + names.joined(separator: ", ")
     problem(path, "unknown value \"\(text)\"", hint: hint)
     return nil
   }
@@ -198,7 +210,9 @@ final class ScenarioReader {
     }
     guard let members = object(node, path, known: Self.distributionKinds) else { return nil }
     guard members.count == 1, let (kind, value) = members.first else {
-      problem(path, members.isEmpty ? "empty distribution" : "a distribution has exactly one kind", hint: "for example {\"lognormal\": {\"median\": \"150ms\", \"p99\": \"2s\"}}")
+      problem(
+        path, members.isEmpty ? "empty distribution" : "a distribution has exactly one kind",
+        hint: "for example {\"lognormal\": {\"median\": \"150ms\", \"p99\": \"2s\"}}")
       return nil
     }
     let inner = Self.join(path, kind)
@@ -209,7 +223,8 @@ final class ScenarioReader {
         problem(inner, "expected [lower, upper]")
         return nil
       }
-      guard let lower = duration(bounds[0], Self.index(inner, 0)), let upper = duration(bounds[1], Self.index(inner, 1)) else { return nil }
+      guard let lower = duration(bounds[0], Self.index(inner, 0)), let upper = duration(bounds[1], Self.index(inner, 1))
+      else { return nil }
       guard lower <= upper else {
         problem(inner, "lower bound \(DurationText.format(lower)) is above upper bound \(DurationText.format(upper))")
         return nil
@@ -235,7 +250,9 @@ final class ScenarioReader {
     if fields["mu"] != nil || fields["sigma"] != nil {
       let mu = required(fields, "mu", path) { self.number($0, $1) }
       let sigma = required(fields, "sigma", path) { self.number($0, $1, min: 0) }
-      if fields["median"] != nil || fields["p99"] != nil { problem(path, "give either median and p99, or mu and sigma") }
+      if fields["median"] != nil || fields["p99"] != nil {
+        problem(path, "give either median and p99, or mu and sigma")
+      }
       guard let mu, let sigma else { return nil }
       return .lognormal(mu: mu, sigma: sigma)
     }
@@ -243,7 +260,8 @@ final class ScenarioReader {
     let p99 = required(fields, "p99", path) { self.duration($0, $1, positive: true) }
     guard let median, let p99 else { return nil }
     guard p99 >= median else {
-      problem(Self.join(path, "p99"), "p99 \(DurationText.format(p99)) is below the median \(DurationText.format(median))")
+      problem(
+        Self.join(path, "p99"), "p99 \(DurationText.format(p99)) is below the median \(DurationText.format(median))")
       return nil
     }
     return .lognormal(median: median.seconds, p99: p99.seconds)
@@ -271,7 +289,8 @@ final class ScenarioReader {
   }
 
   /// Reads a required member, reporting it when missing.
-  func required<T>(_ fields: [String: JSONNode], _ key: String, _ path: String, _ read: (JSONNode?, String) -> T?) -> T? {
+  func required<T>(_ fields: [String: JSONNode], _ key: String, _ path: String, _ read: (JSONNode?, String) -> T?) -> T?
+  {
     guard let node = fields[key] else {
       problem(Self.join(path, key), "missing required key \"\(key)\"")
       return nil

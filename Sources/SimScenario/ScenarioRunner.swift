@@ -44,7 +44,8 @@ public struct RunReport {
 public enum ScenarioRunner {
   /// Runs `scenario`, optionally overriding its seed, duration or tracing.
   public static func run(
-    _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false, sourceBytes: [UInt8] = [],
+    _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false,
+    sourceBytes: [UInt8] = [],
     progress: ((SimTime, SimTime) -> Void)? = nil
   ) -> RunReport {
     var scenario = scenario

@@ -35,10 +35,13 @@ public enum ScenarioSchema {
     let state = definition.isOnByDefault ? "default on" : "default off"
     return .object([
       ("description", .string("\(definition.summary). \(definition.source); \(state)")),
-      ("oneOf", .array([
-        .object([("type", .string("boolean"))]),
-        .object([("type", .string("object")), ("additionalProperties", .bool(false)), ("properties", options)]),
-      ])),
+      (
+        "oneOf",
+        .array([
+          .object([("type", .string("boolean"))]),
+          .object([("type", .string("object")), ("additionalProperties", .bool(false)), ("properties", options)]),
+        ])
+      ),
     ])
   }
 
@@ -56,22 +59,39 @@ public enum ScenarioSchema {
         ("maximum", .number(max)), ("default", .number(Double(option.defaultText) ?? 0)),
       ])
     case .duration:
-      return .object([("$ref", .string("#/$defs/duration")), ("description", description), ("default", .string(option.defaultText))])
+      return .object([
+        ("$ref", .string("#/$defs/duration")), ("description", description), ("default", .string(option.defaultText)),
+      ])
     case .bool:
-      return .object([("type", .string("boolean")), ("description", description), ("default", .bool(option.defaultText == "true"))])
+      return .object([
+        ("type", .string("boolean")), ("description", description), ("default", .bool(option.defaultText == "true")),
+      ])
     case .rateLimitWindows:
       let window = JSONNode.object([
         ("type", .string("object")), ("additionalProperties", .bool(false)),
-        ("properties", .object([
-          ("maxRuns", .object([
-            ("type", .string("integer")), ("description", .string("runs allowed within the window")),
-            ("minimum", .number(1)), ("maximum", .number(10_000_000)),
-          ])),
-          ("window", .object([("$ref", .string("#/$defs/duration")), ("description", .string("the window's length, at most 30 days"))])),
-        ])),
+        (
+          "properties",
+          .object([
+            (
+              "maxRuns",
+              .object([
+                ("type", .string("integer")), ("description", .string("runs allowed within the window")),
+                ("minimum", .number(1)), ("maximum", .number(10_000_000)),
+              ])
+            ),
+            (
+              "window",
+              .object([
+                ("$ref", .string("#/$defs/duration")), ("description", .string("the window's length, at most 30 days")),
+              ])
+            ),
+          ])
+        ),
         ("required", .array([.string("maxRuns"), .string("window")])),
       ])
-      return .object([("type", .string("array")), ("description", description), ("maxItems", .number(32)), ("items", window)])
+      return .object([
+        ("type", .string("array")), ("description", description), ("maxItems", .number(32)), ("items", window),
+      ])
     }
   }
 

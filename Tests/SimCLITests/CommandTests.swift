@@ -6,7 +6,6 @@ import SimScenario
 import SimTestSupport
 import Testing
 
-
 @Suite struct CommandTests {
   @Test func runningTwiceWritesByteIdenticalFilesAndAnotherSeedDiffers() throws {
     try withTemporaryDirectory { directory in
@@ -31,7 +30,8 @@ import Testing
   @Test func badScenarioExits65WithEveryProblemAndWritesNothing() throws {
     try withTemporaryDirectory { directory in
       let file = directory + "/bad.json"
-      try Data(#"{"version": 1, "devices": [{"name": "a", "power": {"battery": 140}}], "bogus": 1}"#.utf8).write(to: URL(fileURLWithPath: file))
+      try Data(#"{"version": 1, "devices": [{"name": "a", "power": {"battery": 140}}], "bogus": 1}"#.utf8).write(
+        to: URL(fileURLWithPath: file))
       let result = syncsim("run", file, "--out", directory + "/out")
       #expect(result.code == 65)
       #expect(result.err.contains("bad.json: devices[0].power.battery: 140 is above 100"))
@@ -46,8 +46,11 @@ import Testing
   @Test func failedExpectationsExit1AndNameMetricExpectedAndGot() throws {
     try withTemporaryDirectory { directory in
       let file = directory + "/strict.json"
-      try Data(#"{"version": 1, "devices": [{"name": "a"}, {"name": "b"}], "workloads": [{"devices": "all", "editsPerHour": 20}], "expect": [{"metric": "latency.max", "max": "1s"}]}"#.utf8)
-        .write(to: URL(fileURLWithPath: file))
+      try Data(
+        #"{"version": 1, "devices": [{"name": "a"}, {"name": "b"}], "workloads": [{"devices": "all", "editsPerHour": 20}], "expect": [{"metric": "latency.max", "max": "1s"}]}"#
+          .utf8
+      )
+      .write(to: URL(fileURLWithPath: file))
       let result = syncsim("run", file, "--out", directory + "/out")
       #expect(result.code == 1)
       #expect(result.out.contains("FAIL latency.max ≤ 1.00s: got"))

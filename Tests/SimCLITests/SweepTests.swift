@@ -9,7 +9,8 @@ import Testing
 @Suite struct SweepTests {
   func factor(_ path: String, _ values: [String], zip: String? = nil) -> SweepPlan.Factor {
     SweepPlan.Factor(
-      path: path, steps: JSONNode.parsePath(path)!, values: values.map { try! JSONParser.parse(Array($0.utf8)) }, zipGroup: zip)
+      path: path, steps: JSONNode.parsePath(path)!, values: values.map { try! JSONParser.parse(Array($0.utf8)) },
+      zipGroup: zip)
   }
 
   @Test func factorsAreCrossedZippedAndExcluded() {
@@ -18,7 +19,8 @@ import Testing
     #expect(plan.points().map(\.valueIndices) == [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]])
     plan.factors.append(factor("c", ["\"x\"", "\"y\"", "\"z\""], zip: "bc"))
     plan.factors[1].zipGroup = "bc"
-    #expect(plan.points().map(\.valueIndices) == [[0, 0, 0], [0, 1, 1], [0, 2, 2], [1, 0, 0], [1, 1, 1], [1, 2, 2]])
+    #expect(
+      plan.points().map(\.valueIndices) == [[0, 0, 0], [0, 1, 1], [0, 2, 2], [1, 0, 0], [1, 1, 1], [1, 2, 2]])
     plan.excluded = [[(path: "a", value: "2"), (path: "b", value: "20")]]
     #expect(plan.points().map(\.valueIndices) == [[0, 0, 0], [0, 1, 1], [0, 2, 2], [1, 0, 0], [1, 2, 2]])
     #expect(plan.points().map(\.index) == [0, 1, 2, 3, 4])
@@ -48,16 +50,23 @@ import Testing
   @Test func outputsAreByteIdenticalWhateverTheJobsAndEqualToRunningEachPointAlone() throws {
     try withTemporaryDirectory { directory in
       let args = ["sweep", Self.scenario, "--seeds", "1..3", "--set", "duration=1d"]
-      #expect(SyncSimCommand.main(arguments: args + ["--jobs", "1", "--out", directory + "/one"], console: CapturedConsole().console) == 0)
-      #expect(SyncSimCommand.main(arguments: args + ["--jobs", "4", "--out", directory + "/four"], console: CapturedConsole().console) == 0)
+      #expect(
+        SyncSimCommand.main(
+          arguments: args + ["--jobs", "1", "--out", directory + "/one"], console: CapturedConsole().console) == 0)
+      #expect(
+        SyncSimCommand.main(
+          arguments: args + ["--jobs", "4", "--out", directory + "/four"], console: CapturedConsole().console) == 0)
       for file in ["sweep.csv", "sweep-summary.csv", "points/point-0002/scenario.json"] {
         let one = try Data(contentsOf: URL(fileURLWithPath: directory + "/one/" + file))
         let four = try Data(contentsOf: URL(fileURLWithPath: directory + "/four/" + file))
         #expect(one == four, "\(file) differs between --jobs 1 and --jobs 4")
       }
       // Point 2 (drop 0.5), seed 3, run alone from its resolved scenario gives the same metrics.
-      #expect(syncsim("run", directory + "/one/points/point-0002/scenario.json", "--seed", "3", "--out", directory + "/alone").code <= 1)
-      let alone = try #require(CSVTable.parse(String(contentsOfFile: directory + "/alone/summary.csv", encoding: .utf8)))
+      #expect(
+        syncsim("run", directory + "/one/points/point-0002/scenario.json", "--seed", "3", "--out", directory + "/alone")
+          .code <= 1)
+      let alone = try #require(
+        CSVTable.parse(String(contentsOfFile: directory + "/alone/summary.csv", encoding: .utf8)))
       let sweep = try #require(CSVTable.parse(String(contentsOfFile: directory + "/one/sweep.csv", encoding: .utf8)))
       let rows = sweep.rows.filter { $0[1] == "2" && $0[3] == "3" }
       #expect(rows.count == RunSummary.metricNames.count)
@@ -72,14 +81,21 @@ import Testing
   @Test func threeShardsMergeIntoExactlyTheUnshardedSweep() throws {
     try withTemporaryDirectory { directory in
       let args = ["sweep", Self.scenario, "--seeds", "1..4", "--set", "duration=12h"]
-      #expect(SyncSimCommand.main(arguments: args + ["--out", directory + "/all"], console: CapturedConsole().console) == 0)
+      #expect(
+        SyncSimCommand.main(arguments: args + ["--out", directory + "/all"], console: CapturedConsole().console) == 0)
       for shard in 1...3 {
-        #expect(SyncSimCommand.main(arguments: args + ["--shard", "\(shard)/3", "--out", directory + "/s\(shard)"], console: CapturedConsole().console) == 0)
+        #expect(
+          SyncSimCommand.main(
+            arguments: args + ["--shard", "\(shard)/3", "--out", directory + "/s\(shard)"],
+            console: CapturedConsole().console) == 0)
       }
       #expect(syncsim("merge", directory + "/s2", directory + "/s1", "--out", directory + "/merged").code == 65)
-      let merged = syncsim("merge", directory + "/s3", directory + "/s1", directory + "/s2", "--out", directory + "/merged")
+      let merged = syncsim(
+        "merge", directory + "/s3", directory + "/s1", directory + "/s2", "--out", directory + "/merged")
       #expect(merged.code == 0)
-      for file in ["sweep.csv", "sweep-summary.csv", "points/point-0000/scenario.json", "points/point-0003/scenario.json"] {
+      for file in [
+        "sweep.csv", "sweep-summary.csv", "points/point-0000/scenario.json", "points/point-0003/scenario.json",
+      ] {
         let all = try Data(contentsOf: URL(fileURLWithPath: directory + "/all/" + file))
         let combined = try Data(contentsOf: URL(fileURLWithPath: directory + "/merged/" + file))
         #expect(all == combined, "\(file) differs after merging")
@@ -104,9 +120,15 @@ import Testing
   @Test func compareFindsNoChangeAcrossSeedsAndWorseWhenDropsRise() throws {
     try withTemporaryDirectory { directory in
       let base = ["sweep", Self.scenario, "--set", "duration=4d"]
-      _ = SyncSimCommand.main(arguments: base + ["--set", "push.dropProbability=0.25", "--seeds", "1..10", "--out", directory + "/a"], console: CapturedConsole().console)
-      _ = SyncSimCommand.main(arguments: base + ["--set", "push.dropProbability=0.25", "--seeds", "11..20", "--out", directory + "/b"], console: CapturedConsole().console)
-      _ = SyncSimCommand.main(arguments: base + ["--set", "push.dropProbability=0.6", "--seeds", "11..20", "--out", directory + "/c"], console: CapturedConsole().console)
+      _ = SyncSimCommand.main(
+        arguments: base + ["--set", "push.dropProbability=0.25", "--seeds", "1..10", "--out", directory + "/a"],
+        console: CapturedConsole().console)
+      _ = SyncSimCommand.main(
+        arguments: base + ["--set", "push.dropProbability=0.25", "--seeds", "11..20", "--out", directory + "/b"],
+        console: CapturedConsole().console)
+      _ = SyncSimCommand.main(
+        arguments: base + ["--set", "push.dropProbability=0.6", "--seeds", "11..20", "--out", directory + "/c"],
+        console: CapturedConsole().console)
       let same = syncsim("compare", directory + "/a", directory + "/b", "--all")
       let latencyLine = try #require(same.out.split(separator: "\n").first { $0.contains(" latency.mean ") })
       #expect(latencyLine.hasSuffix("no significant change"))
@@ -120,10 +142,12 @@ import Testing
   @Test func badSweepPathsAndValuesAreReportedWithoutRunningAnything() throws {
     withTemporaryDirectory { directory in
       let result = syncsim(
-        "sweep", Self.scenario, "--set", "push.dropProbabilty=0.1", "--set", "cloud.importPageSize=0,10", "--set", "devices.power=1",
+        "sweep", Self.scenario, "--set", "push.dropProbabilty=0.1", "--set", "cloud.importPageSize=0,10", "--set",
+        "devices.power=1",
         "--out", directory + "/out")
       #expect(result.code == 65)
-      #expect(result.err.contains("push.dropProbabilty: unknown key \"dropProbabilty\" (did you mean \"dropProbability\"?)"))
+      #expect(
+        result.err.contains("push.dropProbabilty: unknown key \"dropProbabilty\" (did you mean \"dropProbability\"?)"))
       #expect(result.err.contains("cloud.importPageSize: 0 is below 1"))
       #expect(result.err.contains("devices.power: cannot set \"power\" inside an array"))
       #expect(!FileManager.default.fileExists(atPath: directory + "/out"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SimKernel
 
 @Suite struct DistributionTests {

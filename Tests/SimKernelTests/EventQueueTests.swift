@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SimKernel
 
 /// The ladder queue against a sorted-array reference, under the event patterns that stress it.
@@ -194,7 +195,8 @@ struct EventQueueTests {
       pending.remove(at: pending.firstIndex(of: root.time)!)
       // Near: just after the popped time, ahead of nearly everything; far: past everything.
       let near = rng.nextUnit() < nearShare
-      let time = near ? root.time + Int64(rng.nextInt(below: 3)) : root.time + 1_000_000 + Int64(rng.nextInt(below: 1_000_000))
+      let time =
+        near ? root.time + Int64(rng.nextInt(below: 3)) : root.time + 1_000_000 + Int64(rng.nextInt(below: 1_000_000))
       heap.insert(EventEntry(time: time, order: UInt64(1_000 + step), slot: EventEntry<UInt32>.noSlot, payload: 0))
       pending.append(time)
       if step % 250 == 0 { #expect(heap.isOrdered()) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SimKernel
 
 /// An M/M/1 queue built on the kernel, to validate the kernel against queueing theory.

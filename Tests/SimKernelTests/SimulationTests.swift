@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SimKernel
 
 /// A test event: an id that the handler records in order.
@@ -103,7 +104,8 @@ struct Recorder: EventHandler {
         #expect(popped.time >= lastPopped)
         lastPopped = popped.time
       } else {
-        live.append(queue.pushCancellable(UInt32(step), time: lastPopped + 1 + Int64(rng.nextInt(below: 500)), priority: 0))
+        live.append(
+          queue.pushCancellable(UInt32(step), time: lastPopped + 1 + Int64(rng.nextInt(below: 500)), priority: 0))
       }
     }
     #expect(queue.checkInvariants())

@@ -32,7 +32,6 @@ import Testing
     #expect(fallbacks > 1_000)
   }
 
-
   @Test func stagesReadAndWriteByNameAndByPosition() {
     var stages = StageDurations()
     for index in stages.indices { stages[index] = .seconds(Int64(index + 1)) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SimModel
 
 /// `Column`: the world's reference-semantics tables.

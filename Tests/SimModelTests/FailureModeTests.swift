@@ -1,6 +1,6 @@
 import SimKernel
-import SimModel
 import SimMetrics
+import SimModel
 import Testing
 
 /// Sends observations to several sinks.
@@ -48,10 +48,11 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     let standardError = 1800 / (12 * Double(visible.count)).squareRoot()
     #expect(abs(mean - 900 - 3) < 4 * standardError + 3, "mean \(mean) s")
     // Deletes do not propagate: each deleted object stays on the receiver as a ghost.
-    let deletes = Set(log.observations.compactMap { observation -> ObjectID? in
-      if case .edited(_, StoreID(0), let object, 0, .delete, _) = observation { return object }
-      return nil
-    })
+    let deletes = Set(
+      log.observations.compactMap { observation -> ObjectID? in
+        if case .edited(_, StoreID(0), let object, 0, .delete, _) = observation { return object }
+        return nil
+      })
     #expect(deletes.count >= 5)
     // A ghost is an object the receiver imported while it was live: objects inserted and deleted
     // between two of its polls never reach it (the public query returns live records only).
@@ -118,7 +119,8 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     // The change token covers all 500 changes: one import brings all 50 records they touched.
     #expect(imports.first == 50)
     let rows = recorder.latencyRows().filter { $0.observer == DeviceID(1) }
-    #expect(rows.filter { $0.outcome == .visible }.count + rows.filter { $0.outcome == .supersededLocally }.count == 500)
+    #expect(
+      rows.filter { $0.outcome == .visible }.count + rows.filter { $0.outcome == .supersededLocally }.count == 500)
     #expect(Set(rows.compactMap(\.visibleAt)).count == 1)
   }
 
@@ -126,7 +128,9 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     var spec = SchedulerTests.quietPair(hours: 1)
     spec.server.throttleRetryAfter = .uniform(lower: 20, upper: 40)
     spec.timeline = [at(100, [0, 1], .throttle(true)), at(300, [0, 1], .throttle(false))]
-    for second in stride(from: 105, to: 400, by: 10) { spec.timeline.append(at(Int64(second), [second % 20 == 5 ? 0 : 1], .edit(.insert, entity: 0, key: nil))) }
+    for second in stride(from: 105, to: 400, by: 10) {
+      spec.timeline.append(at(Int64(second), [second % 20 == 5 ? 0 : 1], .edit(.insert, entity: 0, key: nil)))
+    }
     let (log, recorder, outcome) = runLogged(spec)
     // Requests take 0.2 s (constant latency) plus under 10 ms of transfer. A device that got
     // serviceUnavailable with retry-after R sends nothing until R has passed: its next request
@@ -144,7 +148,8 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     }
     for error in errors {
       let next = arrivals.first { $0.store == error.store && $0.time > error.time }
-      #expect(next.map { $0.time >= error.until + .milliseconds(200) } ?? true, "\(error.store) sent before \(error.until)")
+      #expect(
+        next.map { $0.time >= error.until + .milliseconds(200) } ?? true, "\(error.store) sent before \(error.until)")
     }
     #expect(errors.count >= 5)
     #expect(outcome.converged)
@@ -154,8 +159,13 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
   @Test func anExpiredTokenMakesTheNextImportDownloadTheWholeZone() {
     var spec = SchedulerTests.quietPair(hours: 4)
     spec.server.changeTokenRetentionSeconds = 3600
-    spec.timeline = [at(10, [0], .bulkInsert(count: 20, entity: 0, oneSave: true, over: .zero)), at(600, [1], .goOffline), at(3 * 3600, [1], .goOnline)]
-    for minute in 0..<5 { spec.timeline.append(at(3600 + Int64(minute) * 60, [0], .edit(.update, entity: 0, key: nil))) }
+    spec.timeline = [
+      at(10, [0], .bulkInsert(count: 20, entity: 0, oneSave: true, over: .zero)), at(600, [1], .goOffline),
+      at(3 * 3600, [1], .goOnline),
+    ]
+    for minute in 0..<5 {
+      spec.timeline.append(at(3600 + Int64(minute) * 60, [0], .edit(.update, entity: 0, key: nil)))
+    }
     let (log, recorder, outcome) = runLogged(spec)
     #expect(outcome.converged)
     let expired = log.observations.contains {
@@ -168,7 +178,11 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
       if case .imported(StoreID(1), _, _, let records, _) = $0 { return records > 0 }
       return false
     }
-    if case .imported(_, _, _, let records, _) = lastImport { #expect(records == 20) } else { Issue.record("no import") }
+    if case .imported(_, _, _, let records, _) = lastImport {
+      #expect(records == 20)
+    } else {
+      Issue.record("no import")
+    }
     // Without retention the same reconnect fetches only the records changed since the token.
     spec.server.changeTokenRetentionSeconds = nil
     let (plainLog, _, _) = runLogged(spec)
@@ -181,7 +195,10 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
 
   static func oneFieldPair() -> WorldSpec {
     var spec = SchedulerTests.quietPair(hours: 2)
-    spec.entities = [EntityDescription(name: "Counter", attributeBytes: [8]), EntityDescription(name: "Contribution", attributeBytes: [8])]
+    spec.entities = [
+      EntityDescription(name: "Counter", attributeBytes: [8]),
+      EntityDescription(name: "Contribution", attributeBytes: [8]),
+    ]
     return spec
   }
 
@@ -231,8 +248,10 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
       var spec = SchedulerTests.quietPair(hours: 1)
       spec.devices[0].app.resetGuard = guardOn
       spec.timeline = [
-        at(10, [0], .edit(.insert, entity: 0, key: nil)), at(90, [0], .goOffline), at(100, [0], .resetSync(.userPurgedZone)),
-        at(110, [0], .edit(.insert, entity: 0, key: nil)), at(120, [0], .edit(.update, entity: 0, key: nil)), at(200, [0], .goOnline),
+        at(10, [0], .edit(.insert, entity: 0, key: nil)), at(90, [0], .goOffline),
+        at(100, [0], .resetSync(.userPurgedZone)),
+        at(110, [0], .edit(.insert, entity: 0, key: nil)), at(120, [0], .edit(.update, entity: 0, key: nil)),
+        at(200, [0], .goOnline),
       ]
       let (_, recorder, outcome) = runLogged(spec)
       #expect(outcome.converged)
@@ -251,7 +270,9 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     spec.devices[0].workload!.foregroundOnly = true
     let (log, recorder, outcome) = runLogged(spec)
     let wakes = log.observations.compactMap { observation -> SimTime? in
-      if case .push(DeviceID(1), .delivered, let time) = observation, time < SimTime(.seconds(4 * 3600 - 600)) { return time }
+      if case .push(DeviceID(1), .delivered, let time) = observation, time < SimTime(.seconds(4 * 3600 - 600)) {
+        return time
+      }
       return nil
     }
     #expect(wakes.count >= 6)
@@ -264,10 +285,12 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     }
     #expect(held.count > 200)
     #expect(outcome.converged)
-    #expect(recorder.latencyRows().filter { $0.observer == DeviceID(1) }.allSatisfy { $0.outcome == .visible || $0.outcome == .supersededLocally })
+    #expect(
+      recorder.latencyRows().filter { $0.observer == DeviceID(1) }.allSatisfy {
+        $0.outcome == .visible || $0.outcome == .supersededLocally
+      })
   }
 }
-
 
 @Suite struct CloudErrorTests {
   func errors(_ log: ObservationLog, _ kind: CloudError) -> [SimTime] {
@@ -315,7 +338,10 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
   @Test func aPoisonRecordFailsItsWholeBatchEveryTime() {
     var spec = SchedulerTests.quietPair(hours: 1)
     spec.server.poisonRecordProbability = 0.05
-    spec.timeline = [at(10, [0], .bulkInsert(count: 100, entity: 0, oneSave: true, over: .zero)), at(600, [0], .background), at(700, [0], .activate), at(800, [0], .background)]
+    spec.timeline = [
+      at(10, [0], .bulkInsert(count: 100, entity: 0, oneSave: true, over: .zero)), at(600, [0], .background),
+      at(700, [0], .activate), at(800, [0], .background),
+    ]
     let (log, recorder, outcome) = runLogged(spec)
     // The 100 records go in one batch with a poison record among them: each export attempt
     // (the save, then two deactivations) fails with partialFailure; nothing commits.
@@ -341,7 +367,9 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
   @Test func aSecondContainerOnTheSameStoreFails134410AndRemovingTheStoreFirstWorks() {
     for removeFirst in [false, true] {
       var spec = SchedulerTests.quietPair(hours: 1)
-      spec.timeline = [at(10, [0], .edit(.insert, entity: 0, key: nil)), at(60, [1], .toggleSync(removeStoreFirst: removeFirst))]
+      spec.timeline = [
+        at(10, [0], .edit(.insert, entity: 0, key: nil)), at(60, [1], .toggleSync(removeStoreFirst: removeFirst)),
+      ]
       for minute in 2..<6 { spec.timeline.append(at(Int64(minute) * 60, [0, 1], .edit(.insert, entity: 0, key: nil))) }
       let (_, recorder, outcome) = runLogged(spec)
       let fromPeer = recorder.latencyRows().filter { $0.observer == DeviceID(1) && $0.editedAt > SimTime(.seconds(60)) }
@@ -369,7 +397,8 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     #expect(started != nil)
     // Remove the store half a second into the export: after its first batch, before its last.
     let removal = started!.nanoseconds + 500_000_000
-    spec.timeline.append(TimelineAction(at: SimDuration(nanoseconds: removal), devices: [1], action: .toggleSync(removeStoreFirst: true)))
+    spec.timeline.append(
+      TimelineAction(at: SimDuration(nanoseconds: removal), devices: [1], action: .toggleSync(removeStoreFirst: true)))
     let (_, recorder, outcome) = runLogged(spec)
     let export = recorder.activities.first { $0.kind == .export && $0.startedAt == started }
     let sent = Int(export?.records ?? -1)
@@ -494,7 +523,8 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
   @Test func aPublicPollQueriesEachRecordTypeAndTheJoinRecords() {
     var spec = SchedulerTests.quietPair(hours: 1)
     spec.entities = [
-      EntityDescription(name: "Post", manyToManyLinksPerObject: 1), EntityDescription(name: "Tag"), EntityDescription(name: "Author"),
+      EntityDescription(name: "Post", manyToManyLinksPerObject: 1), EntityDescription(name: "Tag"),
+      EntityDescription(name: "Author"),
     ]
     for index in 0..<2 { spec.devices[index].stores = [.publicDatabase] }
     spec.polling.appUseClock = false
@@ -536,7 +566,9 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     #expect(Set(windows.map(\.0)).count == 1)
     #expect(Set(windows.map(\.1)).count == 1)
     // Page 2: 0.2 s latency + 51 records × 3.5 ms to apply + its bytes at 5 MB/s.
-    let pageTwo = SimDuration(seconds: 0.2 + 51 * 0.0035) + SimDuration(nanoseconds: Int64((Double(51 * 444) / 5_000_000 * 1e9).rounded()))
+    let pageTwo =
+      SimDuration(seconds: 0.2 + 51 * 0.0035)
+      + SimDuration(nanoseconds: Int64((Double(51 * 444) / 5_000_000 * 1e9).rounded()))
     let window = windows[0].1 - windows[0].0
     #expect(abs(window.nanoseconds - pageTwo.nanoseconds) < 1_000_000)
     #expect(recorder.counters.orphanWindows == 200)

@@ -1,6 +1,6 @@
 import SimKernel
-import SimModel
 import SimMetrics
+import SimModel
 import Testing
 
 @Suite struct PipelineTests {
@@ -88,7 +88,8 @@ import Testing
       var spec = TestWorlds.privatePair()
       spec.entities = [EntityDescription(name: "Item", attributeBytes: attributeBytes)]
       spec.timeline = [
-        TimelineAction(at: .seconds(10), devices: [0], action: .bulkInsert(count: 1000, entity: 0, oneSave: true, over: .zero))
+        TimelineAction(
+          at: .seconds(10), devices: [0], action: .bulkInsert(count: 1000, entity: 0, oneSave: true, over: .zero))
       ]
       let log = ObservationLog()
       _ = WorldRunner.run(spec, sink: log)
@@ -110,7 +111,9 @@ import Testing
     spec.timeline = [TimelineAction(at: .seconds(60), devices: [1], action: .goOffline)]
     for minute in 0..<100 {
       spec.timeline.append(
-        TimelineAction(at: .seconds(120 + Int64(minute) * 60), devices: [0], action: .edit(minute < 20 ? .insert : .update, entity: 0, key: nil)))
+        TimelineAction(
+          at: .seconds(120 + Int64(minute) * 60), devices: [0],
+          action: .edit(minute < 20 ? .insert : .update, entity: 0, key: nil)))
     }
     spec.timeline.append(TimelineAction(at: .hours(2), devices: [1], action: .goOnline))
     let log = ObservationLog()
@@ -211,7 +214,10 @@ import Testing
     workload.insertShare = 1
     workload.store = 1
     spec.devices[0].workload = workload
-    spec.timeline = [TimelineAction(at: .seconds(30), devices: [1], action: .bulkInsert(count: 5, entity: 0, oneSave: true, over: .zero), store: 1)]
+    spec.timeline = [
+      TimelineAction(
+        at: .seconds(30), devices: [1], action: .bulkInsert(count: 5, entity: 0, oneSave: true, over: .zero), store: 1)
+    ]
     let (_, recorder, outcome) = runLogged(spec)
     #expect(outcome.converged)
     let rows = recorder.latencyRows()
@@ -226,8 +232,10 @@ import Testing
 /// What a world's state costs per device, beside its records.
 @Suite struct MemoryTests {
   @Test func fixedStatePerDeviceStaysUnderOneKilobyteAndRunHistoryGrowsWithActivity() {
-    let quiet = WorldRunner.run(TestWorlds.privatePair(count: 2, editsPerHour: 1, hours: 24), sink: ObservationLog()).memory
-    let busy = WorldRunner.run(TestWorlds.privatePair(count: 2, editsPerHour: 12, hours: 24), sink: ObservationLog()).memory
+    let quiet = WorldRunner.run(TestWorlds.privatePair(count: 2, editsPerHour: 1, hours: 24), sink: ObservationLog())
+      .memory
+    let busy = WorldRunner.run(TestWorlds.privatePair(count: 2, editsPerHour: 12, hours: 24), sink: ObservationLog())
+      .memory
     for report in [quiet, busy] {
       #expect(report.runHistoryBytesPerDevice > 0)
       #expect(report.perDeviceBytes - report.runHistoryBytesPerDevice < 1024)

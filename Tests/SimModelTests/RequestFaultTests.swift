@@ -1,5 +1,6 @@
-@testable import SimModel
 import Testing
+
+@testable import SimModel
 
 /// Failure modes are registered in one list, and the parameters turn each on or off.
 @Suite struct RequestFaultTests {
@@ -14,7 +15,10 @@ import Testing
     server.networkFailureProbability = 0.2
     server.deviceThrottleRequestsPerMinute = 40
     let faults = RequestFaults.active(for: server)
-    #expect(faults.map(\.error) == [.networkUnavailable, .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy])
+    #expect(
+      faults.map(\.error) == [
+        .networkUnavailable, .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy,
+      ])
     #expect(RequestFaults.all.count == 5)
   }
 }

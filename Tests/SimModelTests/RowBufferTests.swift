@@ -1,5 +1,6 @@
 import SimKernel
 import Testing
+
 @testable import SimModel
 
 /// `RowBuffer`: the inline-addressed row lists of stores and zones.

@@ -1,6 +1,6 @@
 import SimKernel
-import SimModel
 import SimMetrics
+import SimModel
 import Testing
 
 /// Tests of MODEL §5 whose expectations are derived by hand from the rules, not by running the code.
@@ -86,7 +86,8 @@ import Testing
       var spec = TestWorlds.privatePair(hours: 12)
       spec.exportRequestCoalescing = coalescing
       spec.timeline = [
-        TimelineAction(at: .seconds(10), devices: [0], action: .bulkInsert(count: 2000, entity: 0, oneSave: oneSave, over: over))
+        TimelineAction(
+          at: .seconds(10), devices: [0], action: .bulkInsert(count: 2000, entity: 0, oneSave: oneSave, over: over))
       ]
       let (recorder, _) = TestWorlds.run(spec)
       let rate = Int32(policyIndex(spec, "rateLimit"))
@@ -151,7 +152,8 @@ import Testing
     spec.scheduler.reevaluationLatencySeconds = 0
     spec.entities = [EntityDescription(name: "Blob", attributeBytes: [500_000])]
     spec.timeline = [
-      TimelineAction(at: .seconds(60), devices: [0], action: .bulkInsert(count: 20, entity: 0, oneSave: true, over: .zero)),
+      TimelineAction(
+        at: .seconds(60), devices: [0], action: .bulkInsert(count: 20, entity: 0, oneSave: true, over: .zero)),
       TimelineAction(at: .seconds(62), devices: [0], action: .nudge(every: nil, until: nil)),
     ]
     let (recorder, _) = TestWorlds.run(spec)
@@ -399,7 +401,12 @@ import Testing
     for trial in 0..<3_000 {
       var policy = ActivityRateLimitPolicy()
       if trial % 3 == 1 { policy.windows.reverse() }
-      if trial % 3 == 2 { policy.windows = [RateLimitWindow(maxRuns: 5, windowSeconds: 600), RateLimitWindow(maxRuns: 3, windowSeconds: 30), RateLimitWindow(maxRuns: 8, windowSeconds: 20)] }
+      if trial % 3 == 2 {
+        policy.windows = [
+          RateLimitWindow(maxRuns: 5, windowSeconds: 600), RateLimitWindow(maxRuns: 3, windowSeconds: 30),
+          RateLimitWindow(maxRuns: 8, windowSeconds: 20),
+        ]
+      }
       var time = 0.0
       let gapSeconds = [0.5, 5, 60, 600][Int(rng.nextInt(below: 4))]
       let runs = (0..<Int(rng.nextInt(below: 400))).map { _ in
@@ -415,7 +422,8 @@ import Testing
       var eligible = now
       for window in policy.windows where runs.count >= window.maxRuns {
         let extend = context.lowPowerMode && !context.pluggedIn
-        let length = SimDuration(seconds: extend ? max(window.windowSeconds, policy.lowPowerWindowSeconds) : window.windowSeconds)
+        let length = SimDuration(
+          seconds: extend ? max(window.windowSeconds, policy.lowPowerWindowSeconds) : window.windowSeconds)
         let blocking = runs[runs.count - window.maxRuns]
         if blocking > now.advanced(by: SimDuration(nanoseconds: -length.nanoseconds)) {
           eligible = max(eligible, blocking.advanced(by: length))

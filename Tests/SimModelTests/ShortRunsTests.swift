@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SimModel
 
 /// The array shortcuts the model uses on its hot paths do what the standard forms do.

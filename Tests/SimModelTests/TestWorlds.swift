@@ -1,6 +1,6 @@
 import SimKernel
-import SimModel
 import SimMetrics
+import SimModel
 
 /// Small worlds for tests, built in Swift.
 enum TestWorlds {

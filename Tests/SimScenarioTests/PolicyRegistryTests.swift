@@ -1,8 +1,8 @@
 import Foundation
-import SimKernel
-import SimModel
 import SimExperiments
+import SimKernel
 import SimMetrics
+import SimModel
 import SimScenario
 import SimTestSupport
 import Testing
@@ -43,7 +43,10 @@ struct MaintenanceWindowPolicy: SchedulerPolicy {
   @Test func aResearchersPolicyIsDecodedDecidesAndIsReported() throws {
     let registry = PolicyRegistry.standard.adding(MaintenanceWindowPolicy.definition)
     let (scenario, _) = try ScenarioDecoder.decode(Array(Self.scenario.utf8), file: "m.json", policies: registry)
-    #expect(scenario.spec.scheduler.policies.map(\.name) == ["activityGroup", "rateLimit", "lowPowerMode", "network", "maintenance"])
+    #expect(
+      scenario.spec.scheduler.policies.map(\.name) == [
+        "activityGroup", "rateLimit", "lowPowerMode", "network", "maintenance",
+      ])
     let policy = try #require(scenario.spec.scheduler.policies.last as? MaintenanceWindowPolicy)
     #expect(policy.untilSeconds == 900)
     let report = ScenarioRunner.run(scenario)
@@ -64,16 +67,23 @@ struct MaintenanceWindowPolicy: SchedulerPolicy {
   }
 
   @Test func unknownPolicyNamesAreErrors() {
-    for (name, registry) in [("maintenance", PolicyRegistry.standard), ("rateLimits", .standard.adding(MaintenanceWindowPolicy.definition))] {
+    for (name, registry) in [
+      ("maintenance", PolicyRegistry.standard), ("rateLimits", .standard.adding(MaintenanceWindowPolicy.definition)),
+    ] {
       let text = #"{"version": 1, "devices": [{"name": "a"}], "scheduler": {"policies": {""# + name + #"": true}}}"#
       var problems: [ScenarioProblem] = []
-      do { _ = try ScenarioDecoder.decode(Array(text.utf8), file: "u.json", policies: registry) } catch { problems = error.problems }
-      #expect(problems.contains { $0.path == "scheduler.policies.\(name)" && $0.message.contains("unknown key") }, "\(problems)")
+      do { _ = try ScenarioDecoder.decode(Array(text.utf8), file: "u.json", policies: registry) } catch {
+        problems = error.problems
+      }
+      #expect(
+        problems.contains { $0.path == "scheduler.policies.\(name)" && $0.message.contains("unknown key") },
+        "\(problems)")
     }
   }
 
   @Test func defaultsAndOptionsComeFromEachPolicysDefinition() throws {
-    let text = #"{"version": 1, "devices": [{"name": "a"}], "scheduler": {"policies": {"activityGroup": {"limit": 3}, "rateLimit": {"lowPowerWindow": "2h", "exemptPushLaunches": false, "windows": [{"maxRuns": 5, "window": "1m"}]}, "lowPowerMode": false, "singleDeviceAccount": {"delay": "1h"}}}}"#
+    let text =
+      #"{"version": 1, "devices": [{"name": "a"}], "scheduler": {"policies": {"activityGroup": {"limit": 3}, "rateLimit": {"lowPowerWindow": "2h", "exemptPushLaunches": false, "windows": [{"maxRuns": 5, "window": "1m"}]}, "lowPowerMode": false, "singleDeviceAccount": {"delay": "1h"}}}}"#
     let (scenario, _) = try ScenarioDecoder.decode(Array(text.utf8), file: "d.json")
     let policies = scenario.spec.scheduler.policies
     #expect(policies.map(\.name) == ["activityGroup", "rateLimit", "network", "singleDeviceAccount"])

@@ -1,7 +1,7 @@
-import SimKernel
-import SimModel
 import SimExperiments
+import SimKernel
 import SimMetrics
+import SimModel
 import SimScenario
 import Testing
 
@@ -37,23 +37,32 @@ import Testing
   /// Found by mutating library scenarios: an edit rate of 1e300 trapped while the workload check
   /// printed its estimate as an integer.
   @Test func anAbsurdEditRateIsReportedNotATrap() {
-    let found = problems(#"{"version": 1, "duration": "2d", "devices": [{"name": "a"}], "workloads": [{"devices": "all", "editsPerHour": 1e300}]}"#)
-    #expect(found.contains { $0.contains("workloads[0].editsPerHour: 1e+300 edits per hour is over the limit of 360000") })
+    let found = problems(
+      #"{"version": 1, "duration": "2d", "devices": [{"name": "a"}], "workloads": [{"devices": "all", "editsPerHour": 1e300}]}"#
+    )
+    #expect(
+      found.contains { $0.contains("workloads[0].editsPerHour: 1e+300 edits per hour is over the limit of 360000") })
     #expect(found.contains { $0.contains("workloads: about 4.8e+301 edits in all is over the limit of 20000000") })
   }
 
   @Test func editsNameAStoreByItsIndexAndAMissingStoreIsAProblem() throws {
-    let devices = #"[{"name": "phone", "stores": ["private", {"shared": {"owner": 0, "participants": [1]}}]}, {"name": "friend", "account": 1, "stores": [{"shared": {"owner": 0, "participants": [1]}}]}]"#
+    let devices =
+      #"[{"name": "phone", "stores": ["private", {"shared": {"owner": 0, "participants": [1]}}]}, {"name": "friend", "account": 1, "stores": [{"shared": {"owner": 0, "participants": [1]}}]}]"#
     let scenario = try decode(
-      #"{"version": 1, "accounts": 2, "devices": "# + devices + #", "workloads": [{"devices": "phone", "editsPerHour": 6, "store": 1}], "timeline": [{"at": "1m", "devices": "phone", "action": {"edit": {"kind": "insert", "store": 1}}}, {"at": "2m", "devices": "friend", "action": {"bulkInsert": {"count": 3}}}]}"#)
+      #"{"version": 1, "accounts": 2, "devices": "# + devices
+        + #", "workloads": [{"devices": "phone", "editsPerHour": 6, "store": 1}], "timeline": [{"at": "1m", "devices": "phone", "action": {"edit": {"kind": "insert", "store": 1}}}, {"at": "2m", "devices": "friend", "action": {"bulkInsert": {"count": 3}}}]}"#
+    )
     #expect(scenario.spec.devices[0].workload?.store == 1)
     #expect(scenario.spec.timeline.map(\.store) == [1, nil])
     let found = problems(
-      #"{"version": 1, "accounts": 2, "devices": "# + devices + #", "workloads": [{"devices": "all", "editsPerHour": 6, "store": 1}], "timeline": [{"at": "1m", "devices": "phone", "action": {"bulkInsert": {"count": 3, "store": 2}}}]}"#)
-    #expect(found == [
-      "s.json: workloads[0].store: device \"friend\" has no store 1 (it has 1 store, numbered from 0 in the order of its \"stores\")",
-      "s.json: timeline[0].action.bulkInsert.store: device \"phone\" has no store 2 (it has 2 stores, numbered from 0 in the order of its \"stores\")",
-    ])
+      #"{"version": 1, "accounts": 2, "devices": "# + devices
+        + #", "workloads": [{"devices": "all", "editsPerHour": 6, "store": 1}], "timeline": [{"at": "1m", "devices": "phone", "action": {"bulkInsert": {"count": 3, "store": 2}}}]}"#
+    )
+    #expect(
+      found == [
+        "s.json: workloads[0].store: device \"friend\" has no store 1 (it has 1 store, numbered from 0 in the order of its \"stores\")",
+        "s.json: timeline[0].action.bulkInsert.store: device \"phone\" has no store 2 (it has 2 stores, numbered from 0 in the order of its \"stores\")",
+      ])
   }
 
   @Test func everyProblemIsReportedWithItsPathAndAHint() {
@@ -108,9 +117,10 @@ import Testing
   }
 
   @Test func unknownVersionsAreRejected() {
-    #expect(problems(#"{"version": 2, "devices": [{"name": "a"}]}"#) == [
-      "s.json: version: version 2 is newer than this SyncSim reads (1) (upgrade SyncSim)"
-    ])
+    #expect(
+      problems(#"{"version": 2, "devices": [{"name": "a"}]}"#) == [
+        "s.json: version: version 2 is newer than this SyncSim reads (1) (upgrade SyncSim)"
+      ])
     #expect(problems(#"{"devices": []}"#).first?.hasPrefix("s.json: version: missing required key") == true)
   }
 
@@ -118,13 +128,16 @@ import Testing
     let huge = problems(#"{"version": 1, "devices": [{"name": "a", "count": 1000000}]}"#)
     #expect(huge.contains { $0.contains("is above 100000") })
     let busy = problems(
-      #"{"version": 1, "duration": "3650d", "devices": [{"name": "a", "count": 1000}], "workloads": [{"devices": "all", "editsPerHour": 1000}]}"#)
+      #"{"version": 1, "duration": "3650d", "devices": [{"name": "a", "count": 1000}], "workloads": [{"devices": "all", "editsPerHour": 1000}]}"#
+    )
     #expect(busy.contains { $0.contains("over the limit of 20000000") })
   }
 
   @Test func noInputCrashesTheDecoder() {
     var rng = RandomStream(seed: 99)
-    let valid = Array(#"{"version": 1, "duration": "1h", "devices": [{"name": "a", "count": 2}], "timeline": [{"at": "1m", "devices": "a", "action": {"nudge": {"every": "10s"}}}]}"#.utf8)
+    let valid = Array(
+      #"{"version": 1, "duration": "1h", "devices": [{"name": "a", "count": 2}], "timeline": [{"at": "1m", "devices": "a", "action": {"nudge": {"every": "10s"}}}]}"#
+        .utf8)
     for round in 0..<3000 {
       var bytes = valid
       let mutations = 1 + Int(rng.nextInt(below: 4))

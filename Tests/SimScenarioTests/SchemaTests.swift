@@ -16,45 +16,118 @@ import Testing
     return [
       (#"{"version": 1, "devices": [{"name": "a"}], "# + b + "}", ["properties"]),
       (#"{"version": 1, "devices": [{"name": "a", "# + b + "}]}", ["properties", "devices", "items", "properties"]),
-      (#"{"version": 1, "devices": [{"name": "a", "power": {"# + b + "}}]}", ["properties", "devices", "items", "properties", "power", "properties"]),
-      (#"{"version": 1, "devices": [{"name": "a", "network": {"# + b + "}}]}", ["properties", "devices", "items", "properties", "network", "properties"]),
+      (
+        #"{"version": 1, "devices": [{"name": "a", "power": {"# + b + "}}]}",
+        ["properties", "devices", "items", "properties", "power", "properties"]
+      ),
+      (
+        #"{"version": 1, "devices": [{"name": "a", "network": {"# + b + "}}]}",
+        ["properties", "devices", "items", "properties", "network", "properties"]
+      ),
       (top(#""model": {"# + b + "}"), ["properties", "model", "properties"]),
-      (top(#""model": {"entities": [{"name": "E", "# + b + "}]}"), ["properties", "model", "properties", "entities", "items", "properties"]),
-      (top(#""model": {"entities": [{"name": "E", "attributes": [{"name": "x", "bytes": 1, "# + b + "}]}]}"),
-       ["properties", "model", "properties", "entities", "items", "properties", "attributes", "items", "properties"]),
-      (top(#""model": {"entities": [{"name": "E", "relationships": [{"name": "r", "destination": "E", "inverse": "r", "# + b + "}]}]}"),
-       ["properties", "model", "properties", "entities", "items", "properties", "relationships", "items", "properties"]),
-      (top(#""model": {"entities": [{"name": "E"}], "configurations": [{"name": "C", "entities": ["E"], "# + b + "}]}"),
-       ["properties", "model", "properties", "configurations", "items", "properties"]),
+      (
+        top(#""model": {"entities": [{"name": "E", "# + b + "}]}"),
+        ["properties", "model", "properties", "entities", "items", "properties"]
+      ),
+      (
+        top(#""model": {"entities": [{"name": "E", "attributes": [{"name": "x", "bytes": 1, "# + b + "}]}]}"),
+        ["properties", "model", "properties", "entities", "items", "properties", "attributes", "items", "properties"]
+      ),
+      (
+        top(
+          #""model": {"entities": [{"name": "E", "relationships": [{"name": "r", "destination": "E", "inverse": "r", "#
+            + b + "}]}]}"),
+        [
+          "properties", "model", "properties", "entities", "items", "properties", "relationships", "items",
+          "properties",
+        ]
+      ),
+      (
+        top(
+          #""model": {"entities": [{"name": "E"}], "configurations": [{"name": "C", "entities": ["E"], "# + b + "}]}"),
+        ["properties", "model", "properties", "configurations", "items", "properties"]
+      ),
       (top(#""cloud": {"# + b + "}"), ["properties", "cloud", "properties"]),
       (top(#""push": {"# + b + "}"), ["properties", "push", "properties"]),
       (top(#""polling": {"# + b + "}"), ["properties", "polling", "properties"]),
       (top(#""scheduler": {"# + b + "}"), ["properties", "scheduler", "properties"]),
-      (top(#""scheduler": {"policies": {"# + b + "}}"), ["properties", "scheduler", "properties", "policies", "properties"]),
-      (top(#""scheduler": {"policies": {"rateLimit": {"# + b + "}}}"),
-       ["properties", "scheduler", "properties", "policies", "properties", "rateLimit", "oneOf", "1", "properties"]),
-      (top(#""scheduler": {"policies": {"rateLimit": {"windows": [{"maxRuns": 1, "window": 1, "# + b + "}]}}}"),
-       ["properties", "scheduler", "properties", "policies", "properties", "rateLimit", "oneOf", "1", "properties", "windows", "items", "properties"]),
-      (top(#""scheduler": {"policies": {"activityGroup": {"# + b + "}}}"),
-       ["properties", "scheduler", "properties", "policies", "properties", "activityGroup", "oneOf", "1", "properties"]),
-      (top(#""scheduler": {"policies": {"lowPowerMode": {"# + b + "}}}"),
-       ["properties", "scheduler", "properties", "policies", "properties", "lowPowerMode", "oneOf", "1", "properties"]),
-      (top(#""scheduler": {"policies": {"singleDeviceAccount": {"# + b + "}}}"),
-       ["properties", "scheduler", "properties", "policies", "properties", "singleDeviceAccount", "oneOf", "1", "properties"]),
-      (top(#""workloads": [{"devices": "a", "editsPerHour": 1, "# + b + "}]"), ["properties", "workloads", "items", "properties"]),
-      (top(#""usage": [{"devices": "a", "sessionsPerDay": 1, "# + b + "}]"), ["properties", "usage", "items", "properties"]),
-      (top(#""timeline": [{"at": 1, "devices": "a", "action": "plug", "# + b + "}]"), ["properties", "timeline", "items", "properties"]),
-      (top(#""timeline": [{"at": 1, "devices": "a", "action": {"nudge": {"# + b + "}}}]"),
-       ["properties", "timeline", "items", "properties", "action", "oneOf", "3", "properties", "nudge", "properties"]),
-      (top(#""timeline": [{"at": 1, "devices": "a", "action": {"edit": {"kind": "update", "# + b + "}}}]"),
-       ["properties", "timeline", "items", "properties", "action", "oneOf", "4", "properties", "edit", "oneOf", "1", "properties"]),
-      (top(#""timeline": [{"at": 1, "devices": "a", "action": {"bulkInsert": {"count": 1, "# + b + "}}}]"),
-       ["properties", "timeline", "items", "properties", "action", "oneOf", "5", "properties", "bulkInsert", "properties"]),
-      (top(#""expect": [{"metric": "writes", "max": 1, "# + b + "}]"), ["properties", "expect", "items", "properties"]),
-      (#"{"version": 1, "devices": [{"name": "a", "stores": [{"shared": {"owner": 0, "# + b + "}}]}]}",
-       ["properties", "devices", "items", "properties", "stores", "items", "oneOf", "1", "properties", "shared", "properties"]),
-      (top(#""cloud": {"requestLatency": {"lognormal": {"median": 1, "p99": 2, "# + b + "}}}"),
-       ["$defs", "distribution", "oneOf", "5", "properties", "lognormal", "properties"]),
+      (
+        top(#""scheduler": {"policies": {"# + b + "}}"),
+        ["properties", "scheduler", "properties", "policies", "properties"]
+      ),
+      (
+        top(#""scheduler": {"policies": {"rateLimit": {"# + b + "}}}"),
+        ["properties", "scheduler", "properties", "policies", "properties", "rateLimit", "oneOf", "1", "properties"]
+      ),
+      (
+        top(#""scheduler": {"policies": {"rateLimit": {"windows": [{"maxRuns": 1, "window": 1, "# + b + "}]}}}"),
+        [
+          "properties", "scheduler", "properties", "policies", "properties", "rateLimit", "oneOf", "1", "properties",
+          "windows", "items", "properties",
+        ]
+      ),
+      (
+        top(#""scheduler": {"policies": {"activityGroup": {"# + b + "}}}"),
+        [
+          "properties", "scheduler", "properties", "policies", "properties", "activityGroup", "oneOf", "1",
+          "properties",
+        ]
+      ),
+      (
+        top(#""scheduler": {"policies": {"lowPowerMode": {"# + b + "}}}"),
+        ["properties", "scheduler", "properties", "policies", "properties", "lowPowerMode", "oneOf", "1", "properties"]
+      ),
+      (
+        top(#""scheduler": {"policies": {"singleDeviceAccount": {"# + b + "}}}"),
+        [
+          "properties", "scheduler", "properties", "policies", "properties", "singleDeviceAccount", "oneOf", "1",
+          "properties",
+        ]
+      ),
+      (
+        top(#""workloads": [{"devices": "a", "editsPerHour": 1, "# + b + "}]"),
+        ["properties", "workloads", "items", "properties"]
+      ),
+      (
+        top(#""usage": [{"devices": "a", "sessionsPerDay": 1, "# + b + "}]"),
+        ["properties", "usage", "items", "properties"]
+      ),
+      (
+        top(#""timeline": [{"at": 1, "devices": "a", "action": "plug", "# + b + "}]"),
+        ["properties", "timeline", "items", "properties"]
+      ),
+      (
+        top(#""timeline": [{"at": 1, "devices": "a", "action": {"nudge": {"# + b + "}}}]"),
+        ["properties", "timeline", "items", "properties", "action", "oneOf", "3", "properties", "nudge", "properties"]
+      ),
+      (
+        top(#""timeline": [{"at": 1, "devices": "a", "action": {"edit": {"kind": "update", "# + b + "}}}]"),
+        [
+          "properties", "timeline", "items", "properties", "action", "oneOf", "4", "properties", "edit", "oneOf", "1",
+          "properties",
+        ]
+      ),
+      (
+        top(#""timeline": [{"at": 1, "devices": "a", "action": {"bulkInsert": {"count": 1, "# + b + "}}}]"),
+        [
+          "properties", "timeline", "items", "properties", "action", "oneOf", "5", "properties", "bulkInsert",
+          "properties",
+        ]
+      ),
+      (
+        top(#""expect": [{"metric": "writes", "max": 1, "# + b + "}]"), ["properties", "expect", "items", "properties"]
+      ),
+      (
+        #"{"version": 1, "devices": [{"name": "a", "stores": [{"shared": {"owner": 0, "# + b + "}}]}]}",
+        [
+          "properties", "devices", "items", "properties", "stores", "items", "oneOf", "1", "properties", "shared",
+          "properties",
+        ]
+      ),
+      (
+        top(#""cloud": {"requestLatency": {"lognormal": {"median": 1, "p99": 2, "# + b + "}}}"),
+        ["$defs", "distribution", "oneOf", "5", "properties", "lognormal", "properties"]
+      ),
     ]
   }()
 
@@ -65,8 +138,11 @@ import Testing
   func node(_ root: Any, _ path: [String]) -> Any? {
     var current: Any? = root
     for step in path {
-      if let index = Int(step), let array = current as? [Any] { current = index < array.count ? array[index] : nil }
-      else { current = (current as? [String: Any])?[step] }
+      if let index = Int(step), let array = current as? [Any] {
+        current = index < array.count ? array[index] : nil
+      } else {
+        current = (current as? [String: Any])?[step]
+      }
     }
     return current
   }
@@ -87,10 +163,13 @@ import Testing
       } catch {
         hint = error.problems.first { $0.message == "unknown key \"\(Self.bogus)\"" }?.hint
       }
-      let decoderKeys = Set((hint ?? "").replacingOccurrences(of: "known keys: ", with: "").components(separatedBy: ", "))
+      let decoderKeys = Set(
+        (hint ?? "").replacingOccurrences(of: "known keys: ", with: "").components(separatedBy: ", "))
       let properties = node(root, probe.schemaPath) as? [String: Any]
       #expect(properties != nil, "no schema object at \(probe.schemaPath)")
-      #expect(Set(properties?.keys.map { $0 } ?? []) == decoderKeys, "at \(probe.schemaPath.joined(separator: "/")): \(probe.scenario)")
+      #expect(
+        Set(properties?.keys.map { $0 } ?? []) == decoderKeys,
+        "at \(probe.schemaPath.joined(separator: "/")): \(probe.scenario)")
     }
   }
 

@@ -19,4 +19,5 @@ public func withTemporaryDirectory<T>(_ body: (String) throws -> T) rethrows -> 
 }
 
 /// The package root, found from this file's location.
-public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().path

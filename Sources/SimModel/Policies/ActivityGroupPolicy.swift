@@ -18,7 +18,7 @@ public struct ActivityGroupPolicy: SchedulerPolicy {
     options: [
       PolicyOption(
         key: "limit", kind: .integer(min: 1, max: 1000), defaultText: "1", source: "[assumed] 1",
-        meaning: "running activities allowed per group"),
+        meaning: "running activities allowed per group")
     ]
   ) { options in
     ActivityGroupPolicy(limit: options.integer("limit") ?? 1)

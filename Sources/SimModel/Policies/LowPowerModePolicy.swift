@@ -8,7 +8,8 @@ public struct LowPowerModePolicy: SchedulerPolicy {
   public init() {}
 
   public func evaluate(_ activity: PolicyContext) -> PolicyVerdict {
-    let enforced = activity.lowPowerMode
+    let enforced =
+      activity.lowPowerMode
       && (!activity.pluggedIn || activity.batteryPercent < batteryThresholdPercent)
     return enforced ? .refuse(until: nil) : .proceed
   }
@@ -20,7 +21,7 @@ public struct LowPowerModePolicy: SchedulerPolicy {
     options: [
       PolicyOption(
         key: "batteryThreshold", kind: .number(min: 0, max: 100), defaultText: "30",
-        source: "[RE] `_DASLowPowerModePolicy` 30 %", meaning: "percent below which plugged-in devices are refused too"),
+        source: "[RE] `_DASLowPowerModePolicy` 30 %", meaning: "percent below which plugged-in devices are refused too")
     ]
   ) { options in
     var policy = LowPowerModePolicy()

@@ -86,7 +86,8 @@ struct PolicySet {
   ) -> PolicyVerdict {
     switch slot {
     case .activityGroup(let index): return activityGroups[index].evaluate(activity)
-    case .rateLimit(let index): return rateLimitsCannotRefuse ? .proceed : rateLimits[index].evaluate(activity, runs: runs)
+    case .rateLimit(let index):
+      return rateLimitsCannotRefuse ? .proceed : rateLimits[index].evaluate(activity, runs: runs)
     case .lowPowerMode(let index): return lowPowerModes[index].evaluate(activity)
     case .network(let index): return networks[index].evaluate(activity)
     case .other(let index): return others[index].evaluate(activity)

@@ -21,7 +21,7 @@ public struct SingleDeviceAccountPolicy: SchedulerPolicy {
     options: [
       PolicyOption(
         key: "delay", kind: .duration(positive: false, maxSeconds: 3650 * 86_400), defaultText: "4h",
-        source: "[RE] CKScheduler priority 0: 4 h", meaning: "wait after submission"),
+        source: "[RE] CKScheduler priority 0: 4 h", meaning: "wait after submission")
     ]
   ) { options in
     var policy = SingleDeviceAccountPolicy()
