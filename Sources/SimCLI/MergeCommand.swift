@@ -13,6 +13,14 @@ struct MergeCommand {
     same sweep.csv, sweep-summary.csv and points/ an unsharded sweep writes, byte for byte.
     """
 
+  /// The shards read: their rows, their points' scenarios, and what their manifests agree on.
+  struct Shards {
+    var columns: [String] = []
+    var rows: [[String]] = []
+    var pointFiles: [(point: String, scenario: String)] = []
+    var factors: [String] = []
+  }
+
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
     var args = ArgumentList(arguments)
     if args.flag("help") {
@@ -22,26 +30,37 @@ struct MergeCommand {
     guard let out = try args.option("out") else { throw UsageError("merge needs --out DIR") }
     let directories = try args.positionals()
     guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
+    switch read(directories) {
+    case .failure(let problems):
+      for problem in problems.messages { console.error(problem) }
+      return .dataError
+    case .success(let shards):
+      return write(shards, from: directories.count, to: out, console: console)
+    }
+  }
+
+  /// Every problem found in the shard folders.
+  struct Problems: Error {
+    var messages: [String]
+  }
+
+  /// Reads and checks every shard: all of one sweep, each once, none missing.
+  static func read(_ directories: [String]) -> Result<Shards, Problems> {
     var problems: [String] = []
-    var rows: [[String]] = []
+    var shards = Shards()
     var columns: [String]?
     var seen: [Int] = []
     var expected: (count: Int, total: Int, factors: String)?
-    var pointFiles: [(String, String)] = []
     for directory in directories {
       guard let manifest = try? String(contentsOfFile: directory + "/shard.txt", encoding: .utf8) else {
         problems.append("\(directory): no shard.txt (not a folder written by sweep --shard)")
         continue
       }
-      let lines = manifest.split(separator: "\n").map(String.init)
-      let words = lines.first?.split(separator: " ") ?? []
-      guard lines.count >= 3, words.count == 4, let index = Int(words[1]), let count = Int(words[3]),
-        let total = Int(lines[1].dropFirst(5))
-      else {
+      guard let shard = parseManifest(manifest) else {
         problems.append("\(directory)/shard.txt: malformed")
         continue
       }
-      let factors = String(lines[2].dropFirst(8))
+      let (index, count, total, factors) = shard
       if let expected, expected != (count, total, factors) {
         problems.append("\(directory): shard of a different sweep (\(count) shards, \(total) runs, factors \(factors))")
         continue
@@ -57,13 +76,8 @@ struct MergeCommand {
       }
       if let columns, columns != table.columns { problems.append("\(directory)/sweep.csv: different columns") }
       columns = table.columns
-      rows += table.rows
-      let points = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/points")) ?? []
-      for point in points.sorted() {
-        if let scenario = try? String(contentsOfFile: "\(directory)/points/\(point)/scenario.json", encoding: .utf8) {
-          pointFiles.append((point, scenario))
-        }
-      }
+      shards.rows += table.rows
+      shards.pointFiles += pointScenarios(in: directory)
     }
     if let expected, problems.isEmpty {
       let missing = (1...expected.count).filter { !seen.contains($0) }
@@ -71,28 +85,51 @@ struct MergeCommand {
         problems.append("missing shards: \(missing.map(String.init).joined(separator: ", ")) of \(expected.count)")
       }
     }
-    guard problems.isEmpty, let columns, let expected else {
-      for problem in problems { console.error(problem) }
-      return .dataError
+    guard problems.isEmpty, let columns, let expected else { return .failure(Problems(messages: problems)) }
+    shards.columns = columns
+    shards.factors = expected.factors.isEmpty ? [] : expected.factors.split(separator: ",").map(String.init)
+    guard columns == SweepOutput.columns(factors: shards.factors) else {
+      return .failure(Problems(messages: ["sweep.csv columns do not match the manifest's factors"]))
     }
-    let factors = expected.factors.isEmpty ? [] : expected.factors.split(separator: ",").map(String.init)
-    guard columns == SweepOutput.columns(factors: factors) else {
-      console.error("sweep.csv columns do not match the manifest's factors")
-      return .dataError
+    return .success(shards)
+  }
+
+  /// A manifest's shard index, shard count, total runs and factors.
+  static func parseManifest(_ manifest: String) -> (index: Int, count: Int, total: Int, factors: String)? {
+    let lines = manifest.split(separator: "\n").map(String.init)
+    let words = lines.first?.split(separator: " ") ?? []
+    guard lines.count >= 3, words.count == 4, let index = Int(words[1]), let count = Int(words[3]),
+      let total = Int(lines[1].dropFirst(5))
+    else { return nil }
+    return (index, count, total, String(lines[2].dropFirst(8)))
+  }
+
+  /// The resolved scenario of each point a shard ran, by point folder.
+  static func pointScenarios(in directory: String) -> [(point: String, scenario: String)] {
+    let points = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/points")) ?? []
+    return points.sorted().compactMap { point in
+      (try? String(contentsOfFile: "\(directory)/points/\(point)/scenario.json", encoding: .utf8)).map { (point, $0) }
     }
-    let table = SweepOutput.table(rows, factors: factors)
+  }
+
+  /// Writes the merged files an unsharded sweep would have written.
+  static func write(_ shards: Shards, from count: Int, to out: String, console: Console) -> ExitCode {
+    let table = SweepOutput.table(shards.rows, factors: shards.factors)
     do {
       try ScenarioFile.write(
-        [("sweep.csv", table.text), ("sweep-summary.csv", SweepOutput.summary(of: table, factors: factors).text)],
+        [
+          ("sweep.csv", table.text),
+          ("sweep-summary.csv", SweepOutput.summary(of: table, factors: shards.factors).text),
+        ],
         to: out)
-      for (point, scenario) in pointFiles {
+      for (point, scenario) in shards.pointFiles {
         try ScenarioFile.write([("scenario.json", scenario)], to: out + "/points/" + point)
       }
     } catch {
       console.error("error: cannot write \(out): \(error.localizedDescription)")
       return .cannotCreate
     }
-    console.print("merged \(directories.count) shards: \(table.rows.count) rows into \(out)/")
+    console.print("merged \(count) shards: \(table.rows.count) rows into \(out)/")
     return .success
   }
 }

@@ -19,12 +19,28 @@ struct RunCommand {
       --trace         also write every processed event to trace.csv
     """
 
+  /// What the command line asked for.
+  struct Options {
+    var file: String
+    var seed: UInt64?
+    var duration: SimDuration?
+    var out: String?
+    var trace: Bool
+  }
+
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
     var args = ArgumentList(arguments)
     if args.flag("help") {
       console.print(usage)
       return .success
     }
+    let options = try parse(&args)
+    guard let loaded = load(options, console: console) else { return .dataError }
+    return execute(loaded.scenario, sourceBytes: loaded.bytes, options, console: console)
+  }
+
+  /// Reads the options; a malformed one is a usage error.
+  static func parse(_ args: inout ArgumentList) throws(UsageError) -> Options {
     let seedText = try args.option("seed")
     let durationText = try args.option("duration")
     let out = try args.option("out")
@@ -33,54 +49,68 @@ struct RunCommand {
     guard files.count == 1 else {
       throw UsageError(files.isEmpty ? "run needs a scenario file" : "run takes one scenario file")
     }
-    var seed: UInt64?
+    var options = Options(file: files[0], out: out, trace: trace)
     if let seedText {
       guard let value = UInt64(seedText) else {
         throw UsageError("--seed must be a whole number from 0 to \(UInt64.max)")
       }
-      seed = value
+      options.seed = value
     }
-    var duration: SimDuration?
     if let durationText {
       guard let value = DurationText.parse(durationText), value > .zero, value <= .days(3650) else {
         throw UsageError("--duration must be a positive duration such as 30m, 24h or 7d")
       }
-      duration = value
+      options.duration = value
     }
-    let loaded = ScenarioFile.load(files[0])
+    return options
+  }
+
+  /// Loads and validates the scenario, reporting every problem; nil when it has an error.
+  static func load(_ options: Options, console: Console) -> (scenario: Scenario, bytes: [UInt8])? {
+    let loaded = ScenarioFile.load(options.file)
     for problem in loaded.problems { console.error(problem.description) }
     guard let scenario = loaded.scenario else {
       console.error("\(loaded.problems.count) problem\(loaded.problems.count == 1 ? "" : "s") found; nothing was run")
-      return .dataError
+      return nil
     }
+    return (scenario, loaded.bytes)
+  }
+
+  /// Runs the scenario, writes its files and prints its summary.
+  static func execute(_ scenario: Scenario, sourceBytes: [UInt8], _ options: Options, console: Console) -> ExitCode {
     let clock = ContinuousClock()
     let started = clock.now
-    var lastProgress = started
-    let progress: ((SimTime, SimTime) -> Void)? =
-      console.errIsTerminal
-      ? { reached, end in
-        let now = clock.now
-        guard started.duration(to: now) > .seconds(2), lastProgress.duration(to: now) > .milliseconds(200) else {
-          return
-        }
-        lastProgress = now
-        let percent = end.nanoseconds > 0 ? Int(reached.nanoseconds * 100 / end.nanoseconds) : 100
-        console.errorRaw(
-          "\r\(scenario.name): \(percent)% of \(DurationText.format(SimDuration(nanoseconds: end.nanoseconds))) simulated"
-        )
-      } : nil
     let report = ScenarioRunner.run(
-      scenario, seed: seed, duration: duration, trace: trace, sourceBytes: loaded.bytes, progress: progress)
+      scenario, seed: options.seed, duration: options.duration, trace: options.trace, sourceBytes: sourceBytes,
+      progress: progressLine(scenario.name, console, clock, started))
     let wall = started.duration(to: clock.now)
-    if console.errIsTerminal && started.duration(to: clock.now) > .seconds(2) { console.errorRaw("\r\u{1B}[K") }
-    let directory = out ?? "Results/\(scenario.name)"
+    if console.errIsTerminal && wall > .seconds(2) { console.errorRaw("\r\u{1B}[K") }
+    let directory = options.out ?? "Results/\(scenario.name)"
     do {
-      try ScenarioFile.write(report.files(version: SyncSimCommand.version, includeTrace: trace), to: directory)
+      try ScenarioFile.write(report.files(version: SyncSimCommand.version, includeTrace: options.trace), to: directory)
     } catch {
       console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
       return .cannotCreate
     }
     RunSummaryPrinter.print(report, wall: wall, directory: directory, console: console)
     return report.allExpectationsMet ? .success : .failure
+  }
+
+  /// The progress line on stderr for runs longer than two seconds, when stderr is a terminal.
+  static func progressLine(
+    _ name: String, _ console: Console, _ clock: ContinuousClock, _ started: ContinuousClock.Instant
+  ) -> ((SimTime, SimTime) -> Void)? {
+    guard console.errIsTerminal else { return nil }
+    var lastProgress = started
+    return { reached, end in
+      let now = clock.now
+      guard started.duration(to: now) > .seconds(2), lastProgress.duration(to: now) > .milliseconds(200) else {
+        return
+      }
+      lastProgress = now
+      let percent = end.nanoseconds > 0 ? Int(reached.nanoseconds * 100 / end.nanoseconds) : 100
+      let simulated = DurationText.format(SimDuration(nanoseconds: end.nanoseconds))
+      console.errorRaw("\r\(name): \(percent)% of \(simulated) simulated")
+    }
   }
 }

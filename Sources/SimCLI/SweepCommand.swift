@@ -26,43 +26,78 @@ struct SweepCommand {
                          combine shard folders with `syncsim merge`
     """
 
+  /// What the command line asked for.
+  struct Options {
+    var file: String
+    var sets: [String]
+    var zips: [String]
+    var excludes: [String]
+    var seeds: String?
+    var jobs: Int
+    var out: String?
+    var shard: (index: Int, count: Int)?
+  }
+
+  /// A sweep ready to run: its scenario, plan and runner, and each point's resolved scenario.
+  struct Prepared {
+    var scenario: Scenario
+    var plan: SweepPlan
+    var runner: SweepRunner
+    var scenarios: [Int: Scenario]
+  }
+
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
     var args = ArgumentList(arguments)
     if args.flag("help") {
       console.print(usage)
       return .success
     }
+    let options = try parse(&args)
+    guard let prepared = prepare(options, console: console) else { return .dataError }
+    return execute(prepared, options, console: console)
+  }
+
+  /// Reads the options; a malformed one is a usage error.
+  static func parse(_ args: inout ArgumentList) throws(UsageError) -> Options {
     let sets = try args.options("set")
     let zips = try args.options("zip")
     let excludes = try args.options("exclude")
-    let seedsText = try args.option("seeds")
+    let seeds = try args.option("seeds")
     let jobsText = try args.option("jobs")
     let out = try args.option("out")
     let shardText = try args.option("shard")
     let files = try args.positionals()
     guard files.count == 1 else { throw UsageError("sweep takes one scenario file") }
-    let jobs =
-      try jobsText.map { text throws(UsageError) in
-        guard let value = Int(text), value >= 1, value <= 256 else { throw UsageError("--jobs must be 1…256") }
-        return value
-      } ?? ProcessInfo.processInfo.activeProcessorCount
-    var shard: (index: Int, count: Int)?
-    if let shardText {
-      let parts = shardText.split(separator: "/").compactMap { Int($0) }
-      guard parts.count == 2, parts[1] >= 1, parts[0] >= 1, parts[0] <= parts[1] else {
-        throw UsageError("--shard must be I/N with 1 ≤ I ≤ N")
-      }
-      shard = (parts[0], parts[1])
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    if let jobsText {
+      guard let value = Int(jobsText), value >= 1, value <= 256 else { throw UsageError("--jobs must be 1…256") }
+      jobs = value
     }
-    let loaded = ScenarioFile.load(files[0])
+    return Options(
+      file: files[0], sets: sets, zips: zips, excludes: excludes, seeds: seeds, jobs: jobs, out: out,
+      shard: try shardText.map(parseShard))
+  }
+
+  static func parseShard(_ text: String) throws(UsageError) -> (index: Int, count: Int) {
+    let parts = text.split(separator: "/").compactMap { Int($0) }
+    guard parts.count == 2, parts[1] >= 1, parts[0] >= 1, parts[0] <= parts[1] else {
+      throw UsageError("--shard must be I/N with 1 ≤ I ≤ N")
+    }
+    return (parts[0], parts[1])
+  }
+
+  /// Loads the scenario, builds the plan and resolves every point; reports every problem and
+  /// returns nil when there is any (nothing is run or written then).
+  static func prepare(_ options: Options, console: Console) -> Prepared? {
+    let loaded = ScenarioFile.load(options.file)
     for problem in loaded.problems { console.error(problem.description) }
-    guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else { return .dataError }
+    guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else { return nil }
     var problems: [ScenarioProblem] = []
     let plan = SweepCommandLine.plan(
-      base: scenario.sweep ?? SweepPlan(), sets: sets, zips: zips, excludes: excludes, seeds: seedsText,
-      problems: &problems)
+      base: scenario.sweep ?? SweepPlan(), sets: options.sets, zips: options.zips, excludes: options.excludes,
+      seeds: options.seeds, problems: &problems)
     let runner = SweepRunner(
-      name: scenario.name, document: document, sourceBytes: loaded.bytes, file: files[0], plan: plan)
+      name: scenario.name, document: document, sourceBytes: loaded.bytes, file: options.file, plan: plan)
     var scenarios: [Int: Scenario] = [:]
     if problems.isEmpty {
       switch runner.resolveAll() {
@@ -73,55 +108,73 @@ struct SweepCommand {
     guard problems.isEmpty else {
       for problem in problems { console.error(problem.description) }
       console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") found; nothing was run")
-      return .dataError
+      return nil
     }
-    var runs = runner.runs(defaultSeed: scenario.spec.seed)
+    return Prepared(scenario: scenario, plan: plan, runner: runner, scenarios: scenarios)
+  }
+
+  /// Runs the sweep (or its shard), writes its files and prints where they are.
+  static func execute(_ prepared: Prepared, _ options: Options, console: Console) -> ExitCode {
+    let name = prepared.scenario.name
+    var runs = prepared.runner.runs(defaultSeed: prepared.scenario.spec.seed)
     let total = runs.count
-    if let shard { runs = runs.filter { $0.index % shard.count == shard.index - 1 } }
+    if let shard = options.shard { runs = runs.filter { $0.index % shard.count == shard.index - 1 } }
     let clock = ContinuousClock()
     let started = clock.now
-    let name = scenario.name
-    var progress: (@Sendable (Int, Int) -> Void)?
-    if console.errIsTerminal {
-      progress = { done, all in
-        let elapsed = started.duration(to: clock.now)
-        let seconds = elapsed.secondsValue
-        let eta = done > 0 ? seconds / Double(done) * Double(all - done) : 0
-        console.errorRaw("\r\(name): \(done)/\(all) runs, ETA \(Int(eta)) s   ")
-      }
-    }
-    let results = runner.execute(runs, scenarios: scenarios, jobs: jobs, progress: progress)
+    let results = prepared.runner.execute(
+      runs, scenarios: prepared.scenarios, jobs: options.jobs, progress: progressLine(name, console, clock, started))
     if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
-    let directory = out ?? "Results/\(scenario.name)-sweep"
-    let factorNames = plan.factors.map(\.path)
-    let rows = SweepOutput.rows(results, plan: plan, name: scenario.name, version: SyncSimCommand.version)
-    var outputs: [(name: String, text: String)] = []
-    let table = SweepOutput.table(rows, factors: factorNames)
-    outputs.append(("sweep.csv", table.text))
-    if let shard {
-      outputs.append(("shard.txt", SweepCommandLine.manifest(shard: shard, total: total, factors: factorNames)))
-    } else {
-      outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
-    }
+    let directory = options.out ?? "Results/\(name)-sweep"
     do {
-      try ScenarioFile.write(outputs, to: directory)
-      for point in Set(runs.map(\.point.index)).sorted() {
-        let resolved = (try? runner.resolvedDocument(plan.points()[point]).get())?.serialized() ?? ""
-        try ScenarioFile.write(
-          [("scenario.json", resolved + "\n")], to: directory + "/points/" + SweepCommandLine.folder(point))
-      }
+      try write(results, runs: runs, total: total, prepared, options, to: directory)
     } catch {
       console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
       return .cannotCreate
     }
-    let wall = started.duration(to: clock.now)
-    let wallSeconds = wall.secondsValue
-    let shardText2 = shard.map { " (shard \($0.index)/\($0.count): \(runs.count) of \(total))" } ?? ""
+    let wallSeconds = started.duration(to: clock.now).secondsValue
+    let shardNote = options.shard.map { " (shard \($0.index)/\($0.count): \(runs.count) of \(total))" } ?? ""
+    let seeds = max(1, prepared.plan.seeds.count)
+    let threads = "\(options.jobs) thread\(options.jobs == 1 ? "" : "s")"
     console.print(
-      "sweep \(scenario.name): \(plan.points().count) points × \(max(1, plan.seeds.count)) seeds = \(total) runs\(shardText2) on \(jobs) thread\(jobs == 1 ? "" : "s"), wall \(String(format: "%.2f", wallSeconds)) s"
-    )
+      "sweep \(name): \(prepared.plan.points().count) points × \(seeds) seeds = \(total) runs\(shardNote) on "
+        + "\(threads), wall \(String(format: "%.2f", wallSeconds)) s")
     console.print("results \(directory)/")
     return .success
+  }
+
+  /// The progress line on stderr, when stderr is a terminal.
+  static func progressLine(
+    _ name: String, _ console: Console, _ clock: ContinuousClock, _ started: ContinuousClock.Instant
+  ) -> (@Sendable (Int, Int) -> Void)? {
+    guard console.errIsTerminal else { return nil }
+    return { done, all in
+      let seconds = started.duration(to: clock.now).secondsValue
+      let eta = done > 0 ? seconds / Double(done) * Double(all - done) : 0
+      console.errorRaw("\r\(name): \(done)/\(all) runs, ETA \(Int(eta)) s   ")
+    }
+  }
+
+  /// Writes `sweep.csv`, the summary (or a shard's manifest) and each run point's scenario.
+  static func write(
+    _ results: [SweepRunner.RunResult], runs: [SweepRunner.Run], total: Int, _ prepared: Prepared, _ options: Options,
+    to directory: String
+  ) throws {
+    let plan = prepared.plan
+    let factorNames = plan.factors.map(\.path)
+    let rows = SweepOutput.rows(results, plan: plan, name: prepared.scenario.name, version: SyncSimCommand.version)
+    let table = SweepOutput.table(rows, factors: factorNames)
+    var outputs: [(name: String, text: String)] = [("sweep.csv", table.text)]
+    if let shard = options.shard {
+      outputs.append(("shard.txt", SweepCommandLine.manifest(shard: shard, total: total, factors: factorNames)))
+    } else {
+      outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
+    }
+    try ScenarioFile.write(outputs, to: directory)
+    for point in Set(runs.map(\.point.index)).sorted() {
+      let resolved = (try? prepared.runner.resolvedDocument(plan.points()[point]).get())?.serialized() ?? ""
+      try ScenarioFile.write(
+        [("scenario.json", resolved + "\n")], to: directory + "/points/" + SweepCommandLine.folder(point))
+    }
   }
 }
 
