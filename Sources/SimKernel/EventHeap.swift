@@ -3,6 +3,9 @@
 /// Pops are lazy: the popped root stays in place until the next operation. If that is an insert
 /// (a handler scheduling its follow-up, the commonest pattern), the new entry replaces the root
 /// with one sift-down instead of a removal and an insertion.
+///
+/// Sifts work on the entries through `withUnsafeMutableBufferPointer`: one uniqueness check per
+/// operation instead of one per swap, the kernel's hottest loop.
 @usableFromInline struct EventHeap<Payload: BitwiseCopyable> {
   @usableFromInline typealias Entry = EventEntry<Payload>
 

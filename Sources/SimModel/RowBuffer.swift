@@ -90,10 +90,10 @@ struct RowBuffer<Element: BitwiseCopyable>: ~Copyable {
   /// Calls `body` with the rows in `range`, in place: valid only during the call, and only while
   /// the buffer does not grow.
   @inline(__always) func withRows<Result>(
-    _ range: Range<Int>, _ body: (UnsafeBufferPointer<Element>) throws -> Result
+    _ range: Range<Int>, _ body: (RowsView<Element>) throws -> Result
   ) rethrows -> Result {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "RowBuffer range out of bounds")
-    return try body(UnsafeBufferPointer(start: base.map { $0 + range.lowerBound }, count: range.count))
+    return try body(RowsView(UnsafeBufferPointer(start: base.map { $0 + range.lowerBound }, count: range.count)))
   }
 
   /// Calls `body` with all the rows, writable in place (valid only during the call).
@@ -105,4 +105,22 @@ struct RowBuffer<Element: BitwiseCopyable>: ~Copyable {
 
   /// A copy of the rows, as an array (for reports and tests).
   var array: [Element] { withRows(indices) { Array($0) } }
+}
+
+/// Rows of a `RowBuffer` lent read-only for one call: a collection over memory the buffer owns.
+///
+/// The model reads histories through this rather than through a pointer type, so that the one
+/// place that knows the rows are raw memory is this file.
+struct RowsView<Element: BitwiseCopyable>: RandomAccessCollection {
+  private let rows: UnsafeBufferPointer<Element>
+
+  @inline(__always) init(_ rows: UnsafeBufferPointer<Element>) { self.rows = rows }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { rows.count }
+
+  @inline(__always) subscript(index: Int) -> Element { rows[index] }
+
+  /// The rows as the pointer they are, for the other low-level files (`RunHistory`).
+  var buffer: UnsafeBufferPointer<Element> { rows }
 }

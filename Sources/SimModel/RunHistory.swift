@@ -88,7 +88,7 @@ struct RunHistory {
 
   @inline(__always)
   private func withLiveRuns<Result>(device: Int, _ state: DeviceRuns, _ body: (RecentRuns) -> Result) -> Result {
-    rows[device].withRows(Int(state.head)..<rows[device].count) { body(RecentRuns(rows: $0)) }
+    rows[device].withRows(Int(state.head)..<rows[device].count) { body(RecentRuns(rows: $0.buffer)) }
   }
 
   /// Moves the device's held runs to its history, in order, as if each had been appended when it

@@ -27,7 +27,7 @@ extension World {
   ///
   /// Records keep the order in which their objects first appear in the history; a record's
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
-  mutating func makePlan(_ store: StoreID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan) {
+  mutating func makePlan(_ store: StoreID, changes: RowsView<Change>, into plan: inout ExportPlan) {
     let zone = stores[store.index].zone.index
     if let object = changes.first?.object, changes.allSatisfy({ $0.object == object }) {
       planOneRecord(store, zone: zone, object: object, changes: changes, into: &plan)
@@ -111,7 +111,7 @@ extension World {
   /// plan, without ranking records or the scratch buffers that needs. One record always fits in
   /// one batch.
   mutating func planOneRecord(
-    _ store: StoreID, zone: Int, object: ObjectID, changes: UnsafeBufferPointer<Change>, into plan: inout ExportPlan
+    _ store: StoreID, zone: Int, object: ObjectID, changes: RowsView<Change>, into plan: inout ExportPlan
   ) {
     plan.clear()
     let base = Int(zones[zone].objects[object.index].fieldBase)
