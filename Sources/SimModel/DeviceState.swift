@@ -23,13 +23,13 @@ struct DeviceState {
   var runs = DeviceRuns()
   var uploadBytesPerSecond: Double
   var downloadBytesPerSecond: Double
-  /// The zone of the push APNs stores for this offline device (newest kept), or −1.
-  var storedPushZone: Int32 = -1
+  /// The zone of the push APNs stores for this offline device (newest kept), or none.
+  var storedPushZone = ZoneID.none
   var storedPushAt = SimTime.zero
-  /// The zone of the push held by the device's push budget (newest kept), or −1.
-  var heldPushZone: Int32 = -1
-  /// The zone of the push APNs defers while the device is under power restriction, or −1.
-  var deferredPushZone: Int32 = -1
+  /// The zone of the push held by the device's push budget (newest kept), or none.
+  var heldPushZone = ZoneID.none
+  /// The zone of the push APNs defers while the device is under power restriction, or none.
+  var deferredPushZone = ZoneID.none
   var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
 }
 

@@ -16,9 +16,9 @@ extension World {
     devices[device.index].launchedForPush = false
     setAppState(device, .foreground, at: sim.now)
     releaseHeldPush(device, sim: &sim)
-    if devices[device.index].deferredPushZone >= 0 {
+    if devices[device.index].deferredPushZone.exists {
       // In front, the app imports on activation anyway; the deferred push is moot.
-      devices[device.index].deferredPushZone = -1
+      devices[device.index].deferredPushZone = .none
     }
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for store in storeIDs(of: device) where isSyncing(store) {
@@ -62,8 +62,8 @@ extension World {
     for store in storeIDs(of: device) { sim.cancel(stores[store.index].pollTimer) }
     if forceQuit {
       devices[device.index].forceQuit = true
-      if devices[device.index].heldPushZone >= 0 {
-        devices[device.index].heldPushZone = -1
+      if devices[device.index].heldPushZone.exists {
+        devices[device.index].heldPushZone = .none
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
     }

@@ -6,18 +6,18 @@ extension World {
   mutating func fanOutPush(from store: StoreID, sim: inout Simulation<ModelEvent>) {
     let zone = stores[store.index].zone.index
     guard zones[zone].scope != .public else { return }
-    var lastDevice = DeviceID(-1)
+    var lastDevice: DeviceID?
     let start = Int(zones[zone].storeStart)
     // By index: a slice of the list would retain and release it.
     for index in start..<start + Int(zones[zone].storeCount) {
       let other = zoneStores[index]
       guard owner(of: other) != owner(of: store) && owner(of: other) != lastDevice else { continue }
       lastDevice = owner(of: other)
-      sendPush(to: owner(of: other), zone: Int32(zone), sim: &sim)
+      sendPush(to: owner(of: other), zone: ZoneID(zone), sim: &sim)
     }
   }
 
-  mutating func sendPush(to device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
+  mutating func sendPush(to device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
     let window = SimDuration(seconds: spec.push.coalescingWindowSeconds)
     if window > .zero && sim.now - devices[device.index].lastPushSentAt < window {
       sink.observe(.push(device: device, event: .coalesced, at: sim.now))
@@ -32,25 +32,25 @@ extension World {
     let latency =
       spec.push.fanoutLatency.sampleDuration(using: &devices[device.index].streams.push)
       + SimDuration(seconds: spec.push.deliveryLatencySeconds)
-    sim.schedule(.pushArrives(device, ZoneID(Int(zone))), after: latency)
+    sim.schedule(.pushArrives(device, zone), after: latency)
   }
 
   mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].online else {
       // APNs stores one notification per app for an offline device: the newest.
-      if devices[device.index].storedPushZone >= 0 {
+      if devices[device.index].storedPushZone.exists {
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
-      devices[device.index].storedPushZone = zone.raw
+      devices[device.index].storedPushZone = zone
       devices[device.index].storedPushAt = sim.now
       sink.observe(.push(device: device, event: .stored, at: sim.now))
       return
     }
-    deliverPush(device, zone: zone.raw, sim: &sim)
+    deliverPush(device, zone: zone, sim: &sim)
   }
 
   /// The device received a push: wake the app within its budget, or hold it.
-  mutating func deliverPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
+  mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].traits.app.backgroundPush else {
       sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
@@ -66,7 +66,7 @@ extension World {
     }
     if isPowerRestricted(device) {
       // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
-      if devices[device.index].deferredPushZone >= 0 {
+      if devices[device.index].deferredPushZone.exists {
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
       devices[device.index].deferredPushZone = zone
@@ -76,7 +76,7 @@ extension World {
     let hourAgo = sim.now.advanced(by: .seconds(-3600))
     pushWakes[device.index].removeAll { $0 <= hourAgo }
     guard pushWakes[device.index].count < spec.push.backgroundPushBudgetPerHour else {
-      if devices[device.index].heldPushZone >= 0 { sink.observe(.push(device: device, event: .discarded, at: sim.now)) }
+      if devices[device.index].heldPushZone.exists { sink.observe(.push(device: device, event: .discarded, at: sim.now)) }
       devices[device.index].heldPushZone = zone
       sink.observe(.push(device: device, event: .held, at: sim.now))
       return
@@ -92,8 +92,8 @@ extension World {
     importForPush(device, zone: zone, sim: &sim)
   }
 
-  mutating func importForPush(_ device: DeviceID, zone: Int32, sim: inout Simulation<ModelEvent>) {
-    for store in storeIDs(of: device) where stores[store.index].zone.raw == zone {
+  mutating func importForPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
+    for store in storeIDs(of: device) where stores[store.index].zone == zone {
       requestImport(store, trigger: .push, sim: &sim)
     }
   }
@@ -101,8 +101,8 @@ extension World {
   /// The user brought the app forward: a held push is delivered at once. [A]
   mutating func releaseHeldPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     let zone = devices[device.index].heldPushZone
-    guard zone >= 0 else { return }
-    devices[device.index].heldPushZone = -1
+    guard zone.exists else { return }
+    devices[device.index].heldPushZone = .none
     sink.observe(.push(device: device, event: .delivered, at: sim.now))
     importForPush(device, zone: zone, sim: &sim)
   }
@@ -110,15 +110,15 @@ extension World {
   /// Back online: APNs delivers the one stored push if it has not expired.
   mutating func releaseStoredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     let zone = devices[device.index].storedPushZone
-    guard zone >= 0 else { return }
-    devices[device.index].storedPushZone = -1
+    guard zone.exists else { return }
+    devices[device.index].storedPushZone = .none
     let age = sim.now - devices[device.index].storedPushAt
     if age > SimDuration(seconds: spec.push.offlineStorageSeconds) {
       sink.observe(.push(device: device, event: .discarded, at: sim.now))
       return
     }
     let latency = SimDuration(seconds: spec.push.deliveryLatencySeconds)
-    sim.schedule(.pushArrives(device, ZoneID(Int(zone))), after: latency)
+    sim.schedule(.pushArrives(device, zone), after: latency)
   }
 }
 
@@ -132,8 +132,8 @@ extension World {
   /// The restriction lifted: APNs delivers the deferred push.
   mutating func releaseDeferredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     let zone = devices[device.index].deferredPushZone
-    guard zone >= 0, !isPowerRestricted(device) else { return }
-    devices[device.index].deferredPushZone = -1
+    guard zone.exists, !isPowerRestricted(device) else { return }
+    devices[device.index].deferredPushZone = .none
     deliverPush(device, zone: zone, sim: &sim)
   }
 }
