@@ -40,4 +40,11 @@ extension World {
     activities[activity.index].attempt = 0
     return .accepted
   }
+
+  /// Counts one more failed attempt of the activity's current request; returns the count (the
+  /// faults' back-offs grow with it, and an accepted request resets it).
+  mutating func countAttempt(_ activity: ActivityID) -> Int {
+    activities[activity.index].attempt += 1
+    return activities[activity.index].attempt
+  }
 }

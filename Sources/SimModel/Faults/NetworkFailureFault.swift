@@ -21,8 +21,7 @@ struct NetworkFailureFault: RequestFault {
   }
 
   func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
-    world.activities[request.activity.index].attempt += 1
-    let attempt = world.activities[request.activity.index].attempt
+    let attempt = world.countAttempt(request.activity)
     let backoff = attempt <= 1 ? 0 : min(backoffSeconds * Double(1 << min(attempt - 2, 30)), backoffCapSeconds)
     return (request.now + SimDuration(seconds: backoff), nil)
   }

@@ -19,8 +19,7 @@ struct ZoneBusyFault: RequestFault {
   }
 
   func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
-    world.activities[request.activity.index].attempt += 1
-    let attempt = world.activities[request.activity.index].attempt
+    let attempt = world.countAttempt(request.activity)
     let delay = SimDuration(seconds: backoffSeconds * Double(1 << min(attempt - 1, 30)))
     return (request.now + delay, delay)
   }
