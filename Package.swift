@@ -35,7 +35,7 @@ let package = Package(
       swiftSettings: settings),
     .executableTarget(name: "syncsim", dependencies: ["SimCLI"], swiftSettings: settings),
     // What the test targets share: running the command line in-process, temporary folders.
-    .target(name: "SimTestSupport", dependencies: ["SimCLI"], path: "Tests/SimTestSupport", swiftSettings: settings),
+    .target(name: "SimTestSupport", dependencies: ["SimCLI", "SimScenario"], path: "Tests/SimTestSupport", swiftSettings: settings),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"], swiftSettings: settings),
     .testTarget(
       name: "SimModelTests", dependencies: ["SimModel", "SimKernel", "SimMetrics"], swiftSettings: settings),

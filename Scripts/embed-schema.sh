@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
   echo '/// replaces its `scheduler.policies` part with what `PolicyRegistry` declares.'
   echo 'enum ScenarioSchemaTemplate {'
   echo '  static let text = #"""'
-  cat Scenarios/schema.json
+  sed -e '$a\' Scenarios/schema.json
   echo '"""#'
   echo '}'
 } > Sources/SimScenario/Generated/ScenarioSchemaTemplate.swift

@@ -8,30 +8,113 @@ public enum DurationText {
     ("d", 86_400), ("w", 604_800),
   ]
 
-  /// Parses `text`: plain seconds, a number with a unit, or several (`"1h30m"`, `"2d 6h"`);
-  /// nil when it is none of these.
+  /// The grammar `parse` accepts, as the JSON Schema's pattern (ECMA-262): plain seconds with an
+  /// optional exponent, or one or more numbers each with a unit, spaces allowed between and around.
+  /// A leading `-` is read (and refused as negative) by the decoder, so the schema leaves it out.
+  public static let schemaPattern =
+    #"^ *(\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?|(\+?([0-9]+(\.[0-9]*)?|\.[0-9]+) *(ns|us|µs|ms|s|min|m|h|d|w) *)+) *$"#
+
+  /// Parses `text`: plain seconds (`"90"`, `"1.5e3"`), a number with a unit, or several
+  /// (`"1h30m"`, `"2d 6h"`); nil when it is none of these. A leading `-` gives a negative
+  /// duration (which the decoder refuses with its own message).
   public static func parse(_ text: String) -> SimDuration? {
-    let trimmed = text.trimmingSpaces()
-    if let seconds = Double(trimmed), seconds.isFinite, abs(seconds) < 9e9 { return SimDuration(seconds: seconds) }
-    var rest = Substring(trimmed)
-    var total = 0.0
-    var parts = 0
-    while !rest.isEmpty {
-      while rest.first == " " { rest.removeFirst() }
-      let numberEnd = rest.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") } ?? rest.endIndex
-      guard let value = Double(rest[..<numberEnd]), value.isFinite else { return nil }
-      rest = rest[numberEnd...]
-      while rest.first == " " { rest.removeFirst() }
-      let unitEnd = rest.firstIndex { !$0.isLetter } ?? rest.endIndex
-      let unit = String(rest[..<unitEnd])
-      guard let factor = units.first(where: { $0.suffix == unit })?.seconds else { return nil }
-      rest = rest[unitEnd...]
-      total += value * factor
-      parts += 1
+    var scanner = Scanner(Array(text.unicodeScalars))
+    scanner.skipSpaces()
+    let negative = scanner.take("-")
+    if !negative { _ = scanner.take("+") }
+    let start = scanner.position
+    guard scanner.number() else { return nil }
+    let sign = negative ? -1.0 : 1.0
+    if scanner.exponent() || scanner.atSpacesToEnd() {
+      guard scanner.atSpacesToEnd(), let seconds = Double(scanner.text(from: start)) else { return nil }
+      return checked(sign * seconds)
     }
-    guard parts > 0, abs(total) < 9e9 else { return nil }
-    return SimDuration(seconds: total)
+    var total = 0.0
+    var numberStart = start
+    while true {
+      guard let value = Double(scanner.text(from: numberStart)) else { return nil }
+      scanner.skipSpaces()
+      guard let factor = scanner.unit() else { return nil }
+      total += value * factor
+      scanner.skipSpaces()
+      if scanner.atEnd { return checked(sign * total) }
+      _ = scanner.take("+")
+      numberStart = scanner.position
+      guard scanner.number() else { return nil }
+    }
   }
+
+  private static func checked(_ seconds: Double) -> SimDuration? {
+    seconds.isFinite && abs(seconds) < 9e9 ? SimDuration(seconds: seconds) : nil
+  }
+
+  /// Reads the duration grammar scalar by scalar (no Foundation, no regular expressions).
+  private struct Scanner {
+    let scalars: [Unicode.Scalar]
+    var position = 0
+
+    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    var atEnd: Bool { position == scalars.count }
+
+    func text(from start: Int) -> String {
+      var text = ""
+      text.unicodeScalars.append(contentsOf: scalars[start..<position])
+      return text
+    }
+
+    mutating func take(_ scalar: Unicode.Scalar) -> Bool {
+      guard position < scalars.count, scalars[position] == scalar else { return false }
+      position += 1
+      return true
+    }
+
+    mutating func skipSpaces() { while take(" ") {} }
+
+    func atSpacesToEnd() -> Bool { scalars[position...].allSatisfy { $0 == " " } }
+
+    mutating func digits() -> Int {
+      let start = position
+      while position < scalars.count, ("0"..."9").contains(scalars[position]) { position += 1 }
+      return position - start
+    }
+
+    /// `[0-9]+(\.[0-9]*)?|\.[0-9]+`
+    mutating func number() -> Bool {
+      if digits() > 0 {
+        if take(".") { _ = digits() }
+        return true
+      }
+      return take(".") && digits() > 0
+    }
+
+    /// `[eE][-+]?[0-9]+`, only right after a number.
+    mutating func exponent() -> Bool {
+      let start = position
+      guard take("e") || take("E") else { return false }
+      if !take("-") { _ = take("+") }
+      if digits() > 0 { return true }
+      position = start
+      return false
+    }
+
+    /// The longest unit at the position, and its length in seconds.
+    mutating func unit() -> Double? {
+      for (suffix, seconds) in DurationText.unitsLongestFirst {
+        let unit = Array(suffix.unicodeScalars)
+        if position + unit.count <= scalars.count, Array(scalars[position..<position + unit.count]) == unit {
+          // A unit ends where the letters end: "30mins" is not "30min" followed by "s".
+          let end = position + unit.count
+          if end < scalars.count, scalars[end].properties.isAlphabetic { continue }
+          position = end
+          return seconds
+        }
+      }
+      return nil
+    }
+  }
+
+  static let unitsLongestFirst = units.sorted { $0.suffix.unicodeScalars.count > $1.suffix.unicodeScalars.count }
 
   /// A readable rounded text for people: `850ms`, `4.88s`, `12.5m`, `3.20h`, `2.5d`.
   public static func display(_ duration: SimDuration) -> String {

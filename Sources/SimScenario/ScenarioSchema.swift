@@ -13,11 +13,84 @@ public enum ScenarioSchema {
     guard let template = try? JSONParser.parse(Array(ScenarioSchemaTemplate.text.utf8)) else {
       preconditionFailure("the embedded schema template is not JSON: run Scripts/embed-schema.sh")
     }
-    let path: [JSONNode.PathStep] = [.key("properties"), .key("scheduler"), .key("properties"), .key("policies")]
-    switch template.setting(policiesNode(registry), at: path[...]) {
+    let policies: [JSONNode.PathStep] = [.key("properties"), .key("scheduler"), .key("properties"), .key("policies")]
+    let duration: [JSONNode.PathStep] = [.key("$defs"), .key("duration")]
+    let metrics = RunSummary.catalog(policyNames: registry.names)
+    let expect: [JSONNode.PathStep] = [.key("properties"), .key("expect")]
+    let tolerances: [JSONNode.PathStep] = [.key("properties"), .key("tolerances")]
+    let schema = template.setting(policiesNode(registry), at: policies[...])
+      .flatMap { $0.setting(durationNode(), at: duration[...]) }
+      .flatMap { $0.setting(expectNode(metrics), at: expect[...]) }
+      .flatMap { $0.setting(tolerancesNode(metrics), at: tolerances[...]) }
+    switch schema {
     case .success(let schema): return schema.serialized()
     case .failure(let error): preconditionFailure("schema template: \(error.message)")
     }
+  }
+
+  /// `expect`: each entry names a metric (completed from the catalog) and bounds it.
+  static func expectNode(_ metrics: [RunSummary.MetricInfo]) -> JSONNode {
+    let bound = { (meaning: String) -> JSONNode in
+      .object([
+        ("description", .string(meaning + ": a number, or a duration for a metric in seconds")),
+        ("anyOf", .array([.object([("type", .string("number"))]), .object([("$ref", .string("#/$defs/duration"))])])),
+      ])
+    }
+    let item = JSONNode.object([
+      ("type", .string("object")), ("additionalProperties", .bool(false)),
+      (
+        "properties",
+        .object([
+          (
+            "metric",
+            .object([
+              ("type", .string("string")),
+              ("description", .string("a metric of summary.csv (the README's metric list)")),
+              ("enum", .array(metrics.map { .string($0.name) })),
+            ])
+          ),
+          ("max", bound("the metric's value must be at most this")),
+          ("min", bound("the metric's value must be at least this")),
+          ("equals", bound("the metric's value must equal this")),
+        ])
+      ),
+      ("required", .array([.string("metric")])),
+      ("minProperties", .number(2)),
+    ])
+    return .object([
+      ("type", .string("array")),
+      ("description", .string("expectations checked after the run: a failed one makes `run` exit 1")),
+      ("items", item),
+    ])
+  }
+
+  /// `tolerances`: metric → relative tolerance for `syncsim check`.
+  static func tolerancesNode(_ metrics: [RunSummary.MetricInfo]) -> JSONNode {
+    .object([
+      ("type", .string("object")),
+      ("description", .string("metric name → relative tolerance used by syncsim check (0.1 = 10 %)")),
+      ("propertyNames", .object([("enum", .array(metrics.map { .string($0.name) }))])),
+      ("additionalProperties", .object([("type", .string("number")), ("minimum", .number(0))])),
+    ])
+  }
+
+  /// A duration: seconds as a number, or text in `DurationText`'s grammar (the decoder's own).
+  static func durationNode() -> JSONNode {
+    .object([
+      (
+        "description",
+        .string(
+          "zero or more seconds as a number, or text with a unit: ns, us, µs, ms, s, m, min, h, d, w (\"250ms\", "
+            + "\"1.5s\", \"30m\", \"24h\", \"7d\"), several summed (\"1h30m\", \"2d 6h\"), or seconds as text (\"90\")")
+      ),
+      (
+        "oneOf",
+        .array([
+          .object([("type", .string("number")), ("minimum", .number(0)), ("exclusiveMaximum", .number(9e9))]),
+          .object([("type", .string("string")), ("pattern", .string(DurationText.schemaPattern))]),
+        ])
+      ),
+    ])
   }
 
   /// The schema of `scheduler.policies`: each policy `true`, `false` or an object of its options.

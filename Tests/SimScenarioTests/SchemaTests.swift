@@ -126,7 +126,7 @@ import Testing
       ),
       (
         top(#""cloud": {"requestLatency": {"lognormal": {"median": 1, "p99": 2, "# + b + "}}}"),
-        ["$defs", "distribution", "oneOf", "5", "properties", "lognormal", "properties"]
+        ["$defs", "distribution", "oneOf", "5", "properties", "lognormal", "oneOf", "*", "properties"]
       ),
     ]
   }()
@@ -165,7 +165,17 @@ import Testing
       }
       let decoderKeys = Set(
         (hint ?? "").replacingOccurrences(of: "known keys: ", with: "").components(separatedBy: ", "))
-      let properties = node(root, probe.schemaPath) as? [String: Any]
+      // "*" stands for every branch of a oneOf: their properties together.
+      let properties: [String: Any]?
+      if let star = probe.schemaPath.firstIndex(of: "*") {
+        let branches = node(root, Array(probe.schemaPath[..<star])) as? [Any] ?? []
+        properties = branches.indices.reduce(into: [String: Any]()) { all, index in
+          let path = Array(probe.schemaPath[..<star]) + [String(index)] + probe.schemaPath[(star + 1)...]
+          all.merge(node(root, path) as? [String: Any] ?? [:]) { first, _ in first }
+        }
+      } else {
+        properties = node(root, probe.schemaPath) as? [String: Any]
+      }
       #expect(properties != nil, "no schema object at \(probe.schemaPath)")
       #expect(
         Set(properties?.keys.map { $0 } ?? []) == decoderKeys,

@@ -15,14 +15,16 @@ enum ScenarioSchemaTemplate {
   "required": ["version", "devices"],
   "$defs": {
     "duration": {
-      "description": "seconds as a number, or text with a unit: ns, us, ms, s, m, min, h, d, w (\"250ms\", \"1.5s\", \"30m\", \"24h\", \"7d\")",
+      "description": "zero or more seconds as a number, or text with a unit: ns, us, µs, ms, s, m, min, h, d, w (\"250ms\", \"1.5s\", \"30m\", \"24h\", \"7d\"), several summed (\"1h30m\", \"2d 6h\"), or seconds as text (\"90\")",
       "oneOf": [
         {
-          "type": "number"
+          "type": "number",
+          "minimum": 0,
+          "exclusiveMaximum": 9000000000
         },
         {
           "type": "string",
-          "pattern": "^[-+]?[0-9.eE+-]+ *(ns|us|µs|ms|s|m|min|h|d|w)?$"
+          "pattern": "^ *(\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?|(\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+) *(ns|us|µs|ms|s|min|m|h|d|w) *)+) *$"
         }
       ]
     },
@@ -99,23 +101,36 @@ enum ScenarioSchemaTemplate {
           "additionalProperties": false,
           "properties": {
             "lognormal": {
-              "type": "object",
-              "additionalProperties": false,
-              "properties": {
-                "median": {
-                  "$ref": "#/$defs/duration"
+              "description": "either median and p99 (durations, p99 ≥ median), or mu and sigma of the log of seconds",
+              "oneOf": [
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "median": {
+                      "$ref": "#/$defs/duration"
+                    },
+                    "p99": {
+                      "$ref": "#/$defs/duration"
+                    }
+                  },
+                  "required": ["median", "p99"]
                 },
-                "p99": {
-                  "$ref": "#/$defs/duration"
-                },
-                "mu": {
-                  "type": "number"
-                },
-                "sigma": {
-                  "type": "number",
-                  "minimum": 0
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "mu": {
+                      "type": "number"
+                    },
+                    "sigma": {
+                      "type": "number",
+                      "minimum": 0
+                    }
+                  },
+                  "required": ["mu", "sigma"]
                 }
-              }
+              ]
             }
           },
           "required": ["lognormal"]
@@ -1233,46 +1248,52 @@ enum ScenarioSchemaTemplate {
     },
     "expect": {
       "type": "array",
+      "description": "expectations checked after the run: a failed one makes `run` exit 1",
       "items": {
         "type": "object",
         "additionalProperties": false,
         "properties": {
           "metric": {
             "type": "string",
-            "description": "a metric name from the README"
+            "description": "a metric of summary.csv (the README's metric list)",
+            "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "events"]
           },
           "max": {
-            "oneOf": [
+            "description": "the metric's value must be at most this: a number, or a duration for a metric in seconds",
+            "anyOf": [
               {
                 "type": "number"
               },
               {
-                "type": "string"
+                "$ref": "#/$defs/duration"
               }
             ]
           },
           "min": {
-            "oneOf": [
+            "description": "the metric's value must be at least this: a number, or a duration for a metric in seconds",
+            "anyOf": [
               {
                 "type": "number"
               },
               {
-                "type": "string"
+                "$ref": "#/$defs/duration"
               }
             ]
           },
           "equals": {
-            "oneOf": [
+            "description": "the metric's value must equal this: a number, or a duration for a metric in seconds",
+            "anyOf": [
               {
                 "type": "number"
               },
               {
-                "type": "string"
+                "$ref": "#/$defs/duration"
               }
             ]
           }
         },
-        "required": ["metric"]
+        "required": ["metric"],
+        "minProperties": 2
       }
     },
     "sampleInterval": {
@@ -1355,7 +1376,10 @@ enum ScenarioSchemaTemplate {
     },
     "tolerances": {
       "type": "object",
-      "description": "metric name → relative tolerance used by syncsim check",
+      "description": "metric name → relative tolerance used by syncsim check (0.1 = 10 %)",
+      "propertyNames": {
+        "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "events"]
+      },
       "additionalProperties": {
         "type": "number",
         "minimum": 0
