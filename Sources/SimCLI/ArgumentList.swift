@@ -44,7 +44,7 @@ public struct ArgumentList {
 
   /// Removes and returns the positional arguments; fails on any option left unrecognised.
   public mutating func positionals() throws(UsageError) -> [String] {
-    if let unknown = remaining.first(where: { $0.hasPrefix("--") }) {
+    if let unknown = remaining.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
       throw UsageError("unknown option \(unknown)")
     }
     defer { remaining = [] }

@@ -10,14 +10,16 @@ struct CheckCommand {
   static let usage = """
     usage: syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--update]
 
-    Runs the scenarios (default: every Scenarios/*.json), evaluates their expectations and
+    Runs the scenarios (default: every Scenarios/*.json; a library name such as quickstart means
+    Scenarios/quickstart.json), evaluates their expectations and
     compares each run with its committed results in DIR/<name>/ (default Results/): an equal
     fingerprint and byte-identical files mean unchanged behaviour; otherwise every metric is
     compared, within the scenario's `tolerances`. Prints a line per scenario, then
     `N passed, N failed`, and exits 1 on any failure.
 
       --baseline DIR   where the committed results are (default Results)
-      --junit FILE     also write JUnit XML for CI systems
+      --junit FILE     also write JUnit XML for CI systems (an invalid scenario is an <error>,
+                       a failed check a <failure>; wall time per scenario)
       --update         rewrite the committed results on purpose (expectations still apply)
     """
 
@@ -25,6 +27,10 @@ struct CheckCommand {
     var name: String
     var failures: [String]
     var note: String
+    /// The scenario could not be read or decoded: an error, not a failed check.
+    var isError = false
+    /// Wall-clock seconds the check took (for the JUnit report only, never a result file).
+    var seconds = 0.0
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -36,7 +42,7 @@ struct CheckCommand {
     let baseline = try args.option("baseline") ?? "Results"
     let junit = try args.option("junit")
     let update = args.flag("update")
-    var files = try args.positionals()
+    var files = try args.positionals().map { resolveLibraryName($0) }
     if files.isEmpty {
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: "Scenarios") else {
         throw UsageError("no scenarios given and no Scenarios/ folder here")
@@ -44,8 +50,11 @@ struct CheckCommand {
       files = names.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "Scenarios/" + $0 }
     }
     var outcomes: [Outcome] = []
+    let clock = ContinuousClock()
     for file in files {
-      let outcome = check(file, baseline: baseline, update: update)
+      let started = clock.now
+      var outcome = check(file, baseline: baseline, update: update)
+      outcome.seconds = started.duration(to: clock.now).secondsValue
       outcomes.append(outcome)
       if outcome.failures.isEmpty {
         console.print("ok   \(outcome.name) (\(outcome.note))")
@@ -67,11 +76,21 @@ struct CheckCommand {
     return failed == 0 ? .success : .failure
   }
 
+  /// `quickstart` or `quickstart.json` means `Scenarios/quickstart.json` when no such file is here
+  /// and the library has it.
+  static func resolveLibraryName(_ argument: String, in directory: String = ".") -> String {
+    let manager = FileManager.default
+    let path = { (name: String) in directory == "." ? name : directory + "/" + name }
+    guard !manager.fileExists(atPath: path(argument)), !argument.contains("/") else { return argument }
+    let library = "Scenarios/" + (argument.hasSuffix(".json") ? argument : argument + ".json")
+    return manager.fileExists(atPath: path(library)) ? path(library) : argument
+  }
+
   static func check(_ file: String, baseline: String, update: Bool) -> Outcome {
     let loaded = ScenarioFile.load(file)
     guard let scenario = loaded.scenario else {
       let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-      return Outcome(name: name, failures: loaded.problems.map(\.description), note: "")
+      return Outcome(name: name, failures: loaded.problems.map(\.description), note: "", isError: true)
     }
     let report = ScenarioRunner.run(scenario, sourceBytes: loaded.bytes)
     let reproduce = "reproduce: swift run -c release syncsim run \(file) --seed \(report.seed)"
@@ -119,6 +138,9 @@ struct CheckCommand {
         return (try? String(contentsOfFile: path, encoding: .utf8)) != file.text
       }.map(\.name)
       if differing.isEmpty { return ([], "unchanged, fingerprint \(report.outcome.fingerprint.hex)") }
+      if differing == ["summary.csv"], let note = scenarioEditNote(report, committed: committed, row: row) {
+        return ([note], "")
+      }
       return (
         [
           "same trajectory but different files: \(differing.joined(separator: ", ")) (the output format changed? run with --update)"
@@ -149,6 +171,20 @@ struct CheckCommand {
     return (failures, "")
   }
 
+  /// When only the scenario file's text changed (its hash, and perhaps its expectations' counts)
+  /// and every metric is the same, says so: an edited expectation or description, results unaffected.
+  static func scenarioEditNote(_ report: RunReport, committed: CSVTable, row: [String]) -> String? {
+    let new = report.summaryTable(version: SyncSimCommand.version)
+    guard new.columns == committed.columns else { return nil }
+    let changed = zip(new.columns, zip(row, new.rows[0])).filter { $1.0 != $1.1 }.map(\.0)
+    let editOnly: Set<String> = ["scenarioHash", "expectationsMet", "expectationsFailed"]
+    guard !changed.isEmpty, Set(changed).isSubset(of: editOnly) else { return nil }
+    let expectations = report.expectations.map { "\($0.expectation.path) \($0.description)" }.joined(separator: "; ")
+    return "the scenario file changed but the run did not (same fingerprint and metrics): an expectation, tolerance "
+      + "or description was edited, results are unaffected. Expectations now: \(expectations). Record it with: "
+      + "syncsim check --update \(report.scenario.name)"
+  }
+
   static func junitXML(_ outcomes: [Outcome]) -> String {
     func escape(_ text: String) -> String {
       var out = ""
@@ -163,17 +199,23 @@ struct CheckCommand {
       }
       return out
     }
-    let failed = outcomes.filter { !$0.failures.isEmpty }.count
+    func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+    let errors = outcomes.filter { $0.isError }.count
+    let failed = outcomes.filter { !$0.failures.isEmpty && !$0.isError }.count
+    let total = time(outcomes.reduce(0) { $0 + $1.seconds })
+    let counts = "tests=\"\(outcomes.count)\" failures=\"\(failed)\" errors=\"\(errors)\" time=\"\(total)\""
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    xml += "<testsuites tests=\"\(outcomes.count)\" failures=\"\(failed)\">\n"
-    xml += "  <testsuite name=\"syncsim check\" tests=\"\(outcomes.count)\" failures=\"\(failed)\">\n"
+    xml += "<testsuites name=\"syncsim check\" \(counts)>\n"
+    xml += "  <testsuite name=\"syncsim check\" \(counts)>\n"
     for outcome in outcomes {
-      xml += "    <testcase classname=\"syncsim.check\" name=\"\(escape(outcome.name))\""
+      xml +=
+        "    <testcase classname=\"syncsim.check\" name=\"\(escape(outcome.name))\" time=\"\(time(outcome.seconds))\""
       if outcome.failures.isEmpty {
         xml += "/>\n"
       } else {
-        xml +=
-          ">\n      <failure message=\"\(escape(outcome.failures[0]))\">\(escape(outcome.failures.joined(separator: "\n")))</failure>\n    </testcase>\n"
+        let element = outcome.isError ? "error" : "failure"
+        xml += ">\n      <\(element) message=\"\(escape(outcome.failures[0]))\">"
+        xml += escape(outcome.failures.joined(separator: "\n")) + "</\(element)>\n    </testcase>\n"
       }
     }
     xml += "  </testsuite>\n</testsuites>\n"

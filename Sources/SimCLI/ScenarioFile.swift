@@ -22,6 +22,16 @@ enum ScenarioFile {
     }
   }
 
+  /// Whether `path` holds a JSON Schema (its top-level `$schema` names a json-schema.org draft and
+  /// it has `$defs` or `properties`) rather than a scenario.
+  static func isJSONSchema(_ path: String) -> Bool {
+    guard let data = FileManager.default.contents(atPath: path), data.count <= ScenarioDecoder.Limits.maxFileBytes,
+      let root = try? JSONParser.parse([UInt8](data)), case .object(let members) = root.value,
+      let schema = members.first(where: { $0.key == "$schema" })?.value, case .string(let uri) = schema.value
+    else { return false }
+    return uri.contains("json-schema.org") && members.contains { $0.key == "$defs" || $0.key == "properties" }
+  }
+
   /// Writes every file into `directory` atomically: each goes to a temporary file first and is
   /// renamed into place, so an interrupted run leaves no half-written file.
   static func write(_ files: [(name: String, text: String)], to directory: String) throws {

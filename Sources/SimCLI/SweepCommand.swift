@@ -67,7 +67,15 @@ struct SweepCommand {
     let out = try args.option("out")
     let shardText = try args.option("shard")
     let files = try args.positionals()
-    guard files.count == 1 else { throw UsageError("sweep takes one scenario file") }
+    for (name, values) in [("set", sets), ("exclude", excludes)] {
+      guard let bare = values.first(where: { !$0.contains("=") }) else { continue }
+      let extra = files.count == 2 ? " (did you mean --\(name) \(bare)=\(files[1])?)" : ""
+      throw UsageError("--\(name) takes PATH=VALUES joined by '=': got \"\(bare)\"\(extra)")
+    }
+    guard files.count == 1 else {
+      throw UsageError(
+        files.isEmpty ? "sweep needs a scenario file" : "sweep takes one scenario file, got \(files.count)")
+    }
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     if let jobsText {
       guard let value = Int(jobsText), value >= 1, value <= 256 else { throw UsageError("--jobs must be 1…256") }

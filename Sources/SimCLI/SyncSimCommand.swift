@@ -17,13 +17,33 @@ public enum SyncSimCommand {
       compare    compare two sweeps or runs: differences of means with 95 % intervals
       schema     print the JSON Schema of scenario files
       bench      speed benchmarks (kernel, fleet)
+      completion print a shell completion script: syncsim completion bash|zsh|fish
+      help       help on a command: syncsim help run
 
     options:
-      --help     show help (also after any command)
+      -h, --help show help (also after any command: syncsim run --help)
       --version  print the version
 
     exit codes: 0 success, 1 a run failed, 64 bad usage, 65 bad input data
     """
+
+  /// Every command and its usage text, in the order the help lists them.
+  static let commands: [(name: String, usage: String)] = [
+    ("run", RunCommand.usage), ("validate", ValidateCommand.usage), ("check", CheckCommand.usage),
+    ("sweep", SweepCommand.usage), ("merge", MergeCommand.usage), ("compare", CompareCommand.usage),
+    ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("completion", CompletionCommand.usage),
+  ]
+
+  /// The help to print instead of running: `syncsim help COMMAND`, or `-h`/`--help` anywhere
+  /// after a command (before any `--` value it could be, e.g. `--out -h`, which is rare enough).
+  static func helpText(verb: String, rest: [String]) -> String? {
+    if verb == "help" {
+      guard let name = rest.first else { return usage }
+      return commands.first { $0.name == name }?.usage
+    }
+    guard rest.contains("-h") || rest.contains("--help") else { return nil }
+    return commands.first { $0.name == verb }?.usage
+  }
 
   /// Runs `syncsim` with `arguments` (without the program name); returns the exit code.
   public static func main(arguments: [String], console: Console = .standard()) -> Int32 {
@@ -32,11 +52,18 @@ public enum SyncSimCommand {
       return ExitCode.usage.rawValue
     }
     let rest = Array(arguments.dropFirst())
+    if let help = helpText(verb: verb, rest: rest) {
+      console.print(help)
+      return ExitCode.success.rawValue
+    }
     do throws(UsageError) {
       switch verb {
-      case "--help", "-h", "help":
+      case "--help", "-h":
         console.print(usage)
         return ExitCode.success.rawValue
+      case "help":
+        throw UsageError(
+          "no command named '\(rest.first ?? "")' (commands: \(commands.map(\.name).joined(separator: ", ")))")
       case "--version":
         console.print(version)
         return ExitCode.success.rawValue
@@ -48,6 +75,7 @@ public enum SyncSimCommand {
       case "merge": return try MergeCommand.run(rest, console: console).rawValue
       case "compare": return try CompareCommand.run(rest, console: console).rawValue
       case "schema": return SchemaCommand.run(rest, console: console).rawValue
+      case "completion": return try CompletionCommand.run(rest, console: console).rawValue
       default:
         throw UsageError("unknown command '\(verb)'")
       }

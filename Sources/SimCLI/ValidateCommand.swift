@@ -9,7 +9,10 @@ struct ValidateCommand {
     usage: syncsim validate FILE... [--strict]
 
     Checks scenario files and reports every problem as `file: JSON path: problem (hint)`.
-    Exits 65 if any file has an error (or, with --strict, a warning).
+    Exits 65 if any file has an error (or, with --strict, a warning; advice never fails).
+    A JSON Schema among the files (Scenarios/schema.json) is skipped, so Scenarios/*.json works.
+
+      --strict   warnings are errors
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -23,9 +26,13 @@ struct ValidateCommand {
     guard !files.isEmpty else { throw UsageError("validate needs at least one file") }
     var failed = false
     for file in files {
+      if ScenarioFile.isJSONSchema(file) {
+        console.print("\(file): skipped (a JSON Schema, not a scenario)")
+        continue
+      }
       let loaded = ScenarioFile.load(file)
       for problem in loaded.problems { console.error(problem.description) }
-      let errors = loaded.problems.filter { $0.severity == .error || strict }.count
+      let errors = loaded.problems.filter { $0.severity == .error || strict && $0.severity == .warning }.count
       if let scenario = loaded.scenario, errors == 0 {
         console.print(
           "\(file): ok (\(scenario.deviceNames.count) devices, \(DurationText.format(scenario.spec.duration)), \(scenario.expectations.count) expectations)"

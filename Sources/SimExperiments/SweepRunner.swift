@@ -57,15 +57,7 @@ public struct SweepRunner: Sendable {
 
   /// Sets every factor that can be set; the others come back as problems.
   func applyFactors(_ point: SweepPlan.Point) -> (JSONNode, [ScenarioProblem]) {
-    var node = document
-    var problems: [ScenarioProblem] = []
-    for (index, factor) in plan.factors.enumerated() {
-      switch node.setting(factor.values[point.valueIndices[index]], at: factor.steps[...]) {
-      case .success(let updated): node = updated
-      case .failure(let error): problems.append(ScenarioProblem(file: file, path: factor.path, message: error.message))
-      }
-    }
-    return (node, problems)
+    plan.document(document, at: point, file: file)
   }
 
   /// Decodes every point's scenario first, so that any bad value is reported before anything runs.
@@ -76,7 +68,7 @@ public struct SweepRunner: Sendable {
       let (node, pathProblems) = applyFactors(point)
       problems += pathProblems
       do {
-        let (scenario, _) = try ScenarioDecoder.decode(Array(node.serialized().utf8), file: file)
+        let (scenario, _) = try ScenarioDecoder.decode(Array(node.serialized().utf8), file: file, checkingSweep: false)
         scenarios[point.index] = scenario
       } catch {
         problems += error.problems

@@ -74,8 +74,8 @@ enum ModelRules {
     checkConfigurations(model, enforced: enforced)
     for entity in model.entities
     where entity.relationships.contains(where: { model.isManyToMany($0) && !$0.isAnonymousLink }) {
-      reader.warning(
-        entity.path, "advice: each many-to-many link is its own CDMR record [A]",
+      reader.advice(
+        entity.path, "each many-to-many link is its own CDMR record [A]",
         hint: "linking N objects costs N extra records to upload and fetch")
     }
     return violated

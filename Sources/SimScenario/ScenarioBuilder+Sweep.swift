@@ -43,7 +43,7 @@ extension ScenarioBuilder {
       return nil
     }
     if case .key(let first) = steps[0],
-      !ScenarioDecoder.topKeys.contains(first) || first == "sweep" || first == "version"
+      !ScenarioDecoder.topKeys.contains(first) || ["sweep", "version", "$schema"].contains(first)
     {
       let hint = suggestion(for: first, among: ScenarioDecoder.topKeys).map { "did you mean \"\($0)\"?" }
       reader.problem(path, "\"\(first)\" is not a scenario section that a sweep can set", hint: hint)

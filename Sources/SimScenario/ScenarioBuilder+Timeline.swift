@@ -38,9 +38,16 @@ extension ScenarioBuilder {
     for (name, namePath) in names {
       guard let devices = targets.resolve(name) else {
         let candidates = targets.groups.map(\.name) + ["all"]
-        let hint =
+        var hint =
           suggestion(for: name, among: candidates).map { "did you mean \"\($0)\"?" } ?? "devices are: "
           + candidates.joined(separator: ", ")
+        // "phone#5" in a group of three: name the members there are.
+        if let hash = name.lastIndex(of: "#"), let group = targets.groups.first(where: { $0.name == name[..<hash] }),
+          group.count > 1
+        {
+          hint =
+            "group \"\(group.name)\" has \(group.count) members: \"\(group.name)#0\" to \"\(group.name)#\(group.count - 1)\""
+        }
         reader.problem(namePath, "no device or group named \"\(name)\"", hint: hint)
         continue
       }
@@ -163,6 +170,17 @@ extension ScenarioBuilder {
           + allNames.joined(separator: ", "))
       return nil
     }
+    // "store" beside the action belongs inside it: {"edit": {"kind": "insert", "store": 1}}.
+    if case .object(let members) = node.value, members.contains(where: { $0.key == "store" }),
+      let action = members.first(where: { ["edit", "bulkInsert"].contains($0.key) })?.key
+    {
+      reader.problem(
+        ScenarioReader.join(path, "store"), "\"store\" belongs inside the \(action) object, not beside it",
+        hint: action == "edit"
+          ? "write {\"edit\": {\"kind\": \"insert\", \"store\": 1}}"
+          : "write {\"bulkInsert\": {\"count\": 100, \"store\": 1}}")
+      return nil
+    }
     guard let fields = reader.object(node, path, known: Self.valuedActions), fields.count == 1,
       let (name, value) = fields.first
     else {
@@ -234,6 +252,11 @@ extension ScenarioBuilder {
         }
       }
       let over = reader.duration(fields["over"], ScenarioReader.join(inner, "over")) ?? .zero
+      if oneSave && over > .zero {
+        reader.warning(
+          ScenarioReader.join(inner, "over"), "ignored: with \"saves\": \"one\" every object is inserted in one save",
+          hint: "use \"saves\": \"each\" to spread the inserts over \(DurationText.format(over)), or drop \"over\"")
+      }
       let target = store(fields, inner)
       guard let count, let entity else { return nil }
       return (.bulkInsert(count: count, entity: entity, oneSave: oneSave, over: over), target)
@@ -263,7 +286,7 @@ extension ScenarioBuilder {
       guard let info = metrics.first(where: { $0.name == metric }) else {
         reader.problem(
           ScenarioReader.join(path, "metric"), "unknown metric \"\(metric)\"",
-          hint: suggestion(for: metric, among: metricNames).map { "did you mean \"\($0)\"?" }
+          hint: metricSuggestion(for: metric, among: metricNames).map { "did you mean \"\($0)\"?" }
             ?? "see the README's metric list")
         continue
       }

@@ -44,6 +44,8 @@ struct ScenarioBuilder {
         hint: "upgrade SyncSim")
       return nil
     }
+    // The editor's schema reference ("$schema": "schema.json"): read, never used.
+    _ = reader.string(top["$schema"], "$schema")
     var spec = WorldSpec()
     let name = reader.string(top["name"], "name") ?? "scenario"
     if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) || name.isEmpty
@@ -169,7 +171,7 @@ struct ScenarioBuilder {
       if !metricNames.contains(key) {
         reader.problem(
           path, "unknown metric \"\(key)\"",
-          hint: suggestion(for: key, among: metricNames).map { "did you mean \"\($0)\"?" })
+          hint: metricSuggestion(for: key, among: metricNames).map { "did you mean \"\($0)\"?" })
       } else if let tolerance = reader.number(value, path, min: 0) {
         result[key] = tolerance
       }

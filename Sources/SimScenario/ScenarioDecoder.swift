@@ -17,15 +17,18 @@ public enum ScenarioDecoder {
   }
 
   static let topKeys = [
-    "version", "name", "description", "seed", "duration", "environment", "accounts", "devices", "model",
+    "$schema", "version", "name", "description", "seed", "duration", "environment", "accounts", "devices", "model",
     "cloud", "push", "polling", "scheduler", "workloads", "usage", "timeline", "expect", "sampleInterval",
     "tolerances", "outputs", "sweep",
   ]
 
   /// Decodes `bytes` read from `file`; throws every problem when any is an error. `policies` are
   /// the scheduler policies the scenario may name (a researcher adds their own to SyncSim's).
+  ///
+  /// A scenario's own `sweep` section is checked by decoding each of its points (so `validate`
+  /// refuses what `sweep` would); `checkingSweep: false` skips that, for decoding a point itself.
   public static func decode(
-    _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard
+    _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard, checkingSweep: Bool = true
   ) throws(ScenarioProblems) -> (Scenario, [ScenarioProblem]) {
     guard bytes.count <= Limits.maxFileBytes else {
       throw ScenarioProblems(problems: [
@@ -44,10 +47,53 @@ public enum ScenarioDecoder {
     }
     let reader = ScenarioReader(file: file)
     let scenario = ScenarioBuilder(reader: reader, policyRegistry: policies).build(root)
-    let problems = reader.problems
+    var problems = reader.problems
+    if checkingSweep, let scenario, let plan = scenario.sweep, !problems.contains(where: { $0.severity == .error }) {
+      problems += sweepProblems(plan, root: root, file: file, policies: policies)
+    }
     if problems.contains(where: { $0.severity == .error }) || scenario == nil {
       throw ScenarioProblems(problems: problems)
     }
     return (scenario!, problems)
+  }
+
+  /// The errors of the scenario's own sweep: each point decoded as `sweep` will decode it. A
+  /// problem at a factor's path (a misspelt key) is reported at that factor; others name the point.
+  static func sweepProblems(
+    _ plan: SweepPlan, root: JSONNode, file: String, policies: PolicyRegistry
+  )
+    -> [ScenarioProblem]
+  {
+    var result: [ScenarioProblem] = []
+    for point in plan.points() {
+      let (document, pathProblems) = plan.document(root, at: point, file: file)
+      var problems = pathProblems
+      do {
+        _ = try decode(Array(document.serialized().utf8), file: file, policies: policies, checkingSweep: false)
+      } catch {
+        problems += error.problems.filter { $0.severity == .error }
+      }
+      for problem in problems {
+        let mapped: ScenarioProblem
+        if let index = plan.factors.firstIndex(where: {
+          problem.path == $0.path || problem.path.hasPrefix($0.path + ".")
+        }) {
+          let factor = ScenarioReader.index("sweep.factors", index)
+          let misspelt = problem.message.hasPrefix("unknown key")
+          let value = plan.labels(of: point)[index]
+          mapped = ScenarioProblem(
+            file: file, path: ScenarioReader.join(factor, misspelt ? "path" : "values"),
+            message: (misspelt ? "" : "value \(value): ") + "\(problem.path): \(problem.message)", hint: problem.hint)
+        } else {
+          let labels = zip(plan.factors, plan.labels(of: point)).map { "\($0.path)=\($1)" }.joined(separator: ", ")
+          mapped = ScenarioProblem(
+            file: file, path: "sweep",
+            message: "at point \(point.index) (\(labels)): \(problem.path): \(problem.message)",
+            hint: problem.hint)
+        }
+        if !result.contains(mapped) { result.append(mapped) }
+      }
+    }
+    return result
   }
 }

@@ -1,7 +1,10 @@
 /// One problem found in a scenario: where, what, and how to fix it.
 public struct ScenarioProblem: Error, Equatable, Sendable {
+  /// How serious: an error stops the run; a warning is a setting that likely does not do what
+  /// was meant (`validate --strict` makes it an error); advice names a cost the scenario may take
+  /// on purpose, and never fails anything.
   public enum Severity: String, Sendable {
-    case error, warning
+    case error, warning, advice
   }
 
   public var file: String
@@ -19,11 +22,11 @@ public struct ScenarioProblem: Error, Equatable, Sendable {
     self.severity = severity
   }
 
-  /// `file: path: message (hint)`, with `warning:` before warnings.
+  /// `file: path: message (hint)`, with `warning:` or `advice:` before those.
   public var description: String {
     var text = file + ": "
     if !path.isEmpty { text += path + ": " }
-    if severity == .warning { text += "warning: " }
+    if severity != .error { text += severity.rawValue + ": " }
     text += message
     if let hint { text += " (\(hint))" }
     return text
@@ -55,6 +58,17 @@ func editDistance(_ a: String, _ b: String) -> Int {
 }
 
 /// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
+/// The metric a misspelt or synonymous name most likely means: `latency.median` is
+/// `latency.p50`, `latency.average` is `latency.mean`; otherwise the nearest by edit distance.
+func metricSuggestion(for name: String, among metrics: [String]) -> String? {
+  let synonyms = [("median", "p50"), ("average", "mean"), ("avg", "mean"), ("p100", "max"), ("maximum", "max")]
+  for (word, replacement) in synonyms where name.hasSuffix("." + word) {
+    let candidate = String(name.dropLast(word.count)) + replacement
+    if metrics.contains(candidate) { return candidate }
+  }
+  return suggestion(for: name, among: metrics)
+}
+
 func suggestion(for word: String, among candidates: [String]) -> String? {
   let scored = candidates.map { ($0, editDistance(word, $0)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
   guard let best = scored.first, best.1 <= max(2, word.count / 3) else { return nil }

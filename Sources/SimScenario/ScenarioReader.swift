@@ -24,6 +24,11 @@ final class ScenarioReader {
     problems.append(ScenarioProblem(file: file, path: path, message: message, hint: hint, severity: .warning))
   }
 
+  /// A cost the scenario may take on purpose: reported, never an error (not even with --strict).
+  func advice(_ path: String, _ message: String, hint: String? = nil) {
+    problems.append(ScenarioProblem(file: file, path: path, message: message, hint: hint, severity: .advice))
+  }
+
   static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
   static func index(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
 

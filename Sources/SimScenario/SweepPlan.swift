@@ -82,4 +82,20 @@ public struct SweepPlan: Sendable {
       return text
     }
   }
+
+  /// The scenario document of `point`: `base` with each factor's value set at its path, and a
+  /// problem for each factor whose path crosses something that is not an object or array.
+  public func document(
+    _ base: JSONNode, at point: Point, file: String
+  ) -> (document: JSONNode, problems: [ScenarioProblem]) {
+    var node = base
+    var problems: [ScenarioProblem] = []
+    for (index, factor) in factors.enumerated() {
+      switch node.setting(factor.values[point.valueIndices[index]], at: factor.steps[...]) {
+      case .success(let updated): node = updated
+      case .failure(let error): problems.append(ScenarioProblem(file: file, path: factor.path, message: error.message))
+      }
+    }
+    return (node, problems)
+  }
 }

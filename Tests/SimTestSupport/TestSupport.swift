@@ -6,6 +6,11 @@ import SimCLI
 
 /// Runs `syncsim` in-process with captured output.
 public func syncsim(_ arguments: String...) -> (code: Int32, out: String, err: String) {
+  syncsim(arguments)
+}
+
+/// Runs `syncsim` in-process with captured output.
+public func syncsim(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
   let captured = CapturedConsole()
   let code = SyncSimCommand.main(arguments: arguments, console: captured.console)
   return (code, captured.out, captured.err)

@@ -39,6 +39,7 @@ enum ScenarioSchemaTemplate {
           "additionalProperties": false,
           "properties": {
             "constant": {
+              "description": "always this duration",
               "$ref": "#/$defs/duration"
             }
           },
@@ -49,6 +50,7 @@ enum ScenarioSchemaTemplate {
           "additionalProperties": false,
           "properties": {
             "uniform": {
+              "description": "uniform between [lower, upper] (durations, lower ≤ upper)",
               "type": "array",
               "items": {
                 "$ref": "#/$defs/duration"
@@ -64,10 +66,12 @@ enum ScenarioSchemaTemplate {
           "additionalProperties": false,
           "properties": {
             "exponential": {
+              "description": "exponential with the given mean",
               "type": "object",
               "additionalProperties": false,
               "properties": {
                 "mean": {
+                  "description": "the mean (a positive duration)",
                   "$ref": "#/$defs/duration"
                 }
               },
@@ -81,13 +85,16 @@ enum ScenarioSchemaTemplate {
           "additionalProperties": false,
           "properties": {
             "normal": {
+              "description": "normal, truncated at zero",
               "type": "object",
               "additionalProperties": false,
               "properties": {
                 "mean": {
+                  "description": "the mean (a duration)",
                   "$ref": "#/$defs/duration"
                 },
                 "sd": {
+                  "description": "the standard deviation (a duration)",
                   "$ref": "#/$defs/duration"
                 }
               },
@@ -108,9 +115,11 @@ enum ScenarioSchemaTemplate {
                   "additionalProperties": false,
                   "properties": {
                     "median": {
+                      "description": "the median (a positive duration)",
                       "$ref": "#/$defs/duration"
                     },
                     "p99": {
+                      "description": "the 99th percentile (a positive duration, at least the median)",
                       "$ref": "#/$defs/duration"
                     }
                   },
@@ -121,9 +130,11 @@ enum ScenarioSchemaTemplate {
                   "additionalProperties": false,
                   "properties": {
                     "mu": {
+                      "description": "the mean of the natural log of seconds",
                       "type": "number"
                     },
                     "sigma": {
+                      "description": "the standard deviation of the natural log of seconds (0 or more)",
                       "type": "number",
                       "minimum": 0
                     }
@@ -140,6 +151,7 @@ enum ScenarioSchemaTemplate {
           "additionalProperties": false,
           "properties": {
             "choice": {
+              "description": "one of the listed durations, chosen with the given weights",
               "type": "array",
               "minItems": 1,
               "items": {
@@ -147,9 +159,11 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "value": {
+                    "description": "a duration",
                     "$ref": "#/$defs/duration"
                   },
                   "weight": {
+                    "description": "its relative weight (positive)",
                     "type": "number",
                     "exclusiveMinimum": 0
                   }
@@ -164,6 +178,10 @@ enum ScenarioSchemaTemplate {
     }
   },
   "properties": {
+    "$schema": {
+      "type": "string",
+      "description": "the schema for editors, e.g. \"schema.json\" (a path relative to the scenario) or the output of `syncsim schema`; ignored by SyncSim"
+    },
     "version": {
       "type": "integer",
       "description": "format version; read first, newer versions are rejected",
@@ -251,14 +269,17 @@ enum ScenarioSchemaTemplate {
                   "additionalProperties": false,
                   "properties": {
                     "shared": {
+                      "description": "a zone shared through CKShare: its owner's account and the participants' accounts",
                       "type": "object",
                       "additionalProperties": false,
                       "properties": {
                         "owner": {
+                          "description": "index of the account that owns the share (from 0)",
                           "type": "integer",
                           "minimum": 0
                         },
                         "participants": {
+                          "description": "indices of the accounts the share is shared with",
                           "type": "array",
                           "items": {
                             "type": "integer",
@@ -286,6 +307,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "debounce": {
+                    "description": "save this long after the last edit (a duration) [assumed] 2 s",
                     "$ref": "#/$defs/duration"
                   }
                 },
@@ -296,6 +318,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "interval": {
+                    "description": "save every this long while there are unsaved edits (a duration)",
                     "$ref": "#/$defs/duration"
                   }
                 },
@@ -315,6 +338,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "reloadOnImportEvent": {
+                    "description": "reload the view this long after an import event (debounce, a duration); [C] seed 004: ~5 s",
                     "$ref": "#/$defs/duration"
                   }
                 },
@@ -328,6 +352,7 @@ enum ScenarioSchemaTemplate {
             "default": true
           },
           "power": {
+            "description": "battery level, charger and Low Power Mode at the start (change them with timeline actions)",
             "type": "object",
             "additionalProperties": false,
             "properties": {
@@ -370,6 +395,7 @@ enum ScenarioSchemaTemplate {
             }
           },
           "network": {
+            "description": "connectivity, latency and bandwidth of the device",
             "type": "object",
             "additionalProperties": false,
             "properties": {
@@ -441,6 +467,7 @@ enum ScenarioSchemaTemplate {
           "default": false
         },
         "entities": {
+          "description": "the entities of the Core Data / SwiftData model",
           "type": "array",
           "minItems": 1,
           "items": {
@@ -448,6 +475,7 @@ enum ScenarioSchemaTemplate {
             "additionalProperties": false,
             "properties": {
               "name": {
+                "description": "the entity's name (its record type is CD_ followed by its root entity's name)",
                 "type": "string"
               },
               "parent": {
@@ -455,12 +483,14 @@ enum ScenarioSchemaTemplate {
                 "description": "parent entity (inheritance): the record type is the root entity's [A]"
               },
               "attributes": {
+                "description": "the entity's attributes",
                 "type": "array",
                 "items": {
                   "type": "object",
                   "additionalProperties": false,
                   "properties": {
                     "name": {
+                      "description": "the attribute's name (its record field is CD_ followed by it)",
                       "type": "string"
                     },
                     "type": {
@@ -503,15 +533,18 @@ enum ScenarioSchemaTemplate {
                 }
               },
               "relationships": {
+                "description": "the entity's relationships",
                 "type": "array",
                 "items": {
                   "type": "object",
                   "additionalProperties": false,
                   "properties": {
                     "name": {
+                      "description": "the relationship's name",
                       "type": "string"
                     },
                     "destination": {
+                      "description": "the name of the entity it points to",
                       "type": "string"
                     },
                     "toMany": {
@@ -563,15 +596,18 @@ enum ScenarioSchemaTemplate {
           }
         },
         "configurations": {
+          "description": "the model's configurations: which entities each store holds, and whether it syncs",
           "type": "array",
           "items": {
             "type": "object",
             "additionalProperties": false,
             "properties": {
               "name": {
+                "description": "the configuration's name",
                 "type": "string"
               },
               "entities": {
+                "description": "names of the entities in this configuration",
                 "type": "array",
                 "items": {
                   "type": "string"
@@ -950,6 +986,7 @@ enum ScenarioSchemaTemplate {
       "description": "the system scheduler, dasd"
     },
     "workloads": {
+      "description": "Poisson edits per device: rate, kind mix, entity and store",
       "type": "array",
       "items": {
         "type": "object",
@@ -1008,6 +1045,7 @@ enum ScenarioSchemaTemplate {
       }
     },
     "usage": {
+      "description": "Poisson app sessions per device: foreground sessions, their length, suspension after",
       "type": "array",
       "items": {
         "type": "object",
@@ -1046,12 +1084,14 @@ enum ScenarioSchemaTemplate {
       }
     },
     "timeline": {
+      "description": "actions at given times: network, power, app state, edits, bulk inserts, failures",
       "type": "array",
       "items": {
         "type": "object",
         "additionalProperties": false,
         "properties": {
           "at": {
+            "description": "when the action happens, from the start of the run (a duration)",
             "$ref": "#/$defs/duration"
           },
           "devices": {
@@ -1069,6 +1109,7 @@ enum ScenarioSchemaTemplate {
             ]
           },
           "action": {
+            "description": "a name (goOffline, goOnline, plug, unplug, launch, activate, background, terminate, forceQuit, nudge) or an object with exactly one valued action",
             "oneOf": [
               {
                 "enum": ["goOffline", "goOnline", "plug", "unplug", "launch", "activate", "background", "terminate", "forceQuit", "nudge"]
@@ -1078,6 +1119,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "lowPower": {
+                    "description": "turn Low Power Mode on (true) or off (false)",
                     "type": "boolean"
                   }
                 },
@@ -1088,6 +1130,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "battery": {
+                    "description": "set the battery level, percent (0 to 100)",
                     "type": "number",
                     "minimum": 0,
                     "maximum": 100
@@ -1100,13 +1143,16 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "nudge": {
+                    "description": "post the app's nudge repeatedly (seed 004's didBecomeActive post)",
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
                       "every": {
+                        "description": "the period of the nudges (a duration, at least 10 ms)",
                         "$ref": "#/$defs/duration"
                       },
                       "until": {
+                        "description": "when the nudges stop, from the start of the run (a duration; default: the end of the run)",
                         "$ref": "#/$defs/duration"
                       }
                     }
@@ -1119,6 +1165,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "edit": {
+                    "description": "one edit: a kind (insert, update, delete, softDelete, increment, addContribution) or an object",
                     "oneOf": [
                       {
                         "enum": ["insert", "update", "delete", "increment", "addContribution", "softDelete"]
@@ -1128,9 +1175,11 @@ enum ScenarioSchemaTemplate {
                         "additionalProperties": false,
                         "properties": {
                           "kind": {
+                            "description": "the edit's kind",
                             "enum": ["insert", "update", "delete", "increment", "addContribution", "softDelete"]
                           },
                           "entity": {
+                            "description": "the entity edited (default: the model's first syncing entity)",
                             "type": "string"
                           },
                           "key": {
@@ -1156,6 +1205,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "bulkInsert": {
+                    "description": "insert many objects, in one save or one save each",
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
@@ -1165,12 +1215,15 @@ enum ScenarioSchemaTemplate {
                         "minimum": 1
                       },
                       "entity": {
+                        "description": "the entity inserted (default: the model's first syncing entity)",
                         "type": "string"
                       },
                       "saves": {
+                        "description": "\"one\": a single save of all the objects; \"each\": a save per object (default one)",
                         "enum": ["one", "each"]
                       },
                       "over": {
+                        "description": "with saves \"each\": the inserts are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
                         "$ref": "#/$defs/duration"
                       },
                       "store": {
@@ -1190,6 +1243,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "resetSync": {
+                    "description": "a mirroring reset of the store, with its reason",
                     "enum": ["accountChange", "zoneDeleted", "userPurgedZone", "historyExpired", "tokenExpired"]
                   }
                 },
@@ -1200,10 +1254,12 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "toggleSync": {
+                    "description": "turn sync off and on again for the store (seed 004's 134410 case)",
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
                       "removeStoreFirst": {
+                        "description": "false: a second container on the same store, setup fails (134410) and the store stops syncing; true: the store is removed first, unexported changes are lost, everything is re-imported (default false)",
                         "type": "boolean"
                       }
                     },
@@ -1217,6 +1273,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "quota": {
+                    "description": "the owning account's iCloud quota in bytes, or null for unlimited",
                     "oneOf": [
                       {
                         "type": "integer",
@@ -1235,6 +1292,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "throttle": {
+                    "description": "force the container's throttle on (true) or off (false)",
                     "type": "boolean"
                   }
                 },
@@ -1305,6 +1363,7 @@ enum ScenarioSchemaTemplate {
       "additionalProperties": false,
       "properties": {
         "factors": {
+          "description": "the factors: each a JSON path in the scenario and the values it takes",
           "type": "array",
           "items": {
             "type": "object",
@@ -1328,6 +1387,7 @@ enum ScenarioSchemaTemplate {
           }
         },
         "exclude": {
+          "description": "combinations to skip: objects of path: value, every listed factor having that value",
           "type": "array",
           "items": {
             "type": "object",
@@ -1352,10 +1412,12 @@ enum ScenarioSchemaTemplate {
               "additionalProperties": false,
               "properties": {
                 "from": {
+                  "description": "the first seed",
                   "type": "integer",
                   "minimum": 0
                 },
                 "count": {
+                  "description": "how many seeds, consecutive from `from`",
                   "type": "integer",
                   "minimum": 1
                 }
