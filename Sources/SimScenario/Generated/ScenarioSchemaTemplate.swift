@@ -184,7 +184,7 @@ enum ScenarioSchemaTemplate {
     },
     "version": {
       "type": "integer",
-      "description": "format version; read first, newer versions are rejected",
+      "description": "the format's version: 1 (required). format version; read first, newer versions are rejected",
       "minimum": 1,
       "maximum": 1
     },
@@ -195,7 +195,8 @@ enum ScenarioSchemaTemplate {
     },
     "description": {
       "type": "string",
-      "description": "what the scenario shows and the source it reproduces"
+      "description": "what the scenario shows and the source it reproduces. what the scenario shows and the source it reproduces",
+      "default": ""
     },
     "seed": {
       "type": "integer",
@@ -210,7 +211,7 @@ enum ScenarioSchemaTemplate {
     },
     "environment": {
       "enum": ["development", "production"],
-      "description": "sets the public-database poll interval: 30 min in development, 24 h in production [A] TN3164"
+      "description": "sets polling.interval: development 30 min, production 24 h; when absent, polling.interval's default (30 min). sets the public-database poll interval: 30 min in development, 24 h in production [A] TN3164"
     },
     "accounts": {
       "type": "integer",
@@ -221,14 +222,14 @@ enum ScenarioSchemaTemplate {
     "devices": {
       "type": "array",
       "minItems": 1,
-      "description": "device groups; a group with count > 1 has members name#0, name#1, ...",
+      "description": "the devices, each a device or a group of `count` devices (required). device groups; a group with count > 1 has members name#0, name#1, ...",
       "items": {
         "type": "object",
         "additionalProperties": false,
         "properties": {
           "name": {
             "type": "string",
-            "description": "unique; not \"all\", no '#'"
+            "description": "unique name, not \"all\", no \"#\"; group members are name#0 … name#N-1 (required). unique; not \"all\", no '#'"
           },
           "count": {
             "type": "integer",
@@ -388,7 +389,7 @@ enum ScenarioSchemaTemplate {
               },
               "autoLowPowerBelow": {
                 "type": "number",
-                "description": "Low Power Mode turns on below this level (iOS offers it at 20 %)",
+                "description": "Low Power Mode turns on by itself below this battery percent; default: never. Low Power Mode turns on below this level (iOS offers it at 20 %)",
                 "minimum": 0,
                 "maximum": 100
               }
@@ -480,7 +481,7 @@ enum ScenarioSchemaTemplate {
               },
               "parent": {
                 "type": "string",
-                "description": "parent entity (inheritance): the record type is the root entity's [A]"
+                "description": "the parent entity's name (inheritance: the record type is the root's); default none. parent entity (inheritance): the record type is the root entity's [A]"
               },
               "attributes": {
                 "description": "the entity's attributes",
@@ -508,12 +509,12 @@ enum ScenarioSchemaTemplate {
                     },
                     "bytes": {
                       "type": "integer",
-                      "description": "typical size; over 750 KB string/binary/transformable values become assets [W] WWDC19",
+                      "description": "typical size of a value in bytes; default by type [assumed]. typical size; over 750 KB string/binary/transformable values become assets [W] WWDC19",
                       "minimum": 0
                     },
                     "maxBytes": {
                       "type": "integer",
-                      "description": "largest size (the 700 KB rule)",
+                      "description": "largest size of a value in bytes; default: bytes. largest size (the 700 KB rule)",
                       "minimum": 0
                     },
                     "unique": {
@@ -526,7 +527,7 @@ enum ScenarioSchemaTemplate {
                       "items": {
                         "enum": ["unique", "externalStorage", "transformable"]
                       },
-                      "description": "SwiftData @Attribute options"
+                      "description": "SwiftData @Attribute options: unique, externalStorage, transformable; default none. SwiftData @Attribute options"
                     }
                   },
                   "required": ["name"]
@@ -583,7 +584,7 @@ enum ScenarioSchemaTemplate {
                     "type": "string"
                   }
                 },
-                "description": "not supported by CloudKit [A]"
+                "description": "lists of attribute names that must be unique together (CloudKit refuses them); default none. not supported by CloudKit [A]"
               },
               "manyToManyLinks": {
                 "type": "integer",
@@ -631,7 +632,13 @@ enum ScenarioSchemaTemplate {
       "properties": {
         "requestLatency": {
           "$ref": "#/$defs/distribution",
-          "description": "round trip of one request [assumed] lognormal median 150ms p99 2s"
+          "description": "time one CloudKit request takes besides transfer [assumed]. round trip of one request [assumed] lognormal median 150ms p99 2s",
+          "default": {
+            "lognormal": {
+              "median": "150ms",
+              "p99": "2s"
+            }
+          }
         },
         "recordsPerOperation": {
           "type": "integer",
@@ -697,12 +704,13 @@ enum ScenarioSchemaTemplate {
           "properties": {
             "requestsPerSecond": {
               "type": "number",
-              "description": "container-wide rate before serviceUnavailable [assumed]",
+              "description": "container requests per second above which the server throttles (required in throttle). container-wide rate before serviceUnavailable [assumed]",
               "exclusiveMinimum": 0
             },
             "retryAfter": {
               "$ref": "#/$defs/distribution",
-              "description": "[A] TN3162 example 30s (up to ~30h)"
+              "description": "the retry-after the server states when throttling [A] TN3162 example. [A] TN3162 example 30s (up to ~30h)",
+              "default": "30s"
             }
           },
           "description": "a per-container throttle; off by default",
@@ -727,7 +735,7 @@ enum ScenarioSchemaTemplate {
         },
         "quotaBytesPerAccount": {
           "type": "integer",
-          "description": "iCloud storage per account; absent = unlimited [A] quotaExceeded",
+          "description": "each account's iCloud quota in bytes; default unlimited. iCloud storage per account; absent = unlimited [A] quotaExceeded",
           "minimum": 0
         },
         "poisonRecordProbability": {
@@ -739,11 +747,11 @@ enum ScenarioSchemaTemplate {
         },
         "changeTokenRetention": {
           "$ref": "#/$defs/duration",
-          "description": "server history kept for tokens; absent = forever [assumed]"
+          "description": "how long the server keeps change tokens (an older token expires: a reset); default forever. server history kept for tokens; absent = forever [assumed]"
         },
         "deviceThrottleRequestsPerMinute": {
           "type": "number",
-          "description": "a device-side throttle: requestRateLimited beyond it [A] TN3162; value [assumed]",
+          "description": "a device's requests per minute above which it gets requestRateLimited; default none. a device-side throttle: requestRateLimited beyond it [A] TN3162; value [assumed]",
           "exclusiveMinimum": 0
         },
         "zoneBusyProbability": {
@@ -767,7 +775,13 @@ enum ScenarioSchemaTemplate {
       "properties": {
         "fanoutLatency": {
           "$ref": "#/$defs/distribution",
-          "description": "commit to apsd [assumed] lognormal median 2s p99 60s"
+          "description": "commit to APNs delivery [assumed]. commit to apsd [assumed] lognormal median 2s p99 60s",
+          "default": {
+            "lognormal": {
+              "median": "2s",
+              "p99": "60s"
+            }
+          }
         },
         "deliveryLatency": {
           "$ref": "#/$defs/duration",
@@ -823,7 +837,13 @@ enum ScenarioSchemaTemplate {
       "properties": {
         "decisionLatency": {
           "$ref": "#/$defs/distribution",
-          "description": "[A] TN3163 0.38s; lognormal median 0.3s"
+          "description": "[A] TN3163 example 0.38 s. [A] TN3163 0.38s; lognormal median 0.3s",
+          "default": {
+            "lognormal": {
+              "median": "300ms",
+              "p99": "600ms"
+            }
+          }
         },
         "reevaluationLatency": {
           "$ref": "#/$defs/duration",
@@ -993,7 +1013,7 @@ enum ScenarioSchemaTemplate {
         "additionalProperties": false,
         "properties": {
           "devices": {
-            "description": "a device name, a group name (all its members), \"all\", or a list of these",
+            "description": "the devices it drives: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
             "oneOf": [
               {
                 "type": "string"
@@ -1008,7 +1028,7 @@ enum ScenarioSchemaTemplate {
           },
           "editsPerHour": {
             "type": "number",
-            "description": "Poisson rate",
+            "description": "edits per hour per device, Poisson (required). Poisson rate",
             "exclusiveMinimum": 0
           },
           "insertShare": {
@@ -1052,7 +1072,7 @@ enum ScenarioSchemaTemplate {
         "additionalProperties": false,
         "properties": {
           "devices": {
-            "description": "a device name, a group name (all its members), \"all\", or a list of these",
+            "description": "the devices it drives: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
             "oneOf": [
               {
                 "type": "string"
@@ -1067,12 +1087,18 @@ enum ScenarioSchemaTemplate {
           },
           "sessionsPerDay": {
             "type": "number",
-            "description": "Poisson arrivals",
+            "description": "foreground sessions per day per device, Poisson (required). Poisson arrivals",
             "exclusiveMinimum": 0
           },
           "sessionLength": {
             "$ref": "#/$defs/distribution",
-            "description": "[assumed] lognormal median 2m p99 20m"
+            "description": "length of a session [assumed]. [assumed] lognormal median 2m p99 20m",
+            "default": {
+              "lognormal": {
+                "median": "2m",
+                "p99": "20m"
+              }
+            }
           },
           "suspendAfter": {
             "$ref": "#/$defs/duration",
@@ -1095,7 +1121,7 @@ enum ScenarioSchemaTemplate {
             "$ref": "#/$defs/duration"
           },
           "devices": {
-            "description": "a device name, a group name (all its members), \"all\", or a list of these",
+            "description": "the devices it acts on: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
             "oneOf": [
               {
                 "type": "string"
