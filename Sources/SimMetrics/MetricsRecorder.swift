@@ -35,7 +35,7 @@ public final class MetricsRecorder: ObservationSink {
   /// The device a store belongs to.
   public func device(of store: StoreID) -> DeviceID { storeDevice[store.index] }
 
-  /// Names of the scheduler's policies, by index.
+  /// What can block an activity, by index: the scheduler's policies, then the wait causes.
   public let policyNames: [String]
   var storeDevice: [DeviceID] = []
   var storeZone: [Int32] = []
@@ -70,7 +70,10 @@ public final class MetricsRecorder: ObservationSink {
   /// App-state changes per device, for the timeline file.
   public internal(set) var appStates: [(device: DeviceID, state: AppState, at: SimTime)] = []
 
+  /// Records a run whose scheduler evaluates `policyNames`, in order; the wait causes follow them
+  /// (`WaitCause`), as the model numbers them.
   public init(policyNames: [String]) {
+    let policyNames = policyNames + WaitCause.names
     self.policyNames = policyNames
     counters.blockedCount = [Int](repeating: 0, count: policyNames.count)
     counters.blockedTotal = [SimDuration](repeating: .zero, count: policyNames.count)

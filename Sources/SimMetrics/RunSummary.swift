@@ -34,8 +34,9 @@ public struct RunSummary: Sendable {
   /// Every metric SyncSim reports for its own policies.
   public static let catalog = catalog(policyNames: PolicyRegistry.standard.names)
 
-  /// Every metric, with `blocked.<policy>.*` for each of `policyNames`.
+  /// Every metric, with `blocked.<name>.*` for each of `policyNames` and then each wait cause.
   public static func catalog(policyNames: [String]) -> [MetricInfo] {
+    let policyNames = policyNames + WaitCause.names
     var list: [MetricInfo] = [
       MetricInfo(name: "latency.p50", isDuration: true, meaning: "median save-to-visible latency over visible rows"),
       MetricInfo(name: "latency.p90", isDuration: true, meaning: "90th percentile latency"),
@@ -104,7 +105,7 @@ public struct RunSummary: Sendable {
       list.append(MetricInfo(name: "errors.\(error.rawValue)", isDuration: false, meaning: "\(error.rawValue) errors"))
     }
     for policy in policyNames {
-      list.append(MetricInfo(name: "blocked.\(policy).count", isDuration: false, meaning: "refusals by \(policy)"))
+      list.append(MetricInfo(name: "blocked.\(policy).count", isDuration: false, meaning: "waits on \(policy)"))
       list.append(
         MetricInfo(name: "blocked.\(policy).total", isDuration: true, meaning: "time activities waited on \(policy)"))
       list.append(MetricInfo(name: "blocked.\(policy).longest", isDuration: true, meaning: "longest wait on \(policy)"))
@@ -191,8 +192,9 @@ public struct RunSummary: Sendable {
     named["bytesDown"] = Double(c.bytesDown)
     for event in PushEvent.allCases { named["pushes.\(event.rawValue)"] = Double(c.pushCount(event)) }
     let ownNames = PolicyRegistry.standard.names
-    let policyNames = ownNames + recorder.policyNames.filter { !ownNames.contains($0) }
-    for policy in policyNames {
+    let extraNames = recorder.policyNames.filter { !ownNames.contains($0) && !WaitCause.names.contains($0) }
+    let policyNames = ownNames + extraNames
+    for policy in policyNames + WaitCause.names {
       let index = recorder.policyNames.firstIndex(of: policy)
       named["blocked.\(policy).count"] = Double(index.map { c.blockedCount[$0] } ?? 0)
       named["blocked.\(policy).total"] = index.map { c.blockedTotal[$0].seconds } ?? 0

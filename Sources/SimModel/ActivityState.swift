@@ -22,8 +22,12 @@ struct ActivityState {
   /// Export: the plan's next batch and the history prefix it covers.
   var nextBatch: Int32 = 0
   var historyCovered: Int32 = 0
-  /// Consecutive network-failure retries of the current request.
+  /// Consecutive failed attempts (network failures, zoneBusy) of the request it carries on, for
+  /// the back-off; carried into the activity that retries it.
   var attempt: Int = 0
+  /// A retry may not start before this time, and waits for `waitCause` until then.
+  var notBefore = SimTime.zero
+  var waitCause: WaitCause?
   /// Whether the current batch was already merged after serverRecordChanged.
   var merged = false
 }

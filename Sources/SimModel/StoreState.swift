@@ -27,6 +27,8 @@ struct StoreState {
   var tokenAt = SimTime.zero
   /// Export waits for quota to be freed.
   var quotaStalled = false
+  /// When the quota stalled its exports (the quota wait starts there).
+  var quotaStalledSince = SimTime.zero
   /// How many of the first changes in the store's history are saved; the rest are unsaved edits.
   var savedCount: Int32 = 0
   /// Between a reset's announcement and the end of its re-import.
@@ -65,7 +67,7 @@ struct LocalField: BitwiseCopyable {
 }
 
 /// One change recorded in a store's persistent history (or still unsaved in its context).
-struct Change: BitwiseCopyable {
+struct Change: BitwiseCopyable, Hashable {
   var object: ObjectID
   var field: Int32
   var write: WriteID

@@ -34,7 +34,7 @@ public enum ActivityKind: String, Sendable, CaseIterable, Codable {
 
 /// Why an activity was requested (the labels TN3163/TN3164 log show).
 public enum ActivityTrigger: String, Sendable, CaseIterable, Codable {
-  case save, appDeactivation, exportAgain, push, launch, activation, nudge, poll, importAgain, initial
+  case save, appDeactivation, exportAgain, push, launch, activation, nudge, poll, importAgain, initial, retry
 }
 
 /// The CloudKit database a zone belongs to.

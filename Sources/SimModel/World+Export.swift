@@ -141,15 +141,25 @@ extension World {
       return
     }
     switch exportVerdict(activity, at: sim.now) {
-    case .retry(let at):
+    case .retry(let at, nil):
       sendNextBatch(activity, notBefore: at, sim: &sim)
       return
+    case .retry(let at, let cause?):
+      // The export ends and releases its group; the retry is a new activity after the wait.
+      dropCommittedHistory(activity)
+      plans[activity.index].clear()
+      finishActivity(activity, succeeded: false, sim: &sim)
+      requestRetry(of: activity, notBefore: at, cause: cause, sim: &sim)
+      return
     case .failed(let error):
+      dropCommittedHistory(activity)
       plans[activity.index].clear()
       finishActivity(activity, succeeded: false, sim: &sim)
       switch error {
       case .networkUnavailable: requestExport(store, trigger: .exportAgain, sim: &sim)
-      case .quotaExceeded: stores[store.index].quotaStalled = true
+      case .quotaExceeded:
+        stores[store.index].quotaStalled = true
+        stores[store.index].quotaStalledSince = sim.now
       default: break  // a refused record fails every export until the data changes
       }
       return
@@ -202,7 +212,7 @@ extension World {
       sink.observe(.cloudError(store: store, error: .limitExceeded, retryAfter: nil, at: now))
       // Split the batch in half and retry both. [A] limitExceeded
       guard splitBatch(activity, batch) else { return .failed(.limitExceeded) }
-      return .retry(at: now)
+      return .retry(at: now, cause: nil)
     }
     if poisoned {
       sink.observe(.cloudError(store: store, error: .partialFailure, retryAfter: nil, at: now))
@@ -231,10 +241,36 @@ extension World {
         // Merge the changed fields into the server record from the error and send it again.
         sink.observe(.cloudError(store: store, error: .serverRecordChanged, retryAfter: nil, at: now))
         activities[activity.index].merged = true
-        return .retry(at: now)
+        return .retry(at: now, cause: nil)
       }
     }
     return .accepted
+  }
+
+  /// Forgets the changes an export that ends early has already committed (its batches before the
+  /// current one), so that the export after it does not send them again.
+  mutating func dropCommittedHistory(_ activity: ActivityID) {
+    let batch = Int(activities[activity.index].nextBatch)
+    guard batch > 0 else { return }
+    let store = activities[activity.index].store
+    let committedEnd = Int(plans[activity.index].batchEnds[batch - 1])
+    var committed = Set<Change>()
+    for index in 0..<committedEnd { committed.insert(plans[activity.index].entries[index]) }
+    let covered = min(Int(activities[activity.index].historyCovered), Int(stores[store.index].savedCount))
+    var removed = 0
+    history[store.index].withMutableRows { rows in
+      var kept = 0
+      for index in rows.indices {
+        if index < covered && committed.contains(rows[index]) {
+          removed += 1
+          continue
+        }
+        rows[kept] = rows[index]
+        kept += 1
+      }
+    }
+    history[store.index].removeLast(removed)
+    stores[store.index].savedCount -= Int32(removed)
   }
 
   /// Forgets the first `covered` saved changes once an export has carried them.

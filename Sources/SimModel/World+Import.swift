@@ -103,8 +103,14 @@ extension World {
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let store = activities[activity.index].store
     switch generalVerdict(activity, at: sim.now) {
-    case .retry(let at):
+    case .retry(let at, nil):
       scheduleNextPage(activity, notBefore: at, sim: &sim)
+      return
+    case .retry(let at, let cause?):
+      // The import ends and releases its group; a new one fetches from the store's token after
+      // the wait (the pages applied so far are fetched again, as a new fetch-changes would).
+      finishActivity(activity, succeeded: false, sim: &sim)
+      requestRetry(of: activity, notBefore: at, cause: cause, sim: &sim)
       return
     case .failed:
       // networkUnavailable mid-import: nothing applied; a new import waits for the network.

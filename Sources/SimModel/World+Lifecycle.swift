@@ -123,6 +123,13 @@ extension World {
       {
         stores[index].quotaStalled = false
         requestExport(StoreID(index), trigger: .exportAgain, sim: &sim)
+        // The time since the quota stalled the store's exports was the quota's wait.
+        let pending = stores[index].pendingExport
+        if pending.exists && stores[index].quotaStalledSince < sim.now {
+          sink.observe(
+            .activityBlocked(
+              activity: logID(pending), policy: position(of: .quota), from: stores[index].quotaStalledSince, to: sim.now))
+        }
       }
     case .throttle(let on):
       serverState.throttleForced = on

@@ -3,8 +3,9 @@ import SimKernel
 /// What the server (or the network) answers a request that completes now.
 enum RequestVerdict {
   case accepted
-  /// Send the same request again at this time (network backoff or the container's retry-after).
-  case retry(at: SimTime)
+  /// Send the request again at this time: in place when `cause` is nil (a split batch, a merged
+  /// record), else as a new activity that waits for `cause` until then (a retry-after, a back-off).
+  case retry(at: SimTime, cause: WaitCause?)
   /// The activity fails with this error.
   case failed(CloudError)
 }
@@ -35,7 +36,7 @@ extension World {
     for fault in faults where fault.applies(to: request, in: &self) {
       let recovery = fault.recovery(for: request, in: &self)
       sink.observe(.cloudError(store: store, error: fault.error, retryAfter: recovery.retryAfter, at: now))
-      return recovery.retryAt.map { .retry(at: $0) } ?? .failed(fault.error)
+      return recovery.retryAt.map { .retry(at: $0, cause: fault.waitCause) } ?? .failed(fault.error)
     }
     activities[activity.index].attempt = 0
     return .accepted

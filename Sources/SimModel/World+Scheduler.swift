@@ -22,6 +22,53 @@ extension World {
     stores[store.index].pendingImport = activity
   }
 
+  /// Asks again for the work of `ended`, which the server or the network answered with a wait:
+  /// the new activity (or the pending one it joins) may not start before `notBefore`, and waits
+  /// for `cause` until then; it carries the failed attempts on, for the back-off.
+  mutating func requestRetry(
+    of ended: ActivityID, notBefore: SimTime, cause: WaitCause, sim: inout Simulation<ModelEvent>
+  ) {
+    let state = activities[ended.index]
+    let store = state.store
+    if state.kind == .export {
+      requestExport(store, trigger: .retry, sim: &sim)
+    } else {
+      requestImport(store, trigger: .retry, sim: &sim)
+    }
+    let retry = state.kind == .export ? stores[store.index].pendingExport : stores[store.index].pendingImport
+    guard retry.exists else { return }
+    if notBefore > activities[retry.index].notBefore {
+      activities[retry.index].notBefore = notBefore
+      activities[retry.index].waitCause = cause
+    }
+    activities[retry.index].attempt = max(activities[retry.index].attempt, state.attempt)
+  }
+
+  /// The wait the server or the network imposed on `activity` (a retry's retry-after or back-off),
+  /// if it is not over. Only the retry's own: a device learns a retry-after from its own answer.
+  @inline(__always)
+  func serverWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
+    let state = activities[activity.index]
+    guard state.notBefore > now, let cause = state.waitCause else { return nil }
+    return (cause, state.notBefore)
+  }
+
+  /// The container's or the device's retry-after, if one is in force for `device` now.
+  @inline(__always)
+  func retryAfterInForce(_ device: DeviceID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
+    if serverState.containerBlockedUntil[device.index] > now {
+      return (.serverThrottle, serverState.containerBlockedUntil[device.index])
+    }
+    if !serverState.deviceBlockedUntil.isEmpty && serverState.deviceBlockedUntil[device.index] > now {
+      return (.deviceThrottle, serverState.deviceBlockedUntil[device.index])
+    }
+    return nil
+  }
+
+  /// The position a wait cause takes in results: after the scheduler's policies.
+  @inline(__always)
+  func position(of cause: WaitCause) -> Int32 { Int32(policies.order.count + cause.rawValue) }
+
   mutating func submit(
     _ kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>
   ) -> ActivityID {
@@ -70,7 +117,9 @@ extension World {
     guard activities[activity.index].phase == .deciding || activities[activity.index].phase == .blocked else {
       return
     }
-    if let refusal = firstRefusal(activity, now: sim.now) {
+    if let wait = serverWait(activity, at: sim.now) {
+      block(activity, policy: position(of: wait.cause), until: wait.until, sim: &sim)
+    } else if let refusal = firstRefusal(activity, now: sim.now) {
       block(activity, policy: refusal.policy, until: refusal.until, sim: &sim)
     } else {
       approve(activity, sim: &sim)
@@ -157,6 +206,17 @@ extension World {
     let state = activities[activity.index]
     activities[activity.index].phase = .running
     sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
+    if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
+      // The container's or the device's retry-after is in force: the first request would be
+      // answered with it, so the activity ends at once rather than hold its group while it waits.
+      switch state.kind {
+      case .export: stores[state.store.index].pendingExport = ActivityID.none
+      default: stores[state.store.index].pendingImport = ActivityID.none
+      }
+      finishActivity(activity, succeeded: false, sim: &sim)
+      requestRetry(of: activity, notBefore: wait.until, cause: wait.cause, sim: &sim)
+      return
+    }
     switch state.kind {
     case .export:
       stores[state.store.index].pendingExport = ActivityID.none

@@ -57,6 +57,7 @@ extension World {
         orphans.append([])
       }
       runHistory.addDevice()
+      serverState.containerBlockedUntil.append(.zero)
       if spec.server.deviceThrottleRequestsPerMinute != nil {
         serverState.deviceBlockedUntil.append(.zero)
         serverState.deviceRequestTimes.append([])

@@ -15,7 +15,8 @@ extension RunReport {
   }
 
   var runColumns: [String] { [scenario.name, String(seed)] }
-  var policyNames: [String] { scenario.spec.scheduler.policies.map(\.name) }
+  /// The scheduler's policies, then the wait causes: what blocked activities, in results' order.
+  var policyNames: [String] { recorder.policyNames }
 
   func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
 

@@ -14,6 +14,7 @@ struct ContainerThrottleFault: RequestFault {
   }
 
   var error: CloudError { .serviceUnavailable }
+  var waitCause: WaitCause { .serverThrottle }
 
   /// Counts the request against the container's per-second rate; true when over it (or forced).
   func applies(to request: RequestContext, in world: inout World) -> Bool {
@@ -38,7 +39,8 @@ struct ContainerThrottleFault: RequestFault {
 
   func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
     let wait = retryAfter.sampleDuration(using: &world.devices[request.device].streams.network)
-    world.serverState.containerBlockedUntil = max(world.serverState.containerBlockedUntil, request.now + wait)
-    return (world.serverState.containerBlockedUntil, wait)
+    let until = max(world.serverState.containerBlockedUntil[request.device], request.now + wait)
+    world.serverState.containerBlockedUntil[request.device] = until
+    return (until, wait)
   }
 }

@@ -13,6 +13,7 @@ struct DeviceThrottleFault: RequestFault {
   }
 
   var error: CloudError { .requestRateLimited }
+  var waitCause: WaitCause { .deviceThrottle }
 
   /// Counts the request against the device's per-minute rate; true when over it.
   func applies(to request: RequestContext, in world: inout World) -> Bool {

@@ -15,6 +15,7 @@ struct NetworkFailureFault: RequestFault {
   }
 
   var error: CloudError { .networkFailure }
+  var waitCause: WaitCause { .networkBackoff }
 
   func applies(to request: RequestContext, in world: inout World) -> Bool {
     world.devices[request.device].streams.network.bernoulli(probability)

@@ -10,6 +10,8 @@ protocol RequestFault: Sendable {
   init?(server: ServerParameters)
   /// The error it reports.
   var error: CloudError { get }
+  /// What a retry's wait is attributed to.
+  var waitCause: WaitCause { get }
   /// Whether it hits `request` now. May draw from the device's network stream or count the
   /// request against a rate, as the server would.
   func applies(to request: RequestContext, in world: inout World) -> Bool

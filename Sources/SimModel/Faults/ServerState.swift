@@ -3,8 +3,10 @@ import SimKernel
 /// What the CloudKit server remembers about request rates: the container's throttle and each
 /// device's own (MODEL §6).
 struct ServerState {
-  /// No request of the container's apps before this time (the container's retry-after).
-  var containerBlockedUntil = SimTime.zero
+  /// Per device: no request before this time, the retry-after the container's throttle stated in
+  /// the device's last serviceUnavailable answer. A device learns it only from its own answer:
+  /// the others send, and learn it when they are answered. [A] TN3162
+  var containerBlockedUntil: [SimTime] = []
   /// The container's recent request times, after `throttleHead` forgotten ones.
   var throttleWindow: [SimTime] = []
   var throttleHead = 0
@@ -17,6 +19,6 @@ struct ServerState {
   /// The earliest time `device` may send: after the container's and its own retry-after.
   @inline(__always)
   func earliestSend(_ device: Int, at now: SimTime) -> SimTime {
-    max(now, containerBlockedUntil, deviceBlockedUntil.isEmpty ? .zero : deviceBlockedUntil[device])
+    max(now, containerBlockedUntil[device], deviceBlockedUntil.isEmpty ? .zero : deviceBlockedUntil[device])
   }
 }

@@ -13,6 +13,7 @@ struct ZoneBusyFault: RequestFault {
   }
 
   var error: CloudError { .zoneBusy }
+  var waitCause: WaitCause { .zoneBusy }
 
   func applies(to request: RequestContext, in world: inout World) -> Bool {
     world.devices[request.device].streams.network.bernoulli(probability)
