@@ -4,6 +4,9 @@ import SimModel
 /// One (write, observer device) pair: when the observer saw the write, and why it took that long.
 public struct LatencyRow: Sendable {
   public var write: WriteID
+  /// The zone and the object (record) the write changed: object ids are per zone.
+  public var zone = ZoneID.none
+  public var object = ObjectID(0)
   public var writer: DeviceID
   public var observer: DeviceID
   public var kind: EditKind
@@ -14,7 +17,14 @@ public struct LatencyRow: Sendable {
   /// Nil unless `outcome == .visible`.
   public var visibleAt: SimTime?
   /// Durations of the seven stages, in `LatencyRow.stageNames` order; they sum to the latency.
+  /// For a row that never became visible, the first `knownStages` are the time spent so far
+  /// (the last of them up to the end of the run), and the rest did not begin.
   public var stages = StageDurations()
+  public var knownStages = 0
+  /// For a row that never became visible: the stage it was in when the run ended, and what held
+  /// it there (a policy, a wait cause, the observer's state, the loss's reason).
+  public var stuckStage: String?
+  public var stuckCause: String?
   /// For a visible row, the recorder's indices of the export that carried the write and of the
   /// import that fetched it (−1 otherwise): `MetricsRecorder.blockedByPolicy(_:)` reads them.
   var exportActivity: Int32 = -1

@@ -15,15 +15,24 @@ extension MetricsRecorder {
   /// each need one pass.
   public func forEachLatencyRow(_ body: (LatencyRow) -> Void) {
     let ids = writeIDs
+    var importsByStore = [[Int]](repeating: [], count: storeDevice.count)
+    for (index, activity) in activities.enumerated() where activity.kind == .import {
+      importsByStore[activity.store.index].append(index)
+    }
     let source = RowSource(
       storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
-      reached: TokensReached(imports: imports, visibility: visibility))
+      reached: TokensReached(imports: imports, visibility: visibility),
+      end: EndStates(
+        at: endTime, importsByStore: importsByStore, lastPush: lastPush, lastAppState: lastAppState,
+        lastOnline: lastOnline, storeIsPublic: storeIsPublic, storeDisabled: storeDisabled, policyNames: policyNames))
     for (index, write) in writes.enumerated() {
       let zone = storeZone[write.store.index]
       guard zone >= 0 else { continue }
       let writer = source.storeDevice[write.store.index]
       for observer in zoneStores[Int(zone)] where source.storeDevice[observer.index] != writer {
-        body(source.row(for: write, id: WriteID(Int(ids[index])), observer: observer))
+        var row = source.row(for: write, id: WriteID(Int(ids[index])), observer: observer)
+        row.zone = ZoneID(Int(zone))
+        body(row)
       }
     }
   }
@@ -76,11 +85,13 @@ extension MetricsRecorder {
     let activities: [ActivityRecord]
     let hidden: Set<Int64>
     let reached: TokensReached
+    let end: EndStates
 
     func row(for write: WriteRecord, id: WriteID, observer: StoreID) -> LatencyRow {
       var row = LatencyRow(
         write: id, writer: storeDevice[write.store.index], observer: storeDevice[observer.index],
         kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil)
+      row.object = write.object
       if write.superseded {
         row.outcome = .supersededLocally
         return row
@@ -91,55 +102,147 @@ extension MetricsRecorder {
       }
       if write.lost {
         row.outcome = .lost
+        if let saved = write.savedAt { row.stages.save = saved - write.editedAt }
+        stuck(&row, write.savedAt == nil ? 0 : 1, at: write.savedAt, cause: write.lossReason?.rawValue ?? "lost")
         return row
       }
-      guard let saved = write.savedAt, let committed = write.committedAt, write.activity.exists else {
+      guard let saved = write.savedAt else {
+        stuck(&row, 0, at: nil, cause: "notSaved")
         return row
       }
+      row.stages.save = saved - write.editedAt
+      guard let committed = write.committedAt, write.activity.exists else {
+        stuck(&row, 1, at: saved, cause: "notExported")
+        return row
+      }
+      let exportStart = activities[write.activity.index].startedAt ?? committed
+      row.stages.exportSchedule = exportStart - saved
+      row.stages.upload = committed - exportStart
+      row.exportActivity = write.activity.raw
       if !hidden.isEmpty && hidden.contains(Int64(observer.raw) << 32 | Int64(write.object.raw)) {
         row.outcome = .hidden
+        stuck(&row, 5, at: committed, cause: "modelVersion", fixed: 3)
         return row
       }
       row.outcome = .notVisible
-      guard let importIndex = TokensReached.first(reaching: write.sequence, in: reached.imported[observer.index]),
-        let seenIndex = TokensReached.first(reaching: write.sequence, in: reached.visible[observer.index])
-      else { return row }
+      guard let importIndex = TokensReached.first(reaching: write.sequence, in: reached.imported[observer.index])
+      else {
+        stuckBeforeImport(&row, observer: observer, committed: committed)
+        return row
+      }
       let imported = imports[observer.index][importIndex]
-      let seen = visibility[observer.index][seenIndex]
-      let exportStart = activities[write.activity.index].startedAt ?? committed
       let notified = max(committed, activities[imported.activity.index].requestedAt)
       let importStart = max(notified, activities[imported.activity.index].startedAt ?? notified)
-      row.stages.save = saved - write.editedAt
-      row.stages.exportSchedule = exportStart - saved
-      row.stages.upload = committed - exportStart
       row.stages.notify = notified - committed
       row.stages.importSchedule = importStart - notified
       row.stages.download = imported.at - importStart
-      row.stages.ui = seen.at - imported.at
-      row.exportActivity = write.activity.raw
       row.importActivity = imported.activity.raw
+      guard let seenIndex = TokensReached.first(reaching: write.sequence, in: reached.visible[observer.index]) else {
+        let state = end.lastAppState[storeDevice[observer.index].index]
+        stuck(&row, 6, at: imported.at, cause: state == .foreground ? "uiRefresh" : "notInForeground")
+        return row
+      }
+      let seen = visibility[observer.index][seenIndex]
+      row.stages.ui = seen.at - imported.at
+      row.knownStages = 7
       row.outcome = .visible
       row.visibleAt = seen.at
       return row
     }
+
+    /// Marks `row` stuck in stage `stage`, which began at `since` (the edit when nil), until the end
+    /// of the run; the stages before it (`fixed`, default all of them) are already set.
+    func stuck(_ row: inout LatencyRow, _ stage: Int, at since: SimTime?, cause: String, fixed: Int? = nil) {
+      let start = since ?? row.editedAt
+      row.stages[stage] = max(.zero, end.at - start)
+      for skipped in (fixed ?? stage)..<stage { row.stages[skipped] = .zero }
+      row.knownStages = stage + 1
+      row.stuckStage = LatencyRow.stageNames[stage]
+      row.stuckCause = cause
+    }
+
+    /// A committed row whose observer had not imported it: stuck waiting to be told (notify),
+    /// for its import to be scheduled, or in its import.
+    func stuckBeforeImport(_ row: inout LatencyRow, observer: StoreID, committed: SimTime) {
+      let device = storeDevice[observer.index].index
+      let imports = end.importsByStore[observer.index]
+      // The observer's newest import requested since the commit: where the row waits now.
+      guard let last = imports.last, activities[last].requestedAt >= committed else {
+        stuck(&row, 3, at: committed, cause: notifyCause(observer: observer, device: device))
+        return
+      }
+      let activity = activities[last]
+      row.stages.notify = activity.requestedAt - committed
+      if let started = activity.startedAt, activity.finishedAt == nil {
+        row.stages.importSchedule = started - activity.requestedAt
+        stuck(&row, 5, at: started, cause: "importing")
+        return
+      }
+      let cause: String
+      if let reason = activity.cancelled {
+        cause = reason.rawValue
+      } else if activity.finishedAt != nil {
+        cause = end.storeDisabled[observer.index] ? "storeDisabled" : "importFailed"
+      } else if let open = activity.blocked.last, open.to == end.at {
+        cause = end.policyNames[Int(open.policy)]
+      } else {
+        cause = "decision"
+      }
+      stuck(&row, 4, at: activity.requestedAt, cause: cause)
+    }
+
+    /// Why no import was asked for since the commit: the observer's state at the end.
+    func notifyCause(observer: StoreID, device: Int) -> String {
+      if end.storeDisabled[observer.index] { return "storeDisabled" }
+      if !end.lastOnline[device] { return "offline" }
+      if end.storeIsPublic[observer.index] { return "pollWait" }
+      switch end.lastPush[device] {
+      case .held: return "pushHeld"
+      case .deferred: return "pushDeferred"
+      case .stored: return "pushStored"
+      case .dropped, .discarded: return end.lastAppState[device] == .notRunning ? "notRunning" : "pushLost"
+      default: return end.lastAppState[device] == .notRunning ? "notRunning" : "pushInFlight"
+      }
+    }
   }
 
-  /// For a visible row, the time inside its exportSchedule and importSchedule stages during which
-  /// each policy (by index) blocked the export or the import; the rest of each stage is decision
-  /// latency, start delay or a running activity. Zeros for other rows.
+  /// What the observers were doing when the run ended, for rows that never became visible.
+  struct EndStates {
+    let at: SimTime
+    let importsByStore: [[Int]]
+    let lastPush: [PushEvent?]
+    let lastAppState: [AppState?]
+    let lastOnline: [Bool]
+    let storeIsPublic: [Bool]
+    let storeDisabled: [Bool]
+    let policyNames: [String]
+  }
+
+  /// The row's time in its scheduling stages outside any policy's or cause's block: decision
+  /// latency, re-evaluation and start delay (export, import); nil where the stage is not known.
+  public func decisionTime(_ row: LatencyRow) -> (export: SimDuration?, import: SimDuration?) {
+    let blocked = blockedByPolicy(row)
+    let export = row.knownStages > 1 && row.exportActivity >= 0
+      ? row.stages.exportSchedule - blocked.export.reduce(.zero, +) : nil
+    let `import` = row.knownStages > 4 && row.importActivity >= 0
+      ? row.stages.importSchedule - blocked.import.reduce(.zero, +) : nil
+    return (export, `import`)
+  }
+
+  /// The time inside a row's exportSchedule and importSchedule stages during which each policy or
+  /// wait cause (by index) blocked the export or the import; the rest of each stage is decision
+  /// latency, re-evaluation and start delay (`decisionTime`). Zeros for stages the row never
+  /// reached.
   public func blockedByPolicy(_ row: LatencyRow) -> (export: [SimDuration], import: [SimDuration]) {
-    guard row.outcome == .visible, row.exportActivity >= 0, row.importActivity >= 0 else {
-      let none = [SimDuration](repeating: .zero, count: policyNames.count)
-      return (none, none)
-    }
+    let none = [SimDuration](repeating: .zero, count: policyNames.count)
+    guard row.exportActivity >= 0, row.knownStages > 1 else { return (none, none) }
     let saved = row.editedAt + row.stages.save
     let exportStart = saved + row.stages.exportSchedule
     let notified = exportStart + row.stages.upload + row.stages.notify
     let importStart = notified + row.stages.importSchedule
-    return (
-      blockedTime(activities[Int(row.exportActivity)], from: saved, to: exportStart),
-      blockedTime(activities[Int(row.importActivity)], from: notified, to: importStart)
-    )
+    let export = blockedTime(activities[Int(row.exportActivity)], from: saved, to: exportStart)
+    guard row.importActivity >= 0, row.knownStages > 4 else { return (export, none) }
+    return (export, blockedTime(activities[Int(row.importActivity)], from: notified, to: importStart))
   }
 
   /// Time within [from, to] during which each policy blocked the activity.

@@ -15,6 +15,7 @@ public final class MetricsRecorder: ObservationSink {
     var superseded = false
     var lostUpdate = false
     var lost = false
+    var lossReason: LossReason?
   }
 
   /// One scheduler activity as the decision log saw it.
@@ -27,6 +28,8 @@ public final class MetricsRecorder: ObservationSink {
     public var startedAt: SimTime?
     public var finishedAt: SimTime?
     public var succeeded = false
+    /// Why the scheduler dropped it before it ran, if it did.
+    public var cancelled: CancelReason?
     public var records: Int32 = 0
     /// Every interval during which a policy (by index) refused it.
     public var blocked: [(policy: Int32, from: SimTime, to: SimTime)] = []
@@ -34,6 +37,9 @@ public final class MetricsRecorder: ObservationSink {
 
   /// The device a store belongs to.
   public func device(of store: StoreID) -> DeviceID { storeDevice[store.index] }
+
+  /// The zone a store mirrors (`.none` for a local-only store).
+  public func zone(of store: StoreID) -> ZoneID { ZoneID(Int(storeZone[store.index])) }
 
   /// What can block an activity, by index: the scheduler's policies, then the wait causes.
   public let policyNames: [String]
@@ -69,6 +75,18 @@ public final class MetricsRecorder: ObservationSink {
   public internal(set) var trace: [(kind: UInt32, entity: UInt32, at: SimTime)] = []
   /// App-state changes per device, for the timeline file.
   public internal(set) var appStates: [(device: DeviceID, state: AppState, at: SimTime)] = []
+  /// Per device: its last push event, app state and connectivity (for rows stuck at the end).
+  var lastPush: [PushEvent?] = []
+  var lastAppState: [AppState?] = []
+  var lastOnline: [Bool] = []
+  /// Per store, whether its zone is the public database (polled, not pushed).
+  var storeIsPublic: [Bool] = []
+  /// Per store, whether sync was turned off (a failed setup).
+  var storeDisabled: [Bool] = []
+  /// Each store's objects at the end, when asked for (`objects.csv`).
+  public internal(set) var objectStates:
+    [(store: StoreID, object: ObjectID, entity: Int32, held: Bool, write: WriteID, serverLive: Bool, serverWrite: WriteID)] =
+      []
 
   /// Records a run whose scheduler evaluates `policyNames`, in order; the wait causes follow them
   /// (`WaitCause`), as the model numbers them.
@@ -82,9 +100,12 @@ public final class MetricsRecorder: ObservationSink {
 
   public func observe(_ observation: Observation) {
     switch observation {
-    case .storeCreated(let store, let device, let zone, _):
+    case .storeCreated(let store, let device, let zone, let scope):
       precondition(store.index == storeDevice.count, "stores are announced in id order")
       storeDevice.append(device)
+      storeIsPublic.append(scope == .public)
+      storeDisabled.append(false)
+      ensureDevice(device)
       storeZone.append(zone.raw)
       imports.append([])
       visibility.append([])
@@ -128,6 +149,9 @@ public final class MetricsRecorder: ObservationSink {
       counters.blockedLongest[Int(policy)] = max(counters.blockedLongest[Int(policy)], length)
     case .activityApproved(let activity, let at): activities[activity.index].approvedAt = at
     case .activityStarted(let activity, let at): activities[activity.index].startedAt = at
+    case .activityCancelled(let activity, let reason, let at):
+      activities[activity.index].finishedAt = at
+      activities[activity.index].cancelled = reason
     case .activityFinished(let activity, let at, let records, let succeeded):
       activities[activity.index].finishedAt = at
       activities[activity.index].succeeded = succeeded
@@ -140,11 +164,17 @@ public final class MetricsRecorder: ObservationSink {
       visibility[store.index].append((token, at))
     case .request(_, let upload, let records, let bytes, _):
       counters.countRequest(upload: upload, records: Int(records), bytes: bytes)
-    case .push(_, let event, _):
+    case .push(let device, let event, _):
       counters.pushes[PushEvent.allCases.firstIndex(of: event)!] += 1
+      ensureDevice(device)
+      lastPush[device.index] = event
     case .appState(let device, let state, let at):
       appStates.append((device, state, at))
+      ensureDevice(device)
+      lastAppState[device.index] = state
     case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
+      ensureDevice(device)
+      lastOnline[device.index] = online
       conditionChanges.append(
         ConditionChange(
           device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at))
@@ -154,10 +184,14 @@ public final class MetricsRecorder: ObservationSink {
       counters.cloudErrors[CloudError.allCases.firstIndex(of: error)!] += 1
     case .reset:
       counters.resets += 1
-    case .lostWrite(let write, _, _):
-      update(write) { $0.lost = true }
-    case .setupFailed:
+    case .lostWrite(let write, let reason, _):
+      update(write) {
+        $0.lost = true
+        $0.lossReason = reason
+      }
+    case .setupFailed(let store, _, _):
       counters.setupFailures += 1
+      storeDisabled[store.index] = true
     case .localEdit:
       counters.localEdits += 1
     case .hiddenRecord(let store, let object):
@@ -168,11 +202,21 @@ public final class MetricsRecorder: ObservationSink {
       counters.orphanLongest = max(counters.orphanLongest, to - from)
     case .finalState(let state):
       finalState = state
+    case .objectState(let store, let object, let entity, let held, let write, let serverLive, let serverWrite):
+      objectStates.append((store, object, entity, held, write, serverLive, serverWrite))
     case .runEnded(let at, let converged):
       endTime = at
       self.converged = converged
     default:
       break
+    }
+  }
+
+  func ensureDevice(_ device: DeviceID) {
+    while lastPush.count <= device.index {
+      lastPush.append(nil)
+      lastAppState.append(nil)
+      lastOnline.append(true)
     }
   }
 

@@ -31,6 +31,9 @@ struct DeviceState {
   /// The zone of the push APNs defers while the device is under power restriction, or none.
   var deferredPushZone = ZoneID.none
   var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
+  /// Periodic workloads and sessions: how many arrivals have been scheduled.
+  var periodicEdits: Int32 = 0
+  var periodicSessions: Int32 = 0
 }
 
 /// What a device's spec fixes for the whole run, copied out of `DeviceSpec` for the hot paths

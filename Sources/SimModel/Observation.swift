@@ -26,6 +26,8 @@ public enum Observation: Sendable {
   case activityApproved(activity: ActivityID, at: SimTime)
   /// The activity began executing.
   case activityStarted(activity: ActivityID, at: SimTime)
+  /// The scheduler dropped the activity before it ran (its store was disabled, removed or reset).
+  case activityCancelled(activity: ActivityID, reason: CancelReason, at: SimTime)
   /// The activity ended.
   case activityFinished(activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool)
   /// An import updated the store up to the server's change `token`.
@@ -50,6 +52,11 @@ public enum Observation: Sendable {
   case hiddenRecord(store: StoreID, object: ObjectID)
   /// The state of the data at the end of the run.
   case finalState(FinalState)
+  /// At the end of the run (with `WorldSpec.reportObjects`), one object of a store's zone: whether
+  /// the store holds it live, the newest write it holds among the object's fields, and the
+  /// server's live flag and newest write. `entity` is −1 for a many-to-many join record.
+  case objectState(
+    store: StoreID, object: ObjectID, entity: Int32, held: Bool, write: WriteID, serverLive: Bool, serverWrite: WriteID)
   /// A push event for a device.
   case push(device: DeviceID, event: PushEvent, at: SimTime)
   /// The app changed state on a device.

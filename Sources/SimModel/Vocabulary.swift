@@ -85,6 +85,16 @@ public enum EditKind: String, Sendable, CaseIterable, Codable {
 }
 
 /// Why the mirroring delegate reset a store (`NSCloudKitMirroringDelegateResetSyncReasonKey`). [RE]
+/// Why the scheduler dropped an activity before it ran.
+public enum CancelReason: String, Sendable, CaseIterable, Codable {
+  /// Sync was turned off for the store (a second container failed to set up: 134410).
+  case storeDisabled
+  /// The store was removed.
+  case storeRemoved
+  /// A mirroring reset started over: it imports everything again and exports after.
+  case reset
+}
+
 public enum ResetReason: String, Sendable, CaseIterable, Codable {
   case accountChange, zoneDeleted, userPurgedZone, historyExpired, tokenExpired
 }

@@ -3,6 +3,13 @@ import SimKernel
 /// Edits, saves and the save policies (MODEL §4).
 extension World {
   mutating func scheduleNextEdit(_ device: DeviceID, _ workload: Workload, sim: inout Simulation<ModelEvent>) {
+    if let period = workload.period {
+      devices[device.index].periodicEdits += 1
+      let k = devices[device.index].periodicEdits
+      guard let at = period.arrival(k, end: spec.duration, stream: &devices[device.index].streams.edit) else { return }
+      sim.schedule(.workloadEdit(device), at: max(at, sim.now))
+      return
+    }
     let gap = devices[device.index].streams.edit.exponential(mean: 3600 / workload.editsPerHour)
     sim.schedule(.workloadEdit(device), after: SimDuration(seconds: gap))
   }

@@ -136,6 +136,13 @@ extension World {
 
   mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let store = activities[activity.index].store
+    if stores[store.index].disabled {
+      // Sync was turned off while the request was on the wire: the container it belonged to is
+      // gone, so nothing it carried commits, and no later batch is sent.
+      plans[activity.index].clear()
+      finishActivity(activity, succeeded: false, sim: &sim)
+      return
+    }
     if plans[activity.index].batchEnds.isEmpty {
       finishActivity(activity, succeeded: true, sim: &sim)
       return

@@ -102,6 +102,11 @@ extension World {
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let store = activities[activity.index].store
+    if stores[store.index].disabled {
+      // Sync was turned off: the page is not applied and no further page is fetched.
+      finishActivity(activity, succeeded: false, sim: &sim)
+      return
+    }
     switch generalVerdict(activity, at: sim.now) {
     case .retry(let at, nil):
       scheduleNextPage(activity, notBefore: at, sim: &sim)

@@ -176,6 +176,15 @@ extension World {
   // MARK: - Usage sessions
 
   mutating func scheduleNextSession(_ device: DeviceID, _ usage: UsageModel, sim: inout Simulation<ModelEvent>) {
+    if let period = usage.period {
+      devices[device.index].periodicSessions += 1
+      let k = devices[device.index].periodicSessions
+      guard let at = period.arrival(k, end: spec.duration, stream: &devices[device.index].streams.usage) else {
+        return
+      }
+      sim.schedule(.sessionStart(device), at: max(at, sim.now))
+      return
+    }
     let gap = devices[device.index].streams.usage.exponential(mean: 86_400 / usage.sessionsPerDay)
     sim.schedule(.sessionStart(device), after: SimDuration(seconds: gap))
   }

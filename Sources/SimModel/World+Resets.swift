@@ -6,6 +6,7 @@ extension World {
   /// token. Unexported local changes survive and are exported afterwards.
   mutating func resetSync(_ store: StoreID, reason: ResetReason, sim: inout Simulation<ModelEvent>) {
     sink.observe(.reset(store: store, reason: reason, at: sim.now))
+    cancelPendingActivities(store, reason: .reset, sim: &sim)
     stores[store.index].resetting = true
     ensureLocalCapacity(store)
     for field in local[store.index].indices where !local[store.index][field].dirty {
@@ -40,8 +41,10 @@ extension World {
     guard removeStoreFirst else {
       sink.observe(.setupFailed(store: store, code: 134_410, at: sim.now))
       stores[store.index].disabled = true
+      cancelPendingActivities(store, reason: .storeDisabled, sim: &sim)
       return
     }
+    cancelPendingActivities(store, reason: .storeRemoved, sim: &sim)
     save(store, sim: &sim)
     let zone = stores[store.index].zone.index
     let saved = Int(stores[store.index].savedCount)
@@ -112,6 +115,30 @@ extension World {
   }
 
   /// The data at the end of the run: ghosts, duplicates, counters, contributions.
+  /// Reports every store's view of every object of its zone (`Observation.objectState`).
+  func reportObjects() {
+    for (index, store) in stores.enumerated() where store.zone.exists {
+      let zone = store.zone.index
+      for object in 0..<zones[zone].objects.count {
+        let record = zones[zone].objects[object]
+        let base = Int(record.fieldBase)
+        let fields = fieldCount(zone: zone, object: ObjectID(object))
+        var held = WriteID.none
+        var server = WriteID.none
+        for field in base..<base + fields {
+          if field < local[index].count { held = max(held, local[index][field].write) }
+          server = max(server, zones[zone].server[field].write)
+        }
+        sink.observe(
+          .objectState(
+            store: StoreID(index), object: ObjectID(object), entity: record.entity,
+            held: isLive(StoreID(index), fieldBase: base), write: held,
+            serverLive: zones[zone].server[base].write != .none && zones[zone].server[base].value == 1,
+            serverWrite: server))
+      }
+    }
+  }
+
   func finalState() -> FinalState {
     var state = FinalState()
     for (index, store) in stores.enumerated() where store.zone.exists && zones[store.zone.index].scope == .public {

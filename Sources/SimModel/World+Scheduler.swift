@@ -202,8 +202,39 @@ extension World {
     sim.schedule(.start(activity), after: state.kind == .export ? exportStartDelay : importStartDelay)
   }
 
+  /// Drops the store's activities that have not started: disabling, removing or resetting a store
+  /// ends what it had asked for. A running export or import ends at its next answer
+  /// (`isSyncing` is checked there).
+  mutating func cancelPendingActivities(_ store: StoreID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
+    for activity in [stores[store.index].pendingExport, stores[store.index].pendingImport] where activity.exists {
+      cancel(activity, reason: reason, sim: &sim)
+    }
+  }
+
+  mutating func cancel(_ activity: ActivityID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
+    let state = activities[activity.index]
+    guard [.deciding, .blocked, .approved].contains(state.phase) else { return }
+    let device = owner(of: state.store).index
+    closeBlockedInterval(activity, at: sim.now)
+    if state.phase == .blocked, let index = waiting[device].firstIndex(of: activity) {
+      waiting[device].remove(at: index)
+      devices[device].waitingCount -= 1
+    }
+    sim.cancel(state.recheck)
+    if state.phase == .approved { stores[state.store.index].runningInGroup -= 1 }
+    activities[activity.index].phase = .finished
+    if stores[state.store.index].pendingExport == activity { stores[state.store.index].pendingExport = .none }
+    if stores[state.store.index].pendingImport == activity { stores[state.store.index].pendingImport = .none }
+    sink.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now))
+    // An approved activity's start is already scheduled: its slot stays taken, so that the start
+    // finds it finished rather than another activity in its place.
+    if state.phase != .approved { freeActivitySlots.append(activity) }
+    signal(DeviceID(device), sim: &sim)
+  }
+
   mutating func startActivity(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let state = activities[activity.index]
+    guard state.phase == .approved else { return }
     activities[activity.index].phase = .running
     sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
     if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {

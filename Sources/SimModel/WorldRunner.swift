@@ -39,6 +39,7 @@ public enum WorldRunner {
     world.closeOpenBlockedIntervals(at: endTime)
     let converged = world.isConverged()
     sink.observe(.finalState(world.finalState()))
+    if spec.reportObjects { world.reportObjects() }
     sink.observe(.runEnded(at: endTime, converged: converged))
     return RunOutcome(
       stopReason: reason, endTime: endTime, processedEvents: sim.processedEventCount,

@@ -26,6 +26,8 @@ public struct WorldSpec: Sendable {
   public var modelRejectionCode: Int32?
   /// Whether every processed event is reported (for `trace.csv`).
   public var traceEvents = false
+  /// Report every store's objects at the end (`Observation.objectState`, for `objects.csv`).
+  public var reportObjects = false
   /// A ceiling on processed events (a guard against runaway scenarios).
   public var maxEvents = 200_000_000
 
@@ -93,6 +95,8 @@ public struct Workload: Equatable, Sendable {
   /// The store the edits write: an index into the device's `stores`; nil writes the first
   /// syncing store.
   public var store: Int?
+  /// Edits on a clock rather than Poisson (`editsPerHour` is then 3600 / period, for estimates).
+  public var period: Period?
   public init(editsPerHour: Double) { self.editsPerHour = editsPerHour }
 }
 
@@ -103,6 +107,8 @@ public struct UsageModel: Equatable, Sendable {
   public var sessionLength = Distribution.lognormal(median: 120, p99: 1200)
   /// From leaving the foreground to suspension, seconds. [assumed] 10 s.
   public var suspendAfterSeconds = 10.0
+  /// Sessions on a clock rather than Poisson (`sessionsPerDay` is then 86,400 / period).
+  public var period: Period?
   public init(sessionsPerDay: Double) { self.sessionsPerDay = sessionsPerDay }
 }
 

@@ -10,6 +10,7 @@ extension RunReport {
     if scenario.outputs.contains("latency") { files.append(("latency.csv", latencyTable().text)) }
     if scenario.outputs.contains("activities") { files.append(("activities.csv", activitiesTable().text)) }
     if scenario.outputs.contains("timeline") { files.append(("timeline.csv", timelineTable().text)) }
+    if scenario.outputs.contains("objects") { files.append(("objects.csv", objectsTable().text)) }
     if includeTrace { files.append(("trace.csv", traceTable().text)) }
     return files
   }
@@ -37,24 +38,54 @@ extension RunReport {
   public func latencyTable() -> CSVTable {
     var table = CSVTable(
       columns: [
-        "scenario", "seed", "write", "writer", "observer", "kind", "outcome", "editedAt", "committedAt", "visibleAt",
-        "latency",
+        "scenario", "seed", "write", "zone", "object", "writer", "observer", "kind", "outcome", "editedAt",
+        "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
       ]
-        + LatencyRow.stageNames + policyNames.map { "exportBlocked.\($0)" } + policyNames.map { "importBlocked.\($0)" })
+        + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
+        + ["importDecision"] + policyNames.map { "importBlocked.\($0)" })
     recorder.forEachLatencyRow { row in
       var fields =
         runColumns + [
-          String(row.write.raw), deviceName(row.writer), deviceName(row.observer), row.kind.rawValue,
-          row.outcome.rawValue,
+          String(row.write.raw), String(row.zone.raw), String(row.object.raw), deviceName(row.writer),
+          deviceName(row.observer), row.kind.rawValue, row.outcome.rawValue,
           CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
-          row.latency.map(CSVTable.seconds) ?? "",
+          row.latency.map(CSVTable.seconds) ?? "", row.stuckStage ?? "", row.stuckCause ?? "",
         ]
-      let visible = row.outcome == .visible
       let blocked = recorder.blockedByPolicy(row)
-      fields += row.stages.map { visible ? CSVTable.seconds($0) : "" }
-      fields += blocked.export.map { visible ? CSVTable.seconds($0) : "" }
-      fields += blocked.import.map { visible ? CSVTable.seconds($0) : "" }
+      let decision = recorder.decisionTime(row)
+      fields += row.stages.enumerated().map { $0 < row.knownStages ? CSVTable.seconds($1) : "" }
+      let exportKnown = decision.export != nil
+      let importKnown = decision.import != nil
+      fields.append(decision.export.map(CSVTable.seconds) ?? "")
+      fields += blocked.export.map { exportKnown ? CSVTable.seconds($0) : "" }
+      fields.append(decision.import.map(CSVTable.seconds) ?? "")
+      fields += blocked.import.map { importKnown ? CSVTable.seconds($0) : "" }
       table.append(fields)
+    }
+    return table
+  }
+
+  /// `objects.csv`: per device and store, every object of its zone at the end: whether the store
+  /// holds it live and the newest write it holds, beside the server's, and whether they agree.
+  public func objectsTable() -> CSVTable {
+    var table = CSVTable(
+      columns: [
+        "scenario", "seed", "device", "store", "zone", "object", "entity", "held", "write", "serverLive",
+        "serverWrite", "matchesServer",
+      ])
+    for state in recorder.objectStates {
+      let device = recorder.device(of: state.store)
+      let entity =
+        state.entity < 0 ? "CDMR" : scenario.spec.entities.indices.contains(Int(state.entity))
+        ? scenario.spec.entities[Int(state.entity)].name : String(state.entity)
+      let matches = state.held == state.serverLive && (!state.held || state.write == state.serverWrite)
+      table.append(
+        runColumns + [
+          deviceName(device), String(state.store.index - firstStore(of: device)),
+          String(recorder.zone(of: state.store).raw), String(state.object.raw), entity, state.held ? "1" : "0",
+          state.write == .none ? "" : String(state.write.raw), state.serverLive ? "1" : "0",
+          state.serverWrite == .none ? "" : String(state.serverWrite.raw), matches ? "1" : "0",
+        ])
     }
     return table
   }
@@ -63,7 +94,7 @@ extension RunReport {
     var table = CSVTable(
       columns: [
         "scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
-        "finishedAt", "succeeded", "records", "waited",
+        "finishedAt", "succeeded", "cancelled", "records", "waited",
       ] + policyNames.map { "blocked.\($0)" })
     for (index, activity) in recorder.activities.enumerated() {
       let device = recorder.device(of: activity.store)
@@ -77,7 +108,7 @@ extension RunReport {
           CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
           CSVTable.seconds(activity.startedAt),
           CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
-          String(activity.records), waited.map(CSVTable.seconds) ?? "",
+          activity.cancelled?.rawValue ?? "", String(activity.records), waited.map(CSVTable.seconds) ?? "",
         ] + blocked.map(CSVTable.seconds))
     }
     return table

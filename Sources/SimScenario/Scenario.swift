@@ -29,6 +29,8 @@ public struct Scenario: Sendable {
 
   /// The result files a run can write, in order.
   public static let outputKinds = ["summary", "latency", "activities", "timeline"]
+  /// Files written only when `outputs` names them: `objects.csv` (every store's objects at the end).
+  public static let optionalOutputs = ["objects"]
 }
 
 /// An assertion on a metric of a run.

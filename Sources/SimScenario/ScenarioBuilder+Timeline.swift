@@ -58,12 +58,18 @@ extension ScenarioBuilder {
 
   func workloads(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
     guard let entries = reader.array(node, "workloads", maxCount: 10_000) else { return }
-    let keys = ["devices", "editsPerHour", "insertShare", "deleteShare", "entity", "foregroundOnly", "store"]
+    let keys = [
+      "devices", "editsPerHour", "every", "jitter", "from", "until", "insertShare", "deleteShare", "entity",
+      "foregroundOnly", "store",
+    ]
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("workloads", index)
       guard let fields = reader.object(entry, path, known: keys) else { continue }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
-      let rate = reader.required(fields, "editsPerHour", path) { reader.number($0, $1, above: 0) }
+      let period = self.period(fields, path, rateKey: "editsPerHour")
+      let rate =
+        period.map { 3600 / $0.every.seconds }
+        ?? reader.required(fields, "editsPerHour", path) { reader.number($0, $1, above: 0) }
       guard let devices, let rate else { continue }
       if rate > 360_000 {
         reader.problem(
@@ -71,6 +77,7 @@ extension ScenarioBuilder {
           "\(rate) edits per hour is over the limit of 360000 (100 per second)")
       }
       var workload = Workload(editsPerHour: rate)
+      workload.period = period
       if let share = reader.ratio(fields["insertShare"], ScenarioReader.join(path, "insertShare")) {
         workload.insertShare = share
       }
@@ -96,12 +103,18 @@ extension ScenarioBuilder {
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("usage", index)
       guard
-        let fields = reader.object(entry, path, known: ["devices", "sessionsPerDay", "sessionLength", "suspendAfter"])
+        let fields = reader.object(
+          entry, path,
+          known: ["devices", "sessionsPerDay", "every", "jitter", "from", "until", "sessionLength", "suspendAfter"])
       else { continue }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
-      let sessions = reader.required(fields, "sessionsPerDay", path) { reader.number($0, $1, max: 100_000, above: 0) }
+      let period = self.period(fields, path, rateKey: "sessionsPerDay")
+      let sessions =
+        period.map { 86_400 / $0.every.seconds }
+        ?? reader.required(fields, "sessionsPerDay", path) { reader.number($0, $1, max: 100_000, above: 0) }
       guard let devices, let sessions else { continue }
       var usage = UsageModel(sessionsPerDay: sessions)
+      usage.period = period
       if let length = reader.distribution(fields["sessionLength"], ScenarioReader.join(path, "sessionLength")) {
         usage.sessionLength = length
       }
@@ -110,6 +123,32 @@ extension ScenarioBuilder {
       }
       for device in devices { spec.devices[device].usage = usage }
     }
+  }
+
+  /// A periodic pattern (`every`, `jitter`, `from`, `until`) instead of the Poisson `rateKey`;
+  /// nil when `every` is absent (`jitter`, `from` and `until` then belong to nothing: an error).
+  func period(_ fields: Fields, _ path: String, rateKey: String) -> Period? {
+    let key = { ScenarioReader.join(path, $0) }
+    guard let every = reader.duration(fields["every"], key("every"), positive: true) else {
+      for name in ["jitter", "from", "until"] where fields[name] != nil && fields["every"] == nil {
+        reader.problem(key(name), "\"\(name)\" needs \"every\"", hint: "a periodic pattern: \"every\": \"7s\"")
+      }
+      return nil
+    }
+    if fields[rateKey] != nil {
+      reader.problem(key("every"), "give either \"every\" or \"\(rateKey)\", not both")
+    }
+    if every < .milliseconds(10) {
+      reader.problem(key("every"), "\(DurationText.format(every)) is below the limit of 10ms")
+    }
+    var period = Period(every: every)
+    if let jitter = reader.duration(fields["jitter"], key("jitter")) { period.jitter = jitter }
+    if let from = reader.duration(fields["from"], key("from")) { period.from = from }
+    period.until = reader.duration(fields["until"], key("until"))
+    if period.jitter > every {
+      reader.warning(key("jitter"), "a jitter longer than the period lets arrivals change order")
+    }
+    return period
   }
 
   func entityIndex(_ node: JSONNode?, _ path: String, _ spec: WorldSpec) -> Int? {

@@ -96,18 +96,17 @@ struct ScenarioBuilder {
     let expectations = expect(top["expect"])
     let sampleInterval =
       reader.duration(top["sampleInterval"], "sampleInterval", positive: true) ?? defaultSampleInterval(spec.duration)
-    if spec.duration.nanoseconds / max(1, sampleInterval.nanoseconds) * Int64(spec.devices.count) > 5_000_000 {
-      reader.problem("sampleInterval", "timeline.csv would have over 5,000,000 rows", hint: "sample less often")
-    }
     let tolerances = self.tolerances(top["tolerances"])
     var outputs = Scenario.outputKinds
+    let known = Scenario.outputKinds + Scenario.optionalOutputs
     if let entries = reader.array(top["outputs"], "outputs", maxCount: 8) {
       outputs = entries.enumerated().compactMap { index, entry in
         guard let name = reader.string(entry, ScenarioReader.index("outputs", index)) else { return nil }
-        guard Scenario.outputKinds.contains(name) else {
+        guard known.contains(name) else {
           reader.problem(
             ScenarioReader.index("outputs", index), "unknown output \"\(name)\"",
-            hint: "one of: " + Scenario.outputKinds.joined(separator: ", "))
+            hint: suggestion(for: name, among: known).map { "did you mean \"\($0)\"?" } ?? "one of: "
+              + known.joined(separator: ", "))
           return nil
         }
         return name
@@ -115,6 +114,13 @@ struct ScenarioBuilder {
       if !outputs.contains("summary") {
         reader.problem("outputs", "the summary is always written", hint: "add \"summary\"")
       }
+    }
+    spec.reportObjects = outputs.contains("objects")
+    // Only a file that is written has a size to check.
+    if outputs.contains("timeline"),
+      spec.duration.nanoseconds / max(1, sampleInterval.nanoseconds) * Int64(spec.devices.count) > 5_000_000
+    {
+      reader.problem("sampleInterval", "timeline.csv would have over 5,000,000 rows", hint: "sample less often")
     }
     checkWorkload(spec)
     return Scenario(

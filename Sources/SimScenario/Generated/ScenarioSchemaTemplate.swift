@@ -1031,6 +1031,24 @@ enum ScenarioSchemaTemplate {
             "description": "edits per hour per device, Poisson (required). Poisson rate",
             "exclusiveMinimum": 0
           },
+          "every": {
+            "description": "arrivals on a clock instead of Poisson: one every this long, the first at from + every (a duration, at least 10 ms; instead of editsPerHour)",
+            "$ref": "#/$defs/duration"
+          },
+          "jitter": {
+            "description": "each periodic arrival is delayed by a uniform draw in [0, jitter) (a duration; default 0)",
+            "$ref": "#/$defs/duration",
+            "default": 0
+          },
+          "from": {
+            "description": "periodic arrivals start counting here (a duration from the start of the run; default 0)",
+            "$ref": "#/$defs/duration",
+            "default": 0
+          },
+          "until": {
+            "description": "the last periodic arrival is at most here (a duration from the start; default: the end of the run)",
+            "$ref": "#/$defs/duration"
+          },
           "insertShare": {
             "type": "number",
             "description": "",
@@ -1061,7 +1079,15 @@ enum ScenarioSchemaTemplate {
             "maximum": 15
           }
         },
-        "required": ["devices", "editsPerHour"]
+        "required": ["devices"],
+        "oneOf": [
+          {
+            "required": ["editsPerHour"]
+          },
+          {
+            "required": ["every"]
+          }
+        ]
       }
     },
     "usage": {
@@ -1090,6 +1116,24 @@ enum ScenarioSchemaTemplate {
             "description": "foreground sessions per day per device, Poisson (required). Poisson arrivals",
             "exclusiveMinimum": 0
           },
+          "every": {
+            "description": "arrivals on a clock instead of Poisson: one every this long, the first at from + every (a duration, at least 10 ms; instead of sessionsPerDay)",
+            "$ref": "#/$defs/duration"
+          },
+          "jitter": {
+            "description": "each periodic arrival is delayed by a uniform draw in [0, jitter) (a duration; default 0)",
+            "$ref": "#/$defs/duration",
+            "default": 0
+          },
+          "from": {
+            "description": "periodic arrivals start counting here (a duration from the start of the run; default 0)",
+            "$ref": "#/$defs/duration",
+            "default": 0
+          },
+          "until": {
+            "description": "the last periodic arrival is at most here (a duration from the start; default: the end of the run)",
+            "$ref": "#/$defs/duration"
+          },
           "sessionLength": {
             "$ref": "#/$defs/distribution",
             "description": "length of a session [assumed]. [assumed] lognormal median 2m p99 20m",
@@ -1106,7 +1150,15 @@ enum ScenarioSchemaTemplate {
             "default": "10s"
           }
         },
-        "required": ["devices", "sessionsPerDay"]
+        "required": ["devices"],
+        "oneOf": [
+          {
+            "required": ["sessionsPerDay"]
+          },
+          {
+            "required": ["every"]
+          }
+        ]
       }
     },
     "timeline": {
@@ -1340,7 +1392,7 @@ enum ScenarioSchemaTemplate {
           "metric": {
             "type": "string",
             "description": "a metric of summary.csv (the README's metric list)",
-            "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "events"]
+            "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "blocked.serverThrottle.count", "blocked.serverThrottle.total", "blocked.serverThrottle.longest", "blocked.deviceThrottle.count", "blocked.deviceThrottle.total", "blocked.deviceThrottle.longest", "blocked.zoneBusy.count", "blocked.zoneBusy.total", "blocked.zoneBusy.longest", "blocked.networkBackoff.count", "blocked.networkBackoff.total", "blocked.networkBackoff.longest", "blocked.quota.count", "blocked.quota.total", "blocked.quota.longest", "events"]
           },
           "max": {
             "description": "the metric's value must be at most this: a number, or a duration for a metric in seconds",
@@ -1458,15 +1510,15 @@ enum ScenarioSchemaTemplate {
     "outputs": {
       "type": "array",
       "items": {
-        "enum": ["summary", "latency", "activities", "timeline"]
+        "enum": ["summary", "latency", "activities", "timeline", "objects"]
       },
-      "description": "result files to write; default all (summary is always written)"
+      "description": "result files to write; default summary, latency, activities and timeline (summary is always written); objects (objects.csv: every store's objects at the end) only when named"
     },
     "tolerances": {
       "type": "object",
       "description": "metric name → relative tolerance used by syncsim check (0.1 = 10 %)",
       "propertyNames": {
-        "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "events"]
+        "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "blocked.serverThrottle.count", "blocked.serverThrottle.total", "blocked.serverThrottle.longest", "blocked.deviceThrottle.count", "blocked.deviceThrottle.total", "blocked.deviceThrottle.longest", "blocked.zoneBusy.count", "blocked.zoneBusy.total", "blocked.zoneBusy.longest", "blocked.networkBackoff.count", "blocked.networkBackoff.total", "blocked.networkBackoff.longest", "blocked.quota.count", "blocked.quota.total", "blocked.quota.longest", "events"]
       },
       "additionalProperties": {
         "type": "number",
