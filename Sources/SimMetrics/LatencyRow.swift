@@ -33,6 +33,15 @@ public struct LatencyRow: Sendable {
   /// MODEL §10's stages.
   public static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]
 
+  /// The causes the notify stage is split into (`MetricsRecorder.notifyCauses`), in order: push
+  /// fan-out, APNs's hand-over to the device, held by the hourly budget, deferred by Low Power
+  /// Mode, stored while offline, no push at all with the app not running (force-quit, until a
+  /// launch), the next public-database poll, and no push for a running app (dropped or discarded:
+  /// it imported on its own, at an activation or a nudge).
+  public static let notifyCauseNames = [
+    "fanout", "delivery", "held", "deferred", "stored", "notRunning", "pollWait", "noPush",
+  ]
+
   /// Visibility − edit, for visible rows.
   public var latency: SimDuration? { visibleAt.map { $0 - editedAt } }
 }

@@ -222,9 +222,11 @@ extension MetricsRecorder {
   /// latency, re-evaluation and start delay (export, import); nil where the stage is not known.
   public func decisionTime(_ row: LatencyRow) -> (export: SimDuration?, import: SimDuration?) {
     let blocked = blockedByPolicy(row)
-    let export = row.knownStages > 1 && row.exportActivity >= 0
+    let export =
+      row.knownStages > 1 && row.exportActivity >= 0
       ? row.stages.exportSchedule - blocked.export.reduce(.zero, +) : nil
-    let `import` = row.knownStages > 4 && row.importActivity >= 0
+    let `import` =
+      row.knownStages > 4 && row.importActivity >= 0
       ? row.stages.importSchedule - blocked.import.reduce(.zero, +) : nil
     return (export, `import`)
   }
@@ -299,5 +301,88 @@ extension MetricsRecorder {
   /// are left out, as they never commit).
   package func writesForTimeline() -> [(device: DeviceID, editedAt: SimTime, committedAt: SimTime?)] {
     writes.filter { !$0.superseded }.map { (storeDevice[$0.store.index], $0.editedAt, $0.committedAt) }
+  }
+}
+
+extension MetricsRecorder {
+  /// The row's notify stage split by cause (`LatencyRow.notifyCauseNames`), summing exactly to
+  /// it; nil when the row never reached the stage.
+  ///
+  /// Read from the observer device's push events between the commit and the import's request:
+  /// until the push arrives it is in transit (fan-out, and the hand-over's fixed delivery latency);
+  /// then held, deferred or stored until it is delivered (a stored push's release is delivery
+  /// again). A wait with no push at all is a poll's for the public database, the app's for a launch
+  /// when it was not running, else an import the app asked for on its own.
+  public func notifyCauses(_ row: LatencyRow) -> [SimDuration]? {
+    guard row.knownStages > 3, let committed = row.committedAt else { return nil }
+    var causes = [SimDuration](repeating: .zero, count: LatencyRow.notifyCauseNames.count)
+    let notified = committed + row.stages.notify
+    guard notified > committed else { return causes }
+    enum State: Int { case transit = 0, held = 2, deferred = 3, stored = 4, none = -1 }
+    let device = row.observer.index
+    let log = device < pushLog.count ? pushLog[device] : []
+    var low = 0
+    var high = log.count
+    while low < high {
+      let mid = (low + high) / 2
+      if log[mid].at < committed { low = mid + 1 } else { high = mid }
+    }
+    var state = State.none
+    var cursor = committed
+    func add(_ until: SimTime) {
+      let span = until - cursor
+      guard span > .zero else { return }
+      switch state {
+      case .transit:
+        let delivery = min(span, pushDeliveryLatency)
+        causes[1] += delivery
+        causes[0] += span - delivery
+      case .none: causes[noPushCause(row, device: device)] += span
+      default: causes[state.rawValue] += span
+      }
+      cursor = until
+    }
+    for (event, at) in log[low...] where at <= notified {
+      switch event {
+      case .sent:
+        if state == .none {
+          add(at)
+          state = .transit
+        }
+      case .coalesced: if state == .none { state = .transit }
+      case .held, .deferred, .stored:
+        add(at)
+        state = event == .held ? .held : event == .deferred ? .deferred : .stored
+      case .delivered:
+        if state == .stored {
+          // A stored push is handed over again when the device is back online.
+          let handOver = min(at - cursor, pushDeliveryLatency)
+          add(at.advanced(by: SimDuration(nanoseconds: -handOver.nanoseconds)))
+          state = .transit
+          causes[1] += handOver
+          cursor = at
+        } else {
+          add(at)
+        }
+        state = .none
+      case .dropped, .discarded:
+        add(at)
+        state = .none
+      }
+    }
+    add(notified)
+    return causes
+  }
+
+  /// Where a wait with no push goes: the public database's next poll, the launch of an app that
+  /// was not running, or an import the running app asked for on its own.
+  func noPushCause(_ row: LatencyRow, device: Int) -> Int {
+    let observerStore =
+      zoneStores.indices.contains(row.zone.index)
+      ? zoneStores[row.zone.index].first { storeDevice[$0.index].index == device } : nil
+    if let store = observerStore, storeIsPublic[store.index] { return 6 }
+    if row.importActivity >= 0, activities[Int(row.importActivity)].trigger == .launch { return 5 }
+    if row.knownStages == 4, device < lastAppState.count, lastAppState[device] == .notRunning { return 5 }
+    return 7
   }
 }

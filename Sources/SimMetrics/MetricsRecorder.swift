@@ -77,6 +77,10 @@ public final class MetricsRecorder: ObservationSink {
   public internal(set) var appStates: [(device: DeviceID, state: AppState, at: SimTime)] = []
   /// Per device: its last push event, app state and connectivity (for rows stuck at the end).
   var lastPush: [PushEvent?] = []
+  /// Per device: every push event, in time order (the notify stage's causes are read from them).
+  var pushLog: [[(event: PushEvent, at: SimTime)]] = []
+  /// The fixed hand-over from APNs to the device (`push.deliveryLatency`), to split it from fan-out.
+  public var pushDeliveryLatency = SimDuration.zero
   var lastAppState: [AppState?] = []
   var lastOnline: [Bool] = []
   /// Per store, whether its zone is the public database (polled, not pushed).
@@ -85,7 +89,10 @@ public final class MetricsRecorder: ObservationSink {
   var storeDisabled: [Bool] = []
   /// Each store's objects at the end, when asked for (`objects.csv`).
   public internal(set) var objectStates:
-    [(store: StoreID, object: ObjectID, entity: Int32, held: Bool, write: WriteID, serverLive: Bool, serverWrite: WriteID)] =
+    [(
+      store: StoreID, object: ObjectID, entity: Int32, held: Bool, write: WriteID, serverLive: Bool,
+      serverWrite: WriteID
+    )] =
       []
 
   /// Records a run whose scheduler evaluates `policyNames`, in order; the wait causes follow them
@@ -164,10 +171,11 @@ public final class MetricsRecorder: ObservationSink {
       visibility[store.index].append((token, at))
     case .request(_, let upload, let records, let bytes, _):
       counters.countRequest(upload: upload, records: Int(records), bytes: bytes)
-    case .push(let device, let event, _):
+    case .push(let device, let event, let at):
       counters.pushes[PushEvent.allCases.firstIndex(of: event)!] += 1
       ensureDevice(device)
       lastPush[device.index] = event
+      pushLog[device.index].append((event, at))
     case .appState(let device, let state, let at):
       appStates.append((device, state, at))
       ensureDevice(device)
@@ -215,6 +223,7 @@ public final class MetricsRecorder: ObservationSink {
   func ensureDevice(_ device: DeviceID) {
     while lastPush.count <= device.index {
       lastPush.append(nil)
+      pushLog.append([])
       lastAppState.append(nil)
       lastOnline.append(true)
     }

@@ -128,7 +128,8 @@ extension World {
         if pending.exists && stores[index].quotaStalledSince < sim.now {
           sink.observe(
             .activityBlocked(
-              activity: logID(pending), policy: position(of: .quota), from: stores[index].quotaStalledSince, to: sim.now))
+              activity: logID(pending), policy: position(of: .quota), from: stores[index].quotaStalledSince, to: sim.now
+            ))
         }
       }
     case .throttle(let on):

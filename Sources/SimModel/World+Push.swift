@@ -76,7 +76,9 @@ extension World {
     let hourAgo = sim.now.advanced(by: .seconds(-3600))
     pushWakes[device.index].removeAll { $0 <= hourAgo }
     guard pushWakes[device.index].count < spec.push.backgroundPushBudgetPerHour else {
-      if devices[device.index].heldPushZone.exists { sink.observe(.push(device: device, event: .discarded, at: sim.now)) }
+      if devices[device.index].heldPushZone.exists {
+        sink.observe(.push(device: device, event: .discarded, at: sim.now))
+      }
       devices[device.index].heldPushZone = zone
       sink.observe(.push(device: device, event: .held, at: sim.now))
       return

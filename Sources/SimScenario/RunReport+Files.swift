@@ -42,6 +42,7 @@ extension RunReport {
         "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
       ]
         + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
+        + LatencyRow.notifyCauseNames.map { "notify.\($0)" }
         + ["importDecision"] + policyNames.map { "importBlocked.\($0)" })
     recorder.forEachLatencyRow { row in
       var fields =
@@ -58,6 +59,8 @@ extension RunReport {
       let importKnown = decision.import != nil
       fields.append(decision.export.map(CSVTable.seconds) ?? "")
       fields += blocked.export.map { exportKnown ? CSVTable.seconds($0) : "" }
+      let notify = recorder.notifyCauses(row)
+      fields += LatencyRow.notifyCauseNames.indices.map { index in notify.map { CSVTable.seconds($0[index]) } ?? "" }
       fields.append(decision.import.map(CSVTable.seconds) ?? "")
       fields += blocked.import.map { importKnown ? CSVTable.seconds($0) : "" }
       table.append(fields)
@@ -76,8 +79,10 @@ extension RunReport {
     for state in recorder.objectStates {
       let device = recorder.device(of: state.store)
       let entity =
-        state.entity < 0 ? "CDMR" : scenario.spec.entities.indices.contains(Int(state.entity))
-        ? scenario.spec.entities[Int(state.entity)].name : String(state.entity)
+        state.entity < 0
+        ? "CDMR"
+        : scenario.spec.entities.indices.contains(Int(state.entity))
+          ? scenario.spec.entities[Int(state.entity)].name : String(state.entity)
       let matches = state.held == state.serverLive && (!state.held || state.write == state.serverWrite)
       table.append(
         runColumns + [

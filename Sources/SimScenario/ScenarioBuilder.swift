@@ -123,6 +123,7 @@ struct ScenarioBuilder {
       reader.problem("sampleInterval", "timeline.csv would have over 5,000,000 rows", hint: "sample less often")
     }
     checkWorkload(spec)
+    warnIgnoredSettings(top, spec, outputs: outputs)
     return Scenario(
       name: name, description: description, spec: spec, deviceNames: names,
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
@@ -154,6 +155,36 @@ struct ScenarioBuilder {
   }
 
   /// Rough size of the run before it starts, so a runaway scenario stops with a message.
+  /// Settings that the rest of the scenario makes inert: each is a warning naming its path (an
+  /// error under `validate --strict`), so that a change that does nothing does not pass silently.
+  func warnIgnoredSettings(_ top: Fields, _ spec: WorldSpec, outputs: [String]) {
+    let hasPublic = spec.devices.contains { $0.stores.contains(.publicDatabase) }
+    if !hasPublic {
+      if top["polling"] != nil {
+        reader.warning("polling", "ignored: no device has a public-database store (only those poll)")
+      }
+      if top["environment"] != nil {
+        reader.warning("environment", "ignored: it sets the public database's polling interval, and no device polls")
+      }
+    }
+    if top["sampleInterval"] != nil && !outputs.contains("timeline") {
+      reader.warning("sampleInterval", "ignored: it samples timeline.csv, which \"outputs\" does not ask for")
+    }
+    if case .object(let members) = top["cloud"]?.value {
+      let keys = Set(members.map(\.key))
+      for (key, needs) in [
+        ("networkRetryBackoff", "networkFailureProbability"), ("networkRetryBackoffCap", "networkFailureProbability"),
+        ("zoneBusyBackoff", "zoneBusyProbability"),
+      ]
+      where keys.contains(key)
+        && (spec.server.networkFailureProbability == 0 && needs == "networkFailureProbability"
+          || spec.server.zoneBusyProbability == 0 && needs == "zoneBusyProbability")
+      {
+        reader.warning(ScenarioReader.join("cloud", key), "ignored: \(needs) is 0, so nothing backs off")
+      }
+    }
+  }
+
   func checkWorkload(_ spec: WorldSpec) {
     let hours = spec.duration.seconds / 3600
     let writes = spec.devices.reduce(0.0) { $0 + ($1.workload?.editsPerHour ?? 0) * hours }

@@ -35,7 +35,7 @@ public struct RunReport {
   public var expectations: [ExpectationResult]
   /// A stable hash of the scenario file's bytes (provenance).
   public var scenarioHash: String
-  let recorder: MetricsRecorder
+  public let recorder: MetricsRecorder
 
   public var allExpectationsMet: Bool { expectations.allSatisfy(\.passed) }
 }
@@ -53,6 +53,7 @@ public enum ScenarioRunner {
     if let duration { scenario.spec.duration = duration }
     scenario.spec.traceEvents = trace
     let recorder = MetricsRecorder(policyNames: scenario.spec.scheduler.policies.map(\.name))
+    recorder.pushDeliveryLatency = SimDuration(seconds: scenario.spec.push.deliveryLatencySeconds)
     let outcome = WorldRunner.run(scenario.spec, sink: recorder, progress: progress)
     let summary = RunSummary(recorder: recorder, events: outcome.processedEvents)
     let results = scenario.expectations.map { expectation in
