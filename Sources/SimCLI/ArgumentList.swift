@@ -29,7 +29,9 @@ public struct ArgumentList {
       }
       if argument.hasPrefix(long + "=") {
         remaining.remove(at: index)
-        return String(argument.dropFirst(long.count + 1))
+        let value = String(argument.dropFirst(long.count + 1))
+        guard !value.isEmpty else { throw UsageError("option \(long) needs a value after '='") }
+        return value
       }
     }
     return nil

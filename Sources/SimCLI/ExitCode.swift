@@ -1,5 +1,5 @@
 /// The process exit codes of `syncsim` (sysexits.h values where one fits).
-public enum ExitCode: Int32, Sendable {
+public enum ExitCode: Int32, Error, Sendable {
   /// Everything worked and every expectation held.
   case success = 0
   /// A run failed or an expectation did not hold.

@@ -57,8 +57,10 @@ struct RunCommand {
       options.seed = value
     }
     if let durationText {
-      guard let value = DurationText.parse(durationText), value > .zero, value <= .days(3650) else {
-        throw UsageError("--duration must be a positive duration such as 30m, 24h or 7d")
+      guard let value = DurationText.parse(durationText), value > .zero, value <= .days(3650),
+        let seconds = DurationText.seconds(durationText), seconds >= 1e-9
+      else {
+        throw UsageError("--duration must be a positive duration of at least 1ns, such as 30m, 24h or 7d")
       }
       options.duration = value
     }

@@ -53,8 +53,10 @@ struct SweepCommand {
       return .success
     }
     let options = try parse(&args)
-    guard let prepared = prepare(options, console: console) else { return .dataError }
-    return execute(prepared, options, console: console)
+    switch prepare(options, console: console) {
+    case .success(let prepared): return execute(prepared, options, console: console)
+    case .failure(let code): return code
+    }
   }
 
   /// Reads the options; a malformed one is a usage error.
@@ -96,14 +98,24 @@ struct SweepCommand {
 
   /// Loads the scenario, builds the plan and resolves every point; reports every problem and
   /// returns nil when there is any (nothing is run or written then).
-  static func prepare(_ options: Options, console: Console) -> Prepared? {
+  ///
+  /// A malformed --set, --zip, --exclude or --seeds is a usage error (64); a value the scenario
+  /// refuses at some point of the sweep is bad input (65).
+  static func prepare(_ options: Options, console: Console) -> Result<Prepared, ExitCode> {
     let loaded = ScenarioFile.load(options.file)
     for problem in loaded.problems { console.error(problem.description) }
-    guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else { return nil }
+    guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else {
+      return .failure(.dataError)
+    }
     var problems: [ScenarioProblem] = []
     let plan = SweepCommandLine.plan(
       base: scenario.sweep ?? SweepPlan(), sets: options.sets, zips: options.zips, excludes: options.excludes,
       seeds: options.seeds, problems: &problems)
+    guard problems.isEmpty else {
+      for problem in problems { console.error(problem.description) }
+      console.error("run 'syncsim sweep --help' for usage")
+      return .failure(.usage)
+    }
     let runner = SweepRunner(
       name: scenario.name, document: document, sourceBytes: loaded.bytes, file: options.file, plan: plan)
     var scenarios: [Int: Scenario] = [:]
@@ -116,9 +128,9 @@ struct SweepCommand {
     guard problems.isEmpty else {
       for problem in problems { console.error(problem.description) }
       console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") found; nothing was run")
-      return nil
+      return .failure(.dataError)
     }
-    return Prepared(scenario: scenario, plan: plan, runner: runner, scenarios: scenarios)
+    return .success(Prepared(scenario: scenario, plan: plan, runner: runner, scenarios: scenarios))
   }
 
   /// Runs the sweep (or its shard), writes its files and prints where they are.

@@ -18,6 +18,11 @@ public enum DurationText {
   /// (`"1h30m"`, `"2d 6h"`); nil when it is none of these. A leading `-` gives a negative
   /// duration (which the decoder refuses with its own message).
   public static func parse(_ text: String) -> SimDuration? {
+    seconds(text).flatMap(checked)
+  }
+
+  /// The seconds `text` says, before rounding to the clock's nanoseconds (nil: not a duration).
+  public static func seconds(_ text: String) -> Double? {
     var scanner = Scanner(Array(text.unicodeScalars))
     scanner.skipSpaces()
     let negative = scanner.take("-")
@@ -27,7 +32,7 @@ public enum DurationText {
     let sign = negative ? -1.0 : 1.0
     if scanner.exponent() || scanner.atSpacesToEnd() {
       guard scanner.atSpacesToEnd(), let seconds = Double(scanner.text(from: start)) else { return nil }
-      return checked(sign * seconds)
+      return sign * seconds
     }
     var total = 0.0
     var numberStart = start
@@ -37,7 +42,7 @@ public enum DurationText {
       guard let factor = scanner.unit() else { return nil }
       total += value * factor
       scanner.skipSpaces()
-      if scanner.atEnd { return checked(sign * total) }
+      if scanner.atEnd { return sign * total }
       _ = scanner.take("+")
       numberStart = scanner.position
       guard scanner.number() else { return nil }

@@ -35,6 +35,8 @@ extension JSONNode {
         current.append(character)
       }
     }
+    // A path may not end with a dot ("push."): the key after it is missing.
+    if text.hasSuffix(".") { return nil }
     if !current.isEmpty { _ = flush() }
     return steps.isEmpty ? nil : steps
   }

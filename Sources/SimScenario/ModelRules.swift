@@ -1,10 +1,12 @@
+import SimModel
+
 /// The rules a Core Data / SwiftData model must follow to sync through CloudKit (seeds 000, 002,
 /// 003; research §9). Each violation names the JSON path, the rule, its consequence and the fix.
 enum ModelRules {
   /// Checks `model`; rules CloudKit enforces are errors (warnings when the scenario simulates the
   /// refusal), advice is a warning.
   @discardableResult
-  static func check(_ model: DataModel, zoneCount: Int, reader: ScenarioReader) -> Bool {
+  static func check(_ model: DataModel, zones: [(scope: DatabaseScope, owner: Int)], reader: ScenarioReader) -> Bool {
     var violated = false
     func enforced(_ path: String, _ rule: String, _ consequence: String, fix: String) {
       violated = true
@@ -65,10 +67,14 @@ enum ModelRules {
         "\(type.name) would have \(type.fields.count) (subentities share their root's record type)",
         fix: "split the entity, or give subentities their own root")
     }
-    if zoneCount > 1000 {
+    // The limit is per database: one account's private database holds its Core Data zone and a
+    // zone per share it owns. Other accounts' databases, and the public one, count apart.
+    var perOwner: [Int: Int] = [:]  // lookup only; the largest is reported
+    for zone in zones where zone.scope != .public { perOwner[zone.owner, default: 0] += 1 }
+    if let (owner, count) = perOwner.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }), count > 1000 {
       enforced(
-        "devices", "a container has at most 1,000 record zones [A TN3164]",
-        "this world uses \(zoneCount) (each share is a zone)",
+        "devices", "a database has at most 1,000 record zones [A TN3164]",
+        "account \(owner)'s private database would hold \(count): its Core Data zone and one per share it owns",
         fix: "share fewer objects, or group them into fewer shares")
     }
     checkConfigurations(model, enforced: enforced)

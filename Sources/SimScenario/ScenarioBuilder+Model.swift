@@ -169,5 +169,35 @@ extension ScenarioBuilder {
         check(name, ScenarioReader.index(ScenarioReader.join(configuration.path, "entities"), index))
       }
     }
+    checkInheritanceCycles(model)
+  }
+
+  /// An entity may not be its own ancestor (`"parent"` chains that come back): each cycle is one
+  /// error, at the first of its entities in the file. Linear in the entities.
+  func checkInheritanceCycles(_ model: DataModel) {
+    var index: [String: Int] = [:]  // lookup only
+    for (position, entity) in model.entities.enumerated() where index[entity.name] == nil {
+      index[entity.name] = position
+    }
+    // 0: not visited, 1: on the current chain, 2: done.
+    var state = [UInt8](repeating: 0, count: model.entities.count)
+    for start in model.entities.indices where state[start] == 0 {
+      var chain: [Int] = []
+      var current: Int? = start
+      while let node = current, state[node] == 0 {
+        state[node] = 1
+        chain.append(node)
+        current = model.entities[node].parent.flatMap { index[$0] }
+      }
+      if let node = current, state[node] == 1, let first = chain.firstIndex(of: node) {
+        let cycle = chain[first...].map { model.entities[$0].name } + [model.entities[node].name]
+        let entity = model.entities[chain[first...].min()!]
+        reader.problem(
+          ScenarioReader.join(entity.path, "parent"),
+          "inheritance cycle: " + cycle.joined(separator: " → "),
+          hint: "an entity cannot be its own ancestor; remove one \"parent\"")
+      }
+      for node in chain { state[node] = 2 }
+    }
   }
 }

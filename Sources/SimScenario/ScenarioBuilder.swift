@@ -48,9 +48,14 @@ struct ScenarioBuilder {
     _ = reader.string(top["$schema"], "$schema")
     var spec = WorldSpec()
     let name = reader.string(top["name"], "name") ?? "scenario"
-    if !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) || name.isEmpty
-      || name.hasPrefix(".")
-    {
+    // Every scalar, not every character: a prepended mark can join "/" into one character.
+    let allowed = name.unicodeScalars.allSatisfy {
+      $0.properties.isAlphabetic || $0.properties.numericType == .decimal || "-_.".unicodeScalars.contains($0)
+    }
+    if name.utf8.count > 200 {
+      reader.problem(
+        "name", "a name of \(name.utf8.count) bytes is over the limit of 200", hint: "a folder name must fit")
+    } else if !allowed || name.isEmpty || name.hasPrefix(".") {
       reader.problem("name", "\"\(name)\" cannot name a results folder", hint: "use letters, digits, '-', '_' and '.'")
     }
     let description = reader.string(top["description"], "description") ?? ""
@@ -74,7 +79,7 @@ struct ScenarioBuilder {
     polling(top["polling"], &spec)
     scheduler(top["scheduler"], &spec)
     let groups = devices(top["devices"], accountsNode: top["accounts"], modelVersion: dataModel.version, &spec)
-    if ModelRules.check(dataModel, zoneCount: spec.zoneLayout().zones.count, reader: reader)
+    if ModelRules.check(dataModel, zones: spec.zoneLayout().zones, reader: reader)
       && dataModel.simulateRejection
     {
       spec.modelRejectionCode = 134_060

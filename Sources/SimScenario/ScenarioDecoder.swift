@@ -22,6 +22,20 @@ public enum ScenarioDecoder {
     "tolerances", "outputs", "sweep",
   ]
 
+  /// Where the first byte that is not valid UTF-8 is, or nil when all of it is.
+  static func invalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+    var decoder = UTF8()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): offset += UTF8.width(scalar)
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
+  }
+
   /// Decodes `bytes` read from `file`; throws every problem when any is an error. `policies` are
   /// the scheduler policies the scenario may name (a researcher adds their own to SyncSim's).
   ///
@@ -34,6 +48,13 @@ public enum ScenarioDecoder {
       throw ScenarioProblems(problems: [
         ScenarioProblem(
           file: file, path: "", message: "file is \(bytes.count) bytes, over the limit of \(Limits.maxFileBytes)")
+      ])
+    }
+    if let offset = invalidUTF8Offset(bytes) {
+      throw ScenarioProblems(problems: [
+        ScenarioProblem(
+          file: file, path: "", message: "invalid UTF-8 at byte \(offset)",
+          hint: "save the file as UTF-8; SyncSim does not replace bad bytes, so names always match as written")
       ])
     }
     let root: JSONNode

@@ -29,7 +29,21 @@ public struct ScenarioProblem: Error, Equatable, Sendable {
     if severity != .error { text += severity.rawValue + ": " }
     text += message
     if let hint { text += " (\(hint))" }
-    return text
+    return Self.printable(text)
+  }
+
+  /// `text` with control characters (C0, DEL, C1) written as `\u{1B}`: input echoed in a message
+  /// can then neither move the cursor, clear the screen nor start a fake line.
+  public static func printable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 }
 

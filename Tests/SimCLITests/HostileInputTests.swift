@@ -1,0 +1,92 @@
+import Foundation
+import SimScenario
+import SimTestSupport
+import Testing
+
+/// Inputs that crashed, were refused wrongly, or echoed raw bytes (issues 19 and 24, in part).
+@Suite struct HostileInputTests {
+  static func problems(_ bytes: [UInt8]) -> [ScenarioProblem] {
+    do { return try ScenarioDecoder.decode(bytes, file: "h.json").1 } catch { return error.problems }
+  }
+
+  static func problems(_ text: String) -> [ScenarioProblem] { problems(Array(text.utf8)) }
+
+  @Test func inheritanceCyclesAreRefusedNotCrashed() throws {
+    let selfParent =
+      #"{"version":1,"model":{"entities":[{"name":"A","parent":"A","attributes":[{"name":"t","type":"String"}]}]},"#
+      + #""devices":[{"name":"a"},{"name":"b"}],"workloads":[{"devices":"all","editsPerHour":60}]}"#
+    #expect(Self.problems(selfParent).contains { $0.message == "inheritance cycle: A → A" })
+    let twoCycle =
+      #"{"version":1,"model":{"entities":[{"name":"A","parent":"B"},{"name":"B","parent":"A","#
+      + #""attributes":[{"name":"t","type":"String"}]}]},"devices":[{"name":"a"}]}"#
+    #expect(
+      Self.problems(twoCycle).contains {
+        $0.path == "model.entities[0].parent" && $0.message == "inheritance cycle: A → B → A"
+      })
+    try withTemporaryDirectory { directory in
+      let file = directory + "/c.json"
+      try selfParent.write(toFile: file, atomically: true, encoding: .utf8)
+      #expect(syncsim(["run", file, "--out", directory + "/out"]).code == 65)
+      #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
+      #expect(syncsim(["schema", "records", file]).code == 65)
+    }
+  }
+
+  @Test func theZoneLimitIsPerDatabaseNotPerApp() {
+    let fleet = #"{"version": 1, "devices": [{"name": "a", "count": 1500, "account": "perDevice"}]}"#
+    #expect(!Self.problems(fleet).contains { $0.severity == .error }, "\(Self.problems(fleet).prefix(2))")
+    // One account owning 1,001 shares: its private database would hold 1,002 zones.
+    let shares = (1...1001).map {
+      #"{"name": "p\#($0)", "account": \#($0), "stores": [{"shared": {"owner": 0, "participants": [\#($0)]}}]}"#
+    }
+    let owner = #"{"name": "owner", "account": 0, "stores": ["private"]}"#
+    let many = #"{"version": 1, "devices": ["# + ([owner] + shares).joined(separator: ", ") + "]}"
+    let problem = Self.problems(many).first { $0.message.contains("at most 1,000 record zones") }
+    #expect(
+      problem?.message.contains("account 0's private database would hold 1002") == true,
+      "\(String(describing: problem))")
+  }
+
+  @Test func sizeChecksApplyOnlyToFilesThatAreWritten() {
+    let base = #"{"version": 1, "duration": "1d", "sampleInterval": "1s", "devices": [{"name": "a", "count": 100}]"#
+    #expect(Self.problems(base + "}").contains { $0.path == "sampleInterval" && $0.severity == .error })
+    #expect(!Self.problems(base + #", "outputs": ["summary", "latency"]}"#).contains { $0.severity == .error })
+  }
+
+  @Test func controlCharactersAreEscapedAndInvalidUTF8IsRefused() {
+    let escape = Self.problems(
+      #"{"version": 1, "devices": [{"name": "a"}], "workloads": [{"devices": "\u001b[2Jok\u0007", "editsPerHour": 1}]}"#
+    )
+    let text = escape.map(\.description).joined()
+    #expect(text.contains("\\u{1B}[2Jok\\u{7}"))
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 })
+    var bytes = Array(
+      #"{"version": 1, "devices": [{"name": "a"}], "workloads": [{"devices": "X", "editsPerHour": 1}]}"#.utf8)
+    let at = bytes.firstIndex(of: UInt8(ascii: "X"))!
+    bytes[at] = 0xFF
+    #expect(Self.problems(bytes).first?.message == "invalid UTF-8 at byte \(at)")
+  }
+
+  @Test func namesAreCheckedScalarByScalarAndByLength() {
+    for name in ["x\u{0D4E}/..", "x\u{0D4E}/y", "a/b", ".hidden", String(repeating: "n", count: 256)] {
+      let problems = Self.problems(#"{"version": 1, "name": "\#(name)", "devices": [{"name": "a"}]}"#)
+      #expect(problems.contains { $0.path == "name" && $0.severity == .error }, "\(name.prefix(12))")
+    }
+    #expect(
+      !Self.problems(#"{"version": 1, "name": "café-2.0_x", "devices": [{"name": "a"}]}"#).contains {
+        $0.severity == .error
+      })
+  }
+
+  @Test func argumentMistakesAreUsageErrors() {
+    let quickstart = packageRoot + "/Scenarios/quickstart.json"
+    #expect(syncsim(["run", quickstart, "--out="]).code == 64)
+    #expect(syncsim(["run", quickstart, "--duration", "0.5ns"]).code == 64)
+    #expect(syncsim(["run", "-x"]).code == 64)
+    for bad in [
+      ["--seeds", "x..y"], ["--set", "push.=1"], ["--exclude", "nosuch=1"], ["--jobs", "0"], ["--shard", "3/2"],
+    ] {
+      #expect(syncsim(["sweep", quickstart] + bad).code == 64, "\(bad)")
+    }
+  }
+}
