@@ -25,9 +25,6 @@ struct ActivityState {
   /// Consecutive failed attempts (network failures, zoneBusy) of the request it carries on, for
   /// the back-off; carried into the activity that retries it.
   var attempt: Int = 0
-  /// A retry may not start before this time, and waits for `waitCause` until then.
-  var notBefore = SimTime.zero
-  var waitCause: WaitCause?
   /// Whether the current batch was already merged after serverRecordChanged.
   var merged = false
 }

@@ -31,17 +31,34 @@ struct DeviceState {
   /// The zone of the push APNs defers while the device is under power restriction, or none.
   var deferredPushZone = ZoneID.none
   var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
-  /// Periodic workloads and sessions: how many arrivals have been scheduled.
-  var periodicEdits: Int32 = 0
-  var periodicSessions: Int32 = 0
 }
 
 /// What a device's spec fixes for the whole run, copied out of `DeviceSpec` for the hot paths
 /// (there these values sit among the spec's strings and arrays, several cache lines apart).
 struct DeviceTraits {
   var app: AppBehaviour
-  var workload: Workload?
+  var workload: WorkloadTraits?
   var modelVersion: Int32
+}
+
+/// What an edit reads of its device's workload: `Workload` without its periodic pattern, which
+/// the world keeps apart (`World.workloadPeriods`) so that the device's state stays small.
+struct WorkloadTraits {
+  var editsPerHour: Double
+  var insertShare: Double
+  var deleteShare: Double
+  var entity: Int
+  var foregroundOnly: Bool
+  var store: Int?
+
+  init(_ workload: Workload) {
+    editsPerHour = workload.editsPerHour
+    insertShare = workload.insertShare
+    deleteShare = workload.deleteShare
+    entity = workload.entity
+    foregroundOnly = workload.foregroundOnly
+    store = workload.store
+  }
 }
 
 /// A device's random streams, one per kind of draw, so that a change in one kind of draw

@@ -5,7 +5,7 @@
 /// activity that may not start before the stated time (a retry-after, a back-off) and that waits,
 /// blocked by this cause, until then. In results a cause sits after the scheduler's policies:
 /// `exportBlocked.<cause>`, `importBlocked.<cause>` and `blocked.<cause>.*`.
-public enum WaitCause: Int, Sendable, CaseIterable {
+public enum WaitCause: UInt8, Sendable, CaseIterable {
   /// The container's throttle: serviceUnavailable with a retry-after. [A] TN3162
   case serverThrottle
   /// The device's own request rate: requestRateLimited with a retry-after. [A] CKError

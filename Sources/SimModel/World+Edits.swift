@@ -2,10 +2,10 @@ import SimKernel
 
 /// Edits, saves and the save policies (MODEL §4).
 extension World {
-  mutating func scheduleNextEdit(_ device: DeviceID, _ workload: Workload, sim: inout Simulation<ModelEvent>) {
-    if let period = workload.period {
-      devices[device.index].periodicEdits += 1
-      let k = devices[device.index].periodicEdits
+  mutating func scheduleNextEdit(_ device: DeviceID, _ workload: WorkloadTraits, sim: inout Simulation<ModelEvent>) {
+    if hasPeriodicWorkloads, let period = workloadPeriods[device.index] {
+      periodicEdits[device.index] += 1
+      let k = periodicEdits[device.index]
       guard let at = period.arrival(k, end: spec.duration, stream: &devices[device.index].streams.edit) else { return }
       sim.schedule(.workloadEdit(device), at: max(at, sim.now))
       return

@@ -178,8 +178,8 @@ extension World {
 
   mutating func scheduleNextSession(_ device: DeviceID, _ usage: UsageModel, sim: inout Simulation<ModelEvent>) {
     if let period = usage.period {
-      devices[device.index].periodicSessions += 1
-      let k = devices[device.index].periodicSessions
+      periodicSessions[device.index] += 1
+      let k = periodicSessions[device.index]
       guard let at = period.arrival(k, end: spec.duration, stream: &devices[device.index].streams.usage) else {
         return
       }

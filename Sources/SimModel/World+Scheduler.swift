@@ -37,9 +37,9 @@ extension World {
     }
     let retry = state.kind == .export ? stores[store.index].pendingExport : stores[store.index].pendingImport
     guard retry.exists else { return }
-    if notBefore > activities[retry.index].notBefore {
-      activities[retry.index].notBefore = notBefore
-      activities[retry.index].waitCause = cause
+    if notBefore > retryWaits[retry.raw]?.notBefore ?? .zero {
+      retryWaits[retry.raw] = (notBefore, cause)
+      retryWaitCount = retryWaits.count
     }
     activities[retry.index].attempt = max(activities[retry.index].attempt, state.attempt)
   }
@@ -48,14 +48,15 @@ extension World {
   /// if it is not over. Only the retry's own: a device learns a retry-after from its own answer.
   @inline(__always)
   func serverWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
-    let state = activities[activity.index]
-    guard state.notBefore > now, let cause = state.waitCause else { return nil }
-    return (cause, state.notBefore)
+    guard retryWaitCount > 0, let wait = retryWaits[activity.raw], wait.notBefore > now else { return nil }
+    return (wait.cause, wait.notBefore)
   }
 
   /// The container's or the device's retry-after, if one is in force for `device` now.
   @inline(__always)
   func retryAfterInForce(_ device: DeviceID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
+    // Read only when a throttle can answer at all: most worlds have none.
+    guard retryAftersPossible else { return nil }
     if serverState.containerBlockedUntil[device.index] > now {
       return (.serverThrottle, serverState.containerBlockedUntil[device.index])
     }
@@ -67,7 +68,7 @@ extension World {
 
   /// The position a wait cause takes in results: after the scheduler's policies.
   @inline(__always)
-  func position(of cause: WaitCause) -> Int32 { Int32(policies.order.count + cause.rawValue) }
+  func position(of cause: WaitCause) -> Int32 { Int32(policies.order.count + Int(cause.rawValue)) }
 
   mutating func submit(
     _ kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>
@@ -228,6 +229,10 @@ extension World {
     sink.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now))
     // An approved activity's start is already scheduled: its slot stays taken, so that the start
     // finds it finished rather than another activity in its place.
+    if retryWaitCount > 0 {
+      retryWaits[activity.raw] = nil
+      retryWaitCount = retryWaits.count
+    }
     if state.phase != .approved { freeActivitySlots.append(activity) }
     signal(DeviceID(device), sim: &sim)
   }
@@ -237,7 +242,7 @@ extension World {
     guard state.phase == .approved else { return }
     activities[activity.index].phase = .running
     sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
-    if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
+    if retryAftersPossible, state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
       // The container's or the device's retry-after is in force: the first request would be
       // answered with it, so the activity ends at once rather than hold its group while it waits.
       switch state.kind {
@@ -270,6 +275,10 @@ extension World {
     if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID.none }
     sink.observe(
       .activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
+    if retryWaitCount > 0 {
+      retryWaits[activity.raw] = nil
+      retryWaitCount = retryWaits.count
+    }
     freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)
   }

@@ -35,7 +35,8 @@ extension World {
       devices.append(
         DeviceState(
           traits: DeviceTraits(
-            app: deviceSpec.app, workload: deviceSpec.workload, modelVersion: Int32(deviceSpec.modelVersion)),
+            app: deviceSpec.app, workload: deviceSpec.workload.map(WorkloadTraits.init),
+            modelVersion: Int32(deviceSpec.modelVersion)),
           streams: DeviceStreams(
             edit: RandomStream(seed: seed, name: "edits", index: i),
             usage: RandomStream(seed: seed, name: "usage", index: i),
@@ -63,6 +64,10 @@ extension World {
         serverState.deviceRequestTimes.append([])
       }
       pushWakes.append([])
+      periodicEdits.append(0)
+      workloadPeriods.append(deviceSpec.workload?.period)
+      if deviceSpec.workload?.period != nil { hasPeriodicWorkloads = true }
+      periodicSessions.append(0)
       waiting.append([])
     }
     listZoneStores()

@@ -35,6 +35,13 @@ public struct World: EventHandler {
   let plans = Column<ExportPlan>()
   /// Per device: the start times of rate-limited runs.
   let runHistory: RunHistory
+  /// Per device, for periodic workloads and sessions: how many arrivals have been scheduled.
+  var periodicEdits: [Int32] = []
+  /// Per device: its workload's periodic pattern, if it has one.
+  var workloadPeriods: [Period?] = []
+  /// Whether any device's workload is periodic (the common world reads no pattern per edit).
+  var hasPeriodicWorkloads = false
+  var periodicSessions: [Int32] = []
   /// Per device: the start times of background push wakes.
   var pushWakes: [[SimTime]] = []
   /// Per device: activities waiting on a policy.
@@ -67,6 +74,13 @@ public struct World: EventHandler {
   var serverState = ServerState()
   /// The failure modes the server's parameters turn on, in the order they are asked.
   let faults: [any RequestFault]
+  /// Per activity slot that retries a request: not before this time, waiting for this cause.
+  /// Apart from the activity table, which every decision reads: most worlds never retry.
+  var retryWaits: [Int32: (notBefore: SimTime, cause: WaitCause)] = [:]  // lookup only
+  /// `retryWaits.count`, kept inline: a decision checks it, and the table's header is cold.
+  var retryWaitCount = 0
+  /// Whether a throttle can answer with a retry-after (a rate, a device limit or a timeline action).
+  let retryAftersPossible: Bool
   /// Queries per public-database poll: one per record type, plus one for CDMR join records.
   var publicQueriesPerPoll = 1
   /// Per account: its devices, and its bytes stored against its quota.
@@ -84,6 +98,9 @@ public struct World: EventHandler {
     self.sink = sink
     policies = PolicySet(spec.scheduler.policies)
     faults = RequestFaults.active(for: spec.server)
+    retryAftersPossible =
+      spec.server.throttleRequestsPerSecond != nil || spec.server.deviceThrottleRequestsPerMinute != nil
+      || spec.timeline.contains { if case .throttle = $0.action { true } else { false } }
     runHistory = RunHistory(horizon: SimDuration(seconds: policies.runHorizonSeconds))
     exportStartDelay = SimDuration(seconds: spec.scheduler.exportStartDelaySeconds)
     importStartDelay = SimDuration(seconds: spec.scheduler.importStartDelaySeconds)
@@ -119,7 +136,7 @@ public struct World: EventHandler {
       }
       let deviceSpec = spec.devices[device]
       if let workload = deviceSpec.workload, workload.editsPerHour > 0 {
-        scheduleNextEdit(id, workload, sim: &sim)
+        scheduleNextEdit(id, WorkloadTraits(workload), sim: &sim)
       }
       if let usage = deviceSpec.usage, usage.sessionsPerDay > 0 {
         scheduleNextSession(id, usage, sim: &sim)
