@@ -147,17 +147,23 @@ extension World {
 
   /// Posts `didBecomeActive` (seed 004): the container schedules an import; repeats on a timer.
   mutating func nudge(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (_, device, action, _) = actions[index]
-    guard case .nudge(let every, let until) = action else { return }
+    let (at, device, action, _) = actions[index]
+    guard case .nudge(let every, let until, let jitter) = action else { return }
     if devices[device.index].app == .foreground {
       for store in storeIDs(of: device) where isSyncing(store) {
         requestImport(store, trigger: .nudge, sim: &sim)
       }
     }
-    if let every, every > .zero {
-      let next = sim.now + every
-      if next <= SimTime(until ?? spec.duration) { sim.schedule(.nudge(Int32(index)), at: next) }
+    guard let every, every > .zero else { return }
+    // Repeats on the clock from the action's time: the k-th at `at + k·every`, plus its jitter.
+    bulkProgress[index] += 1
+    let nominal = SimTime(at + every * Int64(bulkProgress[index]))
+    guard nominal <= SimTime(until ?? spec.duration) else { return }
+    var next = nominal
+    if jitter > .zero {
+      next = next + SimDuration(seconds: devices[device.index].streams.usage.nextUnit() * jitter.seconds)
     }
+    sim.schedule(.nudge(Int32(index)), at: max(next, sim.now))
   }
 
   /// One object and one save of a bulk insert saved object by object.

@@ -134,7 +134,9 @@ public struct TimelineAction: Sendable {
     case battery(Double)
     case launch, activate, background, terminate, forceQuit
     /// Post `didBecomeActive` once (nil `every`) or every `every` until `until` (seed 004).
-    case nudge(every: SimDuration?, until: SimDuration?)
+    /// The app's nudge, once or every `every` until `until`, each repeat delayed by a uniform draw
+    /// in [0, `jitter`) from its time on the clock.
+    case nudge(every: SimDuration?, until: SimDuration?, jitter: SimDuration = .zero)
     /// One edit on the device's first syncing store; an insert may carry a logical key.
     case edit(EditKind, entity: Int, key: Int32?)
     /// `count` new objects, in one save or one save each, spread evenly over `over`.

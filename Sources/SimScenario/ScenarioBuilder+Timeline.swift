@@ -165,7 +165,7 @@ extension ScenarioBuilder {
   static let simpleActions: [String: TimelineAction.Action] = [
     "goOffline": .goOffline, "goOnline": .goOnline, "plug": .plug, "unplug": .unplug, "launch": .launch,
     "activate": .activate, "background": .background, "terminate": .terminate, "forceQuit": .forceQuit,
-    "nudge": .nudge(every: nil, until: nil),
+    "nudge": .nudge(every: nil, until: nil, jitter: .zero),
   ]
   static let valuedActions = [
     "lowPower", "battery", "nudge", "edit", "bulkInsert", "resetSync", "toggleSync", "quota", "throttle",
@@ -232,7 +232,7 @@ extension ScenarioBuilder {
     case "lowPower": return reader.bool(value, inner).map { (.lowPower($0), nil) }
     case "battery": return reader.number(value, inner, min: 0, max: 100).map { (.battery($0), nil) }
     case "nudge":
-      guard let fields = reader.object(value, inner, known: ["every", "until"]) else { return nil }
+      guard let fields = reader.object(value, inner, known: ["every", "until", "jitter"]) else { return nil }
       let every = reader.duration(fields["every"], ScenarioReader.join(inner, "every"), positive: true)
       if let every, every < .milliseconds(10) {
         reader.problem(
@@ -241,7 +241,11 @@ extension ScenarioBuilder {
         return nil
       }
       let until = reader.duration(fields["until"], ScenarioReader.join(inner, "until"))
-      return (.nudge(every: every, until: until), nil)
+      let jitter = reader.duration(fields["jitter"], ScenarioReader.join(inner, "jitter")) ?? .zero
+      if jitter > .zero && every == nil {
+        reader.warning(ScenarioReader.join(inner, "jitter"), "ignored: a single nudge has no repeats to delay")
+      }
+      return (.nudge(every: every, until: until, jitter: jitter), nil)
     case "edit":
       if case .string = value.value {
         return reader.choice(value, inner, EditKind.self).map { (.edit($0, entity: 0, key: nil), nil) }

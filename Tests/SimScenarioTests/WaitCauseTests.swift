@@ -168,6 +168,20 @@ import Testing
     #expect(foreground.last?.at == SimTime.zero.advanced(by: .seconds(36_000)))
   }
 
+  @Test func periodicNudgesRepeatOnTheClockWithTheirJitter() throws {
+    let report = try Self.run(
+      #"{"version": 1, "duration": "1h", "devices": [{"name": "a"}, {"name": "b"}], "timeline": [{"at": "1m", "devices": "a", "#
+        + #""action": {"nudge": {"every": "10m", "jitter": "1m"}}}]}"#)
+    let table = report.activitiesTable()
+    let trigger = table.columns.firstIndex(of: "trigger")!
+    let requested = table.columns.firstIndex(of: "requestedAt")!
+    let nudges = table.rows.filter { $0[trigger] == "nudge" }.map { Double($0[requested])! }
+    #expect(nudges.count == 6)  // at 1 m, then 11 m … 51 m, each within a minute after its time
+    for (k, time) in nudges.enumerated() {
+      #expect(time >= Double(60 + 600 * k) && time < Double(60 + 600 * k + 60), "nudge \(k) at \(time)")
+    }
+  }
+
   @Test func latencyRowsNameTheirObjectAndObjectsCsvHoldsTheEndState() throws {
     let report = try Self.run(
       #"""

@@ -1232,6 +1232,11 @@ enum ScenarioSchemaTemplate {
                       "until": {
                         "description": "when the nudges stop, from the start of the run (a duration; default: the end of the run)",
                         "$ref": "#/$defs/duration"
+                      },
+                      "jitter": {
+                        "description": "each repeat is delayed by a uniform draw in [0, jitter) from its time on the clock (a duration; default 0)",
+                        "$ref": "#/$defs/duration",
+                        "default": 0
                       }
                     }
                   }
