@@ -203,7 +203,7 @@ extension World {
     // Loops over the plan in place: copying the plan out (or closures over it) would retain
     // its four buffers on every request.
     var recordBytes: Int64 = 0
-    var lastObject = ObjectID(-1)
+    var lastObject: ObjectID?
     var poisoned = false
     for index in range {
       let object = plans[activity.index].entries[index].object
@@ -304,7 +304,7 @@ extension World {
     let zone = stores[store.index].zone.index
     let range = batchRange(activity, batch)
     var seen = 0
-    var last = ObjectID(-1)
+    var last: ObjectID?
     var cut = range.lowerBound
     var firstBytes: Int64 = 0
     // Read in place: a copy of the plan would make the inserts below copy its buffers.
@@ -335,7 +335,7 @@ extension World {
   /// `entries` indexes the store's plan, read in place (a slice would retain its buffer).
   mutating func commit(_ store: StoreID, activity: ActivityID, entries: Range<Int>, at now: SimTime) {
     let zone = stores[store.index].zone.index
-    var lastObject = ObjectID(-1)
+    var lastObject: ObjectID?
     var sequence: Int32 = 0
     for index in entries {
       let change = plans[activity.index].entries[index]
