@@ -32,23 +32,81 @@ enum ScenarioFile {
     return uri.contains("json-schema.org") && members.contains { $0.key == "$defs" || $0.key == "properties" }
   }
 
-  /// Writes every file into `directory` atomically: each goes to a temporary file first and is
-  /// renamed into place, so an interrupted run leaves no half-written file.
+  /// Writes every file into `directory`: each goes to a temporary file first and is renamed into
+  /// place, so an interrupted run leaves no half-written file under a final name.
+  ///
+  /// Temporaries are created exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`) under unpredictable
+  /// names, so a link planted in the folder is never followed; a failure removes them; and
+  /// temporaries left by a process that no longer runs (killed mid-write) are removed first.
   static func write(_ files: [(name: String, text: String)], to directory: String) throws {
     let manager = FileManager.default
     try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let pid = ProcessInfo.processInfo.processIdentifier
-    var temporaries: [(String, String)] = []
-    defer { for (temporary, _) in temporaries { try? manager.removeItem(atPath: temporary) } }
+    removeStaleTemporaries(in: directory)
+    var temporaries: [(temporary: String, final: String)] = []
+    defer { for entry in temporaries { unlink(entry.temporary) } }
     for file in files {
       let final = (directory as NSString).appendingPathComponent(file.name)
-      let temporary = (directory as NSString).appendingPathComponent(".\(file.name).tmp-\(pid)")
-      try Data(file.text.utf8).write(to: URL(fileURLWithPath: temporary))
+      let temporary = try writeExclusively(Array(file.text.utf8), beside: final, named: file.name, in: directory)
       temporaries.append((temporary, final))
     }
-    for (temporary, final) in temporaries {
-      if rename(temporary, final) != 0 { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: final]) }
+    for entry in temporaries where rename(entry.temporary, entry.final) != 0 {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: entry.final])
     }
     temporaries.removeAll()
+  }
+
+  /// The prefix of a temporary of `name` written by process `pid`.
+  static func temporaryPrefix(_ name: String, pid: Int32) -> String { ".\(name).tmp-\(pid)-" }
+
+  /// Writes `bytes` to a new temporary file in `directory` and returns its path; the file is
+  /// created exclusively and never through a link.
+  static func writeExclusively(
+    _ bytes: [UInt8], beside final: String, named name: String, in directory: String
+  ) throws
+    -> String
+  {
+    let pid = ProcessInfo.processInfo.processIdentifier
+    for _ in 0..<16 {
+      // File naming only, outside the model: results do not depend on it.
+      let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+      let path = (directory as NSString).appendingPathComponent(temporaryPrefix(name, pid: pid) + suffix)
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      if descriptor < 0 {
+        if errno == EEXIST { continue }
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: final])
+      }
+      var written = 0
+      var failed = false
+      bytes.withUnsafeBytes { buffer in
+        while written < buffer.count {
+          let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+          if result <= 0 {
+            if result < 0 && errno == EINTR { continue }
+            failed = true
+            return
+          }
+          written += result
+        }
+      }
+      if close(descriptor) != 0 { failed = true }
+      if failed {
+        unlink(path)
+        throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: final])
+      }
+      return path
+    }
+    throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: final])
+  }
+
+  /// Removes temporaries (`.NAME.tmp-PID-…`) whose process no longer runs.
+  static func removeStaleTemporaries(in directory: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
+      let fields = name.components(separatedBy: ".tmp-")
+      guard fields.count == 2, let pid = Int32(fields[1].split(separator: "-").first ?? "") else { continue }
+      if pid != ProcessInfo.processInfo.processIdentifier && kill(pid, 0) != 0 && errno == ESRCH {
+        unlink((directory as NSString).appendingPathComponent(name))
+      }
+    }
   }
 }

@@ -89,4 +89,33 @@ import Testing
       #expect(syncsim(["sweep", quickstart] + bad).code == 64, "\(bad)")
     }
   }
+
+  @Test func resultFilesNeverFollowAPlantedLinkAndStaleTemporariesGo() throws {
+    try withTemporaryDirectory { directory in
+      let out = directory + "/out"
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      let victim = directory + "/victim.txt"
+      try "keep me".write(toFile: victim, atomically: true, encoding: .utf8)
+      // The names the old writer used, and ones it would have used for other files: all links.
+      let pid = ProcessInfo.processInfo.processIdentifier
+      for name in ["summary.csv", "latency.csv"] {
+        try FileManager.default.createSymbolicLink(atPath: out + "/.\(name).tmp-\(pid)", withDestinationPath: victim)
+      }
+      // A temporary left by a process that has ended (killed mid-write).
+      let ended = Process()
+      ended.executableURL = URL(fileURLWithPath: "/bin/true")
+      try ended.run()
+      ended.waitUntilExit()
+      let stale = out + "/.summary.csv.tmp-\(ended.processIdentifier)-abc"
+      try "half".write(toFile: stale, atomically: true, encoding: .utf8)
+      let result = syncsim(["run", packageRoot + "/Scenarios/quickstart.json", "--out", out])
+      #expect(result.code == 0, "\(result.err)")
+      #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+      let attributes = try FileManager.default.attributesOfItem(atPath: out + "/summary.csv")
+      #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+      #expect(!FileManager.default.fileExists(atPath: stale))
+      let left = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.contains(".tmp-") }
+      #expect(left.allSatisfy { $0.hasSuffix("-\(pid)") }, "\(left)")  // only the planted links remain
+    }
+  }
 }
