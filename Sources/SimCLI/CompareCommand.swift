@@ -7,11 +7,16 @@ import SimScenario
 /// and a verdict: better, worse, changed (for neutral counts) or no significant change.
 struct CompareCommand {
   static let usage = """
-    usage: syncsim compare A_DIR B_DIR [--all]
+    usage: syncsim compare A_DIR B_DIR [--all] [--force]
 
     Compares two sweeps (folders with sweep.csv) or two runs (folders with summary.csv). For each
-    point and metric: the means, B − A with a 95 % Welch t-interval, and a verdict. Runs have one
+    point and metric: the means, B − A with a 95 % Welch t-interval, Welch's p-value and its Holm
+    adjustment across every metric and point tested (family-wise error 5 %), and a verdict: better,
+    worse, changed (for neutral counts) only when the adjusted p-value is below 0.05; same when the
+    values are equal. 0/1 metrics (converged) show Wilson intervals, within [0, 1]. Runs have one
     value each, so only equality can be judged. Lists metrics that differ; --all lists every one.
+
+      --force   compare folders of different scenarios or factors (refused otherwise: exit 65)
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -21,6 +26,7 @@ struct CompareCommand {
       return .success
     }
     let all = args.flag("all")
+    let force = args.flag("force")
     let directories = try args.positionals()
     guard directories.count == 2 else { throw UsageError("compare takes two folders") }
     var folders: [OrderedValues] = []
@@ -37,23 +43,49 @@ struct CompareCommand {
       folders.append(values)
     }
     let (a, b) = (folders[0], folders[1])
+    if a.scenarios != b.scenarios || a.factors != b.factors {
+      let what =
+        "A is \(a.scenarios.joined(separator: ", ")) with factors [\(a.factors.joined(separator: ", "))], "
+        + "B is \(b.scenarios.joined(separator: ", ")) with factors [\(b.factors.joined(separator: ", "))]"
+      if !force {
+        console.error("error: the folders hold different experiments (\(what)); --force compares them anyway")
+        return .dataError
+      }
+      console.error("warning: comparing different experiments (\(what))")
+    }
+    let keys = a.keys.filter { b.index(forKey: $0) != nil }
+    let raw = keys.map { Statistics.welchPValue(a[$0]!, b[$0]!) }
+    let tested = raw.compactMap { $0 }
+    let adjustedTested = Statistics.holm(tested)
+    var adjusted: [Double?] = []
+    var next = 0
+    for p in raw {
+      adjusted.append(p == nil ? nil : adjustedTested[next])
+      if p != nil { next += 1 }
+    }
     console.print(
-      "point  metric                               A mean          B mean          B − A [95 % interval]                verdict"
-    )
+      "Welch tests of B − A; p-values Holm-adjusted across the \(tested.count) tests (family-wise error 5 %)")
+    console.print(
+      "point  metric                               A mean          B mean          B − A [95 % interval]"
+        + "                p        p (Holm)  verdict")
     var shown = 0
-    for key in a.keys where b.index(forKey: key) != nil {
+    for (index, key) in keys.enumerated() {
       let valuesA = a[key]!, valuesB = b[key]!
-      let verdict = self.verdict(metric: key.metric, valuesA, valuesB)
-      if !all && verdict.text == "no significant change" { continue }
+      let verdict = self.verdict(metric: key.metric, valuesA, valuesB, adjustedP: adjusted[index])
+      if !all && (verdict.text == "no significant change" || verdict.text == "same") { continue }
       shown += 1
+      let label = a.labels[key.point].map { key.point + " (" + $0 + ")" } ?? key.point
       console.print(
-        pad(key.point, 5) + "  " + key.metric.padding(34) + pad(format(mean(valuesA)), 14) + "  "
-          + pad(format(mean(valuesB)), 14)
-          + "  " + verdict.interval.padding(36) + " " + verdict.text)
+        label.padding(5) + "  " + key.metric.padding(34) + pad(format(mean(valuesA)), 14) + "  "
+          + pad(format(mean(valuesB)), 14) + "  " + verdict.interval.padding(36) + " "
+          + pad(raw[index].map(formatP) ?? "", 8) + " " + pad(adjusted[index].map(formatP) ?? "", 8) + "  "
+          + verdict.text)
     }
     if shown == 0 { console.print("no metric changed significantly") }
     return .success
   }
+
+  static func formatP(_ p: Double) -> String { p < 0.0001 ? "<0.0001" : String(format: "%.4f", p) }
 
   struct Key: Hashable, Comparable {
     var point: String
@@ -73,7 +105,17 @@ struct CompareCommand {
       let valueColumn = table.columns.firstIndex(of: "value")
     {
       var result = OrderedValues()
+      let scenarioColumn = table.columns.firstIndex(of: "scenario")
+      let seedColumn = table.columns.firstIndex(of: "seed") ?? 3
+      result.factors = Array(table.columns[(seedColumn + 1)..<metricColumn])
       for row in table.rows {
+        if let scenarioColumn, !result.scenarios.contains(row[scenarioColumn]) {
+          result.scenarios.append(row[scenarioColumn])
+        }
+        if result.labels[row[pointColumn]] == nil && !result.factors.isEmpty {
+          result.labels[row[pointColumn]] = zip(result.factors, row[(seedColumn + 1)..<metricColumn])
+            .map { "\($0)=\($1)" }.joined(separator: ", ")
+        }
         guard let value = Double(row[valueColumn]) else { continue }
         result.append(
           Key(point: row[pointColumn], metric: row[metricColumn], order: rank[row[metricColumn]] ?? Int.max), value)
@@ -84,6 +126,9 @@ struct CompareCommand {
       let table = CSVTable.parse(text)
     {
       var result = OrderedValues()
+      if let scenarioColumn = table.columns.firstIndex(of: "scenario") {
+        result.scenarios = Array(Set(table.rows.map { $0[scenarioColumn] })).sorted()
+      }
       for row in table.rows {
         for (column, name) in table.columns.enumerated() where rank[name] != nil {
           if let value = Double(row[column]) { result.append(Key(point: "0", metric: name, order: rank[name]!), value) }
@@ -97,6 +142,10 @@ struct CompareCommand {
   /// Keys in first-seen order with their values (no dictionary order reaches the output).
   struct OrderedValues {
     private(set) var keys: [Key] = []
+    /// The scenarios and the sweep's factors the folder holds, and each point's factor values.
+    var scenarios: [String] = []
+    var factors: [String] = []
+    var labels: [String: String] = [:]  // lookup only
     private var storage: [Key: [Double]] = [:]
     mutating func append(_ key: Key, _ value: Double) {
       if storage[key] == nil { keys.append(key) }
@@ -106,17 +155,37 @@ struct CompareCommand {
     func index(forKey key: Key) -> Int? { storage[key] == nil ? nil : 0 }
   }
 
-  static func verdict(metric: String, _ a: [Double], _ b: [Double]) -> (text: String, interval: String) {
+  /// The verdict on one metric at one point: `same` when the values are equal (never better or
+  /// worse), else better/worse/changed only when the Holm-adjusted p-value is below 0.05.
+  static func verdict(
+    metric: String, _ a: [Double], _ b: [Double], adjustedP: Double?
+  ) -> (
+    text: String, interval: String
+  ) {
     let direction = RunSummary.metric(named: metric)?.betterDirection ?? 0
-    guard let welch = Statistics.welch(a, b) else {
-      let same = a == b
-      return (same ? "no significant change" : "changed (single runs: no interval)", format(mean(b) - mean(a)))
+    let isProportion = (a + b).allSatisfy { $0 == 0 || $0 == 1 }
+    if a.sorted() == b.sorted() || mean(a) == mean(b) && Set(a).count <= 1 && Set(b).count <= 1 {
+      return ("same", isProportion ? proportionText(a, b) : format(mean(b) - mean(a)))
     }
-    let interval = "\(format(welch.difference)) [\(format(welch.low)), \(format(welch.high))]"
-    if welch.low <= 0 && welch.high >= 0 { return ("no significant change", interval) }
+    guard let welch = Statistics.welch(a, b), let adjustedP else {
+      return ("changed (single runs: no interval)", format(mean(b) - mean(a)))
+    }
+    let interval =
+      isProportion
+      ? proportionText(a, b) : "\(format(welch.difference)) [\(format(welch.low)), \(format(welch.high))]"
+    if adjustedP >= 0.05 || welch.difference == 0 { return ("no significant change", interval) }
     if direction == 0 { return ("changed", interval) }
     let improved = (welch.difference < 0) == (direction < 0)
     return (improved ? "better" : "worse", interval)
+  }
+
+  /// For a 0/1 metric: each side's proportion with its Wilson interval.
+  static func proportionText(_ a: [Double], _ b: [Double]) -> String {
+    func one(_ values: [Double]) -> String {
+      guard let w = Statistics.wilson(successes: values.reduce(0, +), n: values.count) else { return "?" }
+      return "\(format(mean(values))) [\(format(w.low)), \(format(w.high))]"
+    }
+    return "A " + one(a) + " B " + one(b)
   }
 
   static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
