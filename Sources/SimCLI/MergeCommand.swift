@@ -50,7 +50,7 @@ struct MergeCommand {
     var shards = Shards()
     var columns: [String]?
     var seen: [Int] = []
-    var expected: (count: Int, total: Int, factors: String)?
+    var expected: (count: Int, total: Int, factors: String, rest: [String])?
     for directory in directories {
       guard let manifest = try? String(contentsOfFile: directory + "/shard.txt", encoding: .utf8) else {
         problems.append("\(directory): no shard.txt (not a folder written by sweep --shard)")
@@ -60,12 +60,18 @@ struct MergeCommand {
         problems.append("\(directory)/shard.txt: malformed")
         continue
       }
-      let (index, count, total, factors) = shard
-      if let expected, expected != (count, total, factors) {
-        problems.append("\(directory): shard of a different sweep (\(count) shards, \(total) runs, factors \(factors))")
+      let (index, count, total, factors, rest) = shard
+      if let expected,
+        expected.count != count || expected.total != total || expected.factors != factors
+          || expected.rest != rest
+      {
+        let differing = zip(expected.rest, rest).filter { $0 != $1 }.map { "\($0.0) vs \($0.1)" }
+        problems.append(
+          "\(directory): shard of a different sweep (\(count) shards, \(total) runs, factors \(factors)"
+            + (differing.isEmpty ? "" : "; " + differing.joined(separator: "; ")) + ")")
         continue
       }
-      expected = (count, total, factors)
+      expected = (count, total, factors, rest)
       if seen.contains(index) { problems.append("\(directory): shard \(index) given twice") }
       seen.append(index)
       guard let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8),
@@ -91,17 +97,51 @@ struct MergeCommand {
     guard columns == SweepOutput.columns(factors: shards.factors) else {
       return .failure(Problems(messages: ["sweep.csv columns do not match the manifest's factors"]))
     }
+    let seedLine = expected.rest.first { $0.hasPrefix("seeds ") }
+    let seedCount = seedLine.map { $0.dropFirst(6).split(separator: ",").count }
+    let replicationProblems = checkReplications(shards, seedCount: seedCount)
+    guard replicationProblems.isEmpty else { return .failure(Problems(messages: replicationProblems)) }
     return .success(shards)
   }
 
+  /// Every (point, replication, metric) once, and every point with every replication of the plan.
+  static func checkReplications(_ shards: Shards, seedCount: Int?) -> [String] {
+    let metricColumn = 4 + shards.factors.count
+    var seen = Set<[String]>()  // membership only
+    var replications: [String: Set<Int>] = [:]  // lookup only; points are reported in order
+    var points: [String] = []
+    var problems: [String] = []
+    for row in shards.rows {
+      let key = [row[1], row[2], row[metricColumn]]
+      if !seen.insert(key).inserted && problems.count < 20 {
+        problems.append("point \(row[1]) replication \(row[2]) (seed \(row[3])) appears twice")
+      }
+      if replications[row[1]] == nil { points.append(row[1]) }
+      replications[row[1], default: []].insert(Int(row[2]) ?? -1)
+    }
+    if let seedCount {
+      for point in points where replications[point]!.count != seedCount {
+        let missing = (0..<seedCount).filter { !replications[point]!.contains($0) }
+        problems.append("point \(point) lacks replications \(missing.map(String.init).joined(separator: ", "))")
+      }
+    }
+    return problems
+  }
+
   /// A manifest's shard index, shard count, total runs and factors.
-  static func parseManifest(_ manifest: String) -> (index: Int, count: Int, total: Int, factors: String)? {
-    let lines = manifest.split(separator: "\n").map(String.init)
+  /// A manifest's shard index, shard count, total runs, factors, and the lines every shard of one
+  /// sweep shares (scenario, hash, seeds).
+  static func parseManifest(
+    _ manifest: String
+  ) -> (
+    index: Int, count: Int, total: Int, factors: String, rest: [String]
+  )? {
+    let lines = manifest.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let words = lines.first?.split(separator: " ") ?? []
     guard lines.count >= 3, words.count == 4, let index = Int(words[1]), let count = Int(words[3]),
-      let total = Int(lines[1].dropFirst(5))
+      lines[1].hasPrefix("runs "), let total = Int(lines[1].dropFirst(5)), lines[2].hasPrefix("factors")
     else { return nil }
-    return (index, count, total, String(lines[2].dropFirst(8)))
+    return (index, count, total, String(lines[2].dropFirst(8)), Array(lines[3...]).filter { !$0.isEmpty })
   }
 
   /// The resolved scenario of each point a shard ran, by point folder.

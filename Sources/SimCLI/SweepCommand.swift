@@ -185,7 +185,14 @@ struct SweepCommand {
     let table = SweepOutput.table(rows, factors: factorNames)
     var outputs: [(name: String, text: String)] = [("sweep.csv", table.text)]
     if let shard = options.shard {
-      outputs.append(("shard.txt", SweepCommandLine.manifest(shard: shard, total: total, factors: factorNames)))
+      let seeds = plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : plan.seeds
+      outputs.append(
+        (
+          "shard.txt",
+          SweepCommandLine.manifest(
+            shard: shard, total: total, factors: factorNames, scenario: prepared.scenario.name,
+            hash: prepared.runner.sourceHash, seeds: seeds)
+        ))
     } else {
       outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
     }
@@ -205,8 +212,14 @@ enum SweepCommandLine {
     return "point-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
-  static func manifest(shard: (index: Int, count: Int), total: Int, factors: [String]) -> String {
+  /// `shard.txt`: which shard this is, and what every shard of the same sweep shares (runs,
+  /// factors, scenario and its file's hash, seeds), so that `merge` can refuse a mix.
+  static func manifest(
+    shard: (index: Int, count: Int), total: Int, factors: [String], scenario: String = "", hash: String = "",
+    seeds: [UInt64] = []
+  ) -> String {
     "shard \(shard.index) of \(shard.count)\nruns \(total)\nfactors \(factors.joined(separator: ","))\n"
+      + "scenario \(scenario)\nhash \(hash)\nseeds \(seeds.map(String.init).joined(separator: ","))\n"
   }
 
   /// Splits `v1,v2,...` at top-level commas (not inside quotes, brackets or braces).

@@ -37,6 +37,13 @@ public struct SweepRunner: Sendable {
     public var scenarioHash: String
   }
 
+  /// A stable hash of the scenario file's bytes (the same for every shard of one sweep).
+  public var sourceHash: String {
+    var hash = TrajectoryFingerprint()
+    for (index, byte) in sourceBytes.enumerated() { hash.add(time: Int64(index), kind: UInt32(byte), entity: 0) }
+    return hash.hex
+  }
+
   /// Every run, in order: points outer, replications inner.
   public func runs(defaultSeed: UInt64) -> [Run] {
     let seeds = plan.seeds.isEmpty ? [defaultSeed] : plan.seeds

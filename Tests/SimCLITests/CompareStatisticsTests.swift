@@ -41,3 +41,31 @@ import Testing
     }
   }
 }
+
+/// `merge` refuses shards that do not make one sweep (part of issue 20).
+@Suite struct MergeRefusalTests {
+  @Test func shardsOfAnotherScenarioOrSeedPlanAreRefused() throws {
+    try withTemporaryDirectory { directory in
+      let quickstart = packageRoot + "/Scenarios/quickstart.json"
+      let other = directory + "/other.json"
+      let text = try String(contentsOfFile: quickstart, encoding: .utf8)
+      try text.replacingOccurrences(of: "\"editsPerHour\": 10", with: "\"editsPerHour\": 11")
+        .write(toFile: other, atomically: true, encoding: .utf8)
+      func sweep(_ file: String, _ seeds: String, _ shard: String, _ out: String) -> Int32 {
+        syncsim(["sweep", file, "--seeds", seeds, "--shard", shard, "--out", directory + "/" + out]).code
+      }
+      #expect(sweep(quickstart, "1..4", "1/2", "a1") == 0)
+      #expect(sweep(quickstart, "1..4", "2/2", "a2") == 0)
+      #expect(sweep(other, "1..4", "2/2", "b2") == 0)
+      #expect(sweep(quickstart, "5..8", "2/2", "c2") == 0)
+      let good = syncsim(["merge", directory + "/a1", directory + "/a2", "--out", directory + "/m"])
+      #expect(good.code == 0, "\(good.err)")
+      let scenario = syncsim(["merge", directory + "/a1", directory + "/b2", "--out", directory + "/x"])
+      #expect(
+        scenario.code == 65 && scenario.err.contains("shard of a different sweep") && scenario.err.contains("hash"))
+      let seeds = syncsim(["merge", directory + "/a1", directory + "/c2", "--out", directory + "/y"])
+      #expect(seeds.code == 65 && seeds.err.contains("seeds 1,2,3,4 vs seeds 5,6,7,8"), "\(seeds.err)")
+      #expect(!FileManager.default.fileExists(atPath: directory + "/x"))
+    }
+  }
+}
