@@ -7,13 +7,11 @@ import SimScenario
 enum ScenarioFile {
   /// Reads and decodes a scenario; problems come back with the file's name.
   static func load(_ path: String) -> (scenario: Scenario?, bytes: [UInt8], problems: [ScenarioProblem]) {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let exists = FileManager.default.fileExists(atPath: path)
-      return (
-        nil, [], [ScenarioProblem(file: path, path: "", message: exists ? "cannot read the file" : "no such file")]
-      )
+    let bytes: [UInt8]
+    switch readBounded(path, limit: ScenarioDecoder.Limits.maxFileBytes) {
+    case .success(let read): bytes = read
+    case .failure(let problem): return (nil, [], [problem])
     }
-    let bytes = [UInt8](data)
     do {
       let (scenario, warnings) = try ScenarioDecoder.decode(bytes, file: path)
       return (scenario, bytes, warnings)
@@ -22,11 +20,38 @@ enum ScenarioFile {
     }
   }
 
+  /// The file's bytes, read only if it is a regular file of at most `limit` bytes: the size is
+  /// checked before reading, and the read stops past the limit (a file that grows meanwhile, or a
+  /// special file, never fills memory).
+  static func readBounded(_ path: String, limit: Int) -> Result<[UInt8], ScenarioProblem> {
+    let problem = { (message: String, hint: String?) in
+      ScenarioProblem(file: path, path: "", message: message, hint: hint)
+    }
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      return .failure(problem(errno == ENOENT ? "no such file" : "cannot read the file", nil))
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      return .failure(problem("not a regular file", "give a scenario file (a folder, device or pipe is not one)"))
+    }
+    guard Int(status.st_size) <= limit else {
+      return .failure(
+        problem("file is \(status.st_size) bytes, over the limit of \(limit)", "a scenario is a few kilobytes"))
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(problem("cannot read the file", nil)) }
+    defer { try? handle.close() }
+    let data = (try? handle.read(upToCount: limit + 1)) ?? Data()
+    guard data.count <= limit else {
+      return .failure(problem("file is over the limit of \(limit) bytes", "a scenario is a few kilobytes"))
+    }
+    return .success([UInt8](data))
+  }
+
   /// Whether `path` holds a JSON Schema (its top-level `$schema` names a json-schema.org draft and
   /// it has `$defs` or `properties`) rather than a scenario.
   static func isJSONSchema(_ path: String) -> Bool {
-    guard let data = FileManager.default.contents(atPath: path), data.count <= ScenarioDecoder.Limits.maxFileBytes,
-      let root = try? JSONParser.parse([UInt8](data)), case .object(let members) = root.value,
+    guard case .success(let bytes) = readBounded(path, limit: ScenarioDecoder.Limits.maxFileBytes),
+      let root = try? JSONParser.parse(bytes), case .object(let members) = root.value,
       let schema = members.first(where: { $0.key == "$schema" })?.value, case .string(let uri) = schema.value
     else { return false }
     return uri.contains("json-schema.org") && members.contains { $0.key == "$defs" || $0.key == "properties" }

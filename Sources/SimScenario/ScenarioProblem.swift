@@ -84,7 +84,12 @@ func metricSuggestion(for name: String, among metrics: [String]) -> String? {
 }
 
 func suggestion(for word: String, among candidates: [String]) -> String? {
-  let scored = candidates.map { ($0, editDistance(word, $0)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-  guard let best = scored.first, best.1 <= max(2, word.count / 3) else { return nil }
+  let length = word.count
+  let limit = max(2, length / 3)
+  // The edit distance is at least the difference in length: a candidate that far off is never
+  // suggested, so it is not scored (a megabyte-long key would otherwise take seconds).
+  let scored = candidates.filter { abs($0.count - length) <= limit }
+    .map { ($0, editDistance(word, $0)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+  guard let best = scored.first, best.1 <= limit else { return nil }
   return best.0
 }

@@ -118,4 +118,27 @@ import Testing
       #expect(left.allSatisfy { $0.hasSuffix("-\(pid)") }, "\(left)")  // only the planted links remain
     }
   }
+
+  @Test func largeAndSpecialFilesAreRefusedBeforeTheyAreRead() throws {
+    try withTemporaryDirectory { directory in
+      let big = directory + "/big.json"
+      #expect(FileManager.default.createFile(atPath: big, contents: nil))
+      let handle = try #require(FileHandle(forWritingAtPath: big))
+      try handle.truncate(atOffset: 3 << 30)  // a sparse 3 GiB file: read, it would take 3 GiB
+      try handle.close()
+      let result = syncsim(["validate", big])
+      #expect(result.code == 65)
+      #expect(result.err.contains("over the limit of 16777216"))
+      let special = syncsim(["validate", "/dev/zero"])
+      #expect(special.code == 65 && special.err.contains("not a regular file"))
+      #expect(syncsim(["validate", directory]).err.contains("not a regular file"))
+    }
+  }
+
+  @Test func aHugeUnknownKeyGetsNoSlowSuggestion() {
+    let key = String(repeating: "k", count: 1_000_000)
+    let problems = Self.problems(#"{"version": 1, "devices": [{"name": "a"}], ""# + key + #"": 1}"#)
+    let unknown = problems.first { $0.message.hasPrefix("unknown key") }
+    #expect(unknown?.hint?.hasPrefix("known keys:") == true)
+  }
 }
