@@ -94,7 +94,18 @@ public struct DataModel: Sendable {
 
   /// The model version (the version-attribute strategy of seed 000).
   public var version = 1
-  public var entities: [Entity] = []
+  public var entities: [Entity] = [] {
+    didSet { positions = Self.positions(of: entities) }
+  }
+  /// Where each entity name first appears in `entities` (lookup only), so that following a
+  /// chain of parents is linear in its length, not in the model's size.
+  private var positions: [String: Int] = [:]
+
+  static func positions(of entities: [Entity]) -> [String: Int] {
+    var result: [String: Int] = [:]
+    for (index, entity) in entities.enumerated() where result[entity.name] == nil { result[entity.name] = index }
+    return result
+  }
   public var configurations: [Configuration] = []
   /// Run a model CloudKit would refuse, simulating the refusal (setup fails with 134060).
   public var simulateRejection = false
@@ -115,19 +126,18 @@ public struct DataModel: Sendable {
     return model
   }
 
-  func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+  func entity(named name: String) -> Entity? { positions[name].map { entities[$0] } }
 
   /// The entity's ancestors, root first, then itself (stops at unknown names or cycles).
   func lineage(_ entity: Entity) -> [Entity] {
     var chain = [entity]
+    var names: Set<String> = [entity.name]  // membership only
     var current = entity
-    while let parent = current.parent, let next = self.entity(named: parent),
-      !chain.contains(where: { $0.name == next.name })
-    {
-      chain.insert(next, at: 0)
+    while let parent = current.parent, let next = self.entity(named: parent), names.insert(next.name).inserted {
+      chain.append(next)
       current = next
     }
-    return chain
+    return chain.reversed()
   }
 
   /// The root entity's name: the CloudKit record type is `CD_<root>`.
