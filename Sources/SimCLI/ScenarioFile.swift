@@ -74,10 +74,33 @@ enum ScenarioFile {
       let temporary = try writeExclusively(Array(file.text.utf8), beside: final, named: file.name, in: directory)
       temporaries.append((temporary, final))
     }
-    for entry in temporaries where rename(entry.temporary, entry.final) != 0 {
-      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: entry.final])
-    }
+    try replace(temporaries, in: directory)
     temporaries.removeAll()
+  }
+
+  /// Renames each temporary over its final name. If one rename fails, the files already replaced
+  /// get their previous versions back (kept as hard links until the end), so a failed write
+  /// leaves the previous set whole rather than a mix of old and new files.
+  static func replace(_ temporaries: [(temporary: String, final: String)], in directory: String) throws {
+    let pid = ProcessInfo.processInfo.processIdentifier
+    var backups: [(backup: String?, final: String)] = []
+    defer { for entry in backups { if let backup = entry.backup { unlink(backup) } } }
+    for entry in temporaries {
+      var backup: String?
+      let name = (entry.final as NSString).lastPathComponent
+      let candidate = (directory as NSString).appendingPathComponent(
+        temporaryPrefix(name + ".previous", pid: pid) + String(UInt64.random(in: 0...UInt64.max), radix: 36))
+      if link(entry.final, candidate) == 0 { backup = candidate }
+      backups.append((backup, entry.final))
+      if rename(entry.temporary, entry.final) != 0 {
+        // Put back what this write replaced, newest first; a file that was new is removed.
+        for done in backups.dropLast().reversed() {
+          if let previous = done.backup { rename(previous, done.final) } else { unlink(done.final) }
+        }
+        backups.removeAll { $0.final != entry.final }
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: entry.final])
+      }
+    }
   }
 
   /// The prefix of a temporary of `name` written by process `pid`.

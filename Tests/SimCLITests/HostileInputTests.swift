@@ -141,4 +141,22 @@ import Testing
     let unknown = problems.first { $0.message.hasPrefix("unknown key") }
     #expect(unknown?.hint?.hasPrefix("known keys:") == true)
   }
+
+  @Test func aFailedRenameLeavesThePreviousSetWhole() throws {
+    try withTemporaryDirectory { directory in
+      let out = directory + "/out"
+      try FileManager.default.createDirectory(atPath: out + "/timeline.csv", withIntermediateDirectories: true)
+      try "x".write(toFile: out + "/timeline.csv/keep", atomically: true, encoding: .utf8)
+      for name in ["summary.csv", "latency.csv", "activities.csv"] {
+        try "old \(name)".write(toFile: out + "/" + name, atomically: true, encoding: .utf8)
+      }
+      let result = syncsim(["run", packageRoot + "/Scenarios/quickstart.json", "--out", out])
+      #expect(result.code == 73)
+      for name in ["summary.csv", "latency.csv", "activities.csv"] {
+        #expect(try String(contentsOfFile: out + "/" + name, encoding: .utf8) == "old \(name)")
+      }
+      let left = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }
+      #expect(left.isEmpty, "\(left)")
+    }
+  }
 }
