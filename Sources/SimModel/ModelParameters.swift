@@ -30,6 +30,10 @@ public struct ServerParameters: Equatable, Sendable {
   public var throttleRequestsPerSecond: Double? = nil
   /// The retry-after of a throttled request, seconds. [A] TN3162 example 30 s (up to ~30 h).
   public var throttleRetryAfter = Distribution.constant(30)
+  /// Whom a serviceUnavailable retry-after holds back: the device that was answered (false, the
+  /// default: each device learns it from its own answer, as CKError delivers it [A] CKError.h,
+  /// TN3162), or every device of the container (true: MODEL §11.9 read literally).
+  public var retryAfterHoldsContainer = false
   /// Requests per minute one device may send before answers turn to requestRateLimited (a
   /// device-side throttle, TN3162); nil = none. Retry-after is drawn from `throttleRetryAfter`.
   public var deviceThrottleRequestsPerMinute: Double? = nil

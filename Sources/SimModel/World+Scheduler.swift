@@ -57,9 +57,8 @@ extension World {
   func retryAfterInForce(_ device: DeviceID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
     // Read only when a throttle can answer at all: most worlds have none.
     guard retryAftersPossible else { return nil }
-    if serverState.containerBlockedUntil[device.index] > now {
-      return (.serverThrottle, serverState.containerBlockedUntil[device.index])
-    }
+    let container = max(serverState.containerBlockedUntil[device.index], serverState.containerWideBlockedUntil)
+    if container > now { return (.serverThrottle, container) }
     if !serverState.deviceBlockedUntil.isEmpty && serverState.deviceBlockedUntil[device.index] > now {
       return (.deviceThrottle, serverState.deviceBlockedUntil[device.index])
     }

@@ -53,13 +53,25 @@ extension ScenarioBuilder {
     {
       spec.server.serverMaxBytesPerRequest = bytes
     }
-    if let throttle = reader.object(fields["throttle"], path("throttle"), known: ["requestsPerSecond", "retryAfter"]) {
+    if let throttle = reader.object(
+      fields["throttle"], path("throttle"), known: ["requestsPerSecond", "retryAfter", "retryAfterHolds"])
+    {
       let throttlePath = path("throttle")
       if let rate = reader.required(throttle, "requestsPerSecond", throttlePath, { reader.number($0, $1, above: 0) }) {
         spec.server.throttleRequestsPerSecond = rate
       }
       if let retry = reader.distribution(throttle["retryAfter"], ScenarioReader.join(throttlePath, "retryAfter")) {
         spec.server.throttleRetryAfter = retry
+      }
+      if let holds = reader.string(throttle["retryAfterHolds"], ScenarioReader.join(throttlePath, "retryAfterHolds")) {
+        switch holds {
+        case "device": spec.server.retryAfterHoldsContainer = false
+        case "container": spec.server.retryAfterHoldsContainer = true
+        default:
+          reader.problem(
+            ScenarioReader.join(throttlePath, "retryAfterHolds"), "unknown value \"\(holds)\"",
+            hint: "device (the one answered; the default) or container (every device)")
+        }
       }
     }
     if let p = reader.ratio(fields["networkFailureProbability"], path("networkFailureProbability")) {

@@ -217,4 +217,34 @@ import Testing
     let result = syncsim(["validate", "--strict", packageRoot + "/Scenarios/quickstart.json"])
     #expect(result.code == 0)
   }
+
+  /// Whom a retry-after holds back: by default the device that was answered; with
+  /// `"retryAfterHolds": "container"` every device, which then sends nothing before it passes.
+  @Test func aRetryAfterHoldsTheDeviceOrTheWholeContainer() throws {
+    func firstOtherDeviceAnswer(_ holds: String) throws -> (first: SimTime, other: SimTime) {
+      let text = #"""
+        {"version": 1, "duration": "2h", "seed": 4,
+         "cloud": {"throttle": {"requestsPerSecond": 1000, "retryAfter": "7m", "retryAfterHolds": "\#(holds)"}},
+         "devices": [{"name": "a"}, {"name": "b"}], "workloads": [{"devices": "all", "editsPerHour": 60}],
+         "timeline": [{"at": "30m", "devices": "all", "action": {"throttle": true}}]}
+        """#
+      let (scenario, _) = try ScenarioDecoder.decode(Array(text.utf8), file: "h.json")
+      let log = ObservationLog()
+      _ = WorldRunner.run(scenario.spec, sink: log)
+      var first: (store: StoreID, at: SimTime)?
+      for case .cloudError(let store, .serviceUnavailable, _, let at) in log.observations {
+        guard let seen = first else {
+          first = (store, at)
+          continue
+        }
+        if store != seen.store { return (seen.at, at) }
+      }
+      return (first?.at ?? .zero, SimTime(nanoseconds: .max))
+    }
+    let device = try firstOtherDeviceAnswer("device")
+    #expect(device.other - device.first < .seconds(420))
+    let container = try firstOtherDeviceAnswer("container")
+    #expect(container.other - container.first >= .seconds(420))
+    #expect(container.other < SimTime(nanoseconds: .max))  // it sends again once the retry-after passes
+  }
 }

@@ -6,11 +6,13 @@ import SimKernel
 struct ContainerThrottleFault: RequestFault {
   let requestsPerSecond: Double?
   let retryAfter: Distribution
+  let holdsContainer: Bool
 
   init?(server: ServerParameters) {
     // Always asked: a timeline action may force the throttle on.
     requestsPerSecond = server.throttleRequestsPerSecond
     retryAfter = server.throttleRetryAfter
+    holdsContainer = server.retryAfterHoldsContainer
   }
 
   var error: CloudError { .serviceUnavailable }
@@ -41,6 +43,10 @@ struct ContainerThrottleFault: RequestFault {
     let wait = retryAfter.sampleDuration(using: &world.devices[request.device].streams.network)
     let until = max(world.serverState.containerBlockedUntil[request.device], request.now + wait)
     world.serverState.containerBlockedUntil[request.device] = until
+    if holdsContainer {
+      world.serverState.containerWideBlockedUntil = max(world.serverState.containerWideBlockedUntil, until)
+      return (world.serverState.containerWideBlockedUntil, wait)
+    }
     return (until, wait)
   }
 }

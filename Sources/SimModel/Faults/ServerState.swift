@@ -7,6 +7,8 @@ struct ServerState {
   /// the device's last serviceUnavailable answer. A device learns it only from its own answer:
   /// the others send, and learn it when they are answered. [A] TN3162
   var containerBlockedUntil: [SimTime] = []
+  /// With `ServerParameters.retryAfterHoldsContainer`: no request of any device before this time.
+  var containerWideBlockedUntil = SimTime.zero
   /// The container's recent request times, after `throttleHead` forgotten ones.
   var throttleWindow: [SimTime] = []
   var throttleHead = 0
@@ -19,6 +21,8 @@ struct ServerState {
   /// The earliest time `device` may send: after the container's and its own retry-after.
   @inline(__always)
   func earliestSend(_ device: Int, at now: SimTime) -> SimTime {
-    max(now, containerBlockedUntil[device], deviceBlockedUntil.isEmpty ? .zero : deviceBlockedUntil[device])
+    max(
+      now, containerBlockedUntil[device], containerWideBlockedUntil,
+      deviceBlockedUntil.isEmpty ? .zero : deviceBlockedUntil[device])
   }
 }

@@ -711,6 +711,11 @@ enum ScenarioSchemaTemplate {
               "$ref": "#/$defs/distribution",
               "description": "the retry-after the server states when throttling [A] TN3162 example. [A] TN3162 example 30s (up to ~30h)",
               "default": "30s"
+            },
+            "retryAfterHolds": {
+              "description": "whom a serviceUnavailable retry-after holds back: device (the one answered, which learns it from its own error; [A] CKError.h, TN3162) or container (every device: MODEL §11.9 read literally); default device",
+              "enum": ["device", "container"],
+              "default": "device"
             }
           },
           "description": "a per-container throttle; off by default",
