@@ -47,11 +47,10 @@ enum ScenarioFile {
     return .success([UInt8](data))
   }
 
-  /// Whether `path` holds a JSON Schema (its top-level `$schema` names a json-schema.org draft and
+  /// Whether `bytes` are a JSON Schema (its top-level `$schema` names a json-schema.org draft and
   /// it has `$defs` or `properties`) rather than a scenario.
-  static func isJSONSchema(_ path: String) -> Bool {
-    guard case .success(let bytes) = readBounded(path, limit: ScenarioDecoder.Limits.maxFileBytes),
-      let root = try? JSONParser.parse(bytes), case .object(let members) = root.value,
+  static func isJSONSchema(_ bytes: [UInt8]) -> Bool {
+    guard let root = try? JSONParser.parse(bytes), case .object(let members) = root.value,
       let schema = members.first(where: { $0.key == "$schema" })?.value, case .string(let uri) = schema.value
     else { return false }
     return uri.contains("json-schema.org") && members.contains { $0.key == "$defs" || $0.key == "properties" }

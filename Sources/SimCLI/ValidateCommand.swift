@@ -26,11 +26,12 @@ struct ValidateCommand {
     guard !files.isEmpty else { throw UsageError("validate needs at least one file") }
     var failed = false
     for file in files {
-      if ScenarioFile.isJSONSchema(file) {
+      let loaded = ScenarioFile.load(file)
+      // Read once: only a file that is not a scenario is looked at again, as a schema.
+      if loaded.scenario == nil && ScenarioFile.isJSONSchema(loaded.bytes) {
         console.print("\(file): skipped (a JSON Schema, not a scenario)")
         continue
       }
-      let loaded = ScenarioFile.load(file)
       for problem in loaded.problems { console.error(problem.description) }
       let errors = loaded.problems.filter { $0.severity == .error || strict && $0.severity == .warning }.count
       if let scenario = loaded.scenario, errors == 0 {

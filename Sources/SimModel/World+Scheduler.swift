@@ -190,11 +190,7 @@ extension World {
     closeBlockedInterval(activity, at: sim.now)
     let state = activities[activity.index]
     let device = owner(of: state.store).index
-    // Only a blocked activity waits (it leaves `.blocked` only here), so others skip the search.
-    if state.phase == .blocked, let index = waiting[device].firstIndex(of: activity) {
-      waiting[device].remove(at: index)
-      devices[device].waitingCount -= 1
-    }
+    if state.phase == .blocked { stopWaiting(activity, device: device) }
     activities[activity.index].phase = .approved
     stores[state.store.index].runningInGroup += 1
     runHistory.record(sim.now, device: device, &devices[device].runs)
@@ -211,27 +207,38 @@ extension World {
     }
   }
 
+  /// Takes a blocked activity off its device's waiting list. Only a blocked activity waits (it
+  /// leaves `.blocked` only through here), so callers check the phase and others skip the search.
+  mutating func stopWaiting(_ activity: ActivityID, device: Int) {
+    guard let index = waiting[device].firstIndex(of: activity) else { return }
+    waiting[device].remove(at: index)
+    devices[device].waitingCount -= 1
+  }
+
+  /// Drops the retry wait of an activity whose slot is freed, so that the slot's next activity
+  /// does not inherit it.
+  @inline(__always)
+  mutating func forgetRetryWait(_ activity: ActivityID) {
+    guard retryWaitCount > 0 else { return }
+    retryWaits[activity.raw] = nil
+    retryWaitCount = retryWaits.count
+  }
+
   mutating func cancel(_ activity: ActivityID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
     let state = activities[activity.index]
     guard [.deciding, .blocked, .approved].contains(state.phase) else { return }
     let device = owner(of: state.store).index
     closeBlockedInterval(activity, at: sim.now)
-    if state.phase == .blocked, let index = waiting[device].firstIndex(of: activity) {
-      waiting[device].remove(at: index)
-      devices[device].waitingCount -= 1
-    }
+    if state.phase == .blocked { stopWaiting(activity, device: device) }
     sim.cancel(state.recheck)
     if state.phase == .approved { stores[state.store.index].runningInGroup -= 1 }
     activities[activity.index].phase = .finished
     if stores[state.store.index].pendingExport == activity { stores[state.store.index].pendingExport = .none }
     if stores[state.store.index].pendingImport == activity { stores[state.store.index].pendingImport = .none }
     sink.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now))
+    forgetRetryWait(activity)
     // An approved activity's start is already scheduled: its slot stays taken, so that the start
     // finds it finished rather than another activity in its place.
-    if retryWaitCount > 0 {
-      retryWaits[activity.raw] = nil
-      retryWaitCount = retryWaits.count
-    }
     if state.phase != .approved { freeActivitySlots.append(activity) }
     signal(DeviceID(device), sim: &sim)
   }
@@ -241,24 +248,23 @@ extension World {
     guard state.phase == .approved else { return }
     activities[activity.index].phase = .running
     sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
-    if retryAftersPossible, state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
+    switch state.kind {
+    case .export: stores[state.store.index].pendingExport = ActivityID.none
+    case .import: stores[state.store.index].pendingImport = ActivityID.none
+    case .setup: break
+    }
+    if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
       // The container's or the device's retry-after is in force: the first request would be
       // answered with it, so the activity ends at once rather than hold its group while it waits.
-      switch state.kind {
-      case .export: stores[state.store.index].pendingExport = ActivityID.none
-      default: stores[state.store.index].pendingImport = ActivityID.none
-      }
       finishActivity(activity, succeeded: false, sim: &sim)
       requestRetry(of: activity, notBefore: wait.until, cause: wait.cause, sim: &sim)
       return
     }
     switch state.kind {
     case .export:
-      stores[state.store.index].pendingExport = ActivityID.none
       stores[state.store.index].runningExport = activity
       beginExport(activity, sim: &sim)
     case .import:
-      stores[state.store.index].pendingImport = ActivityID.none
       stores[state.store.index].runningImport = activity
       beginImport(activity, sim: &sim)
     case .setup:
@@ -274,10 +280,7 @@ extension World {
     if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID.none }
     sink.observe(
       .activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
-    if retryWaitCount > 0 {
-      retryWaits[activity.raw] = nil
-      retryWaitCount = retryWaits.count
-    }
+    forgetRetryWait(activity)
     freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)
   }
