@@ -29,6 +29,8 @@ public struct LatencyRow: Sendable {
   /// import that fetched it (−1 otherwise): `MetricsRecorder.blockedByPolicy(_:)` reads them.
   var exportActivity: Int32 = -1
   var importActivity: Int32 = -1
+  /// The observer's store that the row is about.
+  var observerStore = StoreID.none
 
   /// MODEL §10's stages.
   public static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]

@@ -92,6 +92,7 @@ extension MetricsRecorder {
         write: id, writer: storeDevice[write.store.index], observer: storeDevice[observer.index],
         kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil)
       row.object = write.object
+      row.observerStore = observer
       if write.superseded {
         row.outcome = .supersededLocally
         return row
@@ -329,6 +330,7 @@ extension MetricsRecorder {
     }
     var state = State.none
     var cursor = committed
+    let noPush = noPushCause(row, device: device)
     func add(_ until: SimTime) {
       let span = until - cursor
       guard span > .zero else { return }
@@ -337,7 +339,7 @@ extension MetricsRecorder {
         let delivery = min(span, pushDeliveryLatency)
         causes[1] += delivery
         causes[0] += span - delivery
-      case .none: causes[noPushCause(row, device: device)] += span
+      case .none: causes[noPush] += span
       default: causes[state.rawValue] += span
       }
       cursor = until
@@ -377,10 +379,7 @@ extension MetricsRecorder {
   /// Where a wait with no push goes: the public database's next poll, the launch of an app that
   /// was not running, or an import the running app asked for on its own.
   func noPushCause(_ row: LatencyRow, device: Int) -> Int {
-    let observerStore =
-      zoneStores.indices.contains(row.zone.index)
-      ? zoneStores[row.zone.index].first { storeDevice[$0.index].index == device } : nil
-    if let store = observerStore, storeIsPublic[store.index] { return 6 }
+    if row.observerStore.exists && storeIsPublic[row.observerStore.index] { return 6 }
     if row.importActivity >= 0, activities[Int(row.importActivity)].trigger == .launch { return 5 }
     if row.knownStages == 4, device < lastAppState.count, lastAppState[device] == .notRunning { return 5 }
     return 7
