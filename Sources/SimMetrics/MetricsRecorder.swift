@@ -188,8 +188,13 @@ public final class MetricsRecorder: ObservationSink {
           device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at))
     case .event(let kind, let entity, let at):
       trace.append((kind, entity, at))
-    case .cloudError(_, let error, _, _):
+    case .cloudError(_, let error, let retryAfter, _):
       counters.cloudErrors[CloudError.allCases.firstIndex(of: error)!] += 1
+      if let retryAfter, error == .serviceUnavailable || error == .requestRateLimited {
+        counters.retryAfterCount += 1
+        counters.retryAfterTotal += retryAfter
+        counters.retryAfterLongest = max(counters.retryAfterLongest, retryAfter)
+      }
     case .reset:
       counters.resets += 1
     case .lostWrite(let write, let reason, _):
@@ -243,4 +248,21 @@ public final class MetricsRecorder: ObservationSink {
 
   /// Number of writes made.
   public var writeCount: Int { writes.count }
+}
+
+extension MetricsRecorder {
+  /// The longest export and the longest import that carried records (start to end), by their
+  /// metric prefix (`exports`, `imports`); a kind with none is left out.
+  public func longestActivities() -> [(name: String, longest: (duration: SimDuration, startedAt: SimTime))] {
+    var longest: [ActivityKind: (duration: SimDuration, startedAt: SimTime)] = [:]  // lookup only
+    for activity in activities where activity.records > 0 {
+      guard let start = activity.startedAt, let end = activity.finishedAt else { continue }
+      if end - start > longest[activity.kind]?.duration ?? SimDuration(nanoseconds: -1) {
+        longest[activity.kind] = (end - start, start)
+      }
+    }
+    return [(ActivityKind.export, "exports"), (.import, "imports")].compactMap { kind, name in
+      longest[kind].map { (name, $0) }
+    }
+  }
 }

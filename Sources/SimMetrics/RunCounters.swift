@@ -18,6 +18,10 @@ public struct RunCounters: Sendable {
   public var lostUpdates = 0
   /// Indexed like `CloudError.allCases`.
   public var cloudErrors = [Int](repeating: 0, count: CloudError.allCases.count)
+  /// The retry-afters the server answered with: how many, their sum and the longest.
+  public var retryAfterCount = 0
+  public var retryAfterTotal = SimDuration.zero
+  public var retryAfterLongest = SimDuration.zero
   public var resets = 0
   /// Edits of entities in local-only configurations (they never sync).
   public var localEdits = 0

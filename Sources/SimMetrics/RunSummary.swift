@@ -91,6 +91,14 @@ public struct RunSummary: Sendable {
       MetricInfo(name: "exportsFailed", isDuration: false, meaning: "export activities that failed"),
       MetricInfo(name: "imports", isDuration: false, meaning: "import activities that succeeded"),
       MetricInfo(name: "importsFailed", isDuration: false, meaning: "import activities that failed"),
+      MetricInfo(name: "exports.longest", isDuration: true, meaning: "longest export that carried records, start to end"),
+      MetricInfo(name: "imports.longest", isDuration: true, meaning: "longest import that carried records, start to end"),
+      MetricInfo(
+        name: "imports.longestStartedAt", isDuration: true, meaning: "when the longest import started (run time)"),
+      MetricInfo(
+        name: "retryAfter.mean", isDuration: true,
+        meaning: "mean retry-after of serviceUnavailable and requestRateLimited answers"),
+      MetricInfo(name: "retryAfter.longest", isDuration: true, meaning: "longest retry-after answered"),
       MetricInfo(name: "requestsUp", isDuration: false, meaning: "modify requests"),
       MetricInfo(name: "requestsDown", isDuration: false, meaning: "fetch requests (pages)"),
       MetricInfo(name: "recordsUp", isDuration: false, meaning: "records uploaded"),
@@ -187,6 +195,14 @@ public struct RunSummary: Sendable {
       ("recordsUp", c.recordsUp), ("recordsDown", c.recordsDown),
     ] {
       named[name] = Double(value)
+    }
+    if c.retryAfterCount > 0 {
+      named["retryAfter.mean"] = c.retryAfterTotal.seconds / Double(c.retryAfterCount)
+      named["retryAfter.longest"] = c.retryAfterLongest.seconds
+    }
+    for (name, longest) in recorder.longestActivities() {
+      named["\(name).longest"] = longest.duration.seconds
+      if name == "imports" { named["imports.longestStartedAt"] = longest.startedAt.seconds }
     }
     named["bytesUp"] = Double(c.bytesUp)
     named["bytesDown"] = Double(c.bytesDown)

@@ -19,6 +19,9 @@ struct ActivityState {
   var pagesTotal: Int32 = 0
   var records: Int32 = 0
   var bytes: Int64 = 0
+  /// Import: it fetches from an empty token (a first import, or one after a reset), and its
+  /// first page carries the setup of such an import.
+  var fromEmptyToken = false
   /// Export: the plan's next batch and the history prefix it covers.
   var nextBatch: Int32 = 0
   var historyCovered: Int32 = 0

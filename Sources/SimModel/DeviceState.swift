@@ -31,6 +31,13 @@ struct DeviceState {
   /// The zone of the push APNs defers while the device is under power restriction, or none.
   var deferredPushZone = ZoneID.none
   var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
+  /// In the background: the process runs at least until then (the grace period after leaving
+  /// the foreground, or a push's runtime).
+  var runsUntil = SimTime.zero
+  /// In the background: an export in progress keeps the process running until then at most.
+  var exportTaskUntil = SimTime.zero
+  /// How many requests wait for the process to wake (the length of `World.parked` for it).
+  var parkedCount: Int32 = 0
 }
 
 /// What a device's spec fixes for the whole run, copied out of `DeviceSpec` for the hot paths

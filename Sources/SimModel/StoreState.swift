@@ -13,6 +13,13 @@ struct StoreState {
   var runningInGroup: Int32 = 0
   /// The server change token the store is up to date with.
   var importedToken: Int32 = 0
+  /// The token through which the store holds every change: the last import's, or further, page
+  /// by page, while an import over several pages runs.
+  var appliedToken: Int32 = 0
+  /// The container's setup on the store's first use: not begun, running, or done.
+  var setup = SetupPhase.notBegun
+  /// An export asked for before the setup ended: it is asked for again when the setup ends.
+  var exportAfterSetup = false
   /// The token the UI has merged or fetched.
   var uiToken: Int32 = 0
   /// The token the person has seen.
@@ -35,6 +42,11 @@ struct StoreState {
   var resetting = false
   /// Setup failed (134410): the store no longer syncs.
   var disabled = false
+}
+
+/// Where a store's container setup stands (MODEL §8: setup precedes the first import).
+enum SetupPhase: UInt8 {
+  case notBegun, running, done
 }
 
 /// One field of a store on a device: the write it holds, its value, and whether it has changed

@@ -93,6 +93,9 @@ public enum CancelReason: String, Sendable, CaseIterable, Codable {
   case storeRemoved
   /// A mirroring reset started over: it imports everything again and exports after.
   case reset
+  /// The app was terminated (or force-quit): its process, and the container in it, is gone;
+  /// the next launch asks again.
+  case appTerminated
 }
 
 public enum ResetReason: String, Sendable, CaseIterable, Codable {

@@ -1,5 +1,5 @@
-/// A wait the server or the network imposes before an activity may run again: the cause a
-/// latency row's scheduling stage names beside the scheduler's policies (MODEL §1.3, §6).
+/// A wait the server, the network or the app's suspension imposes before an activity may go on:
+/// the cause a latency row's stages name beside the scheduler's policies (MODEL §1.3, §3, §6).
 ///
 /// An export or import that gets such an answer ends and releases its activity; the retry is a new
 /// activity that may not start before the stated time (a retry-after, a back-off) and that waits,
@@ -16,6 +16,10 @@ public enum WaitCause: UInt8, Sendable, CaseIterable {
   case networkBackoff
   /// The account's iCloud quota was full: the export waits until the quota grows. [A] CKError
   case quota
+  /// The app's process was suspended (or not running): nothing starts and no next request is
+  /// sent until something wakes it (a launch, an activation, a push). [A] WWDC22 CloudKit
+  /// lounge: "no forward progress will be made until something wakes the process up".
+  case suspended
 
   /// The name in results.
   public var name: String {
@@ -25,6 +29,7 @@ public enum WaitCause: UInt8, Sendable, CaseIterable {
     case .zoneBusy: "zoneBusy"
     case .networkBackoff: "networkBackoff"
     case .quota: "quota"
+    case .suspended: "suspended"
     }
   }
 

@@ -131,7 +131,7 @@ extension World {
     let bytes = plans[activity.index].batchBytes[Int(activities[activity.index].nextBatch)]
     let duration =
       requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
-    sendRequest(.exportRequestDone(activity), from: device, taking: duration, notBefore: notBefore, sim: &sim)
+    sendRequest(.exportRequestDone(activity), for: activity, from: device, taking: duration, notBefore: notBefore, sim: &sim)
   }
 
   mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {

@@ -17,7 +17,11 @@ extension World {
     }
     let snapshot = Int32(zones[zone].changeLog.count)
     activities[activity.index].snapshotToken = snapshot
-    while importQueues.count <= activity.index { importQueues.append([]) }
+    activities[activity.index].fromEmptyToken = stores[store.index].importedToken == 0
+    while importQueues.count <= activity.index {
+      importQueues.append([])
+      importPageTokens.append([])
+    }
     // Filled in its column slot, keeping its capacity; `changedRecords` never touches
     // `importQueues` itself (growing it would move the queue being written).
     var hidden: [ObjectID] = []
@@ -34,7 +38,40 @@ extension World {
     let minimum = zones[zone].scope == .public ? publicQueriesPerPoll : 1
     activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
     activities[activity.index].pagesTotal = activities[activity.index].pagesLeft
+    listPageTokens(activity, zone: zone, after: stores[store.index].importedToken, upTo: snapshot)
     scheduleNextPage(activity, sim: &sim)
+  }
+
+  /// For an import over several pages: after each page, the token through which the store then
+  /// holds every change — just before the first change of any record still to come (records come
+  /// in the order of their last change, so an earlier change of a later page's record is not
+  /// yet applied). A write is visible to a `fetchedResults` UI as soon as its page is applied.
+  mutating func listPageTokens(_ activity: ActivityID, zone: Int, after token: Int32, upTo snapshot: Int32) {
+    importPageTokens[activity.index].removeAllKeepingCapacity()
+    let pageSize = max(1, spec.server.importPageSize)
+    let queueCount = importQueues[activity.index].count
+    guard queueCount > pageSize else { return }
+    let pages = (queueCount + pageSize - 1) / pageSize
+    if scratchQueueSlot.count < zones[zone].objects.count {
+      scratchQueueSlot.append(contentsOf: repeatElement(-1, count: zones[zone].objects.count - scratchQueueSlot.count))
+    }
+    for (slot, object) in importQueues[activity.index].enumerated() { scratchQueueSlot[object.index] = Int32(slot) }
+    // Per page: the first change (1-based token) of any of its records within the import's range.
+    var firstChange = [Int32](repeating: .max, count: pages)
+    for index in Int(token)..<Int(snapshot) {
+      let object = zones[zone].changeLog[index].object
+      let slot = Int(scratchQueueSlot[object.index])
+      guard slot >= 0, slot < queueCount, importQueues[activity.index][slot] == object else { continue }
+      let page = slot / pageSize
+      firstChange[page] = min(firstChange[page], Int32(index + 1))
+    }
+    var tokens = [Int32](repeating: snapshot, count: pages)
+    var earliestLater = Int32.max
+    for page in stride(from: pages - 1, to: 0, by: -1) {
+      earliestLater = min(earliestLater, firstChange[page])
+      tokens[page - 1] = min(snapshot, earliestLater - 1)
+    }
+    importPageTokens[activity.index] = tokens
   }
 
   /// The next page: where it starts in the import's queue, its records and bytes (full pages
@@ -85,11 +122,27 @@ extension World {
   }
 
   mutating func pageDuration(_ activity: ActivityID) -> SimDuration {
-    let device = owner(of: activities[activity.index].store)
+    let state = activities[activity.index]
+    let device = owner(of: state.store)
     let page = nextPage(activity)
-    return requestLatency(device)
+    var duration =
+      requestLatency(device)
       + Self.transfer(page.bytes, bytesPerSecond: devices[device.index].downloadBytesPerSecond)
-      + SimDuration(seconds: spec.server.applyTimePerRecordSeconds * Double(page.records))
+      + SimDuration(seconds: applyTimePerRecord(zone: stores[state.store.index].zone.index) * Double(page.records))
+    if state.fromEmptyToken && state.pagesLeft == state.pagesTotal {
+      duration += SimDuration(seconds: spec.server.initialImportSeconds)
+    }
+    return duration
+  }
+
+  /// The time to apply one record into a store of `zone`: `applyTimePerRecordSeconds` at 4,096
+  /// records, growing with log₂ of the zone's records when `applyTimeScalesWithZone`.
+  @inline(__always)
+  func applyTimePerRecord(zone: Int) -> Double {
+    let perRecord = spec.server.applyTimePerRecordSeconds
+    guard spec.server.applyTimeScalesWithZone else { return perRecord }
+    let records = Double(zones[zone].objects.count + 2)
+    return perRecord * DeterministicMath.log(records) / DeterministicMath.log(4_098)
   }
 
   /// Requests the import's next page (again, for a retry, not before `notBefore`).
@@ -97,7 +150,7 @@ extension World {
   {
     let device = owner(of: activities[activity.index].store)
     sendRequest(
-      .importPageDone(activity), from: device, taking: pageDuration(activity), notBefore: notBefore, sim: &sim)
+      .importPageDone(activity), for: activity, from: device, taking: pageDuration(activity), notBefore: notBefore, sim: &sim)
   }
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -130,6 +183,7 @@ extension World {
     sink.observe(.request(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
     activities[activity.index].pagesLeft -= 1
     if activities[activity.index].pagesLeft > 0 {
+      pageApplied(activity, records: page.records, sim: &sim)
       scheduleNextPage(activity, sim: &sim)
       return
     }
@@ -142,6 +196,24 @@ extension World {
     importFinishedUI(store, sim: &sim)
     endResetIfNeeded(store, sim: &sim)
     if devices[owner(of: store).index].traits.app.deduplicate { deduplicate(store, sim: &sim) }
+  }
+
+  /// A page of an import over several pages is in the store: the store holds every change
+  /// through the page's token, and a `fetchedResults` UI shows it after its merge (the rows of
+  /// a first import appear page by page [C] eczema-helper #713).
+  mutating func pageApplied(_ activity: ActivityID, records: Int, sim: inout Simulation<ModelEvent>) {
+    let state = activities[activity.index]
+    let done = Int(state.pagesTotal - state.pagesLeft)
+    guard done - 1 < importPageTokens[activity.index].count else { return }
+    let token = importPageTokens[activity.index][done - 1]
+    let store = state.store
+    guard token > stores[store.index].appliedToken else { return }
+    stores[store.index].appliedToken = token
+    sink.observe(.imported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now))
+    let app = devices[owner(of: store).index].traits.app
+    if app.uiRefresh == .fetchedResults {
+      sim.schedule(.uiRefresh(store), after: SimDuration(seconds: app.uiMergeSeconds))
+    }
   }
 
   /// Merges one page of fetched records into the store (unexported local fields win) and tracks
@@ -197,6 +269,7 @@ extension World {
   mutating func finishImportToken(_ store: StoreID, upTo snapshot: Int32) {
     let zone = stores[store.index].zone.index
     stores[store.index].importedToken = max(stores[store.index].importedToken, snapshot)
+    stores[store.index].appliedToken = max(stores[store.index].appliedToken, stores[store.index].importedToken)
     stores[store.index].tokenAt = tokenTime(zone: zone, token: snapshot)
   }
 
@@ -223,7 +296,7 @@ extension World {
   }
 
   mutating func uiRefresh(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    stores[store.index].uiToken = max(stores[store.index].uiToken, stores[store.index].importedToken)
+    stores[store.index].uiToken = max(stores[store.index].uiToken, stores[store.index].appliedToken)
     updateVisibility(store, at: sim.now)
   }
 

@@ -15,6 +15,7 @@ extension World {
     devices[device.index].forceQuit = false
     devices[device.index].launchedForPush = false
     setAppState(device, .foreground, at: sim.now)
+    wake(device, sim: &sim)
     releaseHeldPush(device, sim: &sim)
     if devices[device.index].deferredPushZone.exists {
       // In front, the app imports on activation anyway; the deferred push is moot.
@@ -23,8 +24,12 @@ extension World {
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for store in storeIDs(of: device) where isSyncing(store) {
       requestImport(store, trigger: trigger, sim: &sim)
+      if previous == .notRunning && stores[store.index].savedCount > 0 {
+        // A new process exports the saved history the last one left. [A] TN3164
+        requestExport(store, trigger: .launch, sim: &sim)
+      }
       if devices[device.index].traits.app.uiRefresh == .onLaunch {
-        stores[store.index].uiToken = stores[store.index].importedToken
+        stores[store.index].uiToken = stores[store.index].appliedToken
       }
       updateVisibility(store, at: sim.now)
       if previous == .notRunning || !spec.polling.appUseClock {
@@ -36,8 +41,9 @@ extension World {
     signal(device, sim: &sim)
   }
 
-  /// The app leaves the foreground: onBackground saves happen and an export is asked for.
-  mutating func sendToBackground(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+  /// The app leaves the foreground: onBackground saves happen and an export is asked for; the
+  /// app runs on for its grace period (`graceSeconds`, or the app's own), then is suspended.
+  mutating func sendToBackground(_ device: DeviceID, graceSeconds: Double? = nil, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].app == .foreground else { return }
     setAppState(device, .background, at: sim.now)
     for store in storeIDs(of: device) where isSyncing(store) {
@@ -45,21 +51,19 @@ extension World {
       requestExport(store, trigger: .appDeactivation, sim: &sim)
       if spec.polling.appUseClock { pausePoll(store, sim: &sim) }
     }
+    startGracePeriod(
+      device, graceSeconds: graceSeconds ?? devices[device.index].traits.app.backgroundGraceSeconds, sim: &sim)
     signal(device, sim: &sim)
-  }
-
-  mutating func suspendIfBackground(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    if devices[device.index].app == .background {
-      setAppState(device, .suspended, at: sim.now)
-      devices[device.index].launchedForPush = false
-    }
   }
 
   mutating func terminate(_ device: DeviceID, forceQuit: Bool, sim: inout Simulation<ModelEvent>) {
     sendToBackground(device, sim: &sim)
     setAppState(device, .notRunning, at: sim.now)
     devices[device.index].launchedForPush = false
-    for store in storeIDs(of: device) { sim.cancel(stores[store.index].pollTimer) }
+    for store in storeIDs(of: device) {
+      sim.cancel(stores[store.index].pollTimer)
+      cancelPendingActivities(store, reason: .appTerminated, sim: &sim)
+    }
     if forceQuit {
       devices[device.index].forceQuit = true
       if devices[device.index].heldPushZone.exists {
@@ -205,8 +209,7 @@ extension World {
 
   mutating func sessionEnd(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     guard let usage = spec.devices[device.index].usage else { return }
-    sendToBackground(device, sim: &sim)
-    sim.schedule(.suspend(device), after: SimDuration(seconds: usage.suspendAfterSeconds))
+    sendToBackground(device, graceSeconds: usage.suspendAfterSeconds, sim: &sim)
     scheduleNextSession(device, usage, sim: &sim)
   }
 }

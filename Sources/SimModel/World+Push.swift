@@ -85,11 +85,13 @@ extension World {
     }
     pushWakes[device.index].append(sim.now)
     sink.observe(.push(device: device, event: .delivered, at: sim.now))
-    if devices[device.index].app != .background {
-      // Launched (or resumed) in the background for the push: 30 s of runtime. [A]
-      devices[device.index].launchedForPush = true
-      setAppState(device, .background, at: sim.now)
-      sim.schedule(.suspend(device), after: .seconds(30))
+    if devices[device.index].app != .foreground {
+      // Launched (or resumed) in the background for the push, for its runtime. [A]
+      if devices[device.index].app != .background {
+        devices[device.index].launchedForPush = true
+        setAppState(device, .background, at: sim.now)
+      }
+      runForPush(device, sim: &sim)
     }
     importForPush(device, zone: zone, sim: &sim)
   }

@@ -13,6 +13,7 @@ extension World {
       local[store.index][field] = LocalField()
     }
     stores[store.index].importedToken = 0
+    stores[store.index].appliedToken = 0
     requestImport(store, trigger: .initial, sim: &sim)
   }
 

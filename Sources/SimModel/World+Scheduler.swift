@@ -9,6 +9,11 @@ extension World {
   /// Asks for an export; a request while one is pending is dropped (error 134417).
   mutating func requestExport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
     guard isSyncing(store) else { return }
+    guard stores[store.index].setup == .done else {
+      stores[store.index].exportAfterSetup = true
+      beginSetup(store, sim: &sim)
+      return
+    }
     if spec.exportRequestCoalescing && stores[store.index].pendingExport.exists { return }
     let activity = submit(.export, store: store, trigger: trigger, sim: &sim)
     stores[store.index].pendingExport = activity
@@ -17,9 +22,33 @@ extension World {
   /// Asks for an import; a request while one is pending joins it.
   mutating func requestImport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
     guard isSyncing(store) else { return }
+    guard stores[store.index].setup == .done else {
+      beginSetup(store, sim: &sim)
+      return
+    }
     if stores[store.index].pendingImport.exists { return }
     let activity = submit(.import, store: store, trigger: trigger, sim: &sim)
     stores[store.index].pendingImport = activity
+  }
+
+  /// The container's setup on the store's first use (the `setup` event: its zone and database
+  /// subscription), after which the first import is asked for. [C] eczema-helper #713
+  mutating func beginSetup(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    // The container sets up in the app's process: a launch or a push asks again.
+    guard stores[store.index].setup == .notBegun, processRuns(owner(of: store)) else { return }
+    stores[store.index].setup = .running
+    sim.schedule(.setupDone(store), after: SimDuration(seconds: spec.server.setupSeconds))
+  }
+
+  mutating func setupDone(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    stores[store.index].setup = .done
+    // Terminated meanwhile: the next launch asks for the import.
+    guard processRuns(owner(of: store)) else { return }
+    requestImport(store, trigger: .initial, sim: &sim)
+    if stores[store.index].exportAfterSetup {
+      stores[store.index].exportAfterSetup = false
+      requestExport(store, trigger: .exportAgain, sim: &sim)
+    }
   }
 
   /// Asks again for the work of `ended`, which the server or the network answered with a wait:
@@ -121,6 +150,10 @@ extension World {
       block(activity, policy: position(of: wait.cause), until: wait.until, sim: &sim)
     } else if let refusal = firstRefusal(activity, now: sim.now) {
       block(activity, policy: refusal.policy, until: refusal.until, sim: &sim)
+    } else if !processRuns(owner(of: activities[activity.index].store)) {
+      // Every policy would let it run, but the app is suspended: it waits for a wake, which
+      // decides it again (no timed re-evaluation).
+      block(activity, policy: position(of: .suspended), until: nil, recheck: false, sim: &sim)
     } else {
       approve(activity, sim: &sim)
     }
@@ -159,7 +192,9 @@ extension World {
     policies.firstRefusal(policyContext(activity, now: now), runs: .none, rateLimitsCannotRefuse: true)
   }
 
-  mutating func block(_ activity: ActivityID, policy: Int32, until: SimTime?, sim: inout Simulation<ModelEvent>) {
+  mutating func block(
+    _ activity: ActivityID, policy: Int32, until: SimTime?, recheck: Bool = true, sim: inout Simulation<ModelEvent>
+  ) {
     let state = activities[activity.index]
     if state.phase == .blocked && state.blockedPolicy != policy {
       closeBlockedInterval(activity, at: sim.now)
@@ -173,6 +208,10 @@ extension World {
       devices[owner(of: state.store).index].waitingCount += 1
     }
     activities[activity.index].phase = .blocked
+    guard recheck else {
+      activities[activity.index].recheck = .none
+      return
+    }
     let validity = sim.now + policyValidity
     let recheckAt = min(until ?? validity, validity)
     activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: max(recheckAt, sim.now))
@@ -246,6 +285,15 @@ extension World {
   mutating func startActivity(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let state = activities[activity.index]
     guard state.phase == .approved else { return }
+    guard processRuns(owner(of: state.store)) else {
+      // Approved, but the app was suspended before it could start: it starts when it wakes.
+      park(
+        ParkedRequest(
+          completion: .start(activity), activity: activity, duration: .zero, notBefore: .zero, since: sim.now,
+          isStart: true),
+        device: owner(of: state.store))
+      return
+    }
     activities[activity.index].phase = .running
     sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
     switch state.kind {
@@ -283,6 +331,10 @@ extension World {
     forgetRetryWait(activity)
     freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)
+    if state.kind == .export && devices[owner(of: state.store).index].app == .background {
+      // The export's background task ends with it.
+      suspendIfIdle(owner(of: state.store), sim: &sim)
+    }
   }
 
   /// A condition changed on the device: every waiting activity is decided again.

@@ -69,6 +69,7 @@ extension World {
       if deviceSpec.workload?.period != nil { hasPeriodicWorkloads = true }
       periodicSessions.append(0)
       waiting.append([])
+      parked.append([])
     }
     listZoneStores()
   }

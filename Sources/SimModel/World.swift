@@ -91,6 +91,13 @@ public struct World: EventHandler {
   let importQueues = Column<[ObjectID]>()
   /// Per store: children held without their parent, and since when.
   var orphans: [[(child: ObjectID, since: SimTime)]] = []
+  /// Per device: requests and starts waiting for its suspended process to wake.
+  var parked: [[ParkedRequest]] = []
+  /// Per activity slot of an import over several pages: after each page, the token through
+  /// which the store then holds every change (empty for one-page imports).
+  let importPageTokens = Column<[Int32]>()
+  /// Per object of the zone an import scans: its position in the import's queue (scratch).
+  var scratchQueueSlot: [Int32] = []
 
   /// Builds the world of `spec`, reporting to `sink`.
   public init(spec: WorldSpec, sink: any ObservationSink) {
@@ -133,6 +140,8 @@ public struct World: EventHandler {
           requestImport(store, trigger: .initial, sim: &sim)
           schedulePoll(store, sim: &sim)
         }
+      } else if devices[device].app == .background {
+        startGracePeriod(id, graceSeconds: devices[device].traits.app.backgroundGraceSeconds, sim: &sim)
       }
       let deviceSpec = spec.devices[device]
       if let workload = deviceSpec.workload, workload.editsPerHour > 0 {
@@ -166,7 +175,8 @@ public struct World: EventHandler {
     case .bulkStep(let index): bulkStep(Int(index), sim: &sim)
     case .sessionStart(let device): sessionStart(device, sim: &sim)
     case .sessionEnd(let device): sessionEnd(device, sim: &sim)
-    case .suspend(let device): suspendIfBackground(device, sim: &sim)
+    case .suspend(let device): suspendIfIdle(device, sim: &sim)
+    case .setupDone(let store): setupDone(store, sim: &sim)
     case .poll(let store): poll(store, sim: &sim)
     case .batteryTick(let device): batteryTick(device, sim: &sim)
     }

@@ -105,8 +105,8 @@ public struct UsageModel: Equatable, Sendable {
   public var sessionsPerDay: Double
   /// Session length, seconds. [assumed] lognormal median 2 min, p99 20 min.
   public var sessionLength = Distribution.lognormal(median: 120, p99: 1200)
-  /// From leaving the foreground to suspension, seconds. [assumed] 10 s.
-  public var suspendAfterSeconds = 10.0
+  /// From a session's end to suspension, seconds; nil uses the app's `backgroundGraceSeconds`.
+  public var suspendAfterSeconds: Double? = nil
   /// Sessions on a clock rather than Poisson (`sessionsPerDay` is then 86,400 / period).
   public var period: Period?
   public init(sessionsPerDay: Double) { self.sessionsPerDay = sessionsPerDay }

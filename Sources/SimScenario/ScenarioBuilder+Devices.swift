@@ -6,6 +6,7 @@ extension ScenarioBuilder {
   static let deviceKeys = [
     "name", "count", "account", "appState", "stores", "savePolicy", "uiRefresh", "backgroundPush", "power",
     "network", "visibilityRequiresForeground", "uiMergeDelay", "resetGuard", "deduplicate", "modelVersion",
+    "suspendsInBackground", "backgroundGrace", "exportBackgroundTask", "pushRuntime",
   ]
 
   func devices(_ node: JSONNode?, accountsNode: JSONNode?, modelVersion: Int, _ spec: inout WorldSpec) -> [Group] {
@@ -93,6 +94,18 @@ extension ScenarioBuilder {
     }
     if let guardOn = reader.bool(fields["resetGuard"], join("resetGuard")) { device.app.resetGuard = guardOn }
     if let dedup = reader.bool(fields["deduplicate"], join("deduplicate")) { device.app.deduplicate = dedup }
+    if let suspends = reader.bool(fields["suspendsInBackground"], join("suspendsInBackground")) {
+      device.app.suspendsInBackground = suspends
+    }
+    if let grace = reader.duration(fields["backgroundGrace"], join("backgroundGrace")) {
+      device.app.backgroundGraceSeconds = grace.seconds
+    }
+    if let task = reader.duration(fields["exportBackgroundTask"], join("exportBackgroundTask")) {
+      device.app.exportBackgroundTaskSeconds = task.seconds
+    }
+    if let runtime = reader.duration(fields["pushRuntime"], join("pushRuntime")) {
+      device.app.pushRuntimeSeconds = runtime.seconds
+    }
     device.modelVersion =
       reader.integer(fields["modelVersion"], join("modelVersion"), min: 1, max: 1_000_000) ?? modelVersion
     let powerKeys = ["battery", "pluggedIn", "lowPowerMode", "drainPerHour", "chargePerHour", "autoLowPowerBelow"]

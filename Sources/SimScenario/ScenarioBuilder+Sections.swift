@@ -6,7 +6,7 @@ extension ScenarioBuilder {
   func cloud(_ node: JSONNode?, _ spec: inout WorldSpec) {
     let keys = [
       "requestLatency", "recordsPerOperation", "bytesPerOperation", "savePolicy", "importPageSize",
-      "applyTimePerRecord",
+      "applyTimePerRecord", "applyTimeScalesWithZone", "setupTime", "initialImportTime",
       "recordOverheadBytes", "joinRecordBytes", "assetThresholdBytes", "serverMaxRecordsPerRequest",
       "serverMaxBytesPerRequest", "throttle", "networkFailureProbability", "networkRetryBackoff",
       "networkRetryBackoffCap",
@@ -32,6 +32,15 @@ extension ScenarioBuilder {
     }
     if let apply = reader.duration(fields["applyTimePerRecord"], path("applyTimePerRecord")) {
       spec.server.applyTimePerRecordSeconds = apply.seconds
+    }
+    if let scales = reader.bool(fields["applyTimeScalesWithZone"], path("applyTimeScalesWithZone")) {
+      spec.server.applyTimeScalesWithZone = scales
+    }
+    if let setup = reader.duration(fields["setupTime"], path("setupTime")) {
+      spec.server.setupSeconds = setup.seconds
+    }
+    if let initial = reader.duration(fields["initialImportTime"], path("initialImportTime")) {
+      spec.server.initialImportSeconds = initial.seconds
     }
     if let overhead = reader.integer(fields["recordOverheadBytes"], path("recordOverheadBytes"), min: 0, max: 1 << 30) {
       spec.server.recordOverheadBytes = overhead

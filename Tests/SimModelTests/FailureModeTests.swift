@@ -565,10 +565,12 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
     #expect(windows.count == 200)
     #expect(Set(windows.map(\.0)).count == 1)
     #expect(Set(windows.map(\.1)).count == 1)
-    // Page 2: 0.2 s latency + 51 records × 3.5 ms to apply + its bytes at 5 MB/s.
+    // Page 2: 0.2 s latency + 51 records × the apply time (2.2 ms at 4,096 records, scaled by
+    // log₂ of the zone's 251 records) + its bytes at 16.7 MB/s.
+    let applyPerRecord = 0.0022 * DeterministicMath.log(253) / DeterministicMath.log(4098)
     let pageTwo =
-      SimDuration(seconds: 0.2 + 51 * 0.0035)
-      + SimDuration(nanoseconds: Int64((Double(51 * 444) / 5_000_000 * 1e9).rounded()))
+      SimDuration(seconds: 0.2 + 51 * applyPerRecord)
+      + SimDuration(nanoseconds: Int64((Double(51 * 444) / 16_700_000 * 1e9).rounded()))
     let window = windows[0].1 - windows[0].0
     #expect(abs(window.nanoseconds - pageTwo.nanoseconds) < 1_000_000)
     #expect(recorder.counters.orphanWindows == 200)

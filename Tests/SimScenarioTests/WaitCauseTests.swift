@@ -34,7 +34,9 @@ import Testing
 
   @Test func causeColumnsSumExactlyToTheirStageInEveryLibraryScenario() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Scenarios")
-      .filter { $0.hasSuffix(".json") && $0 != "schema.json" && !$0.hasPrefix("fleet") }.sorted()
+      .filter { $0.hasSuffix(".json") && $0 != "schema.json" && !$0.hasPrefix("fleet") }
+      // A million rows, or a thousand devices: the other scenarios cover every cause in a debug build.
+      .filter { $0 != "realworld-million-import.json" && $0 != "realworld-retry-after.json" }.sorted()
     var checkedRows = 0
     for file in files {
       let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Scenarios/" + file)))

@@ -411,15 +411,15 @@ enum ScenarioSchemaTemplate {
               },
               "uploadBytesPerSecond": {
                 "type": "number",
-                "description": "[assumed]",
+                "description": "[A] 16.7 MB/s: Apple's 10 GB test, exported then imported, takes about 20 minutes (WWDC22 Core Data lounge); the equal upload/download split is [assumed]",
                 "exclusiveMinimum": 0,
-                "default": 1000000
+                "default": 16700000
               },
               "downloadBytesPerSecond": {
                 "type": "number",
-                "description": "[assumed]",
+                "description": "[A] 16.7 MB/s, as upload (split [assumed])",
                 "exclusiveMinimum": 0,
-                "default": 5000000
+                "default": 16700000
               }
             }
           },
@@ -442,6 +442,26 @@ enum ScenarioSchemaTemplate {
             "type": "boolean",
             "description": "after each import, delete duplicates by logical key, lowest id wins [A] seeds 000, 002",
             "default": false
+          },
+          "suspendsInBackground": {
+            "type": "boolean",
+            "description": "the app is suspended in the background (iOS); false for an app that keeps running there (a Mac app) [A] Extending your app's background execution time",
+            "default": true
+          },
+          "backgroundGrace": {
+            "$ref": "#/$defs/duration",
+            "description": "from leaving the foreground to suspension [A] 5 s (applicationDidEnterBackground's five seconds; WWDC22 CloudKit lounge: sync stops as the app goes to the background)",
+            "default": "5s"
+          },
+          "exportBackgroundTask": {
+            "$ref": "#/$defs/duration",
+            "description": "an export in progress on leaving the foreground runs under a background task for at most this long [A] 30 s (Core Data creates a background task for export; DTS: 30 s since iOS 13)",
+            "default": "30s"
+          },
+          "pushRuntime": {
+            "$ref": "#/$defs/duration",
+            "description": "how long a push keeps a suspended or not-running app running in the background [A] up to 30 s (Pushing background updates to your App)",
+            "default": "30s"
           },
           "modelVersion": {
             "type": "integer",
@@ -665,8 +685,23 @@ enum ScenarioSchemaTemplate {
         },
         "applyTimePerRecord": {
           "$ref": "#/$defs/duration",
-          "description": "[C] ~3.5ms",
-          "default": "3.5ms"
+          "description": "time to apply one imported record into a store whose zone holds 4,096 records [C] 2.2 ms, fitted to a measured first import (eczema-helper #713) and Apple's 83 min per million records (WWDC22 Core Data lounge)",
+          "default": "2.2ms"
+        },
+        "applyTimeScalesWithZone": {
+          "type": "boolean",
+          "description": "the apply time grows with log2 of the zone's record count (an index lookup per record); false keeps it constant [C] the fit above",
+          "default": true
+        },
+        "setupTime": {
+          "$ref": "#/$defs/duration",
+          "description": "the container's setup on a store's first use (zone and subscription), before its first import [C] 0.8 s: a first import began 1.2 s after launch (eczema-helper #713)",
+          "default": "800ms"
+        },
+        "initialImportTime": {
+          "$ref": "#/$defs/duration",
+          "description": "fixed cost of an import from an empty token (first import, or after a reset), added to its first page [C] 1.3 s, fitted to 1.7 s for 100 rows (eczema-helper #713)",
+          "default": "1.3s"
         },
         "recordOverheadBytes": {
           "type": "integer",
@@ -709,8 +744,13 @@ enum ScenarioSchemaTemplate {
             },
             "retryAfter": {
               "$ref": "#/$defs/distribution",
-              "description": "the retry-after the server states when throttling [A] TN3162 example. [A] TN3162 example 30s (up to ~30h)",
-              "default": "30s"
+              "description": "the retry-after the server states when throttling [A][C] lognormal median 37 s, p99 113 s, fitted to the published framework values 20.5 s (forums 770908), 30 s (TN3162), 51.6 s (TN3162) and 57.7 s (WWDC23 Q&A); TN3162's Web Services example (30.6 h) is another API's",
+              "default": {
+                "lognormal": {
+                  "median": "37s",
+                  "p99": "113s"
+                }
+              }
             },
             "retryAfterHolds": {
               "description": "whom a serviceUnavailable retry-after holds back: device (the one answered, which learns it from its own error; [A] CKError.h, TN3162) or container (every device: MODEL §11.9 read literally); default device",
@@ -1151,8 +1191,7 @@ enum ScenarioSchemaTemplate {
           },
           "suspendAfter": {
             "$ref": "#/$defs/duration",
-            "description": "[assumed]",
-            "default": "10s"
+            "description": "from a session's end to suspension; by default the device's backgroundGrace (5 s [A])"
           }
         },
         "required": ["devices"],
@@ -1402,7 +1441,7 @@ enum ScenarioSchemaTemplate {
           "metric": {
             "type": "string",
             "description": "a metric of summary.csv (the README's metric list)",
-            "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "blocked.serverThrottle.count", "blocked.serverThrottle.total", "blocked.serverThrottle.longest", "blocked.deviceThrottle.count", "blocked.deviceThrottle.total", "blocked.deviceThrottle.longest", "blocked.zoneBusy.count", "blocked.zoneBusy.total", "blocked.zoneBusy.longest", "blocked.networkBackoff.count", "blocked.networkBackoff.total", "blocked.networkBackoff.longest", "blocked.quota.count", "blocked.quota.total", "blocked.quota.longest", "events"]
+            "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "exports.longest", "imports.longest", "imports.longestStartedAt", "retryAfter.mean", "retryAfter.longest", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "blocked.serverThrottle.count", "blocked.serverThrottle.total", "blocked.serverThrottle.longest", "blocked.deviceThrottle.count", "blocked.deviceThrottle.total", "blocked.deviceThrottle.longest", "blocked.zoneBusy.count", "blocked.zoneBusy.total", "blocked.zoneBusy.longest", "blocked.networkBackoff.count", "blocked.networkBackoff.total", "blocked.networkBackoff.longest", "blocked.quota.count", "blocked.quota.total", "blocked.quota.longest", "blocked.suspended.count", "blocked.suspended.total", "blocked.suspended.longest", "events"]
           },
           "max": {
             "description": "the metric's value must be at most this: a number, or a duration for a metric in seconds",
@@ -1528,7 +1567,7 @@ enum ScenarioSchemaTemplate {
       "type": "object",
       "description": "metric name → relative tolerance used by syncsim check (0.1 = 10 %)",
       "propertyNames": {
-        "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "blocked.serverThrottle.count", "blocked.serverThrottle.total", "blocked.serverThrottle.longest", "blocked.deviceThrottle.count", "blocked.deviceThrottle.total", "blocked.deviceThrottle.longest", "blocked.zoneBusy.count", "blocked.zoneBusy.total", "blocked.zoneBusy.longest", "blocked.networkBackoff.count", "blocked.networkBackoff.total", "blocked.networkBackoff.longest", "blocked.quota.count", "blocked.quota.total", "blocked.quota.longest", "events"]
+        "enum": ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.mean", "convergenceTime", "converged", "writes", "localEdits", "writesCommitted", "writesPending", "writesSupersededLocally", "lostUpdates", "writesLost", "ghosts", "duplicates", "counterValue", "contributions", "resets", "setupFailures", "orphanWindows", "recordsHidden", "rowsHidden", "orphanTime.total", "orphanTime.longest", "rows", "rowsVisible", "rowsNotVisible", "stage.save.mean", "stage.exportSchedule.mean", "stage.upload.mean", "stage.notify.mean", "stage.importSchedule.mean", "stage.download.mean", "stage.ui.mean", "exports", "exportsFailed", "imports", "importsFailed", "exports.longest", "imports.longest", "imports.longestStartedAt", "retryAfter.mean", "retryAfter.longest", "requestsUp", "requestsDown", "recordsUp", "recordsDown", "bytesUp", "bytesDown", "pushes.sent", "pushes.delivered", "pushes.dropped", "pushes.held", "pushes.discarded", "pushes.stored", "pushes.coalesced", "pushes.deferred", "errors.networkUnavailable", "errors.networkFailure", "errors.limitExceeded", "errors.serviceUnavailable", "errors.requestRateLimited", "errors.zoneBusy", "errors.quotaExceeded", "errors.partialFailure", "errors.serverRecordChanged", "errors.changeTokenExpired", "blocked.activityGroup.count", "blocked.activityGroup.total", "blocked.activityGroup.longest", "blocked.rateLimit.count", "blocked.rateLimit.total", "blocked.rateLimit.longest", "blocked.lowPowerMode.count", "blocked.lowPowerMode.total", "blocked.lowPowerMode.longest", "blocked.network.count", "blocked.network.total", "blocked.network.longest", "blocked.singleDeviceAccount.count", "blocked.singleDeviceAccount.total", "blocked.singleDeviceAccount.longest", "blocked.serverThrottle.count", "blocked.serverThrottle.total", "blocked.serverThrottle.longest", "blocked.deviceThrottle.count", "blocked.deviceThrottle.total", "blocked.deviceThrottle.longest", "blocked.zoneBusy.count", "blocked.zoneBusy.total", "blocked.zoneBusy.longest", "blocked.networkBackoff.count", "blocked.networkBackoff.total", "blocked.networkBackoff.longest", "blocked.quota.count", "blocked.quota.total", "blocked.quota.longest", "blocked.suspended.count", "blocked.suspended.total", "blocked.suspended.longest", "events"]
       },
       "additionalProperties": {
         "type": "number",
