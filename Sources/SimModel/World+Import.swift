@@ -65,13 +65,13 @@ extension World {
       let page = slot / pageSize
       firstChange[page] = min(firstChange[page], Int32(index + 1))
     }
-    var tokens = [Int32](repeating: snapshot, count: pages)
+    // Filled in the slot's own buffer, keeping its capacity for the next import in the slot.
+    importPageTokens[activity.index].append(contentsOf: repeatElement(snapshot, count: pages))
     var earliestLater = Int32.max
     for page in stride(from: pages - 1, to: 0, by: -1) {
       earliestLater = min(earliestLater, firstChange[page])
-      tokens[page - 1] = min(snapshot, earliestLater - 1)
+      importPageTokens[activity.index][page - 1] = min(snapshot, earliestLater - 1)
     }
-    importPageTokens[activity.index] = tokens
   }
 
   /// The next page: where it starts in the import's queue, its records and bytes (full pages
@@ -142,8 +142,11 @@ extension World {
     let perRecord = spec.server.applyTimePerRecordSeconds
     guard spec.server.applyTimeScalesWithZone else { return perRecord }
     let records = Double(zones[zone].objects.count + 2)
-    return perRecord * DeterministicMath.log(records) / DeterministicMath.log(4_098)
+    return perRecord * DeterministicMath.log(records) / Self.logReferenceRecords
   }
+
+  /// ln(4,096 + 2): the zone size at which the apply time is `applyTimePerRecordSeconds`.
+  static let logReferenceRecords = DeterministicMath.log(4_098)
 
   /// Requests the import's next page (again, for a retry, not before `notBefore`).
   mutating func scheduleNextPage(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>)
