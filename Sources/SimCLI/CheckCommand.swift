@@ -31,6 +31,9 @@ struct CheckCommand {
     var isError = false
     /// Wall-clock seconds the check took (for the JUnit report only, never a result file).
     var seconds = 0.0
+    /// The run's provenance, for the JUnit report: scenario hash and fingerprint (empty for an error).
+    var scenarioHash = ""
+    var fingerprint = ""
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -92,7 +95,7 @@ struct CheckCommand {
       let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
       return Outcome(name: name, failures: loaded.problems.map(\.description), note: "", isError: true)
     }
-    let report = ScenarioRunner.run(scenario, sourceBytes: loaded.bytes)
+    let report = ScenarioRunner.run(scenario)
     let reproduce = "reproduce: swift run -c release syncsim run \(file) --seed \(report.seed)"
     var failures = report.expectations.filter { !$0.passed }.map {
       "expectation \($0.expectation.path): \($0.description)"
@@ -115,7 +118,9 @@ struct CheckCommand {
     }
     note += ", \(report.expectations.count) expectations met"
     if !failures.isEmpty { failures.append(reproduce) }
-    return Outcome(name: scenario.name, failures: failures, note: note)
+    return Outcome(
+      name: scenario.name, failures: failures, note: note, scenarioHash: report.scenarioHash,
+      fingerprint: report.fingerprint)
   }
 
   /// Compares a run with the committed results: fingerprint and bytes, then metric by metric.
@@ -132,13 +137,13 @@ struct CheckCommand {
       )
     }
     let value = { (column: String) -> String? in committed.columns.firstIndex(of: column).map { row[$0] } }
-    if value("fingerprint") == report.outcome.fingerprint.hex {
+    if value("fingerprint") == report.fingerprint {
       let differing = produced.filter { file in
         let path = (directory as NSString).appendingPathComponent(file.name)
         return (try? String(contentsOfFile: path, encoding: .utf8)) != file.text
       }.map(\.name)
-      if differing.isEmpty { return ([], "unchanged, fingerprint \(report.outcome.fingerprint.hex)") }
-      if differing == ["summary.csv"], let note = scenarioEditNote(report, committed: committed, row: row) {
+      if differing.isEmpty { return ([], "unchanged, fingerprint \(report.fingerprint)") }
+      if Set(differing).isSubset(of: ["summary.csv", "resolved.json"]), let note = scenarioEditNote(report, committed: committed, row: row) {
         return ([note], "")
       }
       return (
@@ -163,11 +168,11 @@ struct CheckCommand {
     if failures.isEmpty {
       return (
         [],
-        "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.outcome.fingerprint.hex)), metrics within tolerance"
+        "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)), metrics within tolerance"
       )
     }
     failures.insert(
-      "behaviour changed: fingerprint \(value("fingerprint") ?? "?") → \(report.outcome.fingerprint.hex)", at: 0)
+      "behaviour changed: fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)", at: 0)
     return (failures, "")
   }
 
@@ -178,7 +183,7 @@ struct CheckCommand {
     guard new.columns == committed.columns else { return nil }
     let changed = zip(new.columns, zip(row, new.rows[0])).filter { $1.0 != $1.1 }.map(\.0)
     let editOnly: Set<String> = ["scenarioHash", "expectationsMet", "expectationsFailed"]
-    guard !changed.isEmpty, Set(changed).isSubset(of: editOnly) else { return nil }
+    guard Set(changed).isSubset(of: editOnly) else { return nil }
     let expectations = report.expectations.map { "\($0.expectation.path) \($0.description)" }.joined(separator: "; ")
     return "the scenario file changed but the run did not (same fingerprint and metrics): an expectation, tolerance "
       + "or description was edited, results are unaffected. Expectations now: \(expectations). Record it with: "
@@ -207,16 +212,23 @@ struct CheckCommand {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml += "<testsuites name=\"syncsim check\" \(counts)>\n"
     xml += "  <testsuite name=\"syncsim check\" \(counts)>\n"
+    xml += "    <properties>\n"
+    xml += "      <property name=\"syncsimVersion\" value=\"\(escape(SyncSimCommand.version))\"/>\n"
+    xml += "    </properties>\n"
     for outcome in outcomes {
       xml +=
-        "    <testcase classname=\"syncsim.check\" name=\"\(escape(outcome.name))\" time=\"\(time(outcome.seconds))\""
-      if outcome.failures.isEmpty {
-        xml += "/>\n"
-      } else {
+        "    <testcase classname=\"syncsim.check\" name=\"\(escape(outcome.name))\" time=\"\(time(outcome.seconds))\">\n"
+      if !outcome.failures.isEmpty {
         let element = outcome.isError ? "error" : "failure"
-        xml += ">\n      <\(element) message=\"\(escape(outcome.failures[0]))\">"
-        xml += escape(outcome.failures.joined(separator: "\n")) + "</\(element)>\n    </testcase>\n"
+        xml += "      <\(element) message=\"\(escape(outcome.failures[0]))\">"
+        xml += escape(outcome.failures.joined(separator: "\n")) + "</\(element)>\n"
       }
+      // Provenance of each case: which scenario, in which resolved form, run by which syncsim.
+      var provenance = "scenario \(outcome.name)\nsyncsimVersion \(SyncSimCommand.version)"
+      if !outcome.scenarioHash.isEmpty {
+        provenance += "\nscenarioHash \(outcome.scenarioHash)\nfingerprint \(outcome.fingerprint)"
+      }
+      xml += "      <system-out>\(escape(provenance))</system-out>\n    </testcase>\n"
     }
     xml += "  </testsuite>\n</testsuites>\n"
     return xml

@@ -53,36 +53,64 @@ struct CompareCommand {
       }
       console.error("warning: comparing different experiments (\(what))")
     }
-    let keys = a.keys.filter { b.index(forKey: $0) != nil }
-    let raw = keys.map { Statistics.welchPValue(a[$0]!, b[$0]!) }
-    let tested = raw.compactMap { $0 }
-    let adjustedTested = Statistics.holm(tested)
-    var adjusted: [Double?] = []
-    var next = 0
-    for p in raw {
-      adjusted.append(p == nil ? nil : adjustedTested[next])
-      if p != nil { next += 1 }
-    }
+    let tested = tests(a, b)
+    let testCount = tested.filter { $0.raw != nil }.count
     console.print(
-      "Welch tests of B − A; p-values Holm-adjusted across the \(tested.count) tests (family-wise error 5 %)")
+      "Welch tests of B − A; p-values Holm-adjusted across the \(testCount) tests (family-wise error 5 %)")
     console.print(
       "point  metric                               A mean          B mean          B − A [95 % interval]"
         + "                p        p (Holm)  verdict")
     var shown = 0
-    for (index, key) in keys.enumerated() {
+    let mean = { (values: [Double]) in values.isEmpty ? "" : format(Self.mean(values)) }
+    for test in tested {
+      let key = test.key
       let valuesA = a[key]!, valuesB = b[key]!
-      let verdict = self.verdict(metric: key.metric, valuesA, valuesB, adjustedP: adjusted[index])
-      if !all && (verdict.text == "no significant change" || verdict.text == "same") { continue }
+      let verdict = test.verdict
+      if !all && (verdict.text.hasPrefix("no significant change") || verdict.text.hasPrefix("same")) { continue }
+
       shown += 1
       let label = a.labels[key.point].map { key.point + " (" + $0 + ")" } ?? key.point
       console.print(
-        label.padding(5) + "  " + key.metric.padding(34) + pad(format(mean(valuesA)), 14) + "  "
-          + pad(format(mean(valuesB)), 14) + "  " + verdict.interval.padding(36) + " "
-          + pad(raw[index].map(formatP) ?? "", 8) + " " + pad(adjusted[index].map(formatP) ?? "", 8) + "  "
+        label.padding(5) + "  " + key.metric.padding(34) + pad(mean(valuesA), 14) + "  "
+          + pad(mean(valuesB), 14) + "  " + verdict.interval.padding(36) + " "
+          + pad(test.raw.map(formatP) ?? "", 8) + " " + pad(test.adjusted.map(formatP) ?? "", 8) + "  "
           + verdict.text)
     }
     if shown == 0 { console.print("no metric changed significantly") }
     return .success
+  }
+
+  /// One metric at one point, tested: Welch's raw p-value, its Holm adjustment across every
+  /// test, and the verdict.
+  struct Test {
+    var key: Key
+    var raw: Double?
+    var adjusted: Double?
+    var verdict: (text: String, interval: String)
+  }
+
+  /// Every (point, metric) both folders have, tested, in A's order.
+  static func tests(_ a: OrderedValues, _ b: OrderedValues) -> [Test] {
+    let keys = a.keys.filter { b.index(forKey: $0) != nil }
+    let raw = keys.map { Statistics.welchPValue(a[$0]!, b[$0]!) }
+    let adjustedTested = Statistics.holm(raw.compactMap { $0 })
+    var next = 0
+    return zip(keys, raw).map { key, p in
+      var adjusted: Double?
+      if p != nil {
+        adjusted = adjustedTested[next]
+        next += 1
+      }
+      var test = Test(
+        key: key, raw: p, adjusted: adjusted, verdict: verdict(metric: key.metric, a[key]!, b[key]!, adjustedP: adjusted))
+      if a.definedText(key) != nil || b.definedText(key) != nil {
+        // Censored: the means are over the runs that had a value (converged), which the reader must see.
+        let what = key.metric == "convergenceTime" ? "converged" : "defined"
+        test.verdict.text +=
+          " (\(what) in A \(a.definedText(key) ?? "all"), B \(b.definedText(key) ?? "all"); means over those runs)"
+      }
+      return test
+    }
   }
 
   static func formatP(_ p: Double) -> String { p < 0.0001 ? "<0.0001" : String(format: "%.4f", p) }
@@ -116,9 +144,9 @@ struct CompareCommand {
           result.labels[row[pointColumn]] = zip(result.factors, row[(seedColumn + 1)..<metricColumn])
             .map { "\($0)=\($1)" }.joined(separator: ", ")
         }
-        guard let value = Double(row[valueColumn]) else { continue }
         result.append(
-          Key(point: row[pointColumn], metric: row[metricColumn], order: rank[row[metricColumn]] ?? Int.max), value)
+          Key(point: row[pointColumn], metric: row[metricColumn], order: rank[row[metricColumn]] ?? Int.max),
+          Double(row[valueColumn]))
       }
       return result
     }
@@ -131,7 +159,7 @@ struct CompareCommand {
       }
       for row in table.rows {
         for (column, name) in table.columns.enumerated() where rank[name] != nil {
-          if let value = Double(row[column]) { result.append(Key(point: "0", metric: name, order: rank[name]!), value) }
+          result.append(Key(point: "0", metric: name, order: rank[name]!), Double(row[column]))
         }
       }
       return result
@@ -147,12 +175,23 @@ struct CompareCommand {
     var factors: [String] = []
     var labels: [String: String] = [:]  // lookup only
     private var storage: [Key: [Double]] = [:]
-    mutating func append(_ key: Key, _ value: Double) {
-      if storage[key] == nil { keys.append(key) }
-      storage[key, default: []].append(value)
+    /// Runs per key, with or without a value (a run that never converged has no convergenceTime).
+    private(set) var runs: [Key: Int] = [:]
+    mutating func append(_ key: Key, _ value: Double?) {
+      if storage[key] == nil {
+        keys.append(key)
+        storage[key] = []
+      }
+      runs[key, default: 0] += 1
+      if let value { storage[key]!.append(value) }
     }
     subscript(_ key: Key) -> [Double]? { storage[key] }
     func index(forKey key: Key) -> Int? { storage[key] == nil ? nil : 0 }
+    /// "k/n" when some runs had no value for the key (censored), else nil.
+    func definedText(_ key: Key) -> String? {
+      let n = runs[key] ?? 0, k = storage[key]?.count ?? 0
+      return k < n ? "\(k)/\(n)" : nil
+    }
   }
 
   /// The verdict on one metric at one point: `same` when the values are equal (never better or
@@ -163,7 +202,10 @@ struct CompareCommand {
     text: String, interval: String
   ) {
     let direction = RunSummary.metric(named: metric)?.betterDirection ?? 0
-    let isProportion = (a + b).allSatisfy { $0 == 0 || $0 == 1 }
+    let isProportion = RunSummary.metric(named: metric)?.isProportion ?? false
+    if a.isEmpty || b.isEmpty {
+      return (a.isEmpty && b.isEmpty ? "same (undefined in both)" : "changed (undefined in \(a.isEmpty ? "A" : "B"))", "")
+    }
     if a.sorted() == b.sorted() || mean(a) == mean(b) && Set(a).count <= 1 && Set(b).count <= 1 {
       return ("same", isProportion ? proportionText(a, b) : format(mean(b) - mean(a)))
     }

@@ -72,7 +72,7 @@ enum FleetBenchmark {
         + "\(outcome.memory.runHistoryBytesPerDevice) B the rate limiter's run history")
     console.print("records           " + String(format: "%.1f MiB", Double(outcome.memory.recordBytes) / 1_048_576))
     console.print("activity table    " + String(format: "%.1f MiB", Double(outcome.memory.activityBytes) / 1_048_576))
-    console.print("converged         \(outcome.converged)   fingerprint \(outcome.fingerprint.hex)")
+    console.print("converged         \(outcome.converged)   trajectory fingerprint \(outcome.fingerprint.hex)")
     return .success
   }
 

@@ -36,7 +36,7 @@ struct RunCommand {
     }
     let options = try parse(&args)
     guard let loaded = load(options, console: console) else { return .dataError }
-    return execute(loaded.scenario, sourceBytes: loaded.bytes, options, console: console)
+    return execute(loaded.scenario, options, console: console)
   }
 
   /// Reads the options; a malformed one is a usage error.
@@ -79,11 +79,11 @@ struct RunCommand {
   }
 
   /// Runs the scenario, writes its files and prints its summary.
-  static func execute(_ scenario: Scenario, sourceBytes: [UInt8], _ options: Options, console: Console) -> ExitCode {
+  static func execute(_ scenario: Scenario, _ options: Options, console: Console) -> ExitCode {
     let clock = ContinuousClock()
     let started = clock.now
     let report = ScenarioRunner.run(
-      scenario, seed: options.seed, duration: options.duration, trace: options.trace, sourceBytes: sourceBytes,
+      scenario, seed: options.seed, duration: options.duration, trace: options.trace,
       progress: progressLine(scenario.name, console, clock, started))
     let wall = started.duration(to: clock.now)
     if console.errIsTerminal && wall > .seconds(2) { console.errorRaw("\r\u{1B}[K") }

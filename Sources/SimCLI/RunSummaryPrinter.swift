@@ -21,7 +21,7 @@ enum RunSummaryPrinter {
     if case .reachedEventLimit(let limit) = report.outcome.stopReason {
       console.print("stopped      at the event limit (\(limit) events): the run did not reach its end")
     }
-    console.print("fingerprint  \(report.outcome.fingerprint.hex)")
+    console.print("fingerprint  \(report.fingerprint)")
     console.print(
       "latency      p50 \(duration("latency.p50"))   p95 \(duration("latency.p95"))   max \(duration("latency.max"))   (\(count("rowsVisible")) of \(count("rows")) rows visible)"
     )

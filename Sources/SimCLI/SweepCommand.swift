@@ -198,9 +198,14 @@ struct SweepCommand {
     }
     try ScenarioFile.write(outputs, to: directory)
     for point in Set(runs.map(\.point.index)).sorted() {
-      let resolved = (try? prepared.runner.resolvedDocument(plan.points()[point]).get())?.serialized() ?? ""
+      let document = (try? prepared.runner.resolvedDocument(plan.points()[point]).get()) ?? prepared.runner.document
+      let seeds = plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : plan.seeds
+      let resolved = ScenarioResolver.file(
+        ScenarioResolver.resolve(prepared.scenarios[point] ?? prepared.scenario), seeds: seeds,
+        version: SyncSimCommand.version)
       try ScenarioFile.write(
-        [("scenario.json", resolved + "\n")], to: directory + "/points/" + SweepCommandLine.folder(point))
+        [("scenario.json", document.serialized() + "\n"), ("resolved.json", resolved)],
+        to: directory + "/points/" + SweepCommandLine.folder(point))
     }
   }
 }

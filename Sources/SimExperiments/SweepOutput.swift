@@ -51,34 +51,50 @@ public enum SweepOutput {
     return table
   }
 
-  /// `sweep-summary.csv` from the tidy table: per (point, metric) n, mean, sd and the 95 %
-  /// t-interval, from the values as written.
+  /// `sweep-summary.csv` from the tidy table: per (point, metric) the runs, how many had a value
+  /// (`n`; fewer for `convergenceTime` when some runs never converged), mean, sd, and a 95 %
+  /// interval from the values as written: Wilson's for a proportion (`converged`), else Student's
+  /// t, with bounds never below zero (no metric is negative). Then the point's provenance.
   public static func summary(of table: CSVTable, factors: [String]) -> CSVTable {
     var out = CSVTable(
-      columns: ["scenario", "point"] + factors + ["metric", "n", "mean", "sd", "ci95Low", "ci95High"])
+      columns: ["scenario", "point"] + factors + [
+        "metric", "runs", "n", "mean", "sd", "ci95Low", "ci95High", "interval", "scenarioHash", "syncsimVersion",
+      ])
     let metricColumn = 4 + factors.count
-    var groups: [(key: [String], values: [Double])] = []
+    let hashColumn = metricColumn + 3
+    var groups: [(key: [String], runs: Int, values: [Double], provenance: [String])] = []
     var index: [String: Int] = [:]  // lookup only; order follows the sorted table
     for row in table.rows {
       let key = [row[0], row[1]] + Array(row[4..<metricColumn]) + [row[metricColumn]]
       let joined = key.joined(separator: "\u{1F}")
       if index[joined] == nil {
         index[joined] = groups.count
-        groups.append((key, []))
+        groups.append((key, 0, [], [row[hashColumn], row[hashColumn + 1]]))
       }
+      groups[index[joined]!].runs += 1
       if let value = Double(row[metricColumn + 1]) { groups[index[joined]!].values.append(value) }
     }
+    let format = { (value: Double) in value.isNaN ? "" : CSVTable.number(value) }
     for group in groups {
+      let counts = [String(group.runs), String(group.values.count)]
       guard let estimate = Statistics.estimate(group.values) else {
-        out.append(group.key + ["0", "", "", "", ""])
+        out.append(group.key + counts + ["", "", "", "", ""] + group.provenance)
         continue
       }
-      let format = { (value: Double) in value.isNaN ? "" : CSVTable.number(value) }
+      let metric = RunSummary.metric(named: group.key[group.key.count - 1])
+      var interval = (low: estimate.low, high: estimate.high, method: "t")
+      if metric?.isProportion == true,
+        let wilson = Statistics.wilson(successes: group.values.reduce(0, +), n: group.values.count)
+      {
+        interval = (wilson.low, wilson.high, "wilson")
+      } else if estimate.n < 2 {
+        interval.method = ""
+      }
       out.append(
-        group.key + [
-          String(estimate.n), format(estimate.mean), format(estimate.standardDeviation), format(estimate.low),
-          format(estimate.high),
-        ])
+        group.key + counts + [
+          format(estimate.mean), format(estimate.standardDeviation), format(max(0, interval.low)),
+          format(max(0, interval.high)), interval.method,
+        ] + group.provenance)
     }
     return out
   }

@@ -96,12 +96,11 @@ public struct SweepRunner: Sendable {
     pool.run(count: runs.count) { position in
       let run = runs[position]
       let scenario = scenarios[run.point.index]!
-      let pointText = (try? resolvedDocument(run.point).get())?.serialized() ?? ""
-      let report = ScenarioRunner.run(scenario, seed: run.seed, sourceBytes: Array(pointText.utf8))
+      let report = ScenarioRunner.run(scenario, seed: run.seed)
       store.set(
         position,
         RunResult(
-          run: run, values: report.summary.values, fingerprint: report.outcome.fingerprint.hex,
+          run: run, values: report.summary.values, fingerprint: report.fingerprint,
           scenarioHash: report.scenarioHash))
       progress?(store.finished, runs.count)
     }

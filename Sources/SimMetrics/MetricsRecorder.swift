@@ -43,6 +43,8 @@ public final class MetricsRecorder: ObservationSink {
 
   /// What can block an activity, by index: the scheduler's policies, then the wait causes.
   public let policyNames: [String]
+  /// Every observation so far, hashed: what the run's fingerprint adds to the trajectory's.
+  public private(set) var digest = ObservationDigest()
   var storeDevice: [DeviceID] = []
   var storeZone: [Int32] = []
   var zoneStores: [[StoreID]] = []
@@ -106,6 +108,7 @@ public final class MetricsRecorder: ObservationSink {
   }
 
   public func observe(_ observation: Observation) {
+    digest.add(observation)
     switch observation {
     case .storeCreated(let store, let device, let zone, let scope):
       precondition(store.index == storeDevice.count, "stores are announced in id order")

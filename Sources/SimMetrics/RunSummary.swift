@@ -10,6 +10,10 @@ public struct RunSummary: Sendable {
     public var isDuration: Bool
     public var meaning: String
 
+    /// Whether the metric is a 0/1 outcome (`converged`): its replications' mean is a
+    /// proportion, with a Wilson interval.
+    public var isProportion: Bool { name == "converged" }
+
     /// Which way is better, for `compare`: lower for latencies, waits, losses and errors; higher
     /// for what was delivered; neither for plain counts of activity.
     public var betterDirection: Int {

@@ -6,7 +6,10 @@ extension RunReport {
   /// The result files of this run, by file name, in a fixed order. Nothing here depends on the
   /// wall clock or on hashing order.
   public func files(version: String, includeTrace: Bool) -> [(name: String, text: String)] {
-    var files = [("summary.csv", summaryTable(version: version).text)]
+    var files = [
+      ("summary.csv", summaryTable(version: version).text),
+      ("resolved.json", ScenarioResolver.file(resolved, seeds: [seed], version: version)),
+    ]
     if scenario.outputs.contains("latency") { files.append(("latency.csv", latencyTable().text)) }
     if scenario.outputs.contains("activities") { files.append(("activities.csv", activitiesTable().text)) }
     if scenario.outputs.contains("timeline") { files.append(("timeline.csv", timelineTable().text)) }
@@ -25,7 +28,7 @@ extension RunReport {
     var table = CSVTable(
       columns: ["scenario", "seed", "syncsimVersion", "scenarioHash", "fingerprint", "simulatedSeconds"]
         + summary.catalog.map(\.name) + ["expectationsMet", "expectationsFailed"])
-    var row = runColumns + [version, scenarioHash, outcome.fingerprint.hex, CSVTable.seconds(outcome.endTime)]
+    var row = runColumns + [version, scenarioHash, fingerprint, CSVTable.seconds(outcome.endTime)]
     for (info, value) in zip(summary.catalog, summary.values) {
       row.append(CSVTable.value(value, isDuration: info.isDuration))
     }

@@ -26,6 +26,8 @@ public struct Scenario: Sendable {
   public var sweep: SweepPlan?
   /// The app's data model as described (rules, record mapping, schema diff).
   public var dataModel: DataModel
+  /// The document as read: the source of `resolved.json` and of `scenarioHash`.
+  public var document: JSONNode
 
   /// The result files a run can write, in order.
   public static let outputKinds = ["summary", "latency", "activities", "timeline"]

@@ -133,7 +133,7 @@ struct ScenarioBuilder {
       name: name, description: description, spec: spec, deviceNames: names,
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
       expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances, outputs: outputs,
-      sweep: sweep(top["sweep"]), dataModel: dataModel)
+      sweep: sweep(top["sweep"]), dataModel: dataModel, document: root)
   }
 
   func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {

@@ -33,9 +33,15 @@ public struct RunReport {
   /// run has millions).
   public var rows: [LatencyRow] { recorder.latencyRows() }
   public var expectations: [ExpectationResult]
-  /// A stable hash of the scenario file's bytes (provenance).
+  /// The scenario with every default filled in (`resolved.json`).
+  public var resolved: JSONNode
+  /// The hash of the resolved scenario's canonical form (provenance; `ScenarioResolver`).
   public var scenarioHash: String
   public let recorder: MetricsRecorder
+
+  /// The run's fingerprint: the trajectory of processed events and every observation the model
+  /// emitted (so a change in any counter or result row changes it), as 16 hex digits.
+  public var fingerprint: String { recorder.digest.combined(with: outcome.fingerprint).hex }
 
   public var allExpectationsMet: Bool { expectations.allSatisfy(\.passed) }
 }
@@ -45,7 +51,6 @@ public enum ScenarioRunner {
   /// Runs `scenario`, optionally overriding its seed, duration or tracing.
   public static func run(
     _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false,
-    sourceBytes: [UInt8] = [],
     progress: ((SimTime, SimTime) -> Void)? = nil
   ) -> RunReport {
     var scenario = scenario
@@ -70,10 +75,9 @@ public enum ScenarioRunner {
       }
       return ExpectationResult(expectation: expectation, actual: actual, passed: passed)
     }
-    var hash = TrajectoryFingerprint()
-    for (index, byte) in sourceBytes.enumerated() { hash.add(time: Int64(index), kind: UInt32(byte), entity: 0) }
+    let resolved = ScenarioResolver.resolve(scenario, duration: duration)
     return RunReport(
       scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
-      expectations: results, scenarioHash: hash.hex, recorder: recorder)
+      expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), recorder: recorder)
   }
 }

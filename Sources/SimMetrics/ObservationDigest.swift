@@ -1,0 +1,98 @@
+import SimKernel
+import SimModel
+
+/// A 64-bit hash over every observation a run emits, in order, with all of its fields.
+///
+/// The kernel's trajectory fingerprint sees only which events ran and when; two runs can process
+/// the same events and still differ in what they did (a deduplication that deletes a record, a
+/// push held instead of discarded). Every counter and every CSV row is computed from
+/// observations, so a difference in any of them is a difference here. Trace events are left out:
+/// `--trace` does not change what a run did.
+public struct ObservationDigest: Sendable {
+  private var hash = TrajectoryFingerprint()
+  private var count: Int64 = 0
+
+  public init() {}
+
+  /// The digest's value, mixed with the trajectory's (the run's fingerprint).
+  public func combined(with trajectory: TrajectoryFingerprint) -> TrajectoryFingerprint {
+    var result = trajectory
+    result.add(time: count, kind: UInt32(truncatingIfNeeded: hash.value >> 32), entity: UInt32(truncatingIfNeeded: hash.value))
+    return result
+  }
+
+  /// Folds one observation into the digest.
+  public mutating func add(_ observation: Observation) {
+    switch observation {
+    case .storeCreated(let store, let device, let zone, let scope):
+      fold(1, id(store), id(device), id(zone), Int64(scope.map(code) ?? 9))
+    case .localEdit(let device, let entity, let at): fold(2, id(device), Int64(entity), at.nanoseconds)
+    case .edited(let write, let store, let object, let field, let kind, let at):
+      fold(3, id(write), id(store), id(object), Int64(field) << 8 | Int64(code(kind)), at.nanoseconds)
+    case .saved(let write, let at): fold(4, id(write), at.nanoseconds)
+    case .supersededLocally(let write, let by): fold(5, id(write), id(by))
+    case .committed(let write, let activity, let sequence, let at):
+      fold(6, id(write), id(activity), Int64(sequence), at.nanoseconds)
+    case .lostUpdate(let write, let by): fold(7, id(write), id(by))
+    case .activityRequested(let activity, let kind, let store, let trigger, let at):
+      fold(8, id(activity), Int64(code(kind)) << 8 | Int64(code(trigger)), id(store), at.nanoseconds)
+    case .activityBlocked(let activity, let policy, let from, let to):
+      fold(9, id(activity), Int64(policy), from.nanoseconds, to.nanoseconds)
+    case .activityApproved(let activity, let at): fold(10, id(activity), at.nanoseconds)
+    case .activityStarted(let activity, let at): fold(11, id(activity), at.nanoseconds)
+    case .activityCancelled(let activity, let reason, let at):
+      fold(12, id(activity), Int64(code(reason)), at.nanoseconds)
+    case .activityFinished(let activity, let at, let records, let succeeded):
+      fold(13, id(activity), Int64(records), succeeded ? 1 : 0, at.nanoseconds)
+    case .imported(let store, let activity, let token, let records, let at):
+      fold(14, id(store), id(activity), Int64(token), Int64(records), at.nanoseconds)
+    case .visible(let store, let token, let at): fold(15, id(store), Int64(token), at.nanoseconds)
+    case .request(let store, let upload, let records, let bytes, let at):
+      fold(16, id(store), upload ? 1 : 0, Int64(records), bytes, at.nanoseconds)
+    case .cloudError(let store, let error, let retryAfter, let at):
+      fold(17, id(store), Int64(code(error)), retryAfter?.nanoseconds ?? -1, at.nanoseconds)
+    case .reset(let store, let reason, let at): fold(18, id(store), Int64(code(reason)), at.nanoseconds)
+    case .resetEnded(let store, let at): fold(19, id(store), at.nanoseconds)
+    case .lostWrite(let write, let reason, let at): fold(20, id(write), Int64(code(reason)), at.nanoseconds)
+    case .setupFailed(let store, let errorCode, let at): fold(21, id(store), Int64(errorCode), at.nanoseconds)
+    case .orphanWindow(let store, let child, let from, let to):
+      fold(22, id(store), id(child), from.nanoseconds, to.nanoseconds)
+    case .hiddenRecord(let store, let object): fold(23, id(store), id(object))
+    case .finalState(let state):
+      fold(
+        24, Int64(state.ghosts), Int64(state.duplicates), Int64(state.counterValue), Int64(state.contributions),
+        Int64(state.hiddenRecords))
+    case .objectState(let store, let object, let entity, let held, let write, let serverLive, let serverWrite):
+      fold(25, id(store), id(object), Int64(entity) << 2 | (held ? 1 : 0) | (serverLive ? 2 : 0), id(write), id(serverWrite))
+    case .push(let device, let event, let at): fold(26, id(device), Int64(code(event)), at.nanoseconds)
+    case .appState(let device, let state, let at): fold(27, id(device), Int64(code(state)), at.nanoseconds)
+    case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
+      let flags: Int64 = (plugged ? 1 : 0) | (lowPower ? 2 : 0) | (online ? 4 : 0)
+      fold(28, id(device), flags, Int64(bitPattern: battery.bitPattern), at.nanoseconds)
+    case .event: return
+    case .runEnded(let at, let converged): fold(29, converged ? 1 : 0, at.nanoseconds)
+    }
+    count += 1
+  }
+
+  /// Folds one observation's kind and up to five of its fields.
+  private mutating func fold(_ kind: UInt32, _ a: Int64, _ b: Int64 = 0, _ c: Int64 = 0, _ d: Int64 = 0, _ e: Int64 = 0) {
+    hash.add(time: a, kind: kind, entity: 0)
+    hash.add(time: b, kind: 0, entity: 1)
+    hash.add(time: c, kind: 0, entity: 2)
+    hash.add(time: d, kind: 0, entity: 3)
+    hash.add(time: e, kind: 0, entity: 4)
+  }
+
+  private func id<Tag>(_ value: TypedID<Tag>) -> Int64 { Int64(value.raw) }
+
+  /// A case's position in its enum: stable across processes (unlike a string's hash value).
+  private func code<Value: CaseIterable & Equatable>(_ value: Value) -> UInt32 {
+    var position: UInt32 = 0
+    for candidate in Value.allCases {
+      if candidate == value { return position }
+      position += 1
+    }
+    return position
+  }
+}

@@ -1,0 +1,179 @@
+import SimKernel
+
+/// The resolved form of a scenario, for provenance: the document with every default the schema
+/// states filled in, and the hash of its canonical form (`scenarioHash`).
+///
+/// Two documents that run the same world have the same canonical form whatever their whitespace,
+/// key order, `description`, `$schema` or `sweep` section (a run ignores its sweep), and whatever
+/// their seed: the seed is recorded beside the scenario, so every replication of one sweep point
+/// and a `run` of that point's `scenario.json` share one hash.
+public enum ScenarioResolver {
+  /// The scenario schema, parsed once.
+  static let schema: JSONNode = {
+    guard let schema = try? JSONParser.parse(Array(ScenarioSchema.text.utf8)) else {
+      preconditionFailure("the embedded schema is not JSON: run Scripts/embed-schema.sh")
+    }
+    return schema
+  }()
+
+  /// Members the canonical form leaves out: they do not change what a run does.
+  static let ignoredForHash: Set<String> = ["$schema", "description", "sweep", "seed"]
+
+  /// The scenario's document with every schema default filled in, and `duration` when a run
+  /// overrides it. The two defaults that depend on other members are written out as decoded:
+  /// `accounts` (one more than the highest account a device uses) and `environment`'s
+  /// `polling.interval`.
+  public static func resolve(_ scenario: Scenario, duration: SimDuration? = nil) -> JSONNode {
+    var document = scenario.document
+    if document.member("accounts") == nil {
+      let count = scenario.spec.accountCount
+      let node = JSONNode(value: .number(String(count), Double(count)), line: 0, column: 0)
+      document = (try? document.setting(node, at: [.key("accounts")]).get()) ?? document
+    }
+    if let duration {
+      document = (try? document.setting(.string(DurationText.format(duration)), at: [.key("duration")]).get()) ?? document
+    }
+    if case .string(let environment)? = document.member("environment")?.value,
+      document.member("polling")?.member("interval") == nil
+    {
+      let interval = environment == "production" ? "24h" : "30m"
+      let path: [JSONNode.PathStep] = [.key("polling"), .key("interval")]
+      document = (try? document.setting(.string(interval), at: path[...]).get()) ?? document
+    }
+    return fill(document, schema: schema)
+  }
+
+  /// The canonical text of a resolved document: keys sorted, no whitespace, numbers by value,
+  /// and the members in `ignoredForHash` left out at the top level.
+  public static func canonicalText(_ resolved: JSONNode) -> String {
+    var out = ""
+    canonical(resolved, top: true, into: &out)
+    return out
+  }
+
+  /// `scenarioHash`: 16 hex digits of the canonical text's hash.
+  public static func hash(_ resolved: JSONNode) -> String {
+    var hash = TrajectoryFingerprint()
+    for (index, byte) in canonicalText(resolved).utf8.enumerated() {
+      hash.add(time: Int64(index), kind: UInt32(byte), entity: 0)
+    }
+    return hash.hex
+  }
+
+  /// `resolved.json`: the version of syncsim, the seed (a run's) or seeds (a sweep point's), the
+  /// hash and the resolved scenario.
+  public static func file(_ resolved: JSONNode, seeds: [UInt64], version: String) -> String {
+    let number = { (seed: UInt64) in JSONNode(value: .number(String(seed), Double(seed)), line: 0, column: 0) }
+    return JSONNode.object([
+      ("syncsimVersion", .string(version)),
+      seeds.count == 1 ? ("seed", number(seeds[0])) : ("seeds", .array(seeds.map(number))),
+      ("scenarioHash", .string(hash(resolved))),
+      ("scenario", resolved),
+    ]).serialized() + "\n"
+  }
+
+  static func fill(_ node: JSONNode, schema: JSONNode) -> JSONNode {
+    let schema = dereferenced(schema)
+    switch node.value {
+    case .array(let elements):
+      guard let items = schema.member("items") else { return node }
+      return JSONNode(value: .array(elements.map { fill($0, schema: items) }), line: node.line, column: node.column)
+    case .object(let members):
+      guard let objectSchema = branch(for: members, in: schema),
+        case .object(let properties)? = objectSchema.member("properties")?.value
+      else { return node }
+      var filled: [(key: String, value: JSONNode)] = []
+      for (key, propertySchema) in properties {
+        if let present = members.first(where: { $0.key == key }) {
+          filled.append((key, fill(present.value, schema: propertySchema)))
+        } else if let value = defaultValue(propertySchema) {
+          filled.append((key, value))
+        }
+      }
+      for member in members where !filled.contains(where: { $0.key == member.key }) { filled.append(member) }
+      return JSONNode(value: .object(filled), line: node.line, column: node.column)
+    default:
+      return node
+    }
+  }
+
+  /// The default of an absent member: the schema's `default`, or for an object with no required
+  /// members, an object of its members' defaults (so an absent `cloud` comes out in full).
+  static func defaultValue(_ schema: JSONNode) -> JSONNode? {
+    let schema = dereferenced(schema)
+    if let value = schema.member("default") { return fill(value, schema: schema) }
+    guard case .string("object")? = schema.member("type")?.value, schema.member("required") == nil,
+      case .object(let properties)? = schema.member("properties")?.value, !properties.isEmpty
+    else { return nil }
+    let filled = fill(.object([]), schema: schema)
+    if case .object(let members) = filled.value, members.isEmpty { return nil }
+    return filled
+  }
+
+  /// The object schema among `oneOf`/`anyOf` branches whose properties cover every member given
+  /// and whose required members are present; the schema itself when it has no branches.
+  static func branch(for members: [(key: String, value: JSONNode)], in schema: JSONNode) -> JSONNode? {
+    guard case .array(let branches)? = (schema.member("oneOf") ?? schema.member("anyOf"))?.value else {
+      return schema
+    }
+    let keys = Set(members.map(\.key))
+    for candidate in branches.map(dereferenced) {
+      guard case .object(let properties)? = candidate.member("properties")?.value else { continue }
+      let known = Set(properties.map(\.key))
+      var required: Set<String> = []
+      if case .array(let names)? = candidate.member("required")?.value {
+        for name in names { if case .string(let text) = name.value { required.insert(text) } }
+      }
+      if keys.isSubset(of: known) && required.isSubset(of: keys) { return candidate }
+    }
+    return nil
+  }
+
+  /// Follows a local `$ref` (`#/$defs/NAME`).
+  static func dereferenced(_ schema: JSONNode) -> JSONNode {
+    guard case .string(let reference)? = schema.member("$ref")?.value, reference.hasPrefix("#/$defs/"),
+      let target = Self.schema.member("$defs")?.member(String(reference.dropFirst("#/$defs/".count)))
+    else { return schema }
+    return target
+  }
+
+  static func canonical(_ node: JSONNode, top: Bool, into out: inout String) {
+    switch node.value {
+    case .null: out += "null"
+    case .bool(let flag): out += flag ? "true" : "false"
+    case .number(let text, let value):
+      if value.isFinite, value == value.rounded(), abs(value) < 9e15 {
+        out += String(Int64(value))
+      } else {
+        out += value.isFinite ? "\(value)" : text
+      }
+    case .string(let text): out += JSONNode.quote(text)
+    case .array(let elements):
+      out += "["
+      for (index, element) in elements.enumerated() {
+        if index > 0 { out += "," }
+        canonical(element, top: false, into: &out)
+      }
+      out += "]"
+    case .object(let members):
+      out += "{"
+      let kept = members.filter { !top || !ignoredForHash.contains($0.key) }
+      // Sorted by the keys' scalars: a fixed order, unlike a dictionary's.
+      let sorted = kept.sorted { Array($0.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes($1.key.unicodeScalars.map(\.value)) }
+      for (index, member) in sorted.enumerated() {
+        if index > 0 { out += "," }
+        out += JSONNode.quote(member.key) + ":"
+        canonical(member.value, top: false, into: &out)
+      }
+      out += "}"
+    }
+  }
+}
+
+extension JSONNode {
+  /// The value of member `key` of an object; nil for a missing member or a non-object.
+  func member(_ key: String) -> JSONNode? {
+    guard case .object(let members) = value else { return nil }
+    return members.first { $0.key == key }?.value
+  }
+}
