@@ -29,9 +29,11 @@ let package = Package(
     .target(
       name: "SimExperiments", dependencies: ["SimScenario", "SimMetrics", "SimModel", "SimKernel"],
       swiftSettings: settings),
+    // The visual report: a run's or a sweep's CSV files as one self-contained HTML page.
+    .target(name: "SimReport", dependencies: ["SimMetrics"], swiftSettings: settings),
     // Argument parsing and commands, callable in-process by tests.
     .target(
-      name: "SimCLI", dependencies: ["SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
+      name: "SimCLI", dependencies: ["SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
       swiftSettings: settings),
     .executableTarget(name: "syncsim", dependencies: ["SimCLI"], swiftSettings: settings),
     // What the test targets share: running the command line in-process, temporary folders.
@@ -48,7 +50,7 @@ let package = Package(
     .testTarget(
       name: "SimCLITests",
       dependencies: [
-        "SimTestSupport", "SimCLI", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel",
+        "SimTestSupport", "SimCLI", "SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel",
       ],
       swiftSettings: settings),
   ],

@@ -19,11 +19,12 @@ enum CompletionCommand {
     ("check", ["--baseline", "--junit", "--update", "--help"]),
     ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--help"]),
     ("merge", ["--out", "--help"]),
-    ("compare", ["--all", "--help"]),
+    ("compare", ["--all", "--force", "--help"]),
+    ("report", ["--write", "--metric", "--out", "--help"]),
     ("schema", ["policies", "records", "diff", "--help"]),
     ("bench", ["kernel", "fleet", "--accounts", "--hours", "--edits-per-hour", "--rounds", "--help"]),
     ("completion", ["bash", "zsh", "fish"]),
-    ("help", ["run", "validate", "check", "sweep", "merge", "compare", "schema", "bench", "completion"]),
+    ("help", ["run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "completion"]),
   ]
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {

@@ -15,6 +15,7 @@ public enum SyncSimCommand {
       sweep      parameter sweeps with replications, in parallel, sharded if needed
       merge      combine the shard folders of a sweep
       compare    compare two sweeps or runs: differences of means with 95 % intervals
+      report     draw a run's or a sweep's results as one self-contained HTML page
       schema     print the JSON Schema of scenario files
       bench      speed benchmarks (kernel, fleet)
       completion print a shell completion script: syncsim completion bash|zsh|fish
@@ -31,6 +32,7 @@ public enum SyncSimCommand {
   static let commands: [(name: String, usage: String)] = [
     ("run", RunCommand.usage), ("validate", ValidateCommand.usage), ("check", CheckCommand.usage),
     ("sweep", SweepCommand.usage), ("merge", MergeCommand.usage), ("compare", CompareCommand.usage),
+    ("report", ReportCommand.usage),
     ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("completion", CompletionCommand.usage),
   ]
 
@@ -74,6 +76,7 @@ public enum SyncSimCommand {
       case "sweep": return try SweepCommand.run(rest, console: console).rawValue
       case "merge": return try MergeCommand.run(rest, console: console).rawValue
       case "compare": return try CompareCommand.run(rest, console: console).rawValue
+      case "report": return try ReportCommand.run(rest, console: console).rawValue
       case "schema": return SchemaCommand.run(rest, console: console).rawValue
       case "completion": return try CompletionCommand.run(rest, console: console).rawValue
       default:

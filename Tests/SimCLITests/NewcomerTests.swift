@@ -8,7 +8,9 @@ import Testing
 /// What a newcomer meets first: help, hints, the schema line, validate on the library, check by
 /// name, JUnit for CI and shell completion.
 @Suite struct NewcomerTests {
-  static let commands = ["run", "validate", "check", "sweep", "merge", "compare", "schema", "bench", "completion"]
+  static let commands = [
+    "run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "completion",
+  ]
 
   @Test func everyCommandTakesDashHAndHelpCommand() {
     for command in Self.commands {

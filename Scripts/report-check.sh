@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Renders `syncsim report` pages in headless Chromium and checks what a person would see: a
+# non-blank screenshot, the charts' SVG elements in the page the browser built, and the p50
+# marker's label equal to the run's p50 in summary.csv. Installs Chromium (Debian's package)
+# when it is missing. Run from the repository's root after `swift build -c release`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+syncsim=.build/release/syncsim
+[ -x "$syncsim" ] || swift build -c release
+browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$browser" ]; then
+  echo "report-check: installing chromium (apt-get)"
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  browser=$(command -v chromium)
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+render() { # render HTML PNG DOM
+  "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,3000 \
+    --screenshot="$2" "file://$1" >/dev/null 2>&1
+  "$browser" --headless --no-sandbox --disable-gpu --dump-dom "file://$1" 2>/dev/null >"$3"
+}
+
+"$syncsim" run Scenarios/quickstart.json --out "$work/run" >/dev/null
+"$syncsim" report "$work/run" >/dev/null
+render "$work/run/report.html" "$work/run.png" "$work/run.dom"
+"$syncsim" sweep Scenarios/quickstart.json --set push.dropProbability=0,0.5 --seeds 1..3 --out "$work/sweep" >/dev/null
+"$syncsim" report "$work/sweep" >/dev/null
+render "$work/sweep/report.html" "$work/sweep.png" "$work/sweep.dom"
+
+python3 - "$work" <<'PY'
+import csv, re, struct, sys, zlib
+
+work = sys.argv[1]
+
+def pixels(path):
+    """Decodes an 8-bit, non-interlaced RGB or RGBA PNG (what Chromium writes) into rows of bytes."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path + ": not a PNG"
+    pos, idat = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    assert depth == 8 and color in (2, 6), f"{path}: unexpected PNG format {depth}/{color}"
+    channels = 4 if color == 6 else 3
+    raw, stride, rows, previous = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = previous[i], previous[i - channels] if i >= channels else 0
+            if kind == 1: line[i] = (line[i] + a) & 255
+            elif kind == 2: line[i] = (line[i] + b) & 255
+            elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        previous = line
+    return width, height, channels, rows
+
+def check_drawn(path):
+    width, height, channels, rows = pixels(path)
+    colors, inked = set(), 0
+    for line in rows[::4]:
+        for x in range(0, width * channels, channels * 4):
+            rgb = bytes(line[x:x + 3])
+            colors.add(rgb)
+            inked += rgb != b"\xff\xff\xff"
+    share = inked / ((height // 4) * (width // 4))
+    assert share > 0.005 and len(colors) > 20, f"{path}: looks blank ({share:.1%} inked, {len(colors)} colours)"
+    print(f"report-check: {path.split('/')[-1]} {width}x{height}, {share:.1%} inked, {len(colors)} colours")
+
+def duration(seconds):  # SVG.duration in Sources/SimReport/SVG.swift
+    if seconds < 1: return "%.0f ms" % (seconds * 1000)
+    if seconds < 120: return "%.3f s" % seconds
+    if seconds < 7200: return "%.2f min" % (seconds / 60)
+    if seconds < 172800: return "%.2f h" % (seconds / 3600)
+    return "%.2f d" % (seconds / 86400)
+
+check_drawn(work + "/run.png")
+check_drawn(work + "/sweep.png")
+dom = open(work + "/run.dom").read()
+for chart in ["latency-cdf", "stage-bars", "blocked-over-time", "device-timeline", "write-journey"]:
+    assert f'<svg id="{chart}"' in dom, f"run report: no {chart} chart in the rendered page"
+assert dom.count('class="cdf"') >= 1 and dom.count('class="segment"') >= 1, "run report: curves or segments missing"
+summary = next(csv.DictReader(open(work + "/run/summary.csv")))
+label = re.search(r'<text id="label-p50"[^>]*>([^<]*)</text>', dom).group(1)
+expected = "p50 " + duration(float(summary["latency.p50"]))
+assert label == expected, f"p50 label {label!r}, summary.csv says {expected!r}"
+sweep = open(work + "/sweep.dom").read()
+assert sweep.count('class="mean"') >= 4 and 'class="interval"' in sweep, "sweep report: points or intervals missing"
+print(f"report-check: ok (p50 label {label!r} matches summary.csv)")
+PY

@@ -1,0 +1,40 @@
+import Foundation
+
+/// `report.html` for a run folder or a sweep folder: one self-contained file (inline SVG and CSS,
+/// no script, nothing fetched), the same bytes for the same folder.
+public enum ReportPage {
+  /// The page for `directory`: a sweep when it holds `sweep-summary.csv`, else a run.
+  /// `write` picks the journey drawn for a run; `metrics` the panels of a sweep.
+  public static func html(directory: String, write: Int? = nil, metrics: [String] = []) -> Result<String, ReportProblem> {
+    if let sweep = SweepPage(directory: directory, metrics: metrics) { return sweep.html() }
+    guard let run = RunPage(directory: directory, write: write) else {
+      return .failure(
+        ReportProblem(
+          message: "no summary.csv (run) or sweep-summary.csv (sweep) in it",
+          hint: "report reads the folder that `run` or `sweep` wrote"))
+    }
+    return run.html()
+  }
+
+  static let style = """
+    body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px auto;max-width:960px;color:#222;background:#fff}
+    h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
+    .meta{color:#555;font-size:13px}code{font-size:12px}
+    table{border-collapse:collapse;font-size:13px;margin:8px 0}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+    table.metrics th{background:#f6f6f6;font-weight:600}
+    svg{display:block;margin:8px 0;font-family:inherit}
+    .grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#444;stroke-width:1}
+    .tick{font-size:11px;fill:#444}.label{font-size:12px;fill:#222}.small{font-size:11px;fill:#333;color:#555}
+    .marker{font-size:12px;font-weight:600;fill:#222}.inbar{font-size:11px;fill:#fff}
+    .caption{font-size:13px;color:#555;margin:4px 0 12px}.note{font-style:italic;color:#666}
+    """
+
+  /// The HTML document around `body`.
+  static func document(title: String, body: String) -> String {
+    var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    out += "<title>\(SVG.escape(title))</title>\n<style>\n\(style)\n</style>\n</head>\n<body>\n"
+    out += body
+    out += "<p class=\"caption\">Made by <code>syncsim report</code> from the folder's CSV files; no script, nothing fetched.</p>\n"
+    return out + "</body>\n</html>\n"
+  }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// What held activities back over time, and each device's state.
+extension RunPage {
+  /// Waiting time per policy or wait cause in 48 bins of simulated time, stacked. Each activity's
+  /// blocked seconds for a cause are spread evenly over its wait (request to start).
+  func blockedOverTime() -> String {
+    guard let activities else { return missing("activities.csv") }
+    let causes = activities.columns.filter { $0.hasPrefix("blocked.") }
+    let end = max(endSeconds, 1e-9)
+    let binCount = 48
+    var bins = Array(repeating: Array(repeating: 0.0, count: causes.count), count: binCount)
+    for row in activities.rows {
+      guard let requested = activities.number(row, "requestedAt") else { continue }
+      let waitEnd = activities.number(row, "startedAt") ?? activities.number(row, "finishedAt") ?? end
+      for (cause, column) in causes.enumerated() {
+        guard let seconds = activities.number(row, column), seconds > 0 else { continue }
+        spread(seconds, from: requested, to: max(waitEnd, requested), end: end, into: &bins, cause: cause)
+      }
+    }
+    let used = causes.indices.filter { cause in bins.contains { $0[cause] > 0 } }
+    guard !used.isEmpty else {
+      return "<p class=\"note\">No activity waited on a policy or wait cause in this run.</p>\n"
+    }
+    let largest = bins.map { bin in used.reduce(0) { $0 + bin[$1] } }.max() ?? 0
+    let (unit, divisor) = largest >= 7200 ? ("activity-hours", 3600.0) : largest >= 120 ? ("activity-minutes", 60.0) : ("activity-seconds", 1.0)
+    let ticks = SVG.linearTicks(upTo: largest / divisor)
+    let (left, right, top, bottom) = (70.0, Self.width - 20, 20.0, 240.0)
+    let x = SVG.Scale(low: 0, high: end, from: left, to: right)
+    let y = SVG.Scale(low: 0, high: ticks.last ?? 1, from: bottom, to: top)
+    let names = used.map { String(causes[$0].dropFirst("blocked.".count)) }
+    let legendEntries = used.enumerated().map { (names[$0], SVG.color($1)) }
+    let height = bottom + 50 + SVG.legendHeight(names, width: right - left)
+    var svg = "<svg id=\"blocked-over-time\" width=\"\(SVG.n(Self.width))\" height=\"\(SVG.n(height))\" "
+    svg += "viewBox=\"0 0 \(SVG.n(Self.width)) \(SVG.n(height))\" role=\"img\" aria-label=\"Blocked time per policy over time\">\n"
+    for tick in ticks {
+      let py = y(tick)
+      svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(py))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(py))\" class=\"grid\"/>"
+      svg += "<text x=\"\(SVG.n(left - 6))\" y=\"\(SVG.n(py + 4))\" class=\"tick\" text-anchor=\"end\">\(SVG.number(tick))</text>\n"
+    }
+    svg += timeAxisTicks(x: x, end: end, y: bottom)
+    let binWidth = (right - left) / Double(binCount)
+    for (index, bin) in bins.enumerated() {
+      var stacked = 0.0
+      for (position, cause) in used.enumerated() where bin[cause] > 0 {
+        let value = bin[cause] / divisor
+        let y0 = y(stacked), y1 = y(stacked + value)
+        svg += "<rect class=\"blocked\" data-cause=\"\(names[position])\" x=\"\(SVG.n(left + Double(index) * binWidth + 1))\" "
+        svg += "y=\"\(SVG.n(y1))\" width=\"\(SVG.n(binWidth - 2))\" height=\"\(SVG.n(max(y0 - y1, 0.5)))\" fill=\"\(SVG.color(cause))\">"
+        svg += "<title>\(names[position]): \(SVG.number(value)) \(unit)</title></rect>\n"
+        stacked += value
+      }
+    }
+    svg += axisLabels(
+      x: "simulated time (\(timeUnit(end).name))", y: "waiting (\(unit))", left: left, right: right, top: top,
+      bottom: bottom)
+    svg += SVG.legend(legendEntries, x: left, y: bottom + 50, width: right - left)
+    svg += "</svg>\n"
+    return svg
+      + "<p class=\"caption\">Each bar: the time activities spent waiting in that slice of the run, by what "
+      + "held them (a scheduler policy or a wait cause), from activities.csv.</p>\n"
+  }
+
+  func spread(
+    _ seconds: Double, from start: Double, to stop: Double, end: Double, into bins: inout [[Double]], cause: Int
+  ) {
+    let count = bins.count
+    let width = end / Double(count)
+    let first = min(count - 1, max(0, Int(start / width)))
+    let last = min(count - 1, max(first, Int(stop / width)))
+    guard stop > start, last > first else {
+      bins[first][cause] += seconds
+      return
+    }
+    for bin in first...last {
+      let overlap = min(stop, Double(bin + 1) * width) - max(start, Double(bin) * width)
+      if overlap > 0 { bins[bin][cause] += seconds * overlap / (stop - start) }
+    }
+  }
+
+  /// The unit for a time axis that ends at `end` seconds.
+  func timeUnit(_ end: Double) -> (name: String, seconds: Double) {
+    end >= 172_800 ? ("d", 86400) : end >= 7200 ? ("h", 3600) : end >= 120 ? ("min", 60) : ("s", 1)
+  }
+
+  func timeAxisTicks(x: SVG.Scale, end: Double, y: Double) -> String {
+    let unit = timeUnit(end)
+    var out = ""
+    for tick in SVG.linearTicks(upTo: end / unit.seconds) {
+      let px = x(tick * unit.seconds)
+      out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 4))\" class=\"axis\"/>"
+      out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 16))\" class=\"tick\" text-anchor=\"middle\">\(SVG.number(tick))</text>\n"
+    }
+    return out
+  }
+
+  static let appStateColors = [
+    ("foreground", "#59a14f"), ("background", "#edc948"), ("suspended", "#bab0ac"), ("notRunning", "#eeeeee"),
+  ]
+
+  /// One lane per device (the first 24): the app's state from `timeline.csv`, offline and Low
+  /// Power Mode beneath it, each write the device made (▲) and each import that brought records (●).
+  func deviceTimeline() -> String {
+    guard let timeline else { return missing("timeline.csv") }
+    var devices: [String] = []
+    var samples: [String: [(time: Double, row: [String])]] = [:]  // lookup only; order is `devices`
+    for row in timeline.rows {
+      let device = timeline.text(row, "device")
+      if samples[device] == nil {
+        devices.append(device)
+        samples[device] = []
+      }
+      samples[device]!.append((timeline.number(row, "time") ?? 0, row))
+    }
+    let shown = Array(devices.prefix(Self.timelineDeviceLimit))
+    let end = max(endSeconds, 1e-9)
+    let (left, right, top) = (120.0, Self.width - 20, 10.0)
+    let lane = 26.0
+    let bottom = top + Double(shown.count) * lane
+    let x = SVG.Scale(low: 0, high: end, from: left, to: right)
+    let legend: [(String, String)] =
+      Self.appStateColors.map { ("app \($0.0)", $0.1) } + [
+        ("offline", "#e15759"), ("Low Power Mode", "#f28e2b"), ("▲ write", "#222"), ("● import with records", "#4e79a7"),
+      ]
+    let height = bottom + 50 + SVG.legendHeight(legend.map(\.0), width: right - left)
+    var svg = "<svg id=\"device-timeline\" width=\"\(SVG.n(Self.width))\" height=\"\(SVG.n(height))\" "
+    svg += "viewBox=\"0 0 \(SVG.n(Self.width)) \(SVG.n(height))\" role=\"img\" aria-label=\"Device states over time\">\n"
+    var laneOf: [String: Double] = [:]  // lookup only
+    for (index, device) in shown.enumerated() {
+      let laneTop = top + Double(index) * lane
+      laneOf[device] = laneTop
+      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(laneTop + 12))\" class=\"tick\" text-anchor=\"end\">\(SVG.escape(device))</text>"
+      let points = samples[device]!
+      for (position, sample) in points.enumerated() {
+        let next = position + 1 < points.count ? points[position + 1].time : end
+        let x0 = x(sample.time), x1 = x(next)
+        let state = timeline.text(sample.row, "app")
+        let color = Self.appStateColors.first { $0.0 == state }?.1 ?? "#ffffff"
+        svg += "<rect class=\"app\" data-state=\"\(SVG.escape(state))\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop))\" "
+        svg += "width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"14\" fill=\"\(color)\"/>"
+        if timeline.text(sample.row, "online") == "0" {
+          svg += "<rect class=\"offline\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 15))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#e15759\"/>"
+        }
+        if timeline.text(sample.row, "lowPowerMode") == "1" {
+          svg += "<rect class=\"lowpower\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 20))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#f28e2b\"/>"
+        }
+      }
+      svg += "\n"
+    }
+    svg += marks(laneOf: laneOf, x: x)
+    svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>"
+    svg += timeAxisTicks(x: x, end: end, y: bottom)
+    svg += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">"
+    svg += "simulated time (\(timeUnit(end).name))</text>\n"
+    svg += SVG.legend(legend, x: left, y: bottom + 50, width: right - left)
+    svg += "</svg>\n"
+    var caption = "App state per sample of timeline.csv; red beneath: offline; orange: Low Power Mode."
+    if devices.count > shown.count { caption += " The first \(shown.count) of \(devices.count) devices are drawn." }
+    return svg + "<p class=\"caption\">\(caption)</p>\n"
+  }
+
+  /// Writes (from `latency.csv`, once per write) and imports that brought records (from
+  /// `activities.csv`) on their device's lane; at most `timelineMarkLimit` of each.
+  func marks(laneOf: [String: Double], x: SVG.Scale) -> String {
+    var out = ""
+    if let latency {
+      var seen = Set<String>()
+      var count = 0
+      for row in latency.rows where count < Self.timelineMarkLimit {
+        let write = latency.text(row, "write")
+        guard !seen.contains(write), let laneTop = laneOf[latency.text(row, "writer")],
+          let at = latency.number(row, "editedAt")
+        else { continue }
+        seen.insert(write)
+        count += 1
+        let px = x(at)
+        out += "<path class=\"write\" d=\"M\(SVG.n(px - 4)) \(SVG.n(laneTop + 13))L\(SVG.n(px + 4)) \(SVG.n(laneTop + 13))"
+        out += "L\(SVG.n(px)) \(SVG.n(laneTop + 5))Z\" fill=\"#222\"><title>write \(write)</title></path>"
+      }
+    }
+    if let activities {
+      var count = 0
+      for row in activities.rows where count < Self.timelineMarkLimit {
+        guard activities.text(row, "kind") == "import", activities.text(row, "succeeded") == "1",
+          (activities.number(row, "records") ?? 0) > 0, let laneTop = laneOf[activities.text(row, "device")],
+          let at = activities.number(row, "finishedAt")
+        else { continue }
+        count += 1
+        out += "<circle class=\"import\" cx=\"\(SVG.n(x(at)))\" cy=\"\(SVG.n(laneTop + 7))\" r=\"3\" fill=\"#4e79a7\" "
+        out += "stroke=\"#fff\" stroke-width=\"0.8\"><title>import of \(activities.text(row, "records")) records</title></circle>"
+      }
+    }
+    return out + "\n"
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The report of one run folder: its CSV files drawn as inline SVG charts in one HTML page.
+///
+/// Every number drawn comes from the folder's files (`summary.csv`, `latency.csv`,
+/// `activities.csv`, `timeline.csv`, `resolved.json`): the report never re-runs the scenario.
+struct RunPage {
+  let summary: ReportTable
+  let latency: ReportTable?
+  let activities: ReportTable?
+  let timeline: ReportTable?
+  /// The write whose journey is drawn; nil for the slowest.
+  let chosenWrite: Int?
+
+  static let width = 920.0
+  static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]
+  /// Most devices drawn in the timeline (the rest are counted in its caption).
+  static let timelineDeviceLimit = 24
+  /// Most write and import marks drawn in the timeline.
+  static let timelineMarkLimit = 4000
+
+  init?(directory: String, write: Int?) {
+    guard let summary = ReportTable.read(directory, "summary.csv"), summary.rows.count == 1 else { return nil }
+    self.summary = summary
+    latency = ReportTable.read(directory, "latency.csv")
+    activities = ReportTable.read(directory, "activities.csv")
+    timeline = ReportTable.read(directory, "timeline.csv")
+    chosenWrite = write
+  }
+
+  var row: [String] { summary.rows[0] }
+  func metric(_ name: String) -> Double? { summary.number(row, name) }
+  var name: String { summary.text(row, "scenario") }
+  var endSeconds: Double { metric("simulatedSeconds") ?? 0 }
+
+  /// The page, or the problem that stops it (a `--write` with no rows).
+  func html() -> Result<String, ReportProblem> {
+    var body = header()
+    body += section("Save-to-visible latency", latencyCDF())
+    body += section("Where the time goes: mean time per stage", stageBars())
+    body += section("Blocked time per scheduler policy and wait cause, over simulated time", blockedOverTime())
+    body += section("Device states", deviceTimeline())
+    switch journey() {
+    case .success(let chart): body += section("One write's journey", chart)
+    case .failure(let problem): return .failure(problem)
+    }
+    return .success(ReportPage.document(title: "SyncSim report: \(name)", body: body))
+  }
+
+  func section(_ title: String, _ content: String) -> String {
+    "<section><h2>\(SVG.escape(title))</h2>\n\(content)</section>\n"
+  }
+
+  func header() -> String {
+    var out = "<h1>\(SVG.escape(name))</h1>\n<p class=\"meta\">seed \(SVG.escape(summary.text(row, "seed")))"
+    for column in ["syncsimVersion", "scenarioHash", "fingerprint"] {
+      out += " · \(column) <code>\(SVG.escape(summary.text(row, column)))</code>"
+    }
+    out += " · simulated \(SVG.duration(endSeconds))</p>\n<table class=\"metrics\">"
+    let shown: [(String, Bool)] = [
+      ("latency.p50", true), ("latency.p95", true), ("latency.p99", true), ("latency.max", true),
+      ("converged", false), ("convergenceTime", true), ("writes", false), ("rowsVisible", false),
+      ("rowsNotVisible", false), ("events", false),
+    ]
+    for (name, isDuration) in shown {
+      let value = metric(name).map { isDuration ? SVG.duration($0) : SVG.number($0) } ?? "undefined"
+      out += "<tr><th>\(name)</th><td id=\"metric-\(name)\">\(value)</td></tr>"
+    }
+    return out + "</table>\n"
+  }
+
+  /// Observer groups in first-seen order: a device's name before `#` (`phone#3` is in `phone`).
+  static func group(_ device: String) -> String {
+    device.firstIndex(of: "#").map { String(device[..<$0]) } ?? device
+  }
+
+  /// The visible rows' latencies per observer group, each sorted.
+  func latenciesByGroup() -> [(group: String, values: [Double])] {
+    guard let latency else { return [] }
+    var groups: [(group: String, values: [Double])] = []
+    var position: [String: Int] = [:]  // lookup only
+    for row in latency.rows where latency.text(row, "outcome") == "visible" {
+      guard let value = latency.number(row, "latency") else { continue }
+      let group = Self.group(latency.text(row, "observer"))
+      if position[group] == nil {
+        position[group] = groups.count
+        groups.append((group, []))
+      }
+      groups[position[group]!].values.append(value)
+    }
+    return groups.map { ($0.group, $0.values.sorted()) }
+  }
+
+  func missing(_ file: String) -> String {
+    "<p class=\"note\">\(file) was not written for this run (the scenario's <code>outputs</code> leave it out).</p>\n"
+  }
+}
+
+/// Why a report cannot be written.
+public struct ReportProblem: Error, Sendable {
+  public var message: String
+  public var hint: String?
+}
