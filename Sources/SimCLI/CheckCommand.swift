@@ -105,7 +105,7 @@ struct CheckCommand {
     var note: String
     if update {
       do {
-        try ScenarioFile.write(produced, to: directory)
+        try ResultSetWriter.write(produced.map { ResultFile(name: $0.name, text: $0.text) }, to: directory)
         note = "results updated in \(directory)/"
       } catch {
         failures.append("cannot write \(directory): \(error.localizedDescription)")

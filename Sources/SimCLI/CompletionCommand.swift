@@ -14,10 +14,10 @@ enum CompletionCommand {
 
   /// Each command's options, as the completion offers them.
   static let options: [(command: String, options: [String])] = [
-    ("run", ["--seed", "--duration", "--out", "--trace", "--help"]),
-    ("validate", ["--strict", "--help"]),
+    ("run", ["--seed", "--duration", "--out", "--trace", "--accept-large", "--help"]),
+    ("validate", ["--strict", "--estimate", "--accept-large", "--help"]),
     ("check", ["--baseline", "--junit", "--update", "--help"]),
-    ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--help"]),
+    ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--accept-large", "--help"]),
     ("merge", ["--out", "--help"]),
     ("compare", ["--all", "--force", "--help"]),
     ("report", ["--write", "--metric", "--out", "--help"]),

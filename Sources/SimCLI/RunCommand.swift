@@ -7,7 +7,7 @@ import SimScenario
 /// `syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace]`.
 struct RunCommand {
   static let usage = """
-    usage: syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace]
+    usage: syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace] [--accept-large]
 
     Runs a scenario, prints a summary and writes CSV results into DIR
     (default Results/<scenario name>/): summary.csv, latency.csv, activities.csv,
@@ -17,6 +17,7 @@ struct RunCommand {
       --duration D    override the simulated duration ("30m", "24h", "7d" or seconds)
       --out DIR       where to write the CSV files
       --trace         also write every processed event to trace.csv
+      --accept-large  run even when the estimate (memory, files) is over its limit
     """
 
   /// What the command line asked for.
@@ -26,6 +27,7 @@ struct RunCommand {
     var duration: SimDuration?
     var out: String?
     var trace: Bool
+    var acceptLarge = false
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -45,11 +47,12 @@ struct RunCommand {
     let durationText = try args.option("duration")
     let out = try args.option("out")
     let trace = args.flag("trace")
+    let acceptLarge = args.flag("accept-large")
     let files = try args.positionals()
     guard files.count == 1 else {
       throw UsageError(files.isEmpty ? "run needs a scenario file" : "run takes one scenario file")
     }
-    var options = Options(file: files[0], out: out, trace: trace)
+    var options = Options(file: files[0], out: out, trace: trace, acceptLarge: acceptLarge)
     if let seedText {
       guard let value = UInt64(seedText) else {
         throw UsageError("--seed must be a whole number from 0 to \(UInt64.max)")
@@ -69,10 +72,17 @@ struct RunCommand {
 
   /// Loads and validates the scenario, reporting every problem; nil when it has an error.
   static func load(_ options: Options, console: Console) -> (scenario: Scenario, bytes: [UInt8])? {
-    let loaded = ScenarioFile.load(options.file)
-    for problem in loaded.problems { console.error(problem.description) }
-    guard let scenario = loaded.scenario else {
-      console.error("\(loaded.problems.count) problem\(loaded.problems.count == 1 ? "" : "s") found; nothing was run")
+    let loaded = ScenarioFile.load(options.file, acceptLarge: options.acceptLarge)
+    var problems = loaded.problems
+    // A longer --duration is estimated again: `quickstart --duration 3650d` is another run.
+    if let scenario = loaded.scenario, let duration = options.duration, !options.acceptLarge {
+      var longer = scenario
+      longer.spec.duration = duration
+      problems += RunEstimate(longer).problems(file: options.file)
+    }
+    for problem in problems { console.error(problem.description) }
+    guard let scenario = loaded.scenario, !problems.contains(where: { $0.severity == .error }) else {
+      console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") found; nothing was run")
       return nil
     }
     return (scenario, loaded.bytes)
@@ -89,7 +99,8 @@ struct RunCommand {
     if console.errIsTerminal && wall > .seconds(2) { console.errorRaw("\r\u{1B}[K") }
     let directory = options.out ?? "Results/\(scenario.name)"
     do {
-      try ScenarioFile.write(report.files(version: SyncSimCommand.version, includeTrace: options.trace), to: directory)
+      try ResultSetWriter.write(
+        report.resultFiles(version: SyncSimCommand.version, includeTrace: options.trace), to: directory)
     } catch {
       console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
       return .cannotCreate

@@ -6,14 +6,17 @@ import SimScenario
 /// Reading scenario files and writing result files.
 enum ScenarioFile {
   /// Reads and decodes a scenario; problems come back with the file's name.
-  static func load(_ path: String) -> (scenario: Scenario?, bytes: [UInt8], problems: [ScenarioProblem]) {
+  /// A scenario over `RunEstimate`'s limits is refused unless `acceptLarge`.
+  static func load(
+    _ path: String, acceptLarge: Bool = false
+  ) -> (scenario: Scenario?, bytes: [UInt8], problems: [ScenarioProblem]) {
     let bytes: [UInt8]
     switch readBounded(path, limit: ScenarioDecoder.Limits.maxFileBytes) {
     case .success(let read): bytes = read
     case .failure(let problem): return (nil, [], [problem])
     }
     do {
-      let (scenario, warnings) = try ScenarioDecoder.decode(bytes, file: path)
+      let (scenario, warnings) = try ScenarioDecoder.decode(bytes, file: path, acceptLarge: acceptLarge)
       return (scenario, bytes, warnings)
     } catch {
       return (nil, bytes, error.problems)

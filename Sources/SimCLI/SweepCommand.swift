@@ -8,7 +8,7 @@ import SimScenario
 struct SweepCommand {
   static let usage = """
     usage: syncsim sweep SCENARIO.json [--set PATH=V1,V2,...]... [--zip PATH,PATH]... [--exclude PATH=V,...]...
-                         [--seeds 1..30] [--jobs N] [--out DIR] [--shard I/N]
+                         [--seeds 1..30] [--jobs N] [--out DIR] [--shard I/N] [--accept-large]
 
     Runs every point of the sweep (the scenario's `sweep` section, extended by --set) for every
     seed. Each run is single-threaded and deterministic; runs spread over --jobs threads
@@ -24,6 +24,7 @@ struct SweepCommand {
       --seeds 1..30      replications (a range or a list); default the scenario's seed
       --shard I/N        run only runs I, I+N, I+2N, … (1-based I; run k = point × seeds + replication);
                          combine shard folders with `syncsim merge`
+      --accept-large     run points whose estimate (memory, files) is over its limit
     """
 
   /// What the command line asked for.
@@ -36,6 +37,7 @@ struct SweepCommand {
     var jobs: Int
     var out: String?
     var shard: (index: Int, count: Int)?
+    var acceptLarge = false
   }
 
   /// A sweep ready to run: its scenario, plan and runner, and each point's resolved scenario.
@@ -68,6 +70,7 @@ struct SweepCommand {
     let jobsText = try args.option("jobs")
     let out = try args.option("out")
     let shardText = try args.option("shard")
+    let acceptLarge = args.flag("accept-large")
     let files = try args.positionals()
     for (name, values) in [("set", sets), ("exclude", excludes)] {
       guard let bare = values.first(where: { !$0.contains("=") }) else { continue }
@@ -85,7 +88,7 @@ struct SweepCommand {
     }
     return Options(
       file: files[0], sets: sets, zips: zips, excludes: excludes, seeds: seeds, jobs: jobs, out: out,
-      shard: try shardText.map(parseShard))
+      shard: try shardText.map(parseShard), acceptLarge: acceptLarge)
   }
 
   static func parseShard(_ text: String) throws(UsageError) -> (index: Int, count: Int) {
@@ -102,7 +105,7 @@ struct SweepCommand {
   /// A malformed --set, --zip, --exclude or --seeds is a usage error (64); a value the scenario
   /// refuses at some point of the sweep is bad input (65).
   static func prepare(_ options: Options, console: Console) -> Result<Prepared, ExitCode> {
-    let loaded = ScenarioFile.load(options.file)
+    let loaded = ScenarioFile.load(options.file, acceptLarge: options.acceptLarge)
     for problem in loaded.problems { console.error(problem.description) }
     guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else {
       return .failure(.dataError)
@@ -117,7 +120,8 @@ struct SweepCommand {
       return .failure(.usage)
     }
     let runner = SweepRunner(
-      name: scenario.name, document: document, sourceBytes: loaded.bytes, file: options.file, plan: plan)
+      name: scenario.name, document: document, sourceBytes: loaded.bytes, file: options.file, plan: plan,
+      acceptLarge: options.acceptLarge)
     var scenarios: [Int: Scenario] = [:]
     if problems.isEmpty {
       switch runner.resolveAll() {

@@ -6,13 +6,15 @@ import SimScenario
 /// `syncsim validate FILE... [--strict]`: reports every problem of every file.
 struct ValidateCommand {
   static let usage = """
-    usage: syncsim validate FILE... [--strict]
+    usage: syncsim validate FILE... [--strict] [--estimate] [--accept-large]
 
     Checks scenario files and reports every problem as `file: JSON path: problem (hint)`.
     Exits 65 if any file has an error (or, with --strict, a warning; advice never fails).
     A JSON Schema among the files (Scenarios/schema.json) is skipped, so Scenarios/*.json works.
 
-      --strict   warnings are errors
+      --strict         warnings are errors
+      --estimate       print what a run would cost: writes, rows, events, memory, files
+      --accept-large   accept a scenario whose estimate is over a limit (as run --accept-large)
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -22,11 +24,13 @@ struct ValidateCommand {
       return .success
     }
     let strict = args.flag("strict")
+    let estimate = args.flag("estimate")
+    let acceptLarge = args.flag("accept-large")
     let files = try args.positionals()
     guard !files.isEmpty else { throw UsageError("validate needs at least one file") }
     var failed = false
     for file in files {
-      let loaded = ScenarioFile.load(file)
+      let loaded = ScenarioFile.load(file, acceptLarge: acceptLarge)
       // Read once: only a file that is not a scenario is looked at again, as a schema.
       if loaded.scenario == nil && ScenarioFile.isJSONSchema(loaded.bytes) {
         console.print("\(file): skipped (a JSON Schema, not a scenario)")
@@ -38,6 +42,7 @@ struct ValidateCommand {
         console.print(
           "\(file): ok (\(scenario.deviceNames.count) devices, \(DurationText.format(scenario.spec.duration)), \(scenario.expectations.count) expectations)"
         )
+        if estimate { console.print("\(file): estimate \(RunEstimate(scenario).description)") }
       } else {
         failed = true
         console.print("\(file): \(errors) problem\(errors == 1 ? "" : "s")")

@@ -12,8 +12,13 @@ public struct SweepRunner: Sendable {
   public let sourceBytes: [UInt8]
   public let file: String
   public let plan: SweepPlan
+  /// Run points whose `RunEstimate` is over a limit (`--accept-large`).
+  public let acceptLarge: Bool
 
-  public init(name: String, document: JSONNode, sourceBytes: [UInt8], file: String, plan: SweepPlan) {
+  public init(
+    name: String, document: JSONNode, sourceBytes: [UInt8], file: String, plan: SweepPlan, acceptLarge: Bool = false
+  ) {
+    self.acceptLarge = acceptLarge
     self.name = name
     self.document = document
     self.sourceBytes = sourceBytes
@@ -75,7 +80,8 @@ public struct SweepRunner: Sendable {
       let (node, pathProblems) = applyFactors(point)
       problems += pathProblems
       do {
-        let (scenario, _) = try ScenarioDecoder.decode(Array(node.serialized().utf8), file: file, checkingSweep: false)
+        let (scenario, _) = try ScenarioDecoder.decode(
+          Array(node.serialized().utf8), file: file, checkingSweep: false, acceptLarge: acceptLarge)
         scenarios[point.index] = scenario
       } catch {
         problems += error.problems

@@ -140,3 +140,50 @@ extension CSVTable {
     return table
   }
 }
+
+/// Where CSV rows go: a table in memory, or a stream to a file.
+public protocol CSVRowSink {
+  mutating func append(_ row: [String])
+}
+
+extension CSVTable: CSVRowSink {}
+
+/// Rows encoded as they come and handed to `write` in chunks of about a megabyte, so that a file
+/// of any length takes a megabyte of memory while it is written.
+public final class CSVStream: CSVRowSink {
+  private var buffer: [UInt8] = []
+  private let write: ([UInt8]) throws -> Void
+  private let chunkBytes: Int
+  /// The first error `write` threw; later rows are dropped.
+  public private(set) var error: (any Error)?
+
+  /// A stream that starts with the header `columns`.
+  public init(columns: [String], chunkBytes: Int = 1 << 20, write: @escaping ([UInt8]) throws -> Void) {
+    self.write = write
+    self.chunkBytes = chunkBytes
+    buffer.reserveCapacity(chunkBytes + 4096)
+    CSVTable.appendRecord(columns, to: &buffer)
+  }
+
+  public func append(_ row: [String]) {
+    guard error == nil else { return }
+    CSVTable.appendRecord(row, to: &buffer)
+    if buffer.count >= chunkBytes { flush() }
+  }
+
+  /// Hands over what is buffered; throws the first error of any write.
+  public func finish() throws {
+    flush()
+    if let error { throw error }
+  }
+
+  private func flush() {
+    guard error == nil, !buffer.isEmpty else { return }
+    do {
+      try write(buffer)
+    } catch {
+      self.error = error
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}

@@ -3,19 +3,53 @@ import SimMetrics
 import SimModel
 
 extension RunReport {
-  /// The result files of this run, by file name, in a fixed order. Nothing here depends on the
-  /// wall clock or on hashing order.
-  public func files(version: String, includeTrace: Bool) -> [(name: String, text: String)] {
+  /// The result files of this run, in a fixed order: the summary and `resolved.json` as text,
+  /// the per-row files as streams of rows (written as they are produced, never held whole).
+  /// Nothing here depends on the wall clock or on hashing order.
+  public func resultFiles(version: String, includeTrace: Bool) -> [ResultFile] {
     var files = [
-      ("summary.csv", summaryTable(version: version).text),
-      ("resolved.json", ScenarioResolver.file(resolved, seeds: [seed], version: version)),
+      ResultFile(name: "summary.csv", text: summaryTable(version: version).text),
+      ResultFile(name: "resolved.json", text: ScenarioResolver.file(resolved, seeds: [seed], version: version)),
     ]
-    if scenario.outputs.contains("latency") { files.append(("latency.csv", latencyTable().text)) }
-    if scenario.outputs.contains("activities") { files.append(("activities.csv", activitiesTable().text)) }
-    if scenario.outputs.contains("timeline") { files.append(("timeline.csv", timelineTable().text)) }
-    if scenario.outputs.contains("objects") { files.append(("objects.csv", objectsTable().text)) }
-    if includeTrace { files.append(("trace.csv", traceTable().text)) }
+    func stream(_ name: String, _ columns: [String], _ rows: @escaping (CSVStream) -> Void) {
+      files.append(ResultFile(name: name, columns: columns, rows: rows))
+    }
+    if scenario.outputs.contains("latency") {
+      stream("latency.csv", latencyColumns) { stream in
+        var sink = stream
+        latencyRows(into: &sink)
+      }
+    }
+    if scenario.outputs.contains("activities") {
+      stream("activities.csv", activitiesColumns) { stream in
+        var sink = stream
+        activitiesRows(into: &sink)
+      }
+    }
+    if scenario.outputs.contains("timeline") {
+      stream("timeline.csv", timelineColumns) { stream in
+        var sink = stream
+        timelineRows(into: &sink)
+      }
+    }
+    if scenario.outputs.contains("objects") {
+      stream("objects.csv", objectsColumns) { stream in
+        var sink = stream
+        objectsRows(into: &sink)
+      }
+    }
+    if includeTrace {
+      stream("trace.csv", traceColumns) { stream in
+        var sink = stream
+        traceRows(into: &sink)
+      }
+    }
     return files
+  }
+
+  /// The result files as text, by file name (for comparing with committed results).
+  public func files(version: String, includeTrace: Bool) -> [(name: String, text: String)] {
+    resultFiles(version: version, includeTrace: includeTrace).map { ($0.name, $0.renderedText()) }
   }
 
   var runColumns: [String] { [scenario.name, String(seed)] }
@@ -39,14 +73,24 @@ extension RunReport {
   }
 
   public func latencyTable() -> CSVTable {
-    var table = CSVTable(
-      columns: [
+    var table = CSVTable(columns: latencyColumns)
+    latencyRows(into: &table)
+    return table
+  }
+
+  /// The columns of `latency.csv`.
+  public var latencyColumns: [String] {
+    [
         "scenario", "seed", "write", "zone", "object", "writer", "observer", "kind", "outcome", "editedAt",
         "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
       ]
         + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
         + LatencyRow.notifyCauseNames.map { "notify.\($0)" }
-        + ["importDecision"] + policyNames.map { "importBlocked.\($0)" })
+        + ["importDecision"] + policyNames.map { "importBlocked.\($0)" }
+  }
+
+  /// Each row of `latency.csv`, in order, into `table` (a table in memory or a stream to a file).
+  public func latencyRows<Sink: CSVRowSink>(into table: inout Sink) {
     recorder.forEachLatencyRow { row in
       var fields =
         runColumns + [
@@ -68,17 +112,26 @@ extension RunReport {
       fields += blocked.import.map { importKnown ? CSVTable.seconds($0) : "" }
       table.append(fields)
     }
-    return table
   }
 
   /// `objects.csv`: per device and store, every object of its zone at the end: whether the store
   /// holds it live and the newest write it holds, beside the server's, and whether they agree.
   public func objectsTable() -> CSVTable {
-    var table = CSVTable(
-      columns: [
+    var table = CSVTable(columns: objectsColumns)
+    objectsRows(into: &table)
+    return table
+  }
+
+  /// The columns of `objects.csv`.
+  public var objectsColumns: [String] {
+    [
         "scenario", "seed", "device", "store", "zone", "object", "entity", "held", "write", "serverLive",
         "serverWrite", "matchesServer",
-      ])
+      ]
+  }
+
+  /// Each row of `objects.csv`, in order, into `table` (a table in memory or a stream to a file).
+  public func objectsRows<Sink: CSVRowSink>(into table: inout Sink) {
     for state in recorder.objectStates {
       let device = recorder.device(of: state.store)
       let entity =
@@ -95,15 +148,24 @@ extension RunReport {
           state.serverWrite == .none ? "" : String(state.serverWrite.raw), matches ? "1" : "0",
         ])
     }
-    return table
   }
 
   public func activitiesTable() -> CSVTable {
-    var table = CSVTable(
-      columns: [
+    var table = CSVTable(columns: activitiesColumns)
+    activitiesRows(into: &table)
+    return table
+  }
+
+  /// The columns of `activities.csv`.
+  public var activitiesColumns: [String] {
+    [
         "scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
         "finishedAt", "succeeded", "cancelled", "records", "waited",
-      ] + policyNames.map { "blocked.\($0)" })
+      ] + policyNames.map { "blocked.\($0)" }
+  }
+
+  /// Each row of `activities.csv`, in order, into `table` (a table in memory or a stream to a file).
+  public func activitiesRows<Sink: CSVRowSink>(into table: inout Sink) {
     for (index, activity) in recorder.activities.enumerated() {
       let device = recorder.device(of: activity.store)
       let store = activity.store.index - firstStore(of: device)
@@ -119,7 +181,6 @@ extension RunReport {
           activity.cancelled?.rawValue ?? "", String(activity.records), waited.map(CSVTable.seconds) ?? "",
         ] + blocked.map(CSVTable.seconds))
     }
-    return table
   }
 
   func firstStore(of device: DeviceID) -> Int {
@@ -129,12 +190,22 @@ extension RunReport {
   }
 
   public func traceTable() -> CSVTable {
-    var table = CSVTable(columns: ["scenario", "seed", "time", "kind", "entity"])
+    var table = CSVTable(columns: traceColumns)
+    traceRows(into: &table)
+    return table
+  }
+
+  /// The columns of `trace.csv`.
+  public var traceColumns: [String] {
+    ["scenario", "seed", "time", "kind", "entity"]
+  }
+
+  /// Each row of `trace.csv`, in order, into `table` (a table in memory or a stream to a file).
+  public func traceRows<Sink: CSVRowSink>(into table: inout Sink) {
     for event in recorder.trace {
       let name =
         Int(event.kind) < ModelEvent.kindNames.count ? ModelEvent.kindNames[Int(event.kind)] : String(event.kind)
       table.append(runColumns + [CSVTable.seconds(event.at), name, String(event.entity)])
     }
-    return table
   }
 }

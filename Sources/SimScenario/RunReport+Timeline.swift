@@ -7,11 +7,21 @@ extension RunReport {
   /// committed, committed writes of others not yet visible on it, and whether the device is
   /// converged (neither: nothing of its own pending, nothing of others' unseen).
   public func timelineTable() -> CSVTable {
-    var table = CSVTable(
-      columns: [
+    var table = CSVTable(columns: timelineColumns)
+    timelineRows(into: &table)
+    return table
+  }
+
+  /// The columns of `timeline.csv`.
+  public var timelineColumns: [String] {
+    [
         "scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online",
         "pendingWrites", "behindWrites", "converged",
-      ])
+      ]
+  }
+
+  /// Each row of `timeline.csv`, in order, into `table` (a table in memory or a stream to a file).
+  public func timelineRows<Sink: CSVRowSink>(into table: inout Sink) {
     let deviceCount = scenario.deviceNames.count
     // Step functions per device: (time, new value), already in time order from the observations.
     var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
@@ -25,8 +35,8 @@ extension RunReport {
       pending[write.device.index].append((write.editedAt, 1))
       if let committed = write.committedAt { pending[write.device.index].append((committed, -1)) }
     }
-    for row in rows {
-      guard let committed = row.committedAt, row.outcome == .visible || row.outcome == .notVisible else { continue }
+    recorder.forEachLatencyRow { row in
+      guard let committed = row.committedAt, row.outcome == .visible || row.outcome == .notVisible else { return }
       behind[row.observer.index].append((committed, 1))
       if let visible = row.visibleAt { behind[row.observer.index].append((visible, -1)) }
     }
@@ -69,7 +79,6 @@ extension RunReport {
         time += step
       }
     }
-    return table
   }
 
   func flag(_ value: Bool?) -> String { value.map { $0 ? "1" : "0" } ?? "" }

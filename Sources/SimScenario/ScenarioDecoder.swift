@@ -41,8 +41,11 @@ public enum ScenarioDecoder {
   ///
   /// A scenario's own `sweep` section is checked by decoding each of its points (so `validate`
   /// refuses what `sweep` would); `checkingSweep: false` skips that, for decoding a point itself.
+  ///
+  /// A scenario whose `RunEstimate` is over a limit is refused unless `acceptLarge`.
   public static func decode(
-    _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard, checkingSweep: Bool = true
+    _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard, checkingSweep: Bool = true,
+    acceptLarge: Bool = false
   ) throws(ScenarioProblems) -> (Scenario, [ScenarioProblem]) {
     guard bytes.count <= Limits.maxFileBytes else {
       throw ScenarioProblems(problems: [
@@ -69,8 +72,11 @@ public enum ScenarioDecoder {
     let reader = ScenarioReader(file: file)
     let scenario = ScenarioBuilder(reader: reader, policyRegistry: policies).build(root)
     var problems = reader.problems
+    if !acceptLarge, let scenario, !problems.contains(where: { $0.severity == .error }) {
+      problems += RunEstimate(scenario).problems(file: file)
+    }
     if checkingSweep, let scenario, let plan = scenario.sweep, !problems.contains(where: { $0.severity == .error }) {
-      problems += sweepProblems(plan, root: root, file: file, policies: policies)
+      problems += sweepProblems(plan, root: root, file: file, policies: policies, acceptLarge: acceptLarge)
     }
     if problems.contains(where: { $0.severity == .error }) || scenario == nil {
       throw ScenarioProblems(problems: problems)
@@ -81,7 +87,7 @@ public enum ScenarioDecoder {
   /// The errors of the scenario's own sweep: each point decoded as `sweep` will decode it. A
   /// problem at a factor's path (a misspelt key) is reported at that factor; others name the point.
   static func sweepProblems(
-    _ plan: SweepPlan, root: JSONNode, file: String, policies: PolicyRegistry
+    _ plan: SweepPlan, root: JSONNode, file: String, policies: PolicyRegistry, acceptLarge: Bool
   )
     -> [ScenarioProblem]
   {
@@ -90,7 +96,9 @@ public enum ScenarioDecoder {
       let (document, pathProblems) = plan.document(root, at: point, file: file)
       var problems = pathProblems
       do {
-        _ = try decode(Array(document.serialized().utf8), file: file, policies: policies, checkingSweep: false)
+        _ = try decode(
+          Array(document.serialized().utf8), file: file, policies: policies, checkingSweep: false,
+          acceptLarge: acceptLarge)
       } catch {
         problems += error.problems.filter { $0.severity == .error }
       }

@@ -1,0 +1,143 @@
+import Foundation
+import SimScenario
+
+/// Writes a run's result files as one set: into a fresh folder beside the target, streamed file
+/// by file, then swapped with the target in one atomic exchange, so that a reader sees the whole
+/// old set or the whole new one, and an interrupted or failed write leaves the old set untouched.
+///
+/// The staging folder is made by `mkdir` under an unpredictable name (`.NAME.tmp-PID-…`), so
+/// nothing planted can be followed; its files are created exclusively inside it. A staging folder
+/// left by a killed process is removed by the next write beside it. The exchange is Linux's
+/// `renameat2(RENAME_EXCHANGE)`; where it is missing, or the target folder holds files that are not
+/// results (a folder of the user's own), the files are renamed into the target one by one with
+/// rollback (`ScenarioFile.replace`), and only a reader during that moment can see a mix.
+enum ResultSetWriter {
+  /// The names a result folder may hold: what a run or `report` writes. A folder holding anything
+  /// else is never swapped as a whole.
+  static let resultNames: Set<String> = [
+    "summary.csv", "resolved.json", "latency.csv", "activities.csv", "timeline.csv", "objects.csv", "trace.csv",
+    "report.html",
+  ]
+
+  static func write(_ files: [ResultFile], to directory: String) throws {
+    let manager = FileManager.default
+    let target = (directory as NSString).standardizingPath
+    let parent = (target as NSString).deletingLastPathComponent
+    let base = (target as NSString).lastPathComponent
+    let parentPath = parent.isEmpty ? "." : parent
+    try manager.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
+    removeStaleStaging(in: parentPath)
+    let staging = try makeStaging(named: base, in: parentPath)
+    var committed = false
+    defer { if !committed { removeFolder(staging) } }
+    for file in files {
+      try stream(file, to: (staging as NSString).appendingPathComponent(file.name))
+    }
+    var isFolder: ObjCBool = false
+    if !manager.fileExists(atPath: target, isDirectory: &isFolder) {
+      guard rename(staging, target) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target]) }
+      committed = true
+      return
+    }
+    guard isFolder.boolValue else {
+      throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: target])
+    }
+    // A link to a folder is never swapped (that would move the link, not the folder).
+    var status = stat()
+    let isLink = lstat(target, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+    if !isLink, holdsOnlyResults(target), exchange(staging, target) {
+      // The staging folder now holds the previous set: remove it.
+      committed = false
+      return
+    }
+    // A folder of the user's own (or no exchange): replace file by file, with rollback.
+    ScenarioFile.removeStaleTemporaries(in: target)
+    let moves = files.map { (temporary: (staging as NSString).appendingPathComponent($0.name),
+                             final: (target as NSString).appendingPathComponent($0.name)) }
+    try ScenarioFile.replace(moves, in: target)
+  }
+
+  /// Creates `.NAME.tmp-PID-RANDOM` exclusively (mkdir fails on anything already there).
+  static func makeStaging(named name: String, in parent: String) throws -> String {
+    let pid = ProcessInfo.processInfo.processIdentifier
+    for _ in 0..<16 {
+      let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+      let path = (parent as NSString).appendingPathComponent(ScenarioFile.temporaryPrefix(name, pid: pid) + suffix)
+      if mkdir(path, 0o755) == 0 { return path }
+      if errno != EEXIST { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+    }
+    throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: parent])
+  }
+
+  /// Streams one file into the staging folder, created exclusively and never through a link.
+  static func stream(_ file: ResultFile, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+    var closed = false
+    defer { if !closed { close(descriptor) } }
+    try file.produce { bytes in
+      var written = 0
+      try bytes.withUnsafeBytes { buffer in
+        while written < buffer.count {
+          let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+          if result < 0 && errno == EINTR { continue }
+          guard result > 0 else { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path]) }
+          written += result
+        }
+      }
+    }
+    closed = true
+    guard close(descriptor) == 0 else { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path]) }
+  }
+
+  /// Whether every entry of `folder` is a result file or a temporary of one.
+  static func holdsOnlyResults(_ folder: String) -> Bool {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+    return names.allSatisfy { name in
+      resultNames.contains(name) || (name.hasPrefix(".") && name.contains(".tmp-"))
+    }
+  }
+
+  typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+  /// `renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE)`, looked up at run time (glibc 2.28+).
+  static let renameat2: RenameAt2? = {
+    #if os(Linux)
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
+      return unsafeBitCast(symbol, to: RenameAt2.self)
+    #else
+      return nil
+    #endif
+  }()
+
+  /// Swaps two folders atomically; false when the system cannot.
+  static func exchange(_ a: String, _ b: String) -> Bool {
+    guard let renameat2 else { return false }
+    let atCurrentDirectory: Int32 = -100
+    let renameExchange: UInt32 = 2
+    return renameat2(atCurrentDirectory, a, atCurrentDirectory, b, renameExchange) == 0
+  }
+
+  /// Removes a staging folder and the regular files in it (it holds nothing else).
+  static func removeFolder(_ folder: String) {
+    if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+      for name in names { unlink((folder as NSString).appendingPathComponent(name)) }
+    }
+    rmdir(folder)
+  }
+
+  /// Removes staging folders (`.NAME.tmp-PID-…/`) of processes that no longer run.
+  static func removeStaleStaging(in parent: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+    for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
+      let fields = name.components(separatedBy: ".tmp-")
+      guard fields.count == 2, let pid = Int32(fields[1].split(separator: "-").first ?? "") else { continue }
+      let path = (parent as NSString).appendingPathComponent(name)
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+      if pid != ProcessInfo.processInfo.processIdentifier && kill(pid, 0) != 0 && errno == ESRCH {
+        removeFolder(path)
+      }
+    }
+  }
+}

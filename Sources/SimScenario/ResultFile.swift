@@ -1,0 +1,40 @@
+import SimMetrics
+
+/// One file of a run's results: a short text, or CSV rows produced into a stream as it is
+/// written, so a file of millions of rows never sits in memory whole.
+public struct ResultFile {
+  public var name: String
+  public var text: String?
+  public var columns: [String] = []
+  /// Produces every row into the stream, in order.
+  public var rows: ((CSVStream) -> Void)?
+
+  public init(name: String, text: String) {
+    self.name = name
+    self.text = text
+  }
+
+  public init(name: String, columns: [String], rows: @escaping (CSVStream) -> Void) {
+    self.name = name
+    self.columns = columns
+    self.rows = rows
+  }
+
+  /// Writes the file's bytes through `write`, in chunks of about a megabyte.
+  public func produce(_ write: @escaping ([UInt8]) throws -> Void) throws {
+    if let text {
+      try write(Array(text.utf8))
+      return
+    }
+    let stream = CSVStream(columns: columns, write: write)
+    rows?(stream)
+    try stream.finish()
+  }
+
+  /// The whole file as text (for small files and comparisons).
+  public func renderedText() -> String {
+    var bytes: [UInt8] = []
+    try? produce { bytes += $0 }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

@@ -1,0 +1,157 @@
+import SimKernel
+import SimMetrics
+import SimModel
+
+/// What a run of a scenario will cost, worked out before it runs: writes, (write, observer)
+/// rows, records the stores hold, events, peak memory and the bytes of the files it writes.
+///
+/// Memory is dominated by the rows' bookkeeping (each observer's imports and visibility), the
+/// records every store holds, and the activities; the constants are fitted to measured peak RSS
+/// (`docs/limits.md`): within a factor of two of it on the library and on fleets of 100–2,000
+/// devices in one account. `validate`, `run` and `sweep` refuse a scenario whose estimate is over a
+/// limit, with the estimate, unless `--accept-large` is given.
+public struct RunEstimate: Sendable, Equatable {
+  public var writes: Double
+  public var rows: Double
+  public var heldRecords: Double
+  public var events: Double
+  public var memoryBytes: Double
+  public var outputBytes: Double
+
+  /// Over these, a scenario is refused (exit 65) unless the run accepts it explicitly.
+  public enum Limits {
+    public static let memoryBytes = 4.0 * 1024 * 1024 * 1024
+    public static let outputBytes = 2.0 * 1024 * 1024 * 1024
+  }
+
+  /// Fitted costs (docs/limits.md).
+  enum Cost {
+    static let baseBytes = 24.0 * 1024 * 1024
+    static let bytesPerRow = 15.0
+    static let bytesPerEvent = 28.0
+    static let bytesPerHeldRecord = 24.0
+    static let bytesPerWrite = 250.0
+    static let eventsPerRow = 0.35
+    /// A bulk insert's rows arrive in pages of about 200, a few events each.
+    static let eventsPerPagedRow = 0.015
+    static let eventsPerWrite = 12.0
+    static let eventsPerDeviceHour = 6.0
+    static let latencyRowBytes = 560.0
+    static let activityRowBytes = 230.0
+    static let timelineRowBytes = 70.0
+  }
+
+  public init(_ scenario: Scenario) {
+    let spec = scenario.spec
+    let hours = spec.duration.seconds / 3600
+    let layout = spec.zoneLayout()
+    var storesInZone = [Double](repeating: 0, count: layout.zones.count)
+    for zone in layout.storeZones where zone >= 0 { storesInZone[Int(zone)] += 1 }
+    // Per device: its edits (workload and scripted) and bulk inserts, and the objects they make.
+    var editsByDevice = [Double](repeating: 0, count: spec.devices.count)
+    var bulkByDevice = [Double](repeating: 0, count: spec.devices.count)
+    var bulkSaves = 0.0
+    var objectsByDevice = [Double](repeating: 0, count: spec.devices.count)
+    for (index, device) in spec.devices.enumerated() {
+      let edits = (device.workload?.editsPerHour ?? 0) * hours
+      editsByDevice[index] += edits
+      objectsByDevice[index] += edits * (device.workload?.insertShare ?? 0)
+    }
+    for action in spec.timeline {
+      switch action.action {
+      case .bulkInsert(let count, _, let oneSave, _):
+        for device in action.devices {
+          bulkByDevice[device] += Double(count)
+          objectsByDevice[device] += Double(count)
+        }
+        bulkSaves += Double(action.devices.count) * (oneSave ? 1 : Double(count))
+      case .edit(let kind, _, _):
+        for device in action.devices {
+          editsByDevice[device] += 1
+          if kind == .insert { objectsByDevice[device] += 1 }
+        }
+      default: break
+      }
+    }
+    var objectsInZone = [Double](repeating: 0, count: layout.zones.count)
+    var rows = 0.0
+    var pushedRows = 0.0
+    var firstStore = 0
+    for (index, device) in spec.devices.enumerated() {
+      let zones = layout.storeZones[firstStore..<(firstStore + device.stores.count)]
+      firstStore += device.stores.count
+      guard let zone = zones.first(where: { $0 >= 0 }) else { continue }
+      let observers = max(0, storesInZone[Int(zone)] - Double(zones.filter { $0 == zone }.count))
+      rows += (editsByDevice[index] + bulkByDevice[index]) * observers
+      // Rows of edits reach observers through pushes and imports, an event or so each; a bulk
+      // insert's rows arrive in pages, and the public database's at polls.
+      if layout.zones[Int(zone)].scope != .public { pushedRows += editsByDevice[index] * observers }
+      objectsInZone[Int(zone)] += objectsByDevice[index]
+    }
+    let edits = editsByDevice.reduce(0, +)
+    writes = edits + bulkByDevice.reduce(0, +)
+    self.rows = rows
+    heldRecords = zip(storesInZone, objectsInZone).reduce(0) { $0 + $1.0 * $1.1 }
+    let deviceHours = Double(spec.devices.count) * hours
+    events = min(
+      Double(spec.maxEvents),
+      Cost.eventsPerRow * pushedRows + Cost.eventsPerPagedRow * (rows - pushedRows) + Cost.eventsPerWrite * (edits + bulkSaves) + Cost.eventsPerDeviceHour * deviceHours)
+    memoryBytes =
+      Cost.baseBytes + Cost.bytesPerRow * rows + Cost.bytesPerEvent * events + Cost.bytesPerHeldRecord * heldRecords
+      + Cost.bytesPerWrite * writes
+    var output = 2048.0
+    if scenario.outputs.contains("latency") { output += Cost.latencyRowBytes * rows }
+    if scenario.outputs.contains("activities") { output += Cost.activityRowBytes * events / 4 }
+    if scenario.outputs.contains("timeline") {
+      output += Cost.timelineRowBytes * Double(spec.devices.count) * spec.duration.seconds
+        / max(scenario.sampleInterval.seconds, 1e-9)
+    }
+    outputBytes = output
+  }
+
+  /// One line for people: `~6.0 M rows, 2.7 M events, 210 MB of memory, 4 kB of files`.
+  public var description: String {
+    "~\(Self.count(writes)) writes, \(Self.count(rows)) rows, \(Self.count(events)) events, "
+      + "\(Self.bytes(memoryBytes)) of memory, \(Self.bytes(outputBytes)) of files"
+  }
+
+  /// The problems of a scenario over a limit (empty when within them).
+  public func problems(file: String) -> [ScenarioProblem] {
+    var problems: [ScenarioProblem] = []
+    let accept = "or pass --accept-large to run it anyway"
+    if memoryBytes > Limits.memoryBytes {
+      // Name the part that dominates: rows grow with devices per zone × writes; held records with
+      // stores per zone × objects; the rest with the duration.
+      let rowsShare = Cost.bytesPerRow * rows + Cost.bytesPerEvent * Cost.eventsPerRow * rows
+      let path = rowsShare > memoryBytes / 2 ? "devices" : heldRecords * Cost.bytesPerHeldRecord > memoryBytes / 2 ? "workloads" : "duration"
+      problems.append(
+        ScenarioProblem(
+          file: file, path: path,
+          message: "the run would need about \(Self.bytes(memoryBytes)) of memory (\(description)), "
+            + "over the limit of \(Self.bytes(Limits.memoryBytes))",
+          hint: "fewer devices sharing a zone, fewer edits or a shorter duration; \(accept)"))
+    }
+    if outputBytes > Limits.outputBytes {
+      problems.append(
+        ScenarioProblem(
+          file: file, path: "outputs",
+          message: "the run would write about \(Self.bytes(outputBytes)) of files (\(description)), over the limit of "
+            + "\(Self.bytes(Limits.outputBytes))",
+          hint: "leave latency.csv, activities.csv or timeline.csv out of \"outputs\" (or sample less often); \(accept)"))
+    }
+    return problems
+  }
+
+  static func count(_ value: Double) -> String {
+    if value >= 1e9 { return CSVTable.number((value / 1e8).rounded() / 10) + " G" }
+    if value >= 1e6 { return CSVTable.number((value / 1e5).rounded() / 10) + " M" }
+    if value >= 1e3 { return CSVTable.number((value / 1e2).rounded() / 10) + " k" }
+    return CSVTable.number(value.rounded())
+  }
+
+  static func bytes(_ value: Double) -> String {
+    let units: [(String, Double)] = [("GB", 1024 * 1024 * 1024), ("MB", 1024 * 1024), ("kB", 1024)]
+    for (name, size) in units where value >= size { return CSVTable.number((value / size * 10).rounded() / 10) + " " + name }
+    return CSVTable.number(value.rounded()) + " bytes"
+  }
+}
