@@ -90,11 +90,16 @@ enum ResultSetWriter {
     guard close(descriptor) == 0 else { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path]) }
   }
 
-  /// Whether every entry of `folder` is a result file or a temporary of one.
+  /// Whether every entry of `folder` is a result file (a regular file by a result's name) or a
+  /// temporary of one; anything else (a folder, a file of the user's) keeps the folder from being
+  /// swapped as a whole.
   static func holdsOnlyResults(_ folder: String) -> Bool {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
     return names.allSatisfy { name in
-      resultNames.contains(name) || (name.hasPrefix(".") && name.contains(".tmp-"))
+      if name.hasPrefix(".") && name.contains(".tmp-") { return true }
+      var status = stat()
+      let path = (folder as NSString).appendingPathComponent(name)
+      return resultNames.contains(name) && lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
   }
 

@@ -81,6 +81,10 @@ public final class MetricsRecorder: ObservationSink {
   var lastPush: [PushEvent?] = []
   /// Per device: every push event, in time order (the notify stage's causes are read from them).
   var pushLog: [[(event: PushEvent, at: SimTime)]] = []
+  /// Whether every push event is kept per device: only `latency.csv`'s notify split reads them,
+  /// and a fleet where every device hears every write makes millions (a third of the memory of
+  /// 1,000 devices on one account), so a run that does not write the file keeps none.
+  public var keepsPushLog = true
   /// The fixed hand-over from APNs to the device (`push.deliveryLatency`), to split it from fan-out.
   public var pushDeliveryLatency = SimDuration.zero
   var lastAppState: [AppState?] = []
@@ -178,7 +182,7 @@ public final class MetricsRecorder: ObservationSink {
       counters.pushes[PushEvent.allCases.firstIndex(of: event)!] += 1
       ensureDevice(device)
       lastPush[device.index] = event
-      pushLog[device.index].append((event, at))
+      if keepsPushLog { pushLog[device.index].append((event, at)) }
     case .appState(let device, let state, let at):
       appStates.append((device, state, at))
       ensureDevice(device)

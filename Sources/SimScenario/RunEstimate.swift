@@ -22,20 +22,30 @@ public struct RunEstimate: Sendable, Equatable {
   public enum Limits {
     public static let memoryBytes = 4.0 * 1024 * 1024 * 1024
     public static let outputBytes = 2.0 * 1024 * 1024 * 1024
+    /// A run stops at `WorldSpec.maxEvents` (200 M, minutes of simulation): over it, the results
+    /// would be cut short.
+    public static let events = 200_000_000.0
   }
 
   /// Fitted costs (docs/limits.md).
   enum Cost {
     static let baseBytes = 24.0 * 1024 * 1024
-    static let bytesPerRow = 15.0
-    static let bytesPerEvent = 28.0
-    static let bytesPerHeldRecord = 24.0
+    static let bytesPerRow = 10.0
+    static let bytesPerEvent = 16.0
+    /// Kept per push event for latency.csv's notify split, when that file is written.
+    static let bytesPerEventWithLatency = 12.0
+    static let bytesPerHeldRecord = 16.0
     static let bytesPerWrite = 250.0
     static let eventsPerRow = 0.35
     /// A bulk insert's rows arrive in pages of about 200, a few events each.
     static let eventsPerPagedRow = 0.015
     static let eventsPerWrite = 12.0
     static let eventsPerDeviceHour = 6.0
+    /// Under a container throttle every device may retry after each retry-after: a request, its
+    /// error and the retry's schedule.
+    static let eventsPerThrottledRetry = 3.0
+    /// Each retry is an activity, recorded with its waits.
+    static let bytesPerThrottledRetry = 120.0
     static let latencyRowBytes = 560.0
     static let activityRowBytes = 230.0
     static let timelineRowBytes = 70.0
@@ -93,11 +103,17 @@ public struct RunEstimate: Sendable, Equatable {
     self.rows = rows
     heldRecords = zip(storesInZone, objectsInZone).reduce(0) { $0 + $1.0 * $1.1 }
     let deviceHours = Double(spec.devices.count) * hours
-    events = min(
-      Double(spec.maxEvents),
+    var events = (
       Cost.eventsPerRow * pushedRows + Cost.eventsPerPagedRow * (rows - pushedRows) + Cost.eventsPerWrite * (edits + bulkSaves) + Cost.eventsPerDeviceHour * deviceHours)
+    var retries = 0.0
+    if spec.server.throttleRequestsPerSecond != nil || spec.server.deviceThrottleRequestsPerMinute != nil {
+      retries = Double(spec.devices.count) * spec.duration.seconds / max(spec.server.throttleRetryAfter.mean, 1)
+      events += Cost.eventsPerThrottledRetry * retries
+    }
+    let perEvent = Cost.bytesPerEvent + (scenario.outputs.contains("latency") ? Cost.bytesPerEventWithLatency : 0)
+    self.events = events
     memoryBytes =
-      Cost.baseBytes + Cost.bytesPerRow * rows + Cost.bytesPerEvent * events + Cost.bytesPerHeldRecord * heldRecords
+      Cost.baseBytes + Cost.bytesPerRow * rows + perEvent * events + Cost.bytesPerThrottledRetry * retries + Cost.bytesPerHeldRecord * heldRecords
       + Cost.bytesPerWrite * writes
     var output = 2048.0
     if scenario.outputs.contains("latency") { output += Cost.latencyRowBytes * rows }
@@ -130,6 +146,14 @@ public struct RunEstimate: Sendable, Equatable {
           message: "the run would need about \(Self.bytes(memoryBytes)) of memory (\(description)), "
             + "over the limit of \(Self.bytes(Limits.memoryBytes))",
           hint: "fewer devices sharing a zone, fewer edits or a shorter duration; \(accept)"))
+    }
+    if events > Limits.events {
+      problems.append(
+        ScenarioProblem(
+          file: file, path: "duration",
+          message: "the run would process about \(Self.count(events)) events (\(description)), over the limit of "
+            + "\(Self.count(Limits.events)) at which a run stops",
+          hint: "a shorter duration, fewer devices or fewer edits; \(accept)"))
     }
     if outputBytes > Limits.outputBytes {
       problems.append(

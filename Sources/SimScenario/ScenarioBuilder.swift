@@ -190,14 +190,26 @@ struct ScenarioBuilder {
     }
   }
 
+  /// Refuses more edits than the limit: the workloads' edits over the duration, scripted edits
+  /// and every object of every bulk insert, counted as `RunEstimate` counts them.
   func checkWorkload(_ spec: WorldSpec) {
     let hours = spec.duration.seconds / 3600
-    let writes = spec.devices.reduce(0.0) { $0 + ($1.workload?.editsPerHour ?? 0) * hours }
-    if writes > ScenarioDecoder.Limits.maxExpectedWrites {
+    var writes = spec.devices.reduce(0.0) { $0 + ($1.workload?.editsPerHour ?? 0) * hours }
+    var bulk = 0.0
+    for action in spec.timeline {
+      switch action.action {
+      case .bulkInsert(let count, _, _, _): bulk += Double(count) * Double(action.devices.count)
+      case .edit: writes += Double(action.devices.count)
+      default: break
+      }
+    }
+    if writes + bulk > ScenarioDecoder.Limits.maxExpectedWrites {
+      let limit = CSVTable.number(ScenarioDecoder.Limits.maxExpectedWrites)
       reader.problem(
-        "workloads",
-        "about \(CSVTable.number(writes.rounded())) edits in all is over the limit of \(CSVTable.number(ScenarioDecoder.Limits.maxExpectedWrites))",
-        hint: "lower editsPerHour, the device count or the duration")
+        bulk > writes ? "timeline" : "workloads",
+        "about \(CSVTable.number((writes + bulk).rounded())) edits in all"
+          + (bulk > 0 ? " (\(CSVTable.number(bulk)) of them bulk-inserted objects)" : "") + " is over the limit of \(limit)",
+        hint: "lower editsPerHour, the device count, the duration or the bulk inserts' counts")
     }
   }
 

@@ -59,6 +59,7 @@ public enum ScenarioRunner {
     scenario.spec.traceEvents = trace
     let recorder = MetricsRecorder(policyNames: scenario.spec.scheduler.policies.map(\.name))
     recorder.pushDeliveryLatency = SimDuration(seconds: scenario.spec.push.deliveryLatencySeconds)
+    recorder.keepsPushLog = scenario.outputs.contains("latency")
     let outcome = WorldRunner.run(scenario.spec, sink: recorder, progress: progress)
     let summary = RunSummary(recorder: recorder, events: outcome.processedEvents)
     let results = scenario.expectations.map { expectation in

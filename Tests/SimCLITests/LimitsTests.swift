@@ -1,0 +1,100 @@
+import Foundation
+import SimScenario
+import SimTestSupport
+import Testing
+
+@testable import SimCLI
+
+/// Issue 24: what a run will cost is known before it runs and refused over the limits; result
+/// files are streamed and swapped in as a whole set.
+@Suite struct LimitsTests {
+  static let quickstart = packageRoot + "/Scenarios/quickstart.json"
+
+  func write(_ text: String, to directory: String, _ name: String = "s.json") throws -> String {
+    let path = directory + "/" + name
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func theEstimateMatchesWhatARunMakesAndRefusesOverTheLimits() throws {
+    // Counting: 10 devices of one account, 6 edits an hour for 2 h, 30 % inserts.
+    let scenario = try ScenarioDecoder.decode(
+      Array(
+        #"{"version":1,"duration":"2h","devices":[{"name":"d","count":10}],"workloads":[{"devices":"all","editsPerHour":6}]}"#
+          .utf8), file: "t.json"
+    ).0
+    let estimate = RunEstimate(scenario)
+    #expect(estimate.writes == 120)
+    #expect(estimate.rows == 120 * 9)
+    #expect(abs(estimate.heldRecords - 10 * 120 * 0.3) < 1e-9)
+
+    try withTemporaryDirectory { directory in
+      // 1,000 devices on one account writing every file: 6 M latency rows, about 3 GB of files.
+      let all = try write(
+        #"{"version":1,"duration":"1h","devices":[{"name":"d","count":1000}],"workloads":[{"devices":"all","editsPerHour":6}]}"#,
+        to: directory)
+      let refused = syncsim(["validate", all])
+      #expect(refused.code == 65)
+      #expect(refused.err.contains("outputs: the run would write about"), "\(refused.err)")
+      #expect(refused.err.contains("over the limit of 2 GB") && refused.err.contains("--accept-large"))
+      #expect(syncsim(["validate", all, "--accept-large"]).code == 0)
+      let run = syncsim(["run", all, "--out", directory + "/o"])
+      #expect(run.code == 65 && !FileManager.default.fileExists(atPath: directory + "/o"))
+      // A longer --duration is a new estimate: ten years of quickstart are refused before running.
+      let long = syncsim(["run", Self.quickstart, "--duration", "3650d", "--out", directory + "/q"])
+      #expect(long.code == 65 && long.err.contains("the run would"), "\(long.err)")
+      #expect(!FileManager.default.fileExists(atPath: directory + "/q"))
+      // validate --estimate says what it would cost.
+      let said = syncsim(["validate", "--estimate", Self.quickstart])
+      #expect(said.out.contains("estimate ~120 writes, 120 rows"), "\(said.out)")
+    }
+  }
+
+  @Test func bulkInsertsCountTowardTheEditLimit() throws {
+    try withTemporaryDirectory { directory in
+      let actions = (0..<25).map { #"{"at":"\#($0)m","devices":"a","action":{"bulkInsert":{"count":1000000}}}"# }
+      let path = try write(
+        #"{"version":1,"devices":[{"name":"a"},{"name":"b"}],"timeline":["# + actions.joined(separator: ",") + "]}",
+        to: directory)
+      let result = syncsim(["validate", path])
+      #expect(result.code == 65)
+      #expect(result.err.contains("timeline: about 25000000 edits in all (25000000 of them bulk-inserted objects)"))
+    }
+  }
+
+  @Test func streamedFilesAreTheBytesOfTheTablesAndTheSetIsSwappedWhole() throws {
+    try withTemporaryDirectory { directory in
+      let out = directory + "/out"
+      #expect(syncsim(["run", Self.quickstart, "--out", out]).code == 0)
+      let scenario = try ScenarioDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: Self.quickstart))), file: "q").0
+      let report = ScenarioRunner.run(scenario)
+      for (name, text) in report.files(version: SyncSimCommand.version, includeTrace: false) {
+        #expect(try String(contentsOfFile: out + "/" + name, encoding: .utf8) == text, "\(name)")
+      }
+      #expect(report.latencyTable().text == (try String(contentsOfFile: out + "/latency.csv", encoding: .utf8)))
+      // A second run into the same folder swaps the whole set: a file only the old set had goes.
+      try "old".write(toFile: out + "/trace.csv", atomically: true, encoding: .utf8)
+      let before = try FileManager.default.attributesOfItem(atPath: out)[.systemFileNumber] as? Int
+      #expect(syncsim(["run", Self.quickstart, "--out", out]).code == 0)
+      let after = try FileManager.default.attributesOfItem(atPath: out)[.systemFileNumber] as? Int
+      #expect(before != after, "the folder was swapped in, not rewritten file by file")
+      #expect(!FileManager.default.fileExists(atPath: out + "/trace.csv"))
+      let hidden = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(".") }
+      #expect(hidden.isEmpty, "no staging folder is left: \(hidden)")
+      // A folder with a file of the user's is never swapped: the file stays.
+      try "mine".write(toFile: out + "/notes.txt", atomically: true, encoding: .utf8)
+      #expect(syncsim(["run", Self.quickstart, "--out", out]).code == 0)
+      #expect(try String(contentsOfFile: out + "/notes.txt", encoding: .utf8) == "mine")
+      // A staging folder left by a killed process goes at the next write beside it.
+      let ended = Process()
+      ended.executableURL = URL(fileURLWithPath: "/bin/true")
+      try ended.run()
+      ended.waitUntilExit()
+      let stale = directory + "/.out.tmp-\(ended.processIdentifier)-abc"
+      try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
+      try "half".write(toFile: stale + "/latency.csv", atomically: true, encoding: .utf8)
+      #expect(syncsim(["run", Self.quickstart, "--out", out]).code == 0)
+      #expect(!FileManager.default.fileExists(atPath: stale))
+    }
+  }
+}
