@@ -23,8 +23,9 @@ enum CompletionCommand {
     ("report", ["--write", "--metric", "--out", "--help"]),
     ("schema", ["policies", "records", "diff", "--help"]),
     ("bench", ["kernel", "fleet", "--accounts", "--hours", "--edits-per-hour", "--rounds", "--help"]),
+    ("swarm", ["--runs", "--seed", "--jobs", "--out", "--help"]),
     ("completion", ["bash", "zsh", "fish"]),
-    ("help", ["run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "completion"]),
+    ("help", ["run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "swarm", "completion"]),
   ]
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {

@@ -18,6 +18,7 @@ public enum SyncSimCommand {
       report     draw a run's or a sweep's results as one self-contained HTML page
       schema     print the JSON Schema of scenario files
       bench      speed benchmarks (kernel, fleet)
+      swarm      random small worlds under random faults: invariants and liveness
       completion print a shell completion script: syncsim completion bash|zsh|fish
       help       help on a command: syncsim help run
 
@@ -33,7 +34,7 @@ public enum SyncSimCommand {
     ("run", RunCommand.usage), ("validate", ValidateCommand.usage), ("check", CheckCommand.usage),
     ("sweep", SweepCommand.usage), ("merge", MergeCommand.usage), ("compare", CompareCommand.usage),
     ("report", ReportCommand.usage),
-    ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("completion", CompletionCommand.usage),
+    ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("swarm", SwarmCommand.usage), ("completion", CompletionCommand.usage),
   ]
 
   /// The help to print instead of running: `syncsim help COMMAND`, or `-h`/`--help` anywhere
@@ -70,6 +71,7 @@ public enum SyncSimCommand {
         console.print(version)
         return ExitCode.success.rawValue
       case "bench": return try BenchCommand.run(rest, console: console).rawValue
+      case "swarm": return try SwarmCommand.run(rest, console: console).rawValue
       case "run": return try RunCommand.run(rest, console: console).rawValue
       case "validate": return try ValidateCommand.run(rest, console: console).rawValue
       case "check": return try CheckCommand.run(rest, console: console).rawValue

@@ -87,11 +87,20 @@ extension World {
     sink.observe(.push(device: device, event: .delivered, at: sim.now))
     if devices[device.index].app != .foreground {
       // Launched (or resumed) in the background for the push, for its runtime. [A]
+      let launched = devices[device.index].app == .notRunning
       if devices[device.index].app != .background {
         devices[device.index].launchedForPush = true
         setAppState(device, .background, at: sim.now)
       }
       runForPush(device, sim: &sim)
+      if launched {
+        // A new process, launched by the push, exports the saved history the last one left, as
+        // a launch by the person does [A] TN3164 (found by the swarm: an edit made before the
+        // app was terminated waited for the next activation).
+        for store in storeIDs(of: device) where isSyncing(store) && stores[store.index].savedCount > 0 {
+          requestExport(store, trigger: .launch, sim: &sim)
+        }
+      }
     }
     importForPush(device, zone: zone, sim: &sim)
   }

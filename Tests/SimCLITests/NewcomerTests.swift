@@ -9,7 +9,7 @@ import Testing
 /// name, JUnit for CI and shell completion.
 @Suite struct NewcomerTests {
   static let commands = [
-    "run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "completion",
+    "run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "swarm", "completion",
   ]
 
   @Test func everyCommandTakesDashHAndHelpCommand() {

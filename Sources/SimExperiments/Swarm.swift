@@ -1,0 +1,216 @@
+import Foundation
+import SimKernel
+import SimMetrics
+import SimModel
+import SimScenario
+
+/// A fault swarm in the manner of deterministic-simulation testers (FoundationDB, TigerBeetle):
+/// each run draws a small random world and a random schedule of faults, heals every fault, and
+/// runs on; invariants are checked during the run and liveness after healing.
+///
+/// A world has 1–3 accounts with 1–3 devices each, private stores, and in half the worlds a zone
+/// shared by account 0 with one or two others. People edit at random times before the heal.
+/// Faults (at random times before the heal): offline spells, force-quits, Low Power Mode,
+/// the container's throttle (retry-after 30 s), a full quota, and as parameters zoneBusy answers,
+/// network failures, push drops and expiring change tokens; in a tenth of the worlds a device
+/// re-creates its container (a removed store, or a second container: 134410, which disables it).
+/// At the heal every device goes online, leaves Low Power Mode, launches and activates; the
+/// throttle lifts and quotas are unlimited.
+public struct Swarm: Sendable {
+  /// When faults end and every device is healed.
+  public static let healAt = SimDuration.hours(2)
+  /// How long after the heal every device must have converged: the rate limiter's 5-minute
+  /// window (a swarm world makes fewer than 360 runs an hour, so no longer window can fill),
+  /// the network back-off's cap (5 min), a retry-after (30 s), zoneBusy's doubling back-off
+  /// (at p ≤ 0.2, ten refusals in a row have odds of 1e-7: 2 s × 2¹⁰ ≈ 34 min), and a token
+  /// expiry's re-import, with margin: one hour.
+  public static let livenessBound = SimDuration.hours(1)
+  /// When every app is brought to the foreground again after the heal (the liveness condition's
+  /// trigger: with pushes dropped, nothing else imports into a foreground app).
+  public static let reactivateAfter = SimDuration.minutes(30)
+
+  /// One swarm run: its seed, the scenario it drew, and what failed (empty: it passed).
+  public struct Run: Sendable {
+    public var seed: UInt64
+    public var scenario: String
+    public var failures: [String]
+    public var checks: Int
+    /// Liveness is not asked of a world where a store was disabled on purpose (134410).
+    public var livenessChecked: Bool
+  }
+
+  public let seed: UInt64
+
+  public init(seed: UInt64) { self.seed = seed }
+
+  /// The scenario of run `index`, as JSON text (what a failure prints to reproduce it).
+  public func scenario(run index: Int) -> String {
+    var random = RandomStream(seed: seed, name: "swarm", index: UInt64(index))
+    return SwarmWorld.draw(&random, name: "swarm-\(seed)-\(index)").json
+  }
+
+  /// Runs 0..<count on `jobs` threads; results by run index (the same for any `jobs`).
+  public func runAll(count: Int, jobs: Int) -> [Run] {
+    let store = SwarmStore(count: count)
+    WorkerPool(jobs: max(1, jobs)).run(count: count) { index in store.set(index, self.run(index)) }
+    return store.all()
+  }
+
+  /// Runs `index` and checks it.
+  public func run(_ index: Int) -> Run {
+    let text = scenario(run: index)
+    let (failures, checks, liveness) = Self.check(text)
+    return Run(seed: seed, scenario: text, failures: failures, checks: checks, livenessChecked: liveness)
+  }
+
+  /// Decodes and runs a scenario, checking invariants and (unless a store is disabled on
+  /// purpose) liveness; returns the failures, how many checks ran, and whether liveness was asked.
+  public static func check(_ text: String) -> (failures: [String], checks: Int, liveness: Bool) {
+    let scenario: Scenario
+    do {
+      scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "swarm.json").0
+    } catch {
+      return (["the drawn scenario is invalid: " + error.problems.map(\.description).joined(separator: "; ")], 0, false)
+    }
+    var spec = scenario.spec
+    spec.reportObjects = true
+    let recorder = MetricsRecorder(policyNames: spec.scheduler.policies.map(\.name))
+    let checker = SwarmInvariants(forwardingTo: recorder)
+    let outcome = WorldRunner.run(spec, sink: checker)
+    var failures = checker.failures
+    var checks = checker.checks
+    // Conservation: every write made is in exactly one class of the accounting.
+    let accounting = recorder.writeAccounting()
+    checks += 1
+    if accounting.total != checker.edits {
+      failures.append("conservation: \(checker.edits) writes made, \(accounting.total) accounted for")
+    }
+    // Stage sums: each visible row's stages add up to its latency, to the nanosecond.
+    recorder.forEachLatencyRow { row in
+      guard row.outcome == .visible, let latency = row.latency else { return }
+      checks += 1
+      var sum = SimDuration.zero
+      for index in 0..<LatencyRow.stageNames.count { sum += row.stages[index] }
+      if sum != latency, failures.count < 20 {
+        failures.append("stage sum: write \(row.write) on device \(row.observer): stages \(sum.seconds) s, latency \(latency.seconds) s")
+      }
+    }
+    let liveness = !text.contains("\"removeStoreFirst\": false")
+    if liveness {
+      checks += 1
+      if !outcome.converged {
+        failures.append(
+          "liveness: not converged \(DurationText.format(livenessBound)) after every fault was healed "
+            + "(\(accounting.pending) writes pending)")
+      }
+    }
+    return (failures, checks, liveness)
+  }
+
+  /// The smallest scenario that still fails as `text` fails: timeline entries before the heal
+  /// are dropped one at a time while the same kind of failure remains (at most `budget` tries);
+  /// the heal is kept, so liveness is still asked of a healed world.
+  public static func shrink(_ text: String, budget: Int = 80) -> String {
+    guard var document = try? JSONParser.parse(Array(text.utf8)),
+      let first = check(text).failures.first
+    else { return text }
+    let kind = first.prefix { $0 != ":" }
+    var tries = 0
+    var index = 0
+    while tries < budget {
+      guard case .object(let members) = document.value,
+        let position = members.firstIndex(where: { $0.key == "timeline" }),
+        case .array(var entries) = members[position].value.value, index < entries.count
+      else { break }
+      let text = entries[index].serialized()
+      if text.contains("\"at\": \"\(Int(healAt.seconds))s\"")
+        || text.contains("\"at\": \"\(Int((healAt + reactivateAfter).seconds))s\"")
+      {
+        index += 1
+        continue
+      }
+      entries.remove(at: index)
+      var smaller = members
+      smaller[position].value = JSONNode(value: .array(entries), line: 0, column: 0)
+      let candidate = JSONNode(value: .object(smaller), line: 0, column: 0)
+      tries += 1
+      let failures = check(candidate.serialized()).failures
+      if failures.contains(where: { $0.hasPrefix(kind) }) {
+        document = candidate
+      } else {
+        index += 1
+      }
+    }
+    return document.serialized() + "\n"
+  }
+}
+
+/// Checks invariants as the observations come, and passes each on to the recorder.
+final class SwarmInvariants: ObservationSink {
+  let recorder: MetricsRecorder
+  var failures: [String] = []
+  var checks = 0
+  var edits = 0
+  var storeZone: [ZoneID] = []
+  var storeDisabled: [Bool] = []
+  var activityStore: [StoreID] = []
+  var activityKind: [ActivityKind] = []
+  var committed = Set<Int32>()  // lookup only
+
+  init(forwardingTo recorder: MetricsRecorder) { self.recorder = recorder }
+
+  func fail(_ message: String) { if failures.count < 20 { failures.append(message) } }
+
+  func observe(_ observation: Observation) {
+    switch observation {
+    case .storeCreated(_, _, let zone, _):
+      storeZone.append(zone)
+      storeDisabled.append(false)
+    case .edited: edits += 1
+    case .setupFailed(let store, _, _): storeDisabled[store.index] = true
+    case .activityRequested(let activity, let kind, let store, _, _):
+      while activityStore.count <= activity.index {
+        activityStore.append(.none)
+        activityKind.append(.setup)
+      }
+      activityStore[activity.index] = store
+      activityKind[activity.index] = kind
+    case .activityStarted(let activity, let at):
+      // No export from a disabled store.
+      checks += 1
+      let store = activityStore[activity.index]
+      if activityKind[activity.index] == .export, store.exists, storeDisabled[store.index] {
+        fail("an export started at \(at.seconds) s from store \(store), which was disabled (134410)")
+      }
+    case .imported(let store, _, _, let records, let at):
+      // A store with no access to a zone (a shared store of an account outside the share)
+      // never receives a record.
+      checks += 1
+      if !storeZone[store.index].exists && records > 0 {
+        fail("store \(store), with no access to any zone, imported \(records) records at \(at.seconds) s")
+      }
+    case .committed(let write, _, _, _):
+      checks += 1
+      if !committed.insert(write.raw).inserted { fail("write \(write) committed twice") }
+    case .objectState(let store, _, _, let held, _, _, _):
+      // At the end, a store holds only records of the zone it has access to.
+      checks += 1
+      if held && !storeZone[store.index].exists { fail("store \(store) holds a record of a zone it has no access to") }
+    default: break
+    }
+    recorder.observe(observation)
+  }
+}
+
+/// Results stored by run index from worker threads.
+final class SwarmStore: @unchecked Sendable {
+  private var runs: [Swarm.Run?]
+  private let lock = NSLock()
+  init(count: Int) { runs = Array(repeating: nil, count: count) }
+  func set(_ index: Int, _ run: Swarm.Run) {
+    lock.lock()
+    runs[index] = run
+    lock.unlock()
+  }
+  func all() -> [Swarm.Run] { runs.map { $0! } }
+}

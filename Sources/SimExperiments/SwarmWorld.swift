@@ -1,0 +1,102 @@
+import SimKernel
+
+/// A random small world and fault schedule for the swarm, as a scenario file.
+struct SwarmWorld {
+  var json: String
+
+  /// Draws a world: accounts, devices, stores (a shared zone in half the worlds), edits before
+  /// the heal, faults before the heal, and the heal itself.
+  static func draw(_ random: inout RandomStream, name: String) -> SwarmWorld {
+    let heal = Swarm.healAt.seconds
+    let accounts = 1 + Int(random.nextInt(below: 3))
+    let sharedParticipants: [Int] = accounts > 1 && random.bernoulli(0.5) ? Array(1..<accounts) : []
+    var devices: [(name: String, account: Int)] = []
+    var deviceJSON: [String] = []
+    for account in 0..<accounts {
+      for index in 0..<(1 + Int(random.nextInt(below: 3))) {
+        let name = "a\(account)d\(index)"
+        devices.append((name, account))
+        var stores = "[\"private\""
+        if !sharedParticipants.isEmpty {
+          stores += ", {\"shared\": {\"owner\": 0, \"participants\": [\(sharedParticipants.map(String.init).joined(separator: ", "))]}}"
+        }
+        stores += "]"
+        let state = ["foreground", "background", "suspended"][Int(random.nextInt(below: 3))]
+        deviceJSON.append(
+          "    {\"name\": \"\(name)\", \"account\": \(account), \"appState\": \"\(state)\", \"stores\": \(stores)}")
+      }
+    }
+    var timeline: [(at: Double, text: String)] = []
+    func at(_ seconds: Double) -> String { "\"\(Int(seconds))s\"" }
+    // Edits before the heal, some on the shared store.
+    for device in devices {
+      for _ in 0..<(1 + Int(random.nextInt(below: 6))) {
+        let time = random.uniform(60, heal - 600)
+        let kind = ["insert", "insert", "update", "delete"][Int(random.nextInt(below: 4))]
+        let store = !sharedParticipants.isEmpty && random.bernoulli(0.3) ? ", \"store\": 1" : ""
+        timeline.append(
+          (time, "{\"at\": \(at(time)), \"devices\": \"\(device.name)\", \"action\": {\"edit\": {\"kind\": \"\(kind)\"\(store)}}}"))
+      }
+    }
+    // Faults before the heal.
+    let faultCount = 1 + Int(random.nextInt(below: 6))
+    for _ in 0..<faultCount {
+      let device = devices[Int(random.nextInt(below: UInt64(devices.count)))].name
+      let start = random.uniform(0, heal - 300)
+      let end = min(heal - 60, start + random.uniform(60, 3600))
+      func pair(_ on: String, _ off: String) {
+        timeline.append((start, "{\"at\": \(at(start)), \"devices\": \"\(device)\", \"action\": \(on)}"))
+        timeline.append((end, "{\"at\": \(at(end)), \"devices\": \"\(device)\", \"action\": \(off)}"))
+      }
+      switch random.nextInt(below: 7) {
+      case 0: pair("\"goOffline\"", "\"goOnline\"")
+      case 1: pair("\"forceQuit\"", "\"launch\"")
+      case 2: pair("{\"lowPower\": true}", "{\"lowPower\": false}")
+      case 3: pair("{\"throttle\": true}", "{\"throttle\": false}")
+      case 4: pair("{\"quota\": 1000}", "{\"quota\": null}")
+      case 5: pair("\"background\"", "\"activate\"")
+      default: pair("\"terminate\"", "\"launch\"")
+      }
+    }
+    if random.bernoulli(0.1) {
+      let device = devices[Int(random.nextInt(below: UInt64(devices.count)))].name
+      let time = random.uniform(600, heal - 600)
+      let remove = random.bernoulli(0.5) ? "true" : "false"
+      timeline.append(
+        (time, "{\"at\": \(at(time)), \"devices\": \"\(device)\", \"action\": {\"toggleSync\": {\"removeStoreFirst\": \(remove)}}}"))
+    }
+    // The heal: everything back to normal, every app launched and brought to the foreground.
+    for action in ["\"goOnline\"", "{\"lowPower\": false}", "{\"throttle\": false}", "{\"quota\": null}", "\"launch\"", "\"activate\""] {
+      timeline.append((heal, "{\"at\": \(at(heal)), \"devices\": \"all\", \"action\": \(action)}"))
+    }
+    // Pushes may still be dropped (a parameter), and a foreground app imports only on a push or
+    // an activation (MODEL §7): the person opens every app once more, after the exports of the
+    // heal have committed.
+    let again = heal + Swarm.reactivateAfter.seconds
+    for action in ["\"background\"", "\"activate\""] {
+      timeline.append((again, "{\"at\": \(at(again)), \"devices\": \"all\", \"action\": \(action)}"))
+    }
+    timeline.sort { $0.at < $1.at }
+    // Faults that are parameters: they cannot be healed, and must not stop convergence.
+    let zoneBusy = random.bernoulli(0.3) ? random.uniform(0.01, 0.2) : 0
+    let networkFailure = random.bernoulli(0.3) ? random.uniform(0.01, 0.2) : 0
+    let drop = random.bernoulli(0.3) ? random.uniform(0.1, 1) : 0
+    let retention = random.bernoulli(0.2) ? ", \"changeTokenRetention\": \"\(10 + Int(random.nextInt(below: 50)))m\"" : ""
+    var text = "{\n  \"version\": 1,\n  \"name\": \"\(name)\",\n"
+    text += "  \"description\": \"A syncsim swarm world: random devices, edits and faults, healed at \(Int(heal / 60)) min.\",\n"
+    text += "  \"seed\": \(random.nextInt(below: 1_000_000)),\n"
+    text += "  \"duration\": \"\(Int((Swarm.healAt + Swarm.livenessBound).seconds / 60))m\",\n"
+    text += "  \"accounts\": \(accounts),\n  \"devices\": [\n" + deviceJSON.joined(separator: ",\n") + "\n  ],\n"
+    text += "  \"cloud\": {\"throttle\": {\"requestsPerSecond\": 1000, \"retryAfter\": {\"constant\": \"30s\"}}, "
+    text += "\"zoneBusyProbability\": \(format(zoneBusy)), \"networkFailureProbability\": \(format(networkFailure))\(retention)},\n"
+    text += "  \"push\": {\"dropProbability\": \(format(drop))},\n"
+    text += "  \"timeline\": [\n" + timeline.map { "    " + $0.text }.joined(separator: ",\n") + "\n  ],\n"
+    text += "  \"outputs\": [\"summary\"]\n}\n"
+    return SwarmWorld(json: text)
+  }
+
+  static func format(_ value: Double) -> String {
+    let rounded = (value * 1000).rounded() / 1000
+    return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+  }
+}

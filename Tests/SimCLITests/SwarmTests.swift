@@ -1,0 +1,63 @@
+import Foundation
+import SimKernel
+import SimMetrics
+import SimModel
+import SimTestSupport
+import Testing
+
+@testable import SimExperiments
+
+/// The fault swarm: reproducible worlds, invariants that catch what they claim to, and a
+/// liveness check that fails when a world cannot converge.
+@Suite struct SwarmTests {
+  @Test func runsAreReproducibleAndASmallSwarmPasses() {
+    let swarm = Swarm(seed: 5)
+    #expect(swarm.scenario(run: 3) == Swarm(seed: 5).scenario(run: 3))
+    #expect(swarm.scenario(run: 3) != swarm.scenario(run: 4))
+    let runs = swarm.runAll(count: 40, jobs: 2)
+    #expect(runs.allSatisfy { $0.failures.isEmpty }, "\(runs.filter { !$0.failures.isEmpty }.map(\.failures))")
+    #expect(runs.map(\.checks) == Swarm(seed: 5).runAll(count: 40, jobs: 1).map(\.checks))
+    #expect(runs.reduce(0) { $0 + $1.checks } > 1000)
+    let result = syncsim(["swarm", "--runs", "20", "--seed", "5", "--out", NSTemporaryDirectory() + "swarm-test"])
+    #expect(result.code == 0 && result.out.contains("20 runs") && result.out.contains("0 failed"), "\(result.out)")
+  }
+
+  @Test func theInvariantsCatchAnExportFromADisabledStoreAndADoubleCommit() {
+    let checker = SwarmInvariants(forwardingTo: MetricsRecorder(policyNames: []))
+    let t = SimTime(nanoseconds: 1)
+    checker.observe(.storeCreated(store: StoreID(0), device: DeviceID(0), zone: ZoneID(0), scope: .private))
+    checker.observe(.storeCreated(store: StoreID(1), device: DeviceID(1), zone: .none, scope: nil))
+    checker.observe(.setupFailed(store: StoreID(0), code: 134410, at: t))
+    checker.observe(.activityRequested(activity: ActivityID(0), kind: .export, store: StoreID(0), trigger: .save, at: t))
+    checker.observe(.activityStarted(activity: ActivityID(0), at: t))
+    checker.observe(.committed(write: WriteID(1), activity: ActivityID(0), sequence: 1, at: t))
+    checker.observe(.committed(write: WriteID(1), activity: ActivityID(0), sequence: 2, at: t))
+    checker.observe(.imported(store: StoreID(1), activity: ActivityID(0), token: 1, records: 3, at: t))
+    #expect(checker.failures.count == 3, "\(checker.failures)")
+    #expect(checker.failures.contains { $0.contains("disabled (134410)") })
+    #expect(checker.failures.contains { $0.contains("committed twice") })
+    #expect(checker.failures.contains { $0.contains("no access to any zone") })
+  }
+
+  @Test func livenessFailsWhenNothingBringsADroppedPushsWriteInAndTheShrinkKeepsTheHeal() throws {
+    // Every push dropped, and no activation after the heal's exports: the other device, in the
+    // foreground, never imports (MODEL §7). The swarm's worlds open every app again for this.
+    let text = """
+      {"version": 1, "name": "stuck", "duration": "3h", "devices": [{"name": "a"}, {"name": "b"}],
+       "push": {"dropProbability": 1},
+       "timeline": [
+         {"at": "10m", "devices": "a", "action": "goOffline"},
+         {"at": "20m", "devices": "a", "action": {"edit": "insert"}},
+         {"at": "30m", "devices": "b", "action": "goOffline"},
+         {"at": "7200s", "devices": "all", "action": "goOnline"}],
+       "outputs": ["summary"]}
+      """
+    let (failures, _, liveness) = Swarm.check(text)
+    #expect(liveness)
+    #expect(failures.contains { $0.hasPrefix("liveness: not converged") }, "\(failures)")
+    let shrunk = Swarm.shrink(text)
+    #expect(shrunk.contains("\"at\": \"7200s\""))
+    #expect(!shrunk.contains("\"30m\""), "an entry the failure does not need is dropped:\n\(shrunk)")
+    #expect(Swarm.check(shrunk).failures.contains { $0.hasPrefix("liveness") })
+  }
+}
