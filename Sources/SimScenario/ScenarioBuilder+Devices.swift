@@ -20,12 +20,13 @@ extension ScenarioBuilder {
     guard let entries = reader.array(node, "devices", maxCount: ScenarioDecoder.Limits.maxDevices) else { return [] }
     if entries.isEmpty { reader.problem("devices", "no devices", hint: "sync needs at least one device") }
     var groups: [Group] = []
+    var groupNames = Set<String>()  // membership only: 100,000 groups must not compare names pairwise
     var maxAccount = 0
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("devices", index)
       guard let fields = reader.object(entry, path, known: Self.deviceKeys) else { continue }
       let name = reader.required(fields, "name", path) { reader.string($0, $1) } ?? "device\(index)"
-      if groups.contains(where: { $0.name == name }) {
+      if !groupNames.insert(name).inserted {
         reader.problem(ScenarioReader.join(path, "name"), "device name \"\(name)\" is used twice")
       }
       if name.contains("#") || name == "all" || name.isEmpty {

@@ -74,6 +74,7 @@ extension ScenarioBuilder {
       reader.problem("model.entities", "a model needs at least one entity")
     }
     if model.entities.isEmpty { model.entities = DataModel.standard.entities }
+    model.indexLineages()
     for (index, node) in (reader.array(fields["configurations"], "model.configurations", maxCount: 100) ?? [])
       .enumerated()
     {

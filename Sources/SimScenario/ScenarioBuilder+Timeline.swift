@@ -37,10 +37,15 @@ extension ScenarioBuilder {
     var result: [Int] = []
     for (name, namePath) in names {
       guard let devices = targets.resolve(name) else {
+        if reader.isFull {
+          reader.problem(namePath, "no device or group named \"\(name)\"")
+          continue
+        }
         let candidates = targets.groups.map(\.name) + ["all"]
+        let listed = candidates.count > 12 ? candidates.prefix(10) + ["…"] : candidates[...]
         var hint =
           suggestion(for: name, among: candidates).map { "did you mean \"\($0)\"?" } ?? "devices are: "
-          + candidates.joined(separator: ", ")
+          + listed.joined(separator: ", ")
         // "phone#5" in a group of three: name the members there are.
         if let hash = name.lastIndex(of: "#"), let group = targets.groups.first(where: { $0.name == name[..<hash] }),
           group.count > 1
@@ -51,7 +56,13 @@ extension ScenarioBuilder {
         reader.problem(namePath, "no device or group named \"\(name)\"", hint: hint)
         continue
       }
-      result.append(contentsOf: devices.filter { !result.contains($0) })
+      if result.isEmpty {
+        result = devices
+      } else {
+        // A set, not a scan of the list: "all" of 100,000 devices is one entry among many.
+        let present = Set(result)
+        result.append(contentsOf: devices.filter { !present.contains($0) })
+      }
     }
     return names.isEmpty ? nil : result
   }
@@ -175,6 +186,7 @@ extension ScenarioBuilder {
     guard let entries = reader.array(node, "timeline", maxCount: ScenarioDecoder.Limits.maxTimelineEntries) else {
       return
     }
+    var deviceActions = 0
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("timeline", index)
       guard let fields = reader.object(entry, path, known: ["at", "devices", "action"]) else { continue }
@@ -187,6 +199,16 @@ extension ScenarioBuilder {
           ScenarioReader.join(path, "at"),
           "\(DurationText.format(at)) is after the end of the run (\(DurationText.format(spec.duration)))")
         continue
+      }
+      // Each entry keeps its devices: "all" of 100,000 devices in each of 1,000 entries would be
+      // 800 MB from a file of 60 kB.
+      deviceActions += devices.count
+      if deviceActions > ScenarioDecoder.Limits.maxTimelineDeviceActions {
+        reader.problem(
+          path, "the timeline acts on over \(ScenarioDecoder.Limits.maxTimelineDeviceActions) devices in all (each entry "
+            + "counts each device it names)",
+          hint: "fewer entries, or name fewer devices in each")
+        return
       }
       spec.timeline.append(TimelineAction(at: at, devices: devices, action: action, store: store))
     }

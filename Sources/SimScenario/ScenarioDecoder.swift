@@ -10,6 +10,8 @@ public enum ScenarioDecoder {
     public static let maxAccounts = 100_000
     public static let maxDuration = SimDuration.days(3650)
     public static let maxTimelineEntries = 100_000
+    /// Devices named across all timeline entries (an entry for "all" counts every device).
+    public static let maxTimelineDeviceActions = 2_000_000
     public static let maxBulkObjects = 1_000_000
     public static let maxEntities = 1_000
     public static let maxExpectedWrites = 20_000_000.0
@@ -71,7 +73,7 @@ public enum ScenarioDecoder {
     }
     let reader = ScenarioReader(file: file)
     let scenario = ScenarioBuilder(reader: reader, policyRegistry: policies).build(root)
-    var problems = reader.problems
+    var problems = reader.reportedProblems
     if !acceptLarge, let scenario, !problems.contains(where: { $0.severity == .error }) {
       problems += RunEstimate(scenario).problems(file: file)
     }

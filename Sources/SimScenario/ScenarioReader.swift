@@ -5,28 +5,57 @@ import SimKernel
 final class ScenarioReader {
   let file: String
   private(set) var problems: [ScenarioProblem] = []
+  /// At most this many problems are kept: a file of 100,000 bad references would otherwise take
+  /// seconds and hundreds of megabytes to report. The rest are counted.
+  static let maxProblems = 1_000
+  private(set) var suppressed = 0
+  /// Whether further problems are only counted: a hint (a did-you-mean search) is not worth
+  /// working out for them.
+  var isFull: Bool { problems.count >= Self.maxProblems }
+  private(set) var suppressedError = false
   /// Logical keys named in the scenario, numbered in order of first appearance.
   private(set) var logicalKeys: [String] = []
+  private var logicalKeyIndex: [String: Int32] = [:]  // lookup only
 
   func logicalKey(_ name: String) -> Int32 {
-    if let index = logicalKeys.firstIndex(of: name) { return Int32(index) }
+    if let index = logicalKeyIndex[name] { return index }
     logicalKeys.append(name)
+    logicalKeyIndex[name] = Int32(logicalKeys.count - 1)
     return Int32(logicalKeys.count - 1)
   }
 
   init(file: String) { self.file = file }
 
+  func record(_ problem: ScenarioProblem) {
+    guard problems.count < Self.maxProblems else {
+      suppressed += 1
+      if problem.severity == .error { suppressedError = true }
+      return
+    }
+    problems.append(problem)
+  }
+
   func problem(_ path: String, _ message: String, hint: String? = nil) {
-    problems.append(ScenarioProblem(file: file, path: path, message: message, hint: hint))
+    record(ScenarioProblem(file: file, path: path, message: message, hint: hint))
   }
 
   func warning(_ path: String, _ message: String, hint: String? = nil) {
-    problems.append(ScenarioProblem(file: file, path: path, message: message, hint: hint, severity: .warning))
+    record(ScenarioProblem(file: file, path: path, message: message, hint: hint, severity: .warning))
   }
 
   /// A cost the scenario may take on purpose: reported, never an error (not even with --strict).
   func advice(_ path: String, _ message: String, hint: String? = nil) {
-    problems.append(ScenarioProblem(file: file, path: path, message: message, hint: hint, severity: .advice))
+    record(ScenarioProblem(file: file, path: path, message: message, hint: hint, severity: .advice))
+  }
+
+  /// The problems, with one more saying how many were left out (an error if any of them was).
+  var reportedProblems: [ScenarioProblem] {
+    guard suppressed > 0 else { return problems }
+    return problems + [
+      ScenarioProblem(
+        file: file, path: "", message: "\(suppressed) more problems not listed (the first \(Self.maxProblems) are)",
+        hint: "fix these and validate again", severity: suppressedError ? .error : .warning)
+    ]
   }
 
   static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }

@@ -98,3 +98,43 @@ import Testing
     }
   }
 }
+
+/// Inputs that were slow or large for their size (issue 24): each now decodes in linear time and
+/// bounded memory, and reports a bounded number of problems.
+@Suite struct LinearInputTests {
+  func problems(_ text: String) -> [ScenarioProblem] {
+    do {
+      return try ScenarioDecoder.decode(Array(text.utf8), file: "t.json").1
+    } catch {
+      return error.problems
+    }
+  }
+
+  @Test func escapesDecodeToTheirTextAndDuplicateNamesAreStillFound() throws {
+    let escaped = String(repeating: "\\u0041", count: 50_000) + "\\u00e9\\ud83d\\ude00\\n"
+    let text = #"{"version": 1, "description": ""# + escaped + #"", "devices": [{"name": "a"}, {"name": "b"}]}"#
+    let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "t.json").0
+    #expect(scenario.description == String(repeating: "A", count: 50_000) + "é😀\n")
+    let devices = (0..<5_000).map { #"{"name": "d\#($0)"}"# }.joined(separator: ",") + #", {"name": "d17"}"#
+    let duplicate = problems(#"{"version": 1, "devices": ["# + devices + "]}")
+    #expect(duplicate.contains { $0.path == "devices[5000].name" && $0.message.contains("used twice") })
+  }
+
+  @Test func problemsAreCappedAndTheRestCounted() {
+    let entries = (0..<3_000).map { #"{"at": "\#($0)s", "devices": "nosuch", "action": "goOffline"}"# }
+    let found = problems(
+      #"{"version": 1, "duration": "2h", "devices": [{"name": "a"}, {"name": "b"}], "timeline": ["#
+        + entries.joined(separator: ",") + "]}")
+    #expect(found.count == 1_001)
+    #expect(found.last?.message == "2000 more problems not listed (the first 1000 are)")
+    #expect(found.last?.severity == .error)
+  }
+
+  @Test func aTimelineNamingEveryDeviceInEveryEntryIsBounded() {
+    let entries = (0..<30).map { #"{"at": "\#($0)s", "devices": "all", "action": "goOffline"}"# }
+    let found = problems(
+      #"{"version": 1, "devices": [{"name": "d", "count": 100000}], "outputs": ["summary"], "timeline": ["#
+        + entries.joined(separator: ",") + "]}")
+    #expect(found.contains { $0.path == "timeline[20]" && $0.message.contains("over 2000000 devices in all") }, "\(found)")
+  }
+}
