@@ -7,7 +7,7 @@ final class ScenarioReader {
   private(set) var problems: [ScenarioProblem] = []
   /// At most this many problems are kept: a file of 100,000 bad references would otherwise take
   /// seconds and hundreds of megabytes to report. The rest are counted.
-  static let maxProblems = 1_000
+  static let maxProblems = 10_000
   private(set) var suppressed = 0
   /// Whether further problems are only counted: a hint (a did-you-mean search) is not worth
   /// working out for them.
