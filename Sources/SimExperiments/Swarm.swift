@@ -20,10 +20,10 @@ public struct Swarm: Sendable {
   /// When faults end and every device is healed.
   public static let healAt = SimDuration.hours(2)
   /// How long after the heal every device must have converged: the rate limiter's 5-minute
-  /// window (a swarm world makes fewer than 360 runs an hour, so no longer window can fill),
-  /// the network back-off's cap (5 min), a retry-after (30 s), zoneBusy's doubling back-off
-  /// (at p ≤ 0.2, ten refusals in a row have odds of 1e-7: 2 s × 2¹⁰ ≈ 34 min), and a token
-  /// expiry's re-import, with margin: one hour.
+  /// window (a swarm world makes fewer than 360 runs an hour, so no longer window can fill), a
+  /// back-off at its cap (network and zoneBusy: 5 min each; the attempts that double them are
+  /// counted across kinds of error), a retry-after (30 s), and a token expiry's re-import, each
+  /// possibly twice, with margin: one hour.
   public static let livenessBound = SimDuration.hours(1)
   /// When every app is brought to the foreground again after the heal (the liveness condition's
   /// trigger: with pushes dropped, nothing else imports into a foreground app).

@@ -63,6 +63,9 @@ public struct ServerParameters: Equatable, Sendable {
   public var zoneBusyProbability = 0.0
   /// The first zoneBusy delay, doubling per attempt. [A] CKError.h "a few seconds": 2 s [assumed].
   public var zoneBusyBackoffSeconds = 2.0
+  /// The longest zoneBusy delay: the doubling stops here. [assumed] 5 min, as the network
+  /// back-off's cap (the swarm found an uncapped delay of 2.3 h after a long run of other errors).
+  public var zoneBusyBackoffCapSeconds = 300.0
   /// Probability that a request fails with networkFailure while online. [assumed] 0.
   public var networkFailureProbability = 0.0
   /// Backoff after the first immediate retry, doubling per attempt up to the cap, seconds.

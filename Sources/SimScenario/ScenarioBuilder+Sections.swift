@@ -11,7 +11,7 @@ extension ScenarioBuilder {
       "serverMaxBytesPerRequest", "throttle", "networkFailureProbability", "networkRetryBackoff",
       "networkRetryBackoffCap",
       "quotaBytesPerAccount", "poisonRecordProbability", "changeTokenRetention", "deviceThrottleRequestsPerMinute",
-      "zoneBusyProbability", "zoneBusyBackoff",
+      "zoneBusyProbability", "zoneBusyBackoff", "zoneBusyBackoffCap",
     ]
     guard let fields = reader.object(node, "cloud", known: keys) else { return }
     let path = { ScenarioReader.join("cloud", $0) }
@@ -118,6 +118,9 @@ extension ScenarioBuilder {
     }
     if let backoff = reader.duration(fields["zoneBusyBackoff"], path("zoneBusyBackoff"), positive: true) {
       spec.server.zoneBusyBackoffSeconds = backoff.seconds
+    }
+    if let cap = reader.duration(fields["zoneBusyBackoffCap"], path("zoneBusyBackoffCap"), positive: true) {
+      spec.server.zoneBusyBackoffCapSeconds = cap.seconds
     }
     if let retention = reader.duration(fields["changeTokenRetention"], path("changeTokenRetention"), positive: true) {
       spec.server.changeTokenRetentionSeconds = retention.seconds

@@ -179,7 +179,7 @@ struct ScenarioBuilder {
       let keys = Set(members.map(\.key))
       for (key, needs) in [
         ("networkRetryBackoff", "networkFailureProbability"), ("networkRetryBackoffCap", "networkFailureProbability"),
-        ("zoneBusyBackoff", "zoneBusyProbability"),
+        ("zoneBusyBackoff", "zoneBusyProbability"), ("zoneBusyBackoffCap", "zoneBusyProbability"),
       ]
       where keys.contains(key)
         && (spec.server.networkFailureProbability == 0 && needs == "networkFailureProbability"

@@ -1,15 +1,17 @@
 import SimKernel
 
 /// The zone is busy (`cloud.zoneBusyProbability`): retried after a back-off that doubles with
-/// each attempt. [A] CKError.zoneBusy
+/// each attempt, up to `zoneBusyBackoffCap`. [A] CKError.zoneBusy
 struct ZoneBusyFault: RequestFault {
   let probability: Double
   let backoffSeconds: Double
+  let backoffCapSeconds: Double
 
   init?(server: ServerParameters) {
     guard server.zoneBusyProbability > 0 else { return nil }
     probability = server.zoneBusyProbability
     backoffSeconds = server.zoneBusyBackoffSeconds
+    backoffCapSeconds = server.zoneBusyBackoffCapSeconds
   }
 
   var error: CloudError { .zoneBusy }
@@ -21,7 +23,7 @@ struct ZoneBusyFault: RequestFault {
 
   func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
     let attempt = world.countAttempt(request.activity)
-    let delay = SimDuration(seconds: backoffSeconds * Double(1 << min(attempt - 1, 30)))
+    let delay = SimDuration(seconds: min(backoffSeconds * Double(1 << min(attempt - 1, 30)), backoffCapSeconds))
     return (request.now + delay, delay)
   }
 }

@@ -810,6 +810,11 @@ enum ScenarioSchemaTemplate {
           "$ref": "#/$defs/duration",
           "description": "first zoneBusy delay, doubling [A] CKError.h 'a few seconds'",
           "default": "2s"
+        },
+        "zoneBusyBackoffCap": {
+          "$ref": "#/$defs/duration",
+          "description": "the longest zoneBusy delay; the doubling stops here [assumed] as networkRetryBackoffCap",
+          "default": "5m"
         }
       },
       "description": "the CloudKit server"
