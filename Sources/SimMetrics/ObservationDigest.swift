@@ -77,11 +77,10 @@ public struct ObservationDigest: Sendable {
 
   /// Folds one observation's kind and up to five of its fields.
   private mutating func fold(_ kind: UInt32, _ a: Int64, _ b: Int64 = 0, _ c: Int64 = 0, _ d: Int64 = 0, _ e: Int64 = 0) {
-    hash.add(time: a, kind: kind, entity: 0)
-    hash.add(time: b, kind: 0, entity: 1)
-    hash.add(time: c, kind: 0, entity: 2)
-    hash.add(time: d, kind: 0, entity: 3)
-    hash.add(time: e, kind: 0, entity: 4)
+    // Three rounds carry all 5 × 64 bits (b and e split across the 32-bit slots).
+    hash.add(time: a, kind: kind, entity: UInt32(truncatingIfNeeded: b))
+    hash.add(time: c, kind: UInt32(truncatingIfNeeded: b >> 32), entity: UInt32(truncatingIfNeeded: e))
+    hash.add(time: d, kind: UInt32(truncatingIfNeeded: e >> 32), entity: 0)
   }
 
   private func id<Tag>(_ value: TypedID<Tag>) -> Int64 { Int64(value.raw) }
