@@ -62,19 +62,33 @@ extension SimDuration: CustomStringConvertible {
 /// Formats `nanoseconds` as seconds with a fixed number of decimals, without Foundation or locale.
 public func formatFixed(_ nanoseconds: Int64, decimals: Int) -> String {
   precondition((0...9).contains(decimals), "decimals must be 0...9, got \(decimals)")
-  var divisor: Int64 = 1
+  var divisor: UInt64 = 1
   for _ in 0..<(9 - decimals) { divisor *= 10 }
   // Round half away from zero at the requested precision.
   let negative = nanoseconds < 0
   let magnitude = negative ? UInt64(bitPattern: 0 &- nanoseconds) : UInt64(nanoseconds)
-  let scaled = (magnitude + UInt64(divisor / 2)) / UInt64(divisor)
-  var scale: UInt64 = 1
-  for _ in 0..<decimals { scale *= 10 }
-  let whole = scaled / scale
-  var text = (negative && scaled != 0 ? "-" : "") + String(whole)
-  if decimals > 0 {
-    let fraction = String(scaled % scale)
-    text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+  var scaled = magnitude / divisor + (magnitude % divisor >= (divisor + 1) / 2 && divisor > 1 ? 1 : 0)
+  // Digits written backwards into a small buffer, then one String: a CSV of millions of times
+  // spent a third of its time building these from pieces.
+  return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+    var position = 32
+    func put(_ byte: UInt8) {
+      position -= 1
+      buffer[position] = byte
+    }
+    let isNegative = negative && scaled != 0
+    if decimals > 0 {
+      for _ in 0..<decimals {
+        put(UInt8(ascii: "0") + UInt8(scaled % 10))
+        scaled /= 10
+      }
+      put(UInt8(ascii: "."))
+    }
+    repeat {
+      put(UInt8(ascii: "0") + UInt8(scaled % 10))
+      scaled /= 10
+    } while scaled > 0
+    if isNegative { put(UInt8(ascii: "-")) }
+    return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<32]), as: UTF8.self)
   }
-  return text
 }

@@ -35,23 +35,30 @@ public struct CSVTable: Sendable {
   }
 
   /// One field, quoted if it holds a comma, a quote or a line break (a quote doubled inside).
+  ///
+  /// Read as one contiguous UTF-8 buffer (`withUTF8`): scanning the `utf8` view byte by byte was
+  /// a tenth of writing a large latency.csv.
   static func appendField(_ field: String, to bytes: inout [UInt8]) {
-    let utf8 = field.utf8
-    let quote = UInt8(ascii: "\"")
-    guard
-      utf8.contains(where: {
-        $0 == UInt8(ascii: ",") || $0 == quote || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
-      })
-    else {
-      bytes.append(contentsOf: utf8)
-      return
+    var field = field
+    field.withUTF8 { utf8 in
+      let quote = UInt8(ascii: "\"")
+      var needsQuotes = false
+      for byte in utf8
+      where byte == UInt8(ascii: ",") || byte == quote || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+        needsQuotes = true
+        break
+      }
+      guard needsQuotes else {
+        bytes.append(contentsOf: utf8)
+        return
+      }
+      bytes.append(quote)
+      for byte in utf8 {
+        if byte == quote { bytes.append(quote) }
+        bytes.append(byte)
+      }
+      bytes.append(quote)
     }
-    bytes.append(quote)
-    for byte in utf8 {
-      if byte == quote { bytes.append(quote) }
-      bytes.append(byte)
-    }
-    bytes.append(quote)
   }
 
   /// Seconds with nine decimals.

@@ -31,3 +31,41 @@ import Testing
     #expect(CSVTable.number(-.infinity) == "-Inf")
   }
 }
+
+/// `formatFixed` writes its digits into a buffer; it must give what building the text from
+/// pieces gave, for every precision, sign and rounding boundary.
+@Suite struct FormatFixedTests {
+  static func reference(_ nanoseconds: Int64, decimals: Int) -> String {
+    var divisor: Int64 = 1
+    for _ in 0..<(9 - decimals) { divisor *= 10 }
+    let negative = nanoseconds < 0
+    let magnitude = negative ? UInt64(bitPattern: 0 &- nanoseconds) : UInt64(nanoseconds)
+    let scaled = (magnitude + UInt64(divisor / 2)) / UInt64(divisor)
+    var scale: UInt64 = 1
+    for _ in 0..<decimals { scale *= 10 }
+    var text = (negative && scaled != 0 ? "-" : "") + String(scaled / scale)
+    if decimals > 0 {
+      let fraction = String(scaled % scale)
+      text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+    }
+    return text
+  }
+
+  @Test func matchesTheTextBuiltFromPieces() {
+    var values: [Int64] = [0, 1, -1, 5, -5, 499_999_999, 500_000_000, -500_000_000, 999_999_999, 1_000_000_000]
+    values += [123_456_789_012, -987_654_321_098, Int64.max / 4, -(Int64.max / 4), 86_400_000_000_000]
+    var state: UInt64 = 7
+    for _ in 0..<2_000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      values.append(Int64(bitPattern: state) >> Int64(state % 40 + 8))
+    }
+    for value in values {
+      for decimals in 0...9 {
+        #expect(formatFixed(value, decimals: decimals) == Self.reference(value, decimals: decimals), "\(value) \(decimals)")
+      }
+    }
+    #expect(formatFixed(1_500_000_000, decimals: 0) == "2")
+    #expect(formatFixed(-1_500_000_000, decimals: 0) == "-2")
+    #expect(formatFixed(-1, decimals: 3) == "0.000")
+  }
+}
