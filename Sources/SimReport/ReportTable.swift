@@ -32,6 +32,10 @@ struct ReportTable {
     return row[position]
   }
 
-  /// The number in `column` of `row`; nil when empty or absent.
-  func number(_ row: [String], _ column: String) -> Double? { Double(text(row, column)) }
+  /// The number in `column` of `row`; nil when empty, absent, not a number, or not finite (a
+  /// hand-edited file must not make the report trap).
+  func number(_ row: [String], _ column: String) -> Double? {
+    guard let value = Double(text(row, column)), value.isFinite, abs(value) < 1e15 else { return nil }
+    return value
+  }
 }

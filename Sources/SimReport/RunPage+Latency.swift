@@ -55,7 +55,7 @@ extension RunPage {
     }
     svg += SVG.legend(legendEntries, x: left, y: bottom + 46, width: right - left)
     svg += "</svg>\n"
-    let notVisible = Int(metric("rowsNotVisible") ?? 0)
+    let notVisible = Int(min(max(metric("rowsNotVisible") ?? 0, 0), 1e15))
     var caption = "Each curve: the share of (write, observer) rows of one observer group visible within the time on "
     caption += "the axis. Dashed lines: the run's p50, p95 and p99 over all visible rows (summary.csv)."
     if notVisible > 0 { caption += " \(notVisible) rows never became visible and are not in the curves." }

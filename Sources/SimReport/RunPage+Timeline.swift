@@ -66,8 +66,9 @@ extension RunPage {
   ) {
     let count = bins.count
     let width = end / Double(count)
-    let first = min(count - 1, max(0, Int(start / width)))
-    let last = min(count - 1, max(first, Int(stop / width)))
+    let bin = { (time: Double) in Int(min(max(time / width, 0), Double(count - 1))) }
+    let first = bin(start)
+    let last = max(first, bin(stop))
     guard stop > start, last > first else {
       bins[first][cause] += seconds
       return

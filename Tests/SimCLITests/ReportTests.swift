@@ -105,4 +105,26 @@ import Testing
       #expect(syncsim(["report", directory, "--metric", "nosuch"]).code == 65)
     }
   }
+
+  @Test func handEditedFilesWithNonsenseNumbersAreDrawnNotTrapped() throws {
+    try withTemporaryDirectory { directory in
+      #expect(syncsim(["run", Self.quickstart, "--out", directory]).code == 0)
+      for name in ["latency.csv", "activities.csv", "timeline.csv", "summary.csv"] {
+        let path = directory + "/" + name
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let nonsense = ["nan", "inf", "-inf", "1e308", "-5", "", "x", String(repeating: "9", count: 30)]
+        for index in 1..<lines.count {
+          var fields = lines[index].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+          for column in 2..<fields.count where (index * 31 + column * 17) % 3 == 0 {
+            fields[column] = nonsense[(index + column) % nonsense.count]
+          }
+          lines[index] = fields.joined(separator: ",")
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+      }
+      let result = syncsim(["report", directory])
+      #expect(result.code == 0, "\(result.err)")
+      #expect(FileManager.default.fileExists(atPath: directory + "/report.html"))
+    }
+  }
 }
