@@ -100,7 +100,8 @@ extension RunPage {
   ]
 
   /// One lane per device (the first 24): the app's state from `timeline.csv`, offline and Low
-  /// Power Mode beneath it, each write the device made (▲) and each import that brought records (●).
+  /// Power Mode beneath it, plugged in above it, each write the device made (▲) and each import
+  /// that brought records (●).
   func deviceTimeline() -> String {
     guard let timeline else { return missing("timeline.csv") }
     var devices: [String] = []
@@ -121,7 +122,8 @@ extension RunPage {
     let x = SVG.Scale(low: 0, high: end, from: left, to: right)
     let legend: [(String, String)] =
       Self.appStateColors.map { ("app \($0.0)", $0.1) } + [
-        ("offline", "#e15759"), ("Low Power Mode", "#f28e2b"), ("▲ write", "#222"), ("● import with records", "#4e79a7"),
+        ("offline", "#e15759"), ("Low Power Mode", "#f28e2b"), ("plugged in (line above)", "#4e79a7"), ("▲ write", "#222"),
+        ("● import with records", "#4e79a7"),
       ]
     let height = bottom + 50 + SVG.legendHeight(legend.map(\.0), width: right - left)
     var svg = "<svg id=\"device-timeline\" width=\"\(SVG.n(Self.width))\" height=\"\(SVG.n(height))\" "
@@ -145,6 +147,9 @@ extension RunPage {
         if timeline.text(sample.row, "lowPowerMode") == "1" {
           svg += "<rect class=\"lowpower\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 20))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#f28e2b\"/>"
         }
+        if timeline.text(sample.row, "pluggedIn") == "1" {
+          svg += "<rect class=\"plugged\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop - 2))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"2\" fill=\"#4e79a7\"/>"
+        }
       }
       svg += "\n"
     }
@@ -155,7 +160,8 @@ extension RunPage {
     svg += "simulated time (\(timeUnit(end).name))</text>\n"
     svg += SVG.legend(legend, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
-    var caption = "App state per sample of timeline.csv; red beneath: offline; orange: Low Power Mode."
+    var caption = "App state per sample of timeline.csv; red beneath: offline; orange: Low Power Mode; a blue line above: "
+    caption += "plugged in."
     if devices.count > shown.count { caption += " The first \(shown.count) of \(devices.count) devices are drawn." }
     return svg + "<p class=\"caption\">\(caption)</p>\n"
   }
