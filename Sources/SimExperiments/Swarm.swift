@@ -1,4 +1,3 @@
-import Foundation
 import SimKernel
 import SimMetrics
 import SimModel
@@ -51,9 +50,9 @@ public struct Swarm: Sendable {
 
   /// Runs 0..<count on `jobs` threads; results by run index (the same for any `jobs`).
   public func runAll(count: Int, jobs: Int) -> [Run] {
-    let store = SwarmStore(count: count)
+    let store = ResultStore<Run>(count: count)
     WorkerPool(jobs: max(1, jobs)).run(count: count) { index in store.set(index, self.run(index)) }
-    return store.all()
+    return store.results()
   }
 
   /// Runs `index` and checks it.
@@ -200,17 +199,4 @@ final class SwarmInvariants: ObservationSink {
     }
     recorder.observe(observation)
   }
-}
-
-/// Results stored by run index from worker threads.
-final class SwarmStore: @unchecked Sendable {
-  private var runs: [Swarm.Run?]
-  private let lock = NSLock()
-  init(count: Int) { runs = Array(repeating: nil, count: count) }
-  func set(_ index: Int, _ run: Swarm.Run) {
-    lock.lock()
-    runs[index] = run
-    lock.unlock()
-  }
-  func all() -> [Swarm.Run] { runs.map { $0! } }
 }

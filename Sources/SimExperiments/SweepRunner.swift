@@ -97,7 +97,7 @@ public struct SweepRunner: Sendable {
   public func execute(
     _ runs: [Run], scenarios: [Int: Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
   ) -> [RunResult] {
-    let store = ResultStore(count: runs.count)
+    let store = ResultStore<RunResult>(count: runs.count)
     let pool = WorkerPool(jobs: max(1, jobs))
     pool.run(count: runs.count) { position in
       let run = runs[position]

@@ -36,9 +36,9 @@ final class WorkerPool: @unchecked Sendable {
 }
 
 /// Results written by index from several threads.
-final class ResultStore: @unchecked Sendable {
+final class ResultStore<Value>: @unchecked Sendable {
   private let lock = NSLock()
-  private var slots: [SweepRunner.RunResult?]
+  private var slots: [Value?]
   private var finishedCount = 0
 
   /// How many results have been stored.
@@ -50,12 +50,12 @@ final class ResultStore: @unchecked Sendable {
 
   init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-  func set(_ index: Int, _ result: SweepRunner.RunResult) {
+  func set(_ index: Int, _ result: Value) {
     lock.lock()
     slots[index] = result
     finishedCount += 1
     lock.unlock()
   }
 
-  func results() -> [SweepRunner.RunResult] { slots.compactMap { $0 } }
+  func results() -> [Value] { slots.compactMap { $0 } }
 }
