@@ -1,4 +1,5 @@
 import Foundation
+import SimReport
 import SimExperiments
 import SimKernel
 import SimMetrics
@@ -191,19 +192,7 @@ struct CheckCommand {
   }
 
   static func junitXML(_ outcomes: [Outcome]) -> String {
-    func escape(_ text: String) -> String {
-      var out = ""
-      for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        default: out.append(character)
-        }
-      }
-      return out
-    }
+    let escape = XMLText.escaped
     func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
     let errors = outcomes.filter { $0.isError }.count
     let failed = outcomes.filter { !$0.failures.isEmpty && !$0.isError }.count

@@ -32,7 +32,7 @@ public enum ReportPage {
   /// The HTML document around `body`.
   static func document(title: String, body: String) -> String {
     var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-    out += "<title>\(SVG.escape(title))</title>\n<style>\n\(style)\n</style>\n</head>\n<body>\n"
+    out += "<title>\(XMLText.escaped(title))</title>\n<style>\n\(style)\n</style>\n</head>\n<body>\n"
     out += body
     out += "<p class=\"caption\">Made by <code>syncsim report</code> from the folder's CSV files; no script, nothing fetched.</p>\n"
     return out + "</body>\n</html>\n"

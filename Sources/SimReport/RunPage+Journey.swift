@@ -71,8 +71,8 @@ extension RunPage {
     for (index, row) in rows.enumerated() {
       let barTop = top + Double(index) * (barHeight + 10)
       let observer = latency.text(row, "observer")
-      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(SVG.escape(observer))</text>"
-      table += "<tr><td>\(SVG.escape(observer))</td><td>\(SVG.escape(latency.text(row, "outcome")))</td>"
+      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(observer))</text>"
+      table += "<tr><td>\(XMLText.escaped(observer))</td><td>\(XMLText.escaped(latency.text(row, "outcome")))</td>"
       var start = 0.0
       for (stage, name) in Self.stageNames.enumerated() {
         guard let seconds = latency.number(row, name) else {
@@ -80,14 +80,14 @@ extension RunPage {
           continue
         }
         let why = cause(of: name, row)
-        table += "<td>\(SVG.duration(seconds))<br><span class=\"small\">\(SVG.escape(why))</span></td>"
+        table += "<td>\(SVG.duration(seconds))<br><span class=\"small\">\(XMLText.escaped(why))</span></td>"
         guard seconds > 0 else { continue }
         let x0 = x(start), x1 = x(start + seconds)
-        svg += "<rect class=\"segment\" data-stage=\"\(name)\" data-cause=\"\(SVG.escape(why))\" x=\"\(SVG.n(x0))\" "
+        svg += "<rect class=\"segment\" data-stage=\"\(name)\" data-cause=\"\(XMLText.escaped(why))\" x=\"\(SVG.n(x0))\" "
         svg += "y=\"\(SVG.n(barTop))\" width=\"\(SVG.n(max(x1 - x0, 0.5)))\" height=\"\(SVG.n(barHeight))\" fill=\"\(SVG.color(stage))\">"
-        svg += "<title>\(name): \(SVG.escape(why)), \(SVG.duration(seconds))</title></rect>"
+        svg += "<title>\(name): \(XMLText.escaped(why)), \(SVG.duration(seconds))</title></rect>"
         if x1 - x0 > Double(why.count) * 6.5 + 8 {
-          svg += "<text x=\"\(SVG.n(x0 + 4))\" y=\"\(SVG.n(barTop + 15))\" class=\"inbar\">\(SVG.escape(why))</text>"
+          svg += "<text x=\"\(SVG.n(x0 + 4))\" y=\"\(SVG.n(barTop + 15))\" class=\"inbar\">\(XMLText.escaped(why))</text>"
         }
         start += seconds
       }
@@ -95,7 +95,7 @@ extension RunPage {
       if !stuck.isEmpty {
         let px = x(start)
         svg += "<text x=\"\(SVG.n(min(px + 4, right - 150)))\" y=\"\(SVG.n(barTop + 15))\" class=\"small\">"
-        svg += "not visible: \(SVG.escape(stuck)), \(SVG.escape(latency.text(row, "stuckCause")))</text>"
+        svg += "not visible: \(XMLText.escaped(stuck)), \(XMLText.escaped(latency.text(row, "stuckCause")))</text>"
       }
       svg += "\n"
       table += "</tr>\n"
@@ -112,7 +112,7 @@ extension RunPage {
     let writer = latency.text(first, "writer")
     let which = chosenWrite == nil ? "the slowest write" : "write \(write)"
     var caption = "Write \(write) (\(which == "the slowest write" ? "the slowest" : "chosen with --write")), "
-    caption += "edited on \(SVG.escape(writer)) at \(SVG.duration(edited)) of the run: one bar per observer, one "
+    caption += "edited on \(XMLText.escaped(writer)) at \(SVG.duration(edited)) of the run: one bar per observer, one "
     caption += "segment per stage, labelled with what it waited on most."
     return .success(svg + "<p class=\"caption\">\(caption)</p>\n" + table + "</table>\n")
   }

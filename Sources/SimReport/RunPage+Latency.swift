@@ -36,7 +36,7 @@ extension RunPage {
       x: "save-to-visible latency (log scale)", y: "fraction of visible rows", left: left, right: right, top: top,
       bottom: bottom)
     for (index, group) in groups.enumerated() {
-      svg += "<polyline class=\"cdf\" data-group=\"\(SVG.escape(group.group))\" fill=\"none\" stroke=\"\(SVG.color(index))\" "
+      svg += "<polyline class=\"cdf\" data-group=\"\(XMLText.escaped(group.group))\" fill=\"none\" stroke=\"\(SVG.color(index))\" "
       svg += "stroke-width=\"2\" points=\"\(cdfPoints(group.values, x: x, y: y))\"/>\n"
     }
     for (name, dash) in [("p50", "6 3"), ("p95", "3 3"), ("p99", "1 3")] {
@@ -79,10 +79,10 @@ extension RunPage {
   func axisLabels(x: String, y: String, left: Double, right: Double, top: Double, bottom: Double) -> String {
     var out = "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>"
     out += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(top))\" x2=\"\(SVG.n(left))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>\n"
-    out += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">\(SVG.escape(x))</text>"
+    out += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">\(XMLText.escaped(x))</text>"
     let middle = (top + bottom) / 2
     out += "<text x=\"14\" y=\"\(SVG.n(middle))\" class=\"label\" text-anchor=\"middle\" "
-    out += "transform=\"rotate(-90 14 \(SVG.n(middle)))\">\(SVG.escape(y))</text>\n"
+    out += "transform=\"rotate(-90 14 \(SVG.n(middle)))\">\(XMLText.escaped(y))</text>\n"
     return out
   }
 
@@ -131,7 +131,7 @@ extension RunPage {
     }
     for (index, bar) in bars.enumerated() {
       let barTop = top + Double(index) * (barHeight + 10)
-      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(SVG.escape(bar.label))</text>"
+      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(bar.label))</text>"
       var start = 0.0
       for (stage, mean) in bar.means.enumerated() where mean > 0 {
         let x0 = x(start / divisor), x1 = x((start + mean) / divisor)

@@ -132,14 +132,14 @@ extension RunPage {
     for (index, device) in shown.enumerated() {
       let laneTop = top + Double(index) * lane
       laneOf[device] = laneTop
-      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(laneTop + 12))\" class=\"tick\" text-anchor=\"end\">\(SVG.escape(device))</text>"
+      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(laneTop + 12))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(device))</text>"
       let points = samples[device]!
       for (position, sample) in points.enumerated() {
         let next = position + 1 < points.count ? points[position + 1].time : end
         let x0 = x(sample.time), x1 = x(next)
         let state = timeline.text(sample.row, "app")
         let color = Self.appStateColors.first { $0.0 == state }?.1 ?? "#ffffff"
-        svg += "<rect class=\"app\" data-state=\"\(SVG.escape(state))\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop))\" "
+        svg += "<rect class=\"app\" data-state=\"\(XMLText.escaped(state))\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop))\" "
         svg += "width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"14\" fill=\"\(color)\"/>"
         if timeline.text(sample.row, "online") == "0" {
           svg += "<rect class=\"offline\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 15))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#e15759\"/>"

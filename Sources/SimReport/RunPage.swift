@@ -48,13 +48,13 @@ struct RunPage {
   }
 
   func section(_ title: String, _ content: String) -> String {
-    "<section><h2>\(SVG.escape(title))</h2>\n\(content)</section>\n"
+    "<section><h2>\(XMLText.escaped(title))</h2>\n\(content)</section>\n"
   }
 
   func header() -> String {
-    var out = "<h1>\(SVG.escape(name))</h1>\n<p class=\"meta\">seed \(SVG.escape(summary.text(row, "seed")))"
+    var out = "<h1>\(XMLText.escaped(name))</h1>\n<p class=\"meta\">seed \(XMLText.escaped(summary.text(row, "seed")))"
     for column in ["syncsimVersion", "scenarioHash", "fingerprint"] {
-      out += " · \(column) <code>\(SVG.escape(summary.text(row, column)))</code>"
+      out += " · \(column) <code>\(XMLText.escaped(summary.text(row, column)))</code>"
     }
     out += " · simulated \(SVG.duration(endSeconds))</p>\n<table class=\"metrics\">"
     let shown: [(String, Bool)] = [

@@ -3,21 +3,6 @@ import Foundation
 /// Building blocks for the report's inline SVG: escaping, fixed number formatting, scales and
 /// axes. Everything is text built in a fixed order, so the same data gives the same bytes.
 enum SVG {
-  /// `text` escaped for XML content and attribute values.
-  static func escape(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      default: out.append(character)
-      }
-    }
-    return out
-  }
-
   /// A coordinate or size with two decimals (enough for a screen, and stable).
   static func n(_ value: Double) -> String {
     guard value.isFinite else { return "0" }
@@ -97,7 +82,7 @@ enum SVG {
         cy += 18
       }
       out += "<rect x=\"\(n(cx))\" y=\"\(n(cy - 10))\" width=\"12\" height=\"12\" fill=\"\(entry.color)\"/>"
-      out += "<text x=\"\(n(cx + 16))\" y=\"\(n(cy))\" class=\"small\">\(escape(entry.label))</text>\n"
+      out += "<text x=\"\(n(cx + 16))\" y=\"\(n(cy))\" class=\"small\">\(XMLText.escaped(entry.label))</text>\n"
       cx += itemWidth
     }
     return out

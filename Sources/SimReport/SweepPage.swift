@@ -29,16 +29,16 @@ struct SweepPage {
           hint: "metrics are named as in summary.csv, e.g. latency.p95"))
     }
     let name = summary.rows.first.map { summary.text($0, "scenario") } ?? ""
-    var body = "<h1>\(SVG.escape(name)) sweep</h1>\n<p class=\"meta\">"
+    var body = "<h1>\(XMLText.escaped(name)) sweep</h1>\n<p class=\"meta\">"
     let points = Set(summary.rows.map { summary.text($0, "point") }).count
-    body += "\(points) points; factors: \(factors.isEmpty ? "none" : factors.map(SVG.escape).joined(separator: ", "))"
+    body += "\(points) points; factors: \(factors.isEmpty ? "none" : factors.map(XMLText.escaped).joined(separator: ", "))"
     if let row = summary.rows.first {
-      body += " · syncsimVersion <code>\(SVG.escape(summary.text(row, "syncsimVersion")))</code>"
+      body += " · syncsimVersion <code>\(XMLText.escaped(summary.text(row, "syncsimVersion")))</code>"
     }
     body += "</p>\n"
     let panelFactors = factors.isEmpty ? [""] : factors
     for metric in metrics {
-      body += "<section><h2>\(SVG.escape(metric))</h2>\n"
+      body += "<section><h2>\(XMLText.escaped(metric))</h2>\n"
       for factor in panelFactors { body += panel(metric: metric, factor: factor) }
       body += "</section>\n"
     }
@@ -67,7 +67,7 @@ struct SweepPage {
     let height = bottom + 50 + SVG.legendHeight(legendEntries.map(\.0), width: right - left)
     let id = "panel-\(metric)-\(factor.isEmpty ? "all" : factor)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
     var svg = "<svg id=\"\(String(id))\" width=\"920\" height=\"\(SVG.n(height))\" viewBox=\"0 0 920 \(SVG.n(height))\" "
-    svg += "role=\"img\" aria-label=\"\(SVG.escape(metric)) against \(SVG.escape(factor))\">\n"
+    svg += "role=\"img\" aria-label=\"\(XMLText.escaped(metric)) against \(XMLText.escaped(factor))\">\n"
     for tick in ticks {
       let py = y(tick)
       svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(py))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(py))\" class=\"grid\"/>"
@@ -75,7 +75,7 @@ struct SweepPage {
     }
     for (index, value) in xValues.enumerated() {
       svg += "<text x=\"\(SVG.n(left + slot * (Double(index) + 0.5)))\" y=\"\(SVG.n(bottom + 16))\" class=\"tick\" "
-      svg += "text-anchor=\"middle\">\(SVG.escape(value))</text>"
+      svg += "text-anchor=\"middle\">\(XMLText.escaped(value))</text>"
     }
     for row in rows {
       guard let mean = summary.number(row, "mean") else { continue }
@@ -92,16 +92,16 @@ struct SweepPage {
       }
       svg += "<circle class=\"mean\" data-point=\"\(summary.text(row, "point"))\" data-mean=\"\(summary.text(row, "mean"))\" "
       svg += "cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y(mean)))\" r=\"4\" fill=\"\(color)\"><title>point \(summary.text(row, "point")): "
-      svg += "mean \(SVG.escape(summary.text(row, "mean"))) [\(SVG.escape(summary.text(row, "ci95Low"))), "
-      svg += "\(SVG.escape(summary.text(row, "ci95High")))], n \(SVG.escape(summary.text(row, "n")))</title></circle>\n"
+      svg += "mean \(XMLText.escaped(summary.text(row, "mean"))) [\(XMLText.escaped(summary.text(row, "ci95Low"))), "
+      svg += "\(XMLText.escaped(summary.text(row, "ci95High")))], n \(XMLText.escaped(summary.text(row, "n")))</title></circle>\n"
     }
     let unit = RunSummary.metric(named: metric)?.isDuration == true ? " (s)" : ""
     svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>"
     svg += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">"
-    svg += "\(SVG.escape(factor.isEmpty ? "every point" : factor))</text>"
+    svg += "\(XMLText.escaped(factor.isEmpty ? "every point" : factor))</text>"
     let middle = (top + bottom) / 2
     svg += "<text x=\"14\" y=\"\(SVG.n(middle))\" class=\"label\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(SVG.n(middle)))\">"
-    svg += "\(SVG.escape(metric + unit))</text>\n"
+    svg += "\(XMLText.escaped(metric + unit))</text>\n"
     if series.count > 1 { svg += SVG.legend(legendEntries, x: left, y: bottom + 50, width: right - left) }
     return svg + "</svg>\n"
   }
