@@ -7,7 +7,7 @@ import SimScenario
 ///
 /// The staging folder is made by `mkdir` under an unpredictable name (`.NAME.tmp-PID-…`), so
 /// nothing planted can be followed; its files are created exclusively inside it. A staging folder
-/// left by a killed process is removed by the next write beside it. The exchange is Linux's
+/// left by a killed process is removed by the next write beside it (`removeStaleTemporaries`). The exchange is Linux's
 /// `renameat2(RENAME_EXCHANGE)`; where it is missing, or the target folder holds files that are not
 /// results (a folder of the user's own), the files are renamed into the target one by one with
 /// rollback (`ScenarioFile.replace`), and only a reader during that moment can see a mix.
@@ -26,7 +26,7 @@ enum ResultSetWriter {
     let base = (target as NSString).lastPathComponent
     let parentPath = parent.isEmpty ? "." : parent
     try manager.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
-    removeStaleStaging(in: parentPath)
+    ScenarioFile.removeStaleTemporaries(in: parentPath)
     let staging = try makeStaging(named: base, in: parentPath)
     var committed = false
     defer { if !committed { removeFolder(staging) } }
@@ -76,14 +76,8 @@ enum ResultSetWriter {
     var closed = false
     defer { if !closed { close(descriptor) } }
     try file.produce { bytes in
-      var written = 0
-      try bytes.withUnsafeBytes { buffer in
-        while written < buffer.count {
-          let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-          if result < 0 && errno == EINTR { continue }
-          guard result > 0 else { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path]) }
-          written += result
-        }
+      guard bytes.withUnsafeBytes({ ScenarioFile.writeAll($0, to: descriptor) }) else {
+        throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path])
       }
     }
     closed = true
@@ -129,20 +123,5 @@ enum ResultSetWriter {
       for name in names { unlink((folder as NSString).appendingPathComponent(name)) }
     }
     rmdir(folder)
-  }
-
-  /// Removes staging folders (`.NAME.tmp-PID-…/`) of processes that no longer run.
-  static func removeStaleStaging(in parent: String) {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
-    for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
-      let fields = name.components(separatedBy: ".tmp-")
-      guard fields.count == 2, let pid = Int32(fields[1].split(separator: "-").first ?? "") else { continue }
-      let path = (parent as NSString).appendingPathComponent(name)
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { continue }
-      if pid != ProcessInfo.processInfo.processIdentifier && kill(pid, 0) != 0 && errno == ESRCH {
-        removeFolder(path)
-      }
-    }
   }
 }

@@ -125,19 +125,7 @@ enum ScenarioFile {
         if errno == EEXIST { continue }
         throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: final])
       }
-      var written = 0
-      var failed = false
-      bytes.withUnsafeBytes { buffer in
-        while written < buffer.count {
-          let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-          if result <= 0 {
-            if result < 0 && errno == EINTR { continue }
-            failed = true
-            return
-          }
-          written += result
-        }
-      }
+      var failed = !bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
       if close(descriptor) != 0 { failed = true }
       if failed {
         unlink(path)
@@ -148,15 +136,33 @@ enum ScenarioFile {
     throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: final])
   }
 
-  /// Removes temporaries (`.NAME.tmp-PID-…`) whose process no longer runs.
+  /// Removes temporaries (`.NAME.tmp-PID-…`: files, and `ResultSetWriter`'s staging folders)
+  /// whose process no longer runs.
   static func removeStaleTemporaries(in directory: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
     for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
       let fields = name.components(separatedBy: ".tmp-")
       guard fields.count == 2, let pid = Int32(fields[1].split(separator: "-").first ?? "") else { continue }
-      if pid != ProcessInfo.processInfo.processIdentifier && kill(pid, 0) != 0 && errno == ESRCH {
-        unlink((directory as NSString).appendingPathComponent(name))
+      guard pid != ProcessInfo.processInfo.processIdentifier && kill(pid, 0) != 0 && errno == ESRCH else { continue }
+      let path = (directory as NSString).appendingPathComponent(name)
+      var status = stat()
+      if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+        ResultSetWriter.removeFolder(path)
+      } else {
+        unlink(path)
       }
     }
+  }
+
+  /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes; false on error.
+  static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+    var written = 0
+    while written < bytes.count {
+      let result = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+      if result < 0 && errno == EINTR { continue }
+      guard result > 0 else { return false }
+      written += result
+    }
+    return true
   }
 }
