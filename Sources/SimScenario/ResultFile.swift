@@ -7,14 +7,14 @@ public struct ResultFile {
   public var text: String?
   public var columns: [String] = []
   /// Produces every row into the stream, in order.
-  public var rows: ((CSVStream) -> Void)?
+  public var rows: ((inout CSVStream) -> Void)?
 
   public init(name: String, text: String) {
     self.name = name
     self.text = text
   }
 
-  public init(name: String, columns: [String], rows: @escaping (CSVStream) -> Void) {
+  public init(name: String, columns: [String], rows: @escaping (inout CSVStream) -> Void) {
     self.name = name
     self.columns = columns
     self.rows = rows
@@ -26,8 +26,8 @@ public struct ResultFile {
       try write(Array(text.utf8))
       return
     }
-    let stream = CSVStream(columns: columns, write: write)
-    rows?(stream)
+    var stream = CSVStream(columns: columns, write: write)
+    rows?(&stream)
     try stream.finish()
   }
 

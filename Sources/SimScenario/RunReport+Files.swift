@@ -11,38 +11,15 @@ extension RunReport {
       ResultFile(name: "summary.csv", text: summaryTable(version: version).text),
       ResultFile(name: "resolved.json", text: ScenarioResolver.file(resolved, seeds: [seed], version: version)),
     ]
-    func stream(_ name: String, _ columns: [String], _ rows: @escaping (CSVStream) -> Void) {
-      files.append(ResultFile(name: name, columns: columns, rows: rows))
-    }
-    if scenario.outputs.contains("latency") {
-      stream("latency.csv", latencyColumns) { stream in
-        var sink = stream
-        latencyRows(into: &sink)
-      }
-    }
-    if scenario.outputs.contains("activities") {
-      stream("activities.csv", activitiesColumns) { stream in
-        var sink = stream
-        activitiesRows(into: &sink)
-      }
-    }
-    if scenario.outputs.contains("timeline") {
-      stream("timeline.csv", timelineColumns) { stream in
-        var sink = stream
-        timelineRows(into: &sink)
-      }
-    }
-    if scenario.outputs.contains("objects") {
-      stream("objects.csv", objectsColumns) { stream in
-        var sink = stream
-        objectsRows(into: &sink)
-      }
-    }
-    if includeTrace {
-      stream("trace.csv", traceColumns) { stream in
-        var sink = stream
-        traceRows(into: &sink)
-      }
+    let streamed: [(wanted: Bool, name: String, columns: [String], rows: (inout CSVStream) -> Void)] = [
+      (scenario.outputs.contains("latency"), "latency.csv", latencyColumns, latencyRows(into:)),
+      (scenario.outputs.contains("activities"), "activities.csv", activitiesColumns, activitiesRows(into:)),
+      (scenario.outputs.contains("timeline"), "timeline.csv", timelineColumns, timelineRows(into:)),
+      (scenario.outputs.contains("objects"), "objects.csv", objectsColumns, objectsRows(into:)),
+      (includeTrace, "trace.csv", traceColumns, traceRows(into:)),
+    ]
+    for file in streamed where file.wanted {
+      files.append(ResultFile(name: file.name, columns: file.columns, rows: file.rows))
     }
     return files
   }
