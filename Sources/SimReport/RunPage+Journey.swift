@@ -64,8 +64,9 @@ extension RunPage {
     let x = SVG.Scale(low: 0, high: span, from: left, to: right)
     let legendEntries = Self.stageNames.enumerated().map { ($1, SVG.color($0)) }
     let height = bottom + 50 + SVG.legendHeight(Self.stageNames, width: right - left)
-    var svg = "<svg id=\"write-journey\" data-write=\"\(write)\" width=\"\(SVG.n(Self.width))\" height=\"\(SVG.n(height))\" "
-    svg += "viewBox=\"0 0 \(SVG.n(Self.width)) \(SVG.n(height))\" role=\"img\" aria-label=\"The journey of write \(write)\">\n"
+    var svg = SVG.open(
+      id: "write-journey", width: Self.width, height: height, label: "The journey of write \(write)",
+      extra: " data-write=\"\(write)\"")
     var table = "<table class=\"journey\"><tr><th>observer</th><th>outcome</th>"
     table += Self.stageNames.map { "<th>\($0)</th>" }.joined() + "</tr>\n"
     for (index, row) in rows.enumerated() {
@@ -100,13 +101,8 @@ extension RunPage {
       svg += "\n"
       table += "</tr>\n"
     }
-    svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>"
-    for tick in SVG.linearTicks(upTo: span / unit.seconds) {
-      let px = x(tick * unit.seconds)
-      svg += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(SVG.number(tick))</text>"
-    }
-    svg += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">"
-    svg += "time since the edit (\(unit.name))</text>\n"
+    svg += timeAxisTicks(x: x, end: span, y: bottom)
+    svg += SVG.xAxis("time since the edit (\(unit.name))", left: left, right: right, bottom: bottom)
     svg += SVG.legend(legendEntries, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
     let writer = latency.text(first, "writer")

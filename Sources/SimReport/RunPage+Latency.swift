@@ -19,19 +19,11 @@ extension RunPage {
     let legendEntries = groups.enumerated().map { ("observer group \($1.group) (\($1.values.count) rows)", SVG.color($0)) }
     let legendHeight = SVG.legendHeight(legendEntries.map(\.0), width: right - left)
     let height = bottom + 50 + legendHeight
-    var svg = "<svg id=\"latency-cdf\" width=\"\(SVG.n(Self.width))\" height=\"\(SVG.n(height))\" "
-    svg += "viewBox=\"0 0 \(SVG.n(Self.width)) \(SVG.n(height))\" role=\"img\" "
-    svg += "aria-label=\"Cumulative distribution of save-to-visible latency\">\n"
-    for tick in SVG.timeTicks where tick.seconds >= low && tick.seconds <= high {
-      let px = x(tick.seconds)
-      svg += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(top))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(bottom))\" class=\"grid\"/>"
-      svg += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(tick.label)</text>\n"
-    }
-    for fraction in [0.0, 0.25, 0.5, 0.75, 1.0] {
-      let py = y(fraction)
-      svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(py))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(py))\" class=\"grid\"/>"
-      svg += "<text x=\"\(SVG.n(left - 6))\" y=\"\(SVG.n(py + 4))\" class=\"tick\" text-anchor=\"end\">\(SVG.number(fraction))</text>\n"
-    }
+    var svg = SVG.open(
+      id: "latency-cdf", width: Self.width, height: height, label: "Cumulative distribution of save-to-visible latency")
+    let shownTicks = SVG.timeTicks.filter { $0.seconds >= low && $0.seconds <= high }
+    svg += SVG.verticalGrid(shownTicks.map { ($0.seconds, $0.label) }, x: x, top: top, bottom: bottom)
+    svg += SVG.horizontalGrid([0, 0.25, 0.5, 0.75, 1], y: y, left: left, right: right)
     svg += axisLabels(
       x: "save-to-visible latency (log scale)", y: "fraction of visible rows", left: left, right: right, top: top,
       bottom: bottom)
@@ -76,14 +68,11 @@ extension RunPage {
     return points.joined(separator: " ")
   }
 
+  /// Both axes of a chart with their titles.
   func axisLabels(x: String, y: String, left: Double, right: Double, top: Double, bottom: Double) -> String {
-    var out = "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>"
-    out += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(top))\" x2=\"\(SVG.n(left))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>\n"
-    out += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">\(XMLText.escaped(x))</text>"
-    let middle = (top + bottom) / 2
-    out += "<text x=\"14\" y=\"\(SVG.n(middle))\" class=\"label\" text-anchor=\"middle\" "
-    out += "transform=\"rotate(-90 14 \(SVG.n(middle)))\">\(XMLText.escaped(y))</text>\n"
-    return out
+    SVG.xAxis(x, left: left, right: right, bottom: bottom)
+      + "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(top))\" x2=\"\(SVG.n(left))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>\n"
+      + SVG.yTitle(y, top: top, bottom: bottom)
   }
 
   /// Mean time per stage as stacked horizontal bars: all visible rows (from `summary.csv`), then
@@ -122,13 +111,8 @@ extension RunPage {
     let x = SVG.Scale(low: 0, high: ticks.last ?? 1, from: left, to: right)
     let legendEntries = Self.stageNames.enumerated().map { ($1, SVG.color($0)) }
     let height = bottom + 50 + SVG.legendHeight(Self.stageNames, width: right - left)
-    var svg = "<svg id=\"stage-bars\" width=\"\(SVG.n(Self.width))\" height=\"\(SVG.n(height))\" "
-    svg += "viewBox=\"0 0 \(SVG.n(Self.width)) \(SVG.n(height))\" role=\"img\" aria-label=\"Mean time per stage\">\n"
-    for tick in ticks {
-      let px = x(tick)
-      svg += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(top))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(bottom))\" class=\"grid\"/>"
-      svg += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(SVG.number(tick))</text>\n"
-    }
+    var svg = SVG.open(id: "stage-bars", width: Self.width, height: height, label: "Mean time per stage")
+    svg += SVG.verticalGrid(ticks.map { ($0, SVG.number($0)) }, x: x, top: top, bottom: bottom)
     for (index, bar) in bars.enumerated() {
       let barTop = top + Double(index) * (barHeight + 10)
       svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(bar.label))</text>"
@@ -141,9 +125,7 @@ extension RunPage {
         start += mean
       }
     }
-    svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>"
-    svg += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">"
-    svg += "mean time per visible row (\(unit))</text>\n"
+    svg += SVG.xAxis("mean time per visible row (\(unit))", left: left, right: right, bottom: bottom)
     svg += SVG.legend(legendEntries, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
     return svg

@@ -31,13 +31,9 @@ extension RunPage {
     let names = used.map { String(causes[$0].dropFirst("blocked.".count)) }
     let legendEntries = used.enumerated().map { (names[$0], SVG.color($1)) }
     let height = bottom + 50 + SVG.legendHeight(names, width: right - left)
-    var svg = "<svg id=\"blocked-over-time\" width=\"\(SVG.n(Self.width))\" height=\"\(SVG.n(height))\" "
-    svg += "viewBox=\"0 0 \(SVG.n(Self.width)) \(SVG.n(height))\" role=\"img\" aria-label=\"Blocked time per policy over time\">\n"
-    for tick in ticks {
-      let py = y(tick)
-      svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(py))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(py))\" class=\"grid\"/>"
-      svg += "<text x=\"\(SVG.n(left - 6))\" y=\"\(SVG.n(py + 4))\" class=\"tick\" text-anchor=\"end\">\(SVG.number(tick))</text>\n"
-    }
+    var svg = SVG.open(
+      id: "blocked-over-time", width: Self.width, height: height, label: "Blocked time per policy over time")
+    svg += SVG.horizontalGrid(ticks, y: y, left: left, right: right)
     svg += timeAxisTicks(x: x, end: end, y: bottom)
     let binWidth = (right - left) / Double(binCount)
     for (index, bin) in bins.enumerated() {
@@ -87,7 +83,8 @@ extension RunPage {
   func timeAxisTicks(x: SVG.Scale, end: Double, y: Double) -> String {
     let unit = timeUnit(end)
     var out = ""
-    for tick in SVG.linearTicks(upTo: end / unit.seconds) {
+    // linearTicks ends at or past `end`; a time axis stops at `end`, so no tick falls outside it.
+    for tick in SVG.linearTicks(upTo: end / unit.seconds) where tick * unit.seconds <= end * 1.0001 {
       let px = x(tick * unit.seconds)
       out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 4))\" class=\"axis\"/>"
       out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 16))\" class=\"tick\" text-anchor=\"middle\">\(SVG.number(tick))</text>\n"
@@ -126,8 +123,7 @@ extension RunPage {
         ("● import with records", "#4e79a7"),
       ]
     let height = bottom + 50 + SVG.legendHeight(legend.map(\.0), width: right - left)
-    var svg = "<svg id=\"device-timeline\" width=\"\(SVG.n(Self.width))\" height=\"\(SVG.n(height))\" "
-    svg += "viewBox=\"0 0 \(SVG.n(Self.width)) \(SVG.n(height))\" role=\"img\" aria-label=\"Device states over time\">\n"
+    var svg = SVG.open(id: "device-timeline", width: Self.width, height: height, label: "Device states over time")
     var laneOf: [String: Double] = [:]  // lookup only
     for (index, device) in shown.enumerated() {
       let laneTop = top + Double(index) * lane
@@ -154,10 +150,8 @@ extension RunPage {
       svg += "\n"
     }
     svg += marks(laneOf: laneOf, x: x)
-    svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>"
     svg += timeAxisTicks(x: x, end: end, y: bottom)
-    svg += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">"
-    svg += "simulated time (\(timeUnit(end).name))</text>\n"
+    svg += SVG.xAxis("simulated time (\(timeUnit(end).name))", left: left, right: right, bottom: bottom)
     svg += SVG.legend(legend, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
     var caption = "App state per sample of timeline.csv; red beneath: offline; orange: Low Power Mode; a blue line above: "

@@ -63,6 +63,50 @@ enum SVG {
     (3600, "1 h"), (21600, "6 h"), (86400, "1 d"), (604_800, "7 d"), (2_592_000, "30 d"),
   ]
 
+  /// The opening tag of a chart `width` wide and `height` high; `extra` are more attributes.
+  static func open(id: String, width: Double, height: Double, label: String, extra: String = "") -> String {
+    "<svg id=\"\(id)\"\(extra) width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" "
+      + "role=\"img\" aria-label=\"\(XMLText.escaped(label))\">\n"
+  }
+
+  /// Horizontal grid lines at `ticks`, each labelled left of `left`.
+  static func horizontalGrid(
+    _ ticks: [Double], y: Scale, left: Double, right: Double, label: (Double) -> String = number
+  ) -> String {
+    var out = ""
+    for tick in ticks {
+      let py = y(tick)
+      out += "<line x1=\"\(n(left))\" y1=\"\(n(py))\" x2=\"\(n(right))\" y2=\"\(n(py))\" class=\"grid\"/>"
+      out += "<text x=\"\(n(left - 6))\" y=\"\(n(py + 4))\" class=\"tick\" text-anchor=\"end\">\(label(tick))</text>\n"
+    }
+    return out
+  }
+
+  /// Vertical grid lines at `ticks`, each labelled below `bottom`.
+  static func verticalGrid(_ ticks: [(value: Double, label: String)], x: Scale, top: Double, bottom: Double) -> String {
+    var out = ""
+    for tick in ticks {
+      let px = x(tick.value)
+      out += "<line x1=\"\(n(px))\" y1=\"\(n(top))\" x2=\"\(n(px))\" y2=\"\(n(bottom))\" class=\"grid\"/>"
+      out += "<text x=\"\(n(px))\" y=\"\(n(bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(tick.label)</text>\n"
+    }
+    return out
+  }
+
+  /// The x axis along `bottom` from `left` to `right`, with its title below the tick labels.
+  static func xAxis(_ title: String, left: Double, right: Double, bottom: Double) -> String {
+    "<line x1=\"\(n(left))\" y1=\"\(n(bottom))\" x2=\"\(n(right))\" y2=\"\(n(bottom))\" class=\"axis\"/>"
+      + "<text x=\"\(n((left + right) / 2))\" y=\"\(n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">"
+      + "\(XMLText.escaped(title))</text>\n"
+  }
+
+  /// A y axis title, turned to read upwards, at the chart's left edge.
+  static func yTitle(_ title: String, top: Double, bottom: Double) -> String {
+    let middle = (top + bottom) / 2
+    return "<text x=\"14\" y=\"\(n(middle))\" class=\"label\" text-anchor=\"middle\" "
+      + "transform=\"rotate(-90 14 \(n(middle)))\">\(XMLText.escaped(title))</text>\n"
+  }
+
   /// A fixed palette, picked by position (never by hashing).
   static let palette = [
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",

@@ -66,13 +66,8 @@ struct SweepPage {
     let legendEntries = series.enumerated().map { ($1.isEmpty ? metric : $1, SVG.color($0)) }
     let height = bottom + 50 + SVG.legendHeight(legendEntries.map(\.0), width: right - left)
     let id = "panel-\(metric)-\(factor.isEmpty ? "all" : factor)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
-    var svg = "<svg id=\"\(String(id))\" width=\"920\" height=\"\(SVG.n(height))\" viewBox=\"0 0 920 \(SVG.n(height))\" "
-    svg += "role=\"img\" aria-label=\"\(XMLText.escaped(metric)) against \(XMLText.escaped(factor))\">\n"
-    for tick in ticks {
-      let py = y(tick)
-      svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(py))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(py))\" class=\"grid\"/>"
-      svg += "<text x=\"\(SVG.n(left - 6))\" y=\"\(SVG.n(py + 4))\" class=\"tick\" text-anchor=\"end\">\(SVG.number(tick))</text>\n"
-    }
+    var svg = SVG.open(id: String(id), width: 920, height: height, label: "\(metric) against \(factor)")
+    svg += SVG.horizontalGrid(ticks, y: y, left: left, right: right)
     for (index, value) in xValues.enumerated() {
       svg += "<text x=\"\(SVG.n(left + slot * (Double(index) + 0.5)))\" y=\"\(SVG.n(bottom + 16))\" class=\"tick\" "
       svg += "text-anchor=\"middle\">\(XMLText.escaped(value))</text>"
@@ -96,12 +91,8 @@ struct SweepPage {
       svg += "\(XMLText.escaped(summary.text(row, "ci95High")))], n \(XMLText.escaped(summary.text(row, "n")))</title></circle>\n"
     }
     let unit = RunSummary.metric(named: metric)?.isDuration == true ? " (s)" : ""
-    svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(bottom))\" class=\"axis\"/>"
-    svg += "<text x=\"\(SVG.n((left + right) / 2))\" y=\"\(SVG.n(bottom + 34))\" class=\"label\" text-anchor=\"middle\">"
-    svg += "\(XMLText.escaped(factor.isEmpty ? "every point" : factor))</text>"
-    let middle = (top + bottom) / 2
-    svg += "<text x=\"14\" y=\"\(SVG.n(middle))\" class=\"label\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(SVG.n(middle)))\">"
-    svg += "\(XMLText.escaped(metric + unit))</text>\n"
+    svg += SVG.xAxis(factor.isEmpty ? "every point" : factor, left: left, right: right, bottom: bottom)
+    svg += SVG.yTitle(metric + unit, top: top, bottom: bottom)
     if series.count > 1 { svg += SVG.legend(legendEntries, x: left, y: bottom + 50, width: right - left) }
     return svg + "</svg>\n"
   }
