@@ -24,10 +24,7 @@ extension World {
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for store in storeIDs(of: device) where isSyncing(store) {
       requestImport(store, trigger: trigger, sim: &sim)
-      if previous == .notRunning && stores[store.index].savedCount > 0 {
-        // A new process exports the saved history the last one left. [A] TN3164
-        requestExport(store, trigger: .launch, sim: &sim)
-      }
+      if previous == .notRunning { exportHistoryLeftByLastProcess(store, sim: &sim) }
       if devices[device.index].traits.app.uiRefresh == .onLaunch {
         stores[store.index].uiToken = stores[store.index].appliedToken
       }
@@ -39,6 +36,12 @@ extension World {
       }
     }
     signal(device, sim: &sim)
+  }
+
+  /// A new process exports the saved history the last one left, whatever launched it (the person
+  /// or a push). [A] TN3164
+  mutating func exportHistoryLeftByLastProcess(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    if stores[store.index].savedCount > 0 { requestExport(store, trigger: .launch, sim: &sim) }
   }
 
   /// The app leaves the foreground: onBackground saves happen and an export is asked for; the

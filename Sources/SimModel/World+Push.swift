@@ -94,12 +94,9 @@ extension World {
       }
       runForPush(device, sim: &sim)
       if launched {
-        // A new process, launched by the push, exports the saved history the last one left, as
-        // a launch by the person does [A] TN3164 (found by the swarm: an edit made before the
-        // app was terminated waited for the next activation).
-        for store in storeIDs(of: device) where isSyncing(store) && stores[store.index].savedCount > 0 {
-          requestExport(store, trigger: .launch, sim: &sim)
-        }
+        // As a launch by the person does (the swarm found an edit made before the app was
+        // terminated waiting for the next activation).
+        for store in storeIDs(of: device) where isSyncing(store) { exportHistoryLeftByLastProcess(store, sim: &sim) }
       }
     }
     importForPush(device, zone: zone, sim: &sim)
