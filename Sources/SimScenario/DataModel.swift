@@ -105,25 +105,26 @@ public struct DataModel: Sendable {
       lineages = []
     }
   }
-  /// Each entity's ancestors' positions, root first, then its own (`indexLineages`), so that a
-  /// model of 1,000 entities in one chain is checked in milliseconds, not seconds.
+  /// Each entity's ancestors' positions, root first (`indexLineages`), so that a model of 1,000
+  /// entities in one chain is checked in milliseconds, not seconds.
   private var lineages: [[Int32]] = []
 
-  /// Works out every entity's lineage once, after the model is built.
-  mutating func indexLineages() { lineages = Self.lineages(of: entities, positions: positions) }
+  /// Works out every entity's ancestors once, after the model is built.
+  mutating func indexLineages() { lineages = entities.map(ancestors) }
 
-  static func lineages(of entities: [Entity], positions: [String: Int]) -> [[Int32]] {
-    entities.indices.map { start in
-      var chain = [Int32(start)]
-      var seen = Set<Int32>([Int32(start)])  // membership only
-      var current = start
-      while let parent = entities[current].parent, let next = positions[parent], seen.insert(Int32(next)).inserted {
-        chain.append(Int32(next))
-        current = next
-      }
-      return chain.reversed()
+  /// The positions of `entity`'s ancestors, root first (stops at unknown names or cycles).
+  func ancestors(of entity: Entity) -> [Int32] {
+    var chain: [Int32] = []
+    var seen = Set<Int32>()  // membership only
+    if let own = positions[entity.name] { seen.insert(Int32(own)) }
+    var current = entity
+    while let parent = current.parent, let next = positions[parent], seen.insert(Int32(next)).inserted {
+      chain.append(Int32(next))
+      current = entities[next]
     }
+    return chain.reversed()
   }
+
   /// Where each entity name first appears in `entities` (lookup only), so that following a
   /// chain of parents is linear in its length, not in the model's size.
   private var positions: [String: Int] = [:]
@@ -157,19 +158,10 @@ public struct DataModel: Sendable {
 
   /// The entity's ancestors, root first, then itself (stops at unknown names or cycles).
   func lineage(_ entity: Entity) -> [Entity] {
-    if lineages.count == entities.count, let position = positions[entity.name],
-      entities[position].parent == entity.parent
-    {
-      return lineages[position].map { entities[Int($0)] }
-    }
-    var chain = [entity]
-    var names: Set<String> = [entity.name]  // membership only
-    var current = entity
-    while let parent = current.parent, let next = self.entity(named: parent), names.insert(next.name).inserted {
-      chain.append(next)
-      current = next
-    }
-    return chain.reversed()
+    let indexed =
+      lineages.count == entities.count && positions[entity.name].map { entities[$0].parent == entity.parent } == true
+    let chain = indexed ? lineages[positions[entity.name]!] : ancestors(of: entity)
+    return chain.map { entities[Int($0)] } + [entity]
   }
 
   /// The root entity's name: the CloudKit record type is `CD_<root>`.
