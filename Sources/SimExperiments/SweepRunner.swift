@@ -43,11 +43,7 @@ public struct SweepRunner: Sendable {
   }
 
   /// A stable hash of the scenario file's bytes (the same for every shard of one sweep).
-  public var sourceHash: String {
-    var hash = TrajectoryFingerprint()
-    for (index, byte) in sourceBytes.enumerated() { hash.add(time: Int64(index), kind: UInt32(byte), entity: 0) }
-    return hash.hex
-  }
+  public var sourceHash: String { TrajectoryFingerprint(bytes: sourceBytes).hex }
 
   /// Every run, in order: points outer, replications inner.
   public func runs(defaultSeed: UInt64) -> [Run] {

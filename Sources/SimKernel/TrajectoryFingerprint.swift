@@ -17,6 +17,11 @@ public struct TrajectoryFingerprint: Hashable, Sendable, BitwiseCopyable {
     state = ((state ^ (UInt64(kind) << 32 | UInt64(entity))) &* 0xBF58_476D_1CE4_E5B9).rotatedLeft(31)
   }
 
+  /// The fingerprint of a byte string (a file's bytes, a canonical text), position by position.
+  public init<Bytes: Sequence<UInt8>>(bytes: Bytes) {
+    for (index, byte) in bytes.enumerated() { add(time: Int64(index), kind: UInt32(byte), entity: 0) }
+  }
+
   /// The fingerprint as 16 lowercase hex digits (the state passed through a final mixer).
   public var hex: String {
     let digits = String(SplitMix64.finalize(value), radix: 16)

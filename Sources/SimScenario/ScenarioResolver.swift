@@ -53,11 +53,7 @@ public enum ScenarioResolver {
 
   /// `scenarioHash`: 16 hex digits of the canonical text's hash.
   public static func hash(_ resolved: JSONNode) -> String {
-    var hash = TrajectoryFingerprint()
-    for (index, byte) in canonicalText(resolved).utf8.enumerated() {
-      hash.add(time: Int64(index), kind: UInt32(byte), entity: 0)
-    }
-    return hash.hex
+    TrajectoryFingerprint(bytes: canonicalText(resolved).utf8).hex
   }
 
   /// `resolved.json`: the version of syncsim, the seed (a run's) or seeds (a sweep point's), the
