@@ -8,6 +8,7 @@ import SimScenario
 struct RunCommand {
   static let usage = """
     usage: syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace] [--accept-large]
+                       [--jobs N] [--batch-devices N] [--one-kernel]
 
     Runs a scenario, prints a summary and writes CSV results into DIR
     (default Results/<scenario name>/): summary.csv, latency.csv, activities.csv,
@@ -18,6 +19,13 @@ struct RunCommand {
       --out DIR       where to write the CSV files
       --trace         also write every processed event to trace.csv
       --accept-large  run even when the estimate (memory, files) is over its limit
+      --jobs N        threads for the independent parts of the world (default: the cores);
+                      results are the same for any N
+      --batch-devices N
+                      devices per batch of parts handed to a thread (default 512);
+                      results are the same for any N
+      --one-kernel    run the whole world on one kernel even when its accounts are
+                      independent (a check: the same metrics, other ids and fingerprint)
     """
 
   /// What the command line asked for.
@@ -28,6 +36,9 @@ struct RunCommand {
     var out: String?
     var trace: Bool
     var acceptLarge = false
+    var jobs = PartitionedRunner.defaultJobs
+    var batchDevices = PartitionedRunner.defaultBatchDevices
+    var oneKernel = false
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -48,11 +59,25 @@ struct RunCommand {
     let out = try args.option("out")
     let trace = args.flag("trace")
     let acceptLarge = args.flag("accept-large")
+    let jobsText = try args.option("jobs")
+    let batchText = try args.option("batch-devices")
+    let oneKernel = args.flag("one-kernel")
     let files = try args.positionals()
     guard files.count == 1 else {
       throw UsageError(files.isEmpty ? "run needs a scenario file" : "run takes one scenario file")
     }
     var options = Options(file: files[0], out: out, trace: trace, acceptLarge: acceptLarge)
+    options.oneKernel = oneKernel
+    if let jobsText {
+      guard let jobs = Int(jobsText), jobs >= 1, jobs <= 1024 else { throw UsageError("--jobs must be 1…1024") }
+      options.jobs = jobs
+    }
+    if let batchText {
+      guard let batch = Int(batchText), batch >= 1, batch <= 100_000_000 else {
+        throw UsageError("--batch-devices must be 1…100000000")
+      }
+      options.batchDevices = batch
+    }
     if let seedText {
       guard let value = UInt64(seedText) else {
         throw UsageError("--seed must be a whole number from 0 to \(UInt64.max)")
@@ -93,7 +118,8 @@ struct RunCommand {
     let clock = ContinuousClock()
     let started = clock.now
     let report = ScenarioRunner.run(
-      scenario, seed: options.seed, duration: options.duration, trace: options.trace,
+      scenario, seed: options.seed, duration: options.duration, trace: options.trace, jobs: options.jobs,
+      batchDevices: options.batchDevices, partitioned: !options.oneKernel,
       progress: progressLine(scenario.name, console, clock, started))
     let wall = started.duration(to: clock.now)
     if console.errIsTerminal && wall > .seconds(2) { console.errorRaw("\r\u{1B}[K") }

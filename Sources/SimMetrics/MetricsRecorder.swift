@@ -94,12 +94,12 @@ public final class MetricsRecorder: ObservationSink {
   /// Per store, whether sync was turned off (a failed setup).
   var storeDisabled: [Bool] = []
   /// Each store's objects at the end, when asked for (`objects.csv`).
-  public internal(set) var objectStates:
-    [(
-      store: StoreID, object: ObjectID, entity: Int32, held: Bool, write: WriteID, serverLive: Bool,
-      serverWrite: WriteID
-    )] =
-      []
+  public internal(set) var objectStates: [ObjectStateRow] = []
+  /// One store's object at the end: whether it holds it live and which write, beside the server.
+  public typealias ObjectStateRow = (
+    store: StoreID, object: ObjectID, entity: Int32, held: Bool, write: WriteID, serverLive: Bool,
+    serverWrite: WriteID
+  )
 
   /// Records a run whose scheduler evaluates `policyNames`, in order; the wait causes follow them
   /// (`WaitCause`), as the model numbers them.

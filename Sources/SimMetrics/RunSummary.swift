@@ -138,22 +138,14 @@ public struct RunSummary: Sendable {
 
   /// Computes every metric from a finished run.
   public init(recorder: MetricsRecorder, events: Int) {
+    self.init(tally: SummaryTally(recorder: recorder, events: events))
+  }
+
+  /// Computes every metric from the tally of a run's parts.
+  public init(tally: SummaryTally) {
     var named: [String: Double] = [:]
-    // One pass over the rows (a large run has millions): latencies, stage sums, outcome counts.
-    var latencies: [Int64] = []
-    // Summed as Double: an Int64 of nanoseconds overflows beyond a few million rows.
-    var stageSums = [Double](repeating: 0, count: LatencyRow.stageNames.count)
-    var hiddenRows = 0
-    var notVisibleRows = 0
-    var rowCount = 0
-    recorder.forEachLatencyRow { row in
-      rowCount += 1
-      if row.outcome == .hidden { hiddenRows += 1 }
-      if row.outcome == .notVisible { notVisibleRows += 1 }
-      guard row.outcome == .visible else { return }
-      for index in stageSums.indices { stageSums[index] += Double(row.stages[index].nanoseconds) }
-      if let latency = row.latency { latencies.append(latency.nanoseconds) }
-    }
+    var latencies = tally.latencies
+    let stageSums = tally.stageSums
     latencies.sort()
     if !latencies.isEmpty {
       for (name, p) in [("p50", 0.5), ("p90", 0.9), ("p95", 0.95), ("p99", 0.99)] {
@@ -165,34 +157,34 @@ public struct RunSummary: Sendable {
         named["stage.\(stage).mean"] = stageSums[index] / Double(latencies.count) / 1e9
       }
     }
-    if let convergence = recorder.convergenceTime { named["convergenceTime"] = convergence.seconds }
-    named["converged"] = recorder.converged ? 1 : 0
-    let accounting = recorder.writeAccounting()
+    if let convergence = tally.convergenceTime { named["convergenceTime"] = convergence.seconds }
+    named["converged"] = tally.converged ? 1 : 0
+    let accounting = tally.accounting
     named["writes"] = Double(accounting.total)
-    named["localEdits"] = Double(recorder.counters.localEdits)
+    named["localEdits"] = Double(tally.counters.localEdits)
     named["writesCommitted"] = Double(accounting.committed)
     named["writesPending"] = Double(accounting.pending)
     named["writesSupersededLocally"] = Double(accounting.supersededLocally)
     named["lostUpdates"] = Double(accounting.lostUpdates)
     named["writesLost"] = Double(accounting.lost)
-    named["ghosts"] = Double(recorder.finalState.ghosts)
-    named["duplicates"] = Double(recorder.finalState.duplicates)
-    named["counterValue"] = Double(recorder.finalState.counterValue)
-    named["contributions"] = Double(recorder.finalState.contributions)
-    named["resets"] = Double(recorder.counters.resets)
-    named["setupFailures"] = Double(recorder.counters.setupFailures)
-    named["orphanWindows"] = Double(recorder.counters.orphanWindows)
-    named["recordsHidden"] = Double(recorder.finalState.hiddenRecords)
-    named["rowsHidden"] = Double(hiddenRows)
-    named["orphanTime.total"] = recorder.counters.orphanTotal.seconds
-    named["orphanTime.longest"] = recorder.counters.orphanLongest.seconds
+    named["ghosts"] = Double(tally.finalState.ghosts)
+    named["duplicates"] = Double(tally.finalState.duplicates)
+    named["counterValue"] = Double(tally.finalState.counterValue)
+    named["contributions"] = Double(tally.finalState.contributions)
+    named["resets"] = Double(tally.counters.resets)
+    named["setupFailures"] = Double(tally.counters.setupFailures)
+    named["orphanWindows"] = Double(tally.counters.orphanWindows)
+    named["recordsHidden"] = Double(tally.finalState.hiddenRecords)
+    named["rowsHidden"] = Double(tally.hiddenRows)
+    named["orphanTime.total"] = tally.counters.orphanTotal.seconds
+    named["orphanTime.longest"] = tally.counters.orphanLongest.seconds
     for (index, error) in CloudError.allCases.enumerated() {
-      named["errors.\(error.rawValue)"] = Double(recorder.counters.cloudErrors[index])
+      named["errors.\(error.rawValue)"] = Double(tally.counters.cloudErrors[index])
     }
-    named["rows"] = Double(rowCount)
+    named["rows"] = Double(tally.rowCount)
     named["rowsVisible"] = Double(latencies.count)
-    named["rowsNotVisible"] = Double(notVisibleRows)
-    let c = recorder.counters
+    named["rowsNotVisible"] = Double(tally.notVisibleRows)
+    let c = tally.counters
     for (name, value) in [
       ("exports", c.exportsSucceeded), ("exportsFailed", c.exportsFailed), ("imports", c.importsSucceeded),
       ("importsFailed", c.importsFailed), ("requestsUp", c.requestsUp), ("requestsDown", c.requestsDown),
@@ -204,7 +196,7 @@ public struct RunSummary: Sendable {
       named["retryAfter.mean"] = c.retryAfterTotal.seconds / Double(c.retryAfterCount)
       named["retryAfter.longest"] = c.retryAfterLongest.seconds
     }
-    for (name, longest) in recorder.longestActivities() {
+    for (name, longest) in tally.longest {
       named["\(name).longest"] = longest.duration.seconds
       if name == "imports" { named["imports.longestStartedAt"] = longest.startedAt.seconds }
     }
@@ -212,15 +204,15 @@ public struct RunSummary: Sendable {
     named["bytesDown"] = Double(c.bytesDown)
     for event in PushEvent.allCases { named["pushes.\(event.rawValue)"] = Double(c.pushCount(event)) }
     let ownNames = PolicyRegistry.standard.names
-    let extraNames = recorder.policyNames.filter { !ownNames.contains($0) && !WaitCause.names.contains($0) }
+    let extraNames = tally.policyNames.filter { !ownNames.contains($0) && !WaitCause.names.contains($0) }
     let policyNames = ownNames + extraNames
     for policy in policyNames + WaitCause.names {
-      let index = recorder.policyNames.firstIndex(of: policy)
+      let index = tally.policyNames.firstIndex(of: policy)
       named["blocked.\(policy).count"] = Double(index.map { c.blockedCount[$0] } ?? 0)
       named["blocked.\(policy).total"] = index.map { c.blockedTotal[$0].seconds } ?? 0
       named["blocked.\(policy).longest"] = index.map { c.blockedLongest[$0].seconds } ?? 0
     }
-    named["events"] = Double(events)
+    named["events"] = Double(tally.events)
     catalog = policyNames == ownNames ? Self.catalog : Self.catalog(policyNames: policyNames)
     values = catalog.map { named[$0.name] }
   }

@@ -31,7 +31,7 @@ extension World {
       requestLatencies.append(deviceSpec.requestLatency ?? spec.server.requestLatency)
       let c = deviceSpec.conditions
       let seed = spec.seed
-      let i = UInt64(index)
+      let i = UInt64(deviceSpec.streamIndex ?? index)
       devices.append(
         DeviceState(
           traits: DeviceTraits(

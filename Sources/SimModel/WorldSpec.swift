@@ -69,6 +69,10 @@ public struct DeviceSpec: Sendable {
   /// The model version the app on this device runs (the version-attribute strategy of seed 000):
   /// it fetches only records created by this version or older.
   public var modelVersion = 1
+  /// The index that keys its random streams: its position in the whole world, kept when the
+  /// device runs in a part of it (`WorldPartitioning`), so that its draws do not depend on the
+  /// partition. nil: its position in `WorldSpec.devices`.
+  public var streamIndex: Int?
   /// Background edits at random times.
   public var workload: Workload?
   /// App sessions at random times.

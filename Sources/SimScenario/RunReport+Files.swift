@@ -31,7 +31,7 @@ extension RunReport {
 
   var runColumns: [String] { [scenario.name, String(seed)] }
   /// The scheduler's policies, then the wait causes: what blocked activities, in results' order.
-  var policyNames: [String] { recorder.policyNames }
+  var policyNames: [String] { summaryPolicyNames }
 
   func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
 
@@ -68,7 +68,8 @@ extension RunReport {
 
   /// Each row of `latency.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func latencyRows<Sink: CSVRowSink>(into table: inout Sink) {
-    recorder.forEachLatencyRow { row in
+    forEachLatencyRow { part, recorder, local in
+      let row = part.global(local)
       var fields =
         runColumns + [
           String(row.write.raw), String(row.zone.raw), String(row.object.raw), deviceName(row.writer),
@@ -76,14 +77,14 @@ extension RunReport {
           CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
           row.latency.map(CSVTable.seconds) ?? "", row.stuckStage ?? "", row.stuckCause ?? "",
         ]
-      let blocked = recorder.blockedByPolicy(row)
-      let decision = recorder.decisionTime(row)
+      let blocked = recorder.blockedByPolicy(local)
+      let decision = recorder.decisionTime(local)
       fields += row.stages.enumerated().map { $0 < row.knownStages ? CSVTable.seconds($1) : "" }
       let exportKnown = decision.export != nil
       let importKnown = decision.import != nil
       fields.append(decision.export.map(CSVTable.seconds) ?? "")
       fields += blocked.export.map { exportKnown ? CSVTable.seconds($0) : "" }
-      let notify = recorder.notifyCauses(row)
+      let notify = recorder.notifyCauses(local)
       fields += LatencyRow.notifyCauseNames.indices.map { index in notify.map { CSVTable.seconds($0[index]) } ?? "" }
       fields.append(decision.import.map(CSVTable.seconds) ?? "")
       fields += blocked.import.map { importKnown ? CSVTable.seconds($0) : "" }
@@ -109,8 +110,20 @@ extension RunReport {
 
   /// Each row of `objects.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func objectsRows<Sink: CSVRowSink>(into table: inout Sink) {
-    for state in recorder.objectStates {
-      let device = recorder.device(of: state.store)
+    for part in parts {
+      guard let recorder = part.recorder else { continue }
+      for state in recorder.objectStates {
+        objectsRow(state, part: part, recorder: recorder, into: &table)
+      }
+    }
+  }
+
+  func objectsRow<Sink: CSVRowSink>(
+    _ state: MetricsRecorder.ObjectStateRow, part: RunPart, recorder: MetricsRecorder, into table: inout Sink
+  ) {
+    do {
+      let device = part.device(recorder.device(of: state.store))
+      let store = part.store(state.store)
       let entity =
         state.entity < 0
         ? "CDMR"
@@ -119,10 +132,11 @@ extension RunReport {
       let matches = state.held == state.serverLive && (!state.held || state.write == state.serverWrite)
       table.append(
         runColumns + [
-          deviceName(device), String(state.store.index - firstStore(of: device)),
-          String(recorder.zone(of: state.store).raw), String(state.object.raw), entity, state.held ? "1" : "0",
-          state.write == .none ? "" : String(state.write.raw), state.serverLive ? "1" : "0",
-          state.serverWrite == .none ? "" : String(state.serverWrite.raw), matches ? "1" : "0",
+          deviceName(device), String(store.index - firstStore(of: device)),
+          String(part.zone(recorder.zone(of: state.store)).raw), String(state.object.raw), entity,
+          state.held ? "1" : "0", state.write == .none ? "" : String(part.write(state.write).raw),
+          state.serverLive ? "1" : "0", state.serverWrite == .none ? "" : String(part.write(state.serverWrite).raw),
+          matches ? "1" : "0",
         ])
     }
   }
@@ -143,15 +157,27 @@ extension RunReport {
 
   /// Each row of `activities.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func activitiesRows<Sink: CSVRowSink>(into table: inout Sink) {
-    for (index, activity) in recorder.activities.enumerated() {
-      let device = recorder.device(of: activity.store)
-      let store = activity.store.index - firstStore(of: device)
+    for part in parts {
+      guard let recorder = part.recorder else { continue }
+      for (index, activity) in recorder.activities.enumerated() {
+        activitiesRow(activity, id: part.activity(index), part: part, recorder: recorder, into: &table)
+      }
+    }
+  }
+
+  func activitiesRow<Sink: CSVRowSink>(
+    _ activity: MetricsRecorder.ActivityRecord, id: Int, part: RunPart, recorder: MetricsRecorder,
+    into table: inout Sink
+  ) {
+    do {
+      let device = part.device(recorder.device(of: activity.store))
+      let store = part.store(activity.store).index - firstStore(of: device)
       var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
       for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
       let waited = activity.approvedAt.map { $0 - activity.requestedAt }
       table.append(
         runColumns + [
-          String(index), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
+          String(id), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
           CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
           CSVTable.seconds(activity.startedAt),
           CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
@@ -160,11 +186,8 @@ extension RunReport {
     }
   }
 
-  func firstStore(of device: DeviceID) -> Int {
-    var first = 0
-    for index in 0..<device.index { first += scenario.spec.devices[index].stores.count }
-    return first
-  }
+  /// The whole world's id of the device's first store.
+  func firstStore(of device: DeviceID) -> Int { Int(storeStarts[device.index]) }
 
   public func traceTable() -> CSVTable {
     var table = CSVTable(columns: traceColumns)
@@ -179,7 +202,16 @@ extension RunReport {
 
   /// Each row of `trace.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func traceRows<Sink: CSVRowSink>(into table: inout Sink) {
-    for event in recorder.trace {
+    // In time order across parts (a part's own events are in time order; at equal times, parts
+    // in order). An entity is the part's own id of its device, store, activity or action.
+    var events: [(at: SimTime, part: Int32, index: Int32)] = []
+    for (partIndex, part) in parts.enumerated() {
+      guard let recorder = part.recorder else { continue }
+      for (index, event) in recorder.trace.enumerated() { events.append((event.at, Int32(partIndex), Int32(index))) }
+    }
+    if parts.count > 1 { events.sort { ($0.at, $0.part, $0.index) < ($1.at, $1.part, $1.index) } }
+    for entry in events {
+      let event = parts[Int(entry.part)].recorder!.trace[Int(entry.index)]
       let name =
         Int(event.kind) < ModelEvent.kindNames.count ? ModelEvent.kindNames[Int(event.kind)] : String(event.kind)
       table.append(runColumns + [CSVTable.seconds(event.at), name, String(event.entity)])

@@ -25,20 +25,25 @@ extension RunReport {
     let deviceCount = scenario.deviceNames.count
     // Step functions per device: (time, new value), already in time order from the observations.
     var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
-    for (device, state, at) in recorder.appStates { appSteps[device.index].append((at, state)) }
     var conditionSteps = [[MetricsRecorder.ConditionChange]](repeating: [], count: deviceCount)
-    for change in recorder.conditionChanges { conditionSteps[change.device.index].append(change) }
     // Counters as +1/−1 events per device, sorted by time.
     var pending = [[(SimTime, Int)]](repeating: [], count: deviceCount)
     var behind = [[(SimTime, Int)]](repeating: [], count: deviceCount)
-    for write in recorder.writesForTimeline() {
-      pending[write.device.index].append((write.editedAt, 1))
-      if let committed = write.committedAt { pending[write.device.index].append((committed, -1)) }
-    }
-    recorder.forEachLatencyRow { row in
-      guard let committed = row.committedAt, row.outcome == .visible || row.outcome == .notVisible else { return }
-      behind[row.observer.index].append((committed, 1))
-      if let visible = row.visibleAt { behind[row.observer.index].append((visible, -1)) }
+    for part in parts {
+      guard let recorder = part.recorder else { continue }
+      for (device, state, at) in recorder.appStates { appSteps[part.device(device).index].append((at, state)) }
+      for change in recorder.conditionChanges { conditionSteps[part.device(change.device).index].append(change) }
+      for write in recorder.writesForTimeline() {
+        let device = part.device(write.device).index
+        pending[device].append((write.editedAt, 1))
+        if let committed = write.committedAt { pending[device].append((committed, -1)) }
+      }
+      recorder.forEachLatencyRow { row in
+        guard let committed = row.committedAt, row.outcome == .visible || row.outcome == .notVisible else { return }
+        let observer = part.device(row.observer).index
+        behind[observer].append((committed, 1))
+        if let visible = row.visibleAt { behind[observer].append((visible, -1)) }
+      }
     }
     for index in 0..<deviceCount {
       pending[index].sort { $0.0 < $1.0 }

@@ -27,21 +27,58 @@ public struct ExpectationResult: Sendable {
 public struct RunReport {
   public var scenario: Scenario
   public var seed: UInt64
+  /// The whole run: events summed over its parts, converged if every part is, ended when the
+  /// first part to stop early stopped (else at the duration).
   public var outcome: RunOutcome
   public var summary: RunSummary
-  /// Every (write, other device) row, computed on each access (the report keeps none: a large
-  /// run has millions).
-  public var rows: [LatencyRow] { recorder.latencyRows() }
   public var expectations: [ExpectationResult]
   /// The scenario with every default filled in (`resolved.json`).
   public var resolved: JSONNode
   /// The hash of the resolved scenario's canonical form (provenance; `ScenarioResolver`).
   public var scenarioHash: String
-  public let recorder: MetricsRecorder
+  /// The run's independent parts, in part order (one for a world whose accounts are coupled).
+  public let parts: [RunPart]
+  /// Why the world's accounts ran as one part, if they have to (`WorldPartitioning`).
+  public var coupling: String?
+  /// Per device, the whole world's id of its first store (then the store count).
+  let storeStarts: [Int32]
+  /// The scheduler's policies, then the wait causes, as the recorders number them.
+  let summaryPolicyNames: [String]
+
+  /// The first part's recorder (the only one of a world of one part), when kept.
+  public var recorder: MetricsRecorder { parts[0].recorder! }
+
+  /// Every (write, other device) row, computed on each access, with the whole world's ids (the
+  /// report keeps none: a large run has millions).
+  public var rows: [LatencyRow] {
+    var rows: [LatencyRow] = []
+    forEachLatencyRow { part, _, row in rows.append(part.global(row)) }
+    return rows
+  }
+
+  /// Every latency row of every part, in part order, with the part and its recorder (the row's
+  /// ids are the part's: `RunPart.global` maps them; the recorder's splits read them as they are).
+  func forEachLatencyRow(_ body: (RunPart, MetricsRecorder, LatencyRow) -> Void) {
+    for part in parts {
+      guard let recorder = part.recorder else { continue }
+      recorder.forEachLatencyRow { body(part, recorder, $0) }
+    }
+  }
 
   /// The run's fingerprint: the trajectory of processed events and every observation the model
-  /// emitted (so a change in any counter or result row changes it), as 16 hex digits.
-  public var fingerprint: String { recorder.digest.combined(with: outcome.fingerprint).hex }
+  /// emitted (so a change in any counter or result row changes it), as 16 hex digits. A run of
+  /// several parts folds the parts' fingerprints in part order.
+  public var fingerprint: String { Self.fingerprint(parts.map(\.fingerprint)).hex }
+
+  /// The fingerprints of a run's parts, folded in order (one part's is its own).
+  public static func fingerprint(_ parts: [TrajectoryFingerprint]) -> TrajectoryFingerprint {
+    guard parts.count > 1 else { return parts.first ?? TrajectoryFingerprint() }
+    var folded = TrajectoryFingerprint()
+    for (index, part) in parts.enumerated() {
+      folded.add(time: Int64(bitPattern: part.value), kind: UInt32(truncatingIfNeeded: index), entity: 0)
+    }
+    return folded
+  }
 
   public var allExpectationsMet: Bool { expectations.allSatisfy(\.passed) }
 }
@@ -49,19 +86,61 @@ public struct RunReport {
 /// Runs scenarios: the one entry point the commands and tests use.
 public enum ScenarioRunner {
   /// Runs `scenario`, optionally overriding its seed, duration or tracing.
+  ///
+  /// A world whose accounts share nothing runs as independent parts (`WorldPartitioning`) on
+  /// `jobs` threads, handed out in batches of about `batchDevices` devices; neither changes any
+  /// result. `partitioned: false` runs the whole world on one kernel (for tests that compare).
   public static func run(
     _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false,
+    jobs: Int = 1, batchDevices: Int = PartitionedRunner.defaultBatchDevices, partitioned: Bool = true,
     progress: ((SimTime, SimTime) -> Void)? = nil
   ) -> RunReport {
     var scenario = scenario
     if let seed { scenario.spec.seed = seed }
     if let duration { scenario.spec.duration = duration }
     scenario.spec.traceEvents = trace
-    let recorder = MetricsRecorder(policyNames: scenario.spec.scheduler.policies.map(\.name))
-    recorder.pushDeliveryLatency = SimDuration(seconds: scenario.spec.push.deliveryLatencySeconds)
-    recorder.keepsPushLog = scenario.outputs.contains("latency")
-    let outcome = WorldRunner.run(scenario.spec, sink: recorder, progress: progress)
-    let summary = RunSummary(recorder: recorder, events: outcome.processedEvents)
+    let spec = scenario.spec
+    let partitioning = partitioned ? WorldPartitioning(spec) : WorldPartitioning(whole: spec)
+    let keepsRecorders = trace || scenario.outputs.contains { $0 != "summary" }
+    let keepsPushLog = scenario.outputs.contains("latency")
+    let ids = PartIDs(spec)
+    let end = SimTime(spec.duration)
+    let single = partitioning.count == 1 ? progress : nil
+    let partCount = partitioning.count
+    let reporter = progress.map { report in UncheckedBox(report) }
+    var partDone: (@Sendable (Int) -> Void)?
+    if partCount > 1, let reporter {
+      partDone = { done in
+        reporter.value(SimTime(nanoseconds: end.nanoseconds / Int64(partCount) * Int64(done)), end)
+      }
+    }
+    let singleBox = single.map { UncheckedBox($0) }
+    var parts = PartitionedRunner.run(
+      spec, partitioning: partitioning, jobs: jobs, batchDevices: batchDevices, partDone: partDone
+    ) { index, partSpec in
+      let recorder = MetricsRecorder(policyNames: partSpec.scheduler.policies.map(\.name))
+      recorder.pushDeliveryLatency = SimDuration(seconds: partSpec.push.deliveryLatencySeconds)
+      recorder.keepsPushLog = keepsPushLog
+      let outcome = WorldRunner.run(partSpec, sink: recorder, progress: singleBox?.value)
+      let devices = partitioning.devices(ofPart: index)
+      let map = ids.map(devices: devices, part: partSpec)
+      return RunPart(
+        outcome: outcome, tally: SummaryTally(recorder: recorder, events: outcome.processedEvents),
+        fingerprint: recorder.digest.combined(with: outcome.fingerprint), recorder: keepsRecorders ? recorder : nil,
+        devices: Array(devices), stores: map.0, zones: map.1, writeCount: Int32(recorder.writeCount),
+        activityCount: Int32(recorder.activities.count))
+    }
+    // The tallies are added in part order and then let go (they hold every latency).
+    var tally = parts[0].tally!
+    parts[0].tally = nil
+    for index in parts.indices.dropFirst() {
+      parts[index].writeOffset = parts[index - 1].writeOffset + parts[index - 1].writeCount
+      parts[index].activityOffset = parts[index - 1].activityOffset + parts[index - 1].activityCount
+      tally.add(parts[index].tally!)
+      parts[index].tally = nil
+    }
+    let outcome = merged(parts.map(\.outcome), fingerprint: RunReport.fingerprint(parts.map(\.outcome.fingerprint)))
+    let summary = RunSummary(tally: tally)
     let results = scenario.expectations.map { expectation in
       let actual = summary.value(expectation.metric)
       let passed: Bool
@@ -79,6 +158,35 @@ public enum ScenarioRunner {
     let resolved = ScenarioResolver.resolve(scenario, duration: duration)
     return RunReport(
       scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
-      expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), recorder: recorder)
+      expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
+      coupling: partitioning.coupling, storeStarts: ids.firstStore,
+      summaryPolicyNames: spec.scheduler.policies.map(\.name) + WaitCause.names)
   }
+
+  /// The outcome of a run of several parts: events summed, converged if every part converged,
+  /// stopped by the first part that stopped early (at the earliest end), the largest part's memory.
+  static func merged(_ outcomes: [RunOutcome], fingerprint: TrajectoryFingerprint) -> RunOutcome {
+    guard outcomes.count > 1 else { return outcomes[0] }
+    var outcome = outcomes[0]
+    outcome.fingerprint = fingerprint
+    for other in outcomes.dropFirst() {
+      outcome.processedEvents += other.processedEvents
+      outcome.converged = outcome.converged && other.converged
+      if case .reachedEventLimit = other.stopReason, !outcome.stopReason.isEventLimit { outcome.stopReason = other.stopReason }
+      outcome.endTime = min(outcome.endTime, other.endTime)
+      if other.memory.recordBytes > outcome.memory.recordBytes { outcome.memory = other.memory }
+    }
+    return outcome
+  }
+}
+
+extension StopReason {
+  var isEventLimit: Bool { if case .reachedEventLimit = self { true } else { false } }
+}
+
+/// A value handed to worker threads that only one of them uses at a time (a progress reporter
+/// called under the runner's lock, or by the one thread of a single part).
+final class UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }

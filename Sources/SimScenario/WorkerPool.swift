@@ -4,14 +4,15 @@ import Foundation
 ///
 /// Each item is independent (one deterministic run), so the order in which threads take items
 /// changes nothing in the results, which are stored by index.
-final class WorkerPool: @unchecked Sendable {
-  let jobs: Int
+public final class WorkerPool: @unchecked Sendable {
+  public let jobs: Int
   private let lock = NSLock()
   private var next = 0
 
-  init(jobs: Int) { self.jobs = jobs }
+  public init(jobs: Int) { self.jobs = jobs }
 
-  func run(count: Int, _ work: @escaping @Sendable (Int) -> Void) {
+  /// Calls `work` with every index in `0..<count`, on up to `jobs` threads; returns when all are done.
+  public func run(count: Int, _ work: @escaping @Sendable (Int) -> Void) {
     next = 0
     let group = DispatchGroup()
     for _ in 0..<min(jobs, max(count, 1)) {
@@ -36,26 +37,26 @@ final class WorkerPool: @unchecked Sendable {
 }
 
 /// Results written by index from several threads.
-final class ResultStore<Value>: @unchecked Sendable {
+public final class ResultStore<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var slots: [Value?]
   private var finishedCount = 0
 
   /// How many results have been stored.
-  var finished: Int {
+  public var finished: Int {
     lock.lock()
     defer { lock.unlock() }
     return finishedCount
   }
 
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
+  public init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-  func set(_ index: Int, _ result: Value) {
+  public func set(_ index: Int, _ result: Value) {
     lock.lock()
     slots[index] = result
     finishedCount += 1
     lock.unlock()
   }
 
-  func results() -> [Value] { slots.compactMap { $0 } }
+  public func results() -> [Value] { slots.compactMap { $0 } }
 }

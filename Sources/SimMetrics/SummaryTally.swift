@@ -1,0 +1,127 @@
+import SimKernel
+import SimModel
+
+/// What one part of a run adds to its summary, kept so that parts merge: every latency (for
+/// exact percentiles), sums, counts and extremes.
+///
+/// A run of independent parts (`WorldPartitioning`) tallies each part from its own recorder and
+/// adds the tallies in part order; `RunSummary` is then computed from the total. Floating-point
+/// sums are taken per part and then added in part order, so the result does not depend on how
+/// parts were batched or which thread ran them.
+public struct SummaryTally: Sendable {
+  /// Visible rows' save-to-visible latencies, nanoseconds, unsorted.
+  var latencies: [Int64] = []
+  /// Visible rows' time per stage, nanoseconds, summed as Double (an Int64 overflows beyond a
+  /// few million rows).
+  var stageSums = [Double](repeating: 0, count: LatencyRow.stageNames.count)
+  var rowCount = 0
+  var hiddenRows = 0
+  var notVisibleRows = 0
+  var converged = true
+  var lastEditAt: SimTime?
+  var lastStoreChangeAt = SimTime.zero
+  var accounting = WriteAccounting()
+  var counters: RunCounters
+  var finalState = FinalState()
+  /// The longest export and import that carried records, by metric prefix.
+  var longest: [(name: String, longest: (duration: SimDuration, startedAt: SimTime))] = []
+  var policyNames: [String]
+  var events = 0
+
+  /// The tally of one part, read from its recorder after its run ended.
+  public init(recorder: MetricsRecorder, events: Int) {
+    counters = recorder.counters
+    policyNames = recorder.policyNames
+    self.events = events
+    // One pass over the rows (a large run has millions): latencies, stage sums, outcome counts.
+    recorder.forEachLatencyRow { row in
+      rowCount += 1
+      if row.outcome == .hidden { hiddenRows += 1 }
+      if row.outcome == .notVisible { notVisibleRows += 1 }
+      guard row.outcome == .visible else { return }
+      for index in stageSums.indices { stageSums[index] += Double(row.stages[index].nanoseconds) }
+      if let latency = row.latency { latencies.append(latency.nanoseconds) }
+    }
+    converged = recorder.converged
+    lastEditAt = recorder.lastEditAt
+    lastStoreChangeAt = recorder.lastStoreChangeAt
+    accounting = recorder.writeAccounting()
+    finalState = recorder.finalState
+    longest = recorder.longestActivities()
+  }
+
+  /// Adds a later part's tally (parts are added in part order).
+  public mutating func add(_ other: SummaryTally) {
+    latencies += other.latencies
+    for index in stageSums.indices { stageSums[index] += other.stageSums[index] }
+    rowCount += other.rowCount
+    hiddenRows += other.hiddenRows
+    notVisibleRows += other.notVisibleRows
+    converged = converged && other.converged
+    if let edit = other.lastEditAt { lastEditAt = max(lastEditAt ?? edit, edit) }
+    lastStoreChangeAt = max(lastStoreChangeAt, other.lastStoreChangeAt)
+    accounting.committed += other.accounting.committed
+    accounting.lostUpdates += other.accounting.lostUpdates
+    accounting.supersededLocally += other.accounting.supersededLocally
+    accounting.pending += other.accounting.pending
+    accounting.lost += other.accounting.lost
+    counters.add(other.counters)
+    finalState.ghosts += other.finalState.ghosts
+    finalState.duplicates += other.finalState.duplicates
+    finalState.counterValue += other.finalState.counterValue
+    finalState.contributions += other.finalState.contributions
+    finalState.hiddenRecords += other.finalState.hiddenRecords
+    for entry in other.longest {
+      if let index = longest.firstIndex(where: { $0.name == entry.name }) {
+        if entry.longest.duration > longest[index].longest.duration { longest[index] = entry }
+      } else {
+        longest.append(entry)
+        longest.sort { $0.name < $1.name }
+      }
+    }
+    events += other.events
+  }
+
+  /// Convergence time: from the last write to the last store change, or nil if never converged.
+  var convergenceTime: SimDuration? {
+    guard converged else { return nil }
+    guard let lastEditAt else { return .zero }
+    return max(.zero, lastStoreChangeAt - lastEditAt)
+  }
+
+  /// The bytes its latencies take (what a run keeps per visible row until the summary).
+  public var latencyBytes: Int { latencies.capacity * MemoryLayout<Int64>.stride }
+}
+
+extension RunCounters {
+  /// Adds another part's counters (the same policies, in the same order).
+  mutating func add(_ other: RunCounters) {
+    exportsSucceeded += other.exportsSucceeded
+    exportsFailed += other.exportsFailed
+    importsSucceeded += other.importsSucceeded
+    importsFailed += other.importsFailed
+    requestsUp += other.requestsUp
+    requestsDown += other.requestsDown
+    recordsUp += other.recordsUp
+    recordsDown += other.recordsDown
+    bytesUp += other.bytesUp
+    bytesDown += other.bytesDown
+    for index in pushes.indices { pushes[index] += other.pushes[index] }
+    lostUpdates += other.lostUpdates
+    for index in cloudErrors.indices { cloudErrors[index] += other.cloudErrors[index] }
+    retryAfterCount += other.retryAfterCount
+    retryAfterTotal += other.retryAfterTotal
+    retryAfterLongest = max(retryAfterLongest, other.retryAfterLongest)
+    resets += other.resets
+    localEdits += other.localEdits
+    orphanWindows += other.orphanWindows
+    orphanTotal += other.orphanTotal
+    orphanLongest = max(orphanLongest, other.orphanLongest)
+    setupFailures += other.setupFailures
+    for index in blockedCount.indices {
+      blockedCount[index] += other.blockedCount[index]
+      blockedTotal[index] += other.blockedTotal[index]
+      blockedLongest[index] = max(blockedLongest[index], other.blockedLongest[index])
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import SimKernel
+import SimMetrics
+import SimModel
+
+/// One independent part of a run (`WorldPartitioning`): what it produced, and how its ids map to
+/// the whole world's.
+///
+/// Devices, stores and zones keep the whole world's ids in every result file. Writes and
+/// activities are numbered part after part: a part's first write follows the last of the parts
+/// before it (a world of one part keeps its own numbering).
+public struct RunPart: @unchecked Sendable {
+  public var outcome: RunOutcome
+  /// What the part adds to the summary (let go once added to the run's).
+  public var tally: SummaryTally?
+  /// The part's trajectory folded with its observations.
+  public var fingerprint: TrajectoryFingerprint
+  /// The part's recorder, kept only when a result file needs its rows (unsynchronised: read it
+  /// after the run, from one thread).
+  public var recorder: MetricsRecorder?
+  /// The whole world's index of each of the part's devices, stores and zones, by local index.
+  public var devices: [Int32]
+  public var stores: [Int32]
+  public var zones: [Int32]
+  /// Writes and activities of the parts before this one.
+  public var writeOffset: Int32 = 0
+  public var activityOffset: Int32 = 0
+  /// The part's writes and activities.
+  var writeCount: Int32
+  var activityCount: Int32
+
+  /// The whole world's id of a local device, store, zone, write or activity.
+  func device(_ local: DeviceID) -> DeviceID { DeviceID(Int(devices[local.index])) }
+  func store(_ local: StoreID) -> StoreID { StoreID(Int(stores[local.index])) }
+  func zone(_ local: ZoneID) -> ZoneID { local.exists ? ZoneID(Int(zones[local.index])) : local }
+  func write(_ local: WriteID) -> WriteID { local == .none ? local : WriteID(Int(local.raw + writeOffset)) }
+  func activity(_ local: Int) -> Int { local + Int(activityOffset) }
+
+  /// A latency row of the part with the whole world's ids.
+  func global(_ local: LatencyRow) -> LatencyRow {
+    var row = local
+    row.write = write(local.write)
+    row.zone = zone(local.zone)
+    row.writer = device(local.writer)
+    row.observer = device(local.observer)
+    return row
+  }
+}
+
+/// The map from a part's local store and zone ids to the whole world's.
+struct PartIDs {
+  /// Per device of the whole world: the id of its first store.
+  let firstStore: [Int32]
+  /// Per store of the whole world: its zone (−1 none).
+  let storeZones: [Int32]
+
+  init(_ spec: WorldSpec) {
+    var first: [Int32] = []
+    first.reserveCapacity(spec.devices.count + 1)
+    var next: Int32 = 0
+    for device in spec.devices {
+      first.append(next)
+      next += Int32(device.stores.count)
+    }
+    first.append(next)
+    firstStore = first
+    storeZones = spec.zoneLayout().storeZones
+  }
+
+  /// The whole world's stores and zones of a part made of `devices`, whose own spec is `part`.
+  func map(devices: ArraySlice<Int32>, part: WorldSpec) -> (stores: [Int32], zones: [Int32]) {
+    var stores: [Int32] = []
+    for device in devices { stores += firstStore[Int(device)]..<firstStore[Int(device) + 1] }
+    let local = part.zoneLayout().storeZones
+    var zones = [Int32](repeating: -1, count: Int((local.max() ?? -1) + 1))
+    for (index, zone) in local.enumerated() where zone >= 0 { zones[Int(zone)] = storeZones[Int(stores[index])] }
+    return (stores, zones)
+  }
+}
