@@ -6,11 +6,15 @@ struct BenchCommand {
   static let usage = """
     usage: syncsim bench kernel [--pending N --events M]
            syncsim bench fleet [--accounts N] [--hours H] [--edits-per-hour R] [--rounds K]
+                               [--jobs N] [--batch-devices N] [--one-kernel]
 
       kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
       fleet    accounts × 2 devices on the private database with Poisson edits: events/s,
                wall time and peak memory; with --rounds K, K runs in one process and their
-               minimum, median and maximum (the runs must agree on every event)
+               minimum, median and maximum (the runs must agree on every event); every
+               account is its own part with its own kernel, run on --jobs threads (default:
+               the cores) in batches of --batch-devices devices; --one-kernel runs the whole
+               fleet on one kernel, as before partitions
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {

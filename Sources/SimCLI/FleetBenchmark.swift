@@ -1,9 +1,10 @@
 import Foundation
 import SimKernel
 import SimModel
+import SimScenario
 
 /// Counts observations without keeping them: the cheapest observer, for speed measurements.
-final class ObservationCounter: ObservationSink {
+final class ObservationCounter: ObservationSink, @unchecked Sendable {
   var count = 0
   func observe(_ observation: Observation) { count += 1 }
 }
@@ -16,6 +17,9 @@ enum FleetBenchmark {
     let hours = try Int64(args.option("hours") ?? "24")
     let editsPerHour = try Double(args.option("edits-per-hour") ?? "6")
     let rounds = try Int(args.option("rounds") ?? "1")
+    let jobs = try Int(args.option("jobs") ?? String(PartitionedRunner.defaultJobs))
+    let batchDevices = try Int(args.option("batch-devices") ?? String(PartitionedRunner.defaultBatchDevices))
+    let oneKernel = args.flag("one-kernel")
     _ = try args.positionals()
     guard let accounts, accounts > 0, accounts <= 1_000_000 else { throw UsageError("--accounts must be 1…1000000") }
     guard let hours, hours > 0, hours <= 24 * 365 else { throw UsageError("--hours must be 1…8760") }
@@ -24,7 +28,10 @@ enum FleetBenchmark {
       throw UsageError("--edits-per-hour must be above 0 and at most 360000 (100 per second)")
     }
     guard let rounds, rounds > 0, rounds <= 100 else { throw UsageError("--rounds must be 1…100") }
+    guard let jobs, jobs >= 1, jobs <= 1024 else { throw UsageError("--jobs must be 1…1024") }
+    guard let batchDevices, batchDevices >= 1 else { throw UsageError("--batch-devices must be at least 1") }
     let spec = fleet(accounts: accounts, hours: hours, editsPerHour: editsPerHour)
+    let partitioning = oneKernel ? WorldPartitioning(whole: spec) : WorldPartitioning(spec)
     let baseline = peakResidentBytes()
     var rates: [Double] = []
     var seconds: [Double] = []
@@ -33,8 +40,12 @@ enum FleetBenchmark {
     for _ in 0..<rounds {
       let clock = ContinuousClock()
       let start = clock.now
-      let counter = ObservationCounter()
-      let result = WorldRunner.run(spec, sink: counter)
+      let parts = PartitionedRunner.run(spec, partitioning: partitioning, jobs: jobs, batchDevices: batchDevices) {
+        _, part in
+        let counter = ObservationCounter()
+        return (WorldRunner.run(part, sink: counter), counter.count)
+      }
+      let result = merged(parts.map(\.0))
       let elapsed = start.duration(to: clock.now).secondsValue
       if let first = outcome, first.fingerprint != result.fingerprint || first.processedEvents != result.processedEvents
       {
@@ -44,7 +55,7 @@ enum FleetBenchmark {
         return .failure
       }
       outcome = result
-      observations = counter.count
+      observations = parts.reduce(0) { $0 + $1.1 }
       seconds.append(elapsed)
       rates.append(Double(result.processedEvents) / elapsed)
     }
@@ -53,6 +64,9 @@ enum FleetBenchmark {
     let medianRate = median(rates)
     console.print(
       "fleet: \(accounts) accounts × 2 devices, private database, \(editsPerHour) edits/h per device, \(hours) h simulated"
+    )
+    console.print(
+      "parts             \(partitioning.count) (each its own kernel), \(jobs) job\(jobs == 1 ? "" : "s"), batches of \(batchDevices) devices"
     )
     console.print("events            \(outcome.processedEvents)")
     console.print("observations      \(observations)")
@@ -67,13 +81,29 @@ enum FleetBenchmark {
     console.print(
       "peak RSS          "
         + String(format: "%.1f MiB (%.1f MiB before the run)", Double(peak) / 1_048_576, Double(baseline) / 1_048_576))
+    let scope = partitioning.count > 1 ? " (largest part)" : ""
     console.print(
       "state per device  \(outcome.memory.perDeviceBytes) B (records excluded), of which "
-        + "\(outcome.memory.runHistoryBytesPerDevice) B the rate limiter's run history")
-    console.print("records           " + String(format: "%.1f MiB", Double(outcome.memory.recordBytes) / 1_048_576))
-    console.print("activity table    " + String(format: "%.1f MiB", Double(outcome.memory.activityBytes) / 1_048_576))
+        + "\(outcome.memory.runHistoryBytesPerDevice) B the rate limiter's run history\(scope)")
+    console.print(
+      "records           " + String(format: "%.3f MiB", Double(outcome.memory.recordBytes) / 1_048_576) + scope)
+    console.print(
+      "activity table    " + String(format: "%.3f MiB", Double(outcome.memory.activityBytes) / 1_048_576) + scope)
     console.print("converged         \(outcome.converged)   trajectory fingerprint \(outcome.fingerprint.hex)")
     return .success
+  }
+
+  /// The outcome of all parts: events summed, fingerprints folded in part order, the largest
+  /// part's memory.
+  static func merged(_ outcomes: [RunOutcome]) -> RunOutcome {
+    var outcome = outcomes[0]
+    outcome.fingerprint = RunReport.fingerprint(outcomes.map(\.fingerprint))
+    for other in outcomes.dropFirst() {
+      outcome.processedEvents += other.processedEvents
+      outcome.converged = outcome.converged && other.converged
+      if other.memory.recordBytes > outcome.memory.recordBytes { outcome.memory = other.memory }
+    }
+    return outcome
   }
 
   /// The middle value, or the mean of the two middle ones. - Precondition: not empty.

@@ -17,6 +17,10 @@ public struct RunEstimate: Sendable, Equatable {
   public var events: Double
   public var memoryBytes: Double
   public var outputBytes: Double
+  /// Independent parts (`WorldPartitioning`), and the events of the busiest: the event limit
+  /// holds per part, since each part is its own run.
+  public var parts = 1
+  public var largestPartEvents: Double = 0
 
   /// Over these, a scenario is refused (exit 65) unless the run accepts it explicitly.
   public enum Limits {
@@ -37,6 +41,11 @@ public struct RunEstimate: Sendable, Equatable {
     static let bytesPerHeldRecord = 16.0
     static let bytesPerWrite = 250.0
     static let eventsPerRow = 0.35
+    /// What a run of parts keeps per row until its summary: the latency of each visible row.
+    static let bytesPerPartitionedRow = 8.0
+    /// Parts whose state is live at once, at most (one per thread; more threads than this
+    /// seldom help a 2-to-8-core machine).
+    static let partsInFlight = 8.0
     /// A bulk insert's rows arrive in pages of about 200, a few events each.
     static let eventsPerPagedRow = 0.015
     static let eventsPerWrite = 12.0
@@ -87,16 +96,25 @@ public struct RunEstimate: Sendable, Equatable {
     var rows = 0.0
     var pushedRows = 0.0
     var firstStore = 0
+    // Per device, its rows and pushed rows, and the records its objects make in its zone's stores.
+    var rowsByDevice = [Double](repeating: 0, count: spec.devices.count)
+    var pushedRowsByDevice = [Double](repeating: 0, count: spec.devices.count)
+    var heldByDevice = [Double](repeating: 0, count: spec.devices.count)
     for (index, device) in spec.devices.enumerated() {
       let zones = layout.storeZones[firstStore..<(firstStore + device.stores.count)]
       firstStore += device.stores.count
       guard let zone = zones.first(where: { $0 >= 0 }) else { continue }
       let observers = max(0, storesInZone[Int(zone)] - Double(zones.filter { $0 == zone }.count))
-      rows += (editsByDevice[index] + bulkByDevice[index]) * observers
+      rowsByDevice[index] = (editsByDevice[index] + bulkByDevice[index]) * observers
+      rows += rowsByDevice[index]
       // Rows of edits reach observers through pushes and imports, an event or so each; a bulk
       // insert's rows arrive in pages, and the public database's at polls.
-      if layout.zones[Int(zone)].scope != .public { pushedRows += editsByDevice[index] * observers }
+      if layout.zones[Int(zone)].scope != .public {
+        pushedRowsByDevice[index] = editsByDevice[index] * observers
+        pushedRows += pushedRowsByDevice[index]
+      }
       objectsInZone[Int(zone)] += objectsByDevice[index]
+      heldByDevice[index] = objectsByDevice[index] * storesInZone[Int(zone)]
     }
     let edits = editsByDevice.reduce(0, +)
     writes = edits + bulkByDevice.reduce(0, +)
@@ -123,12 +141,42 @@ public struct RunEstimate: Sendable, Equatable {
         / max(scenario.sampleInterval.seconds, 1e-9)
     }
     outputBytes = output
+    largestPartEvents = events
+    let partitioning = WorldPartitioning(spec)
+    parts = partitioning.count
+    guard parts > 1 else { return }
+    // Each part is its own run: its events and live state are its devices' share.
+    var largestPartMemory = 0.0
+    largestPartEvents = 0
+    for part in 0..<parts {
+      var (partEvents, partMemory) = (0.0, 0.0)
+      for device in partitioning.devices(ofPart: part) {
+        let index = Int(device)
+        let deviceEvents =
+          Cost.eventsPerRow * pushedRowsByDevice[index] + Cost.eventsPerPagedRow
+          * (rowsByDevice[index] - pushedRowsByDevice[index]) + Cost.eventsPerWrite * editsByDevice[index]
+          + Cost.eventsPerDeviceHour * hours
+        partEvents += deviceEvents
+        partMemory +=
+          Cost.bytesPerRow * rowsByDevice[index] + perEvent * deviceEvents + Cost.bytesPerHeldRecord
+          * heldByDevice[index] + Cost.bytesPerWrite * (editsByDevice[index] + bulkByDevice[index])
+      }
+      largestPartEvents = max(largestPartEvents, partEvents)
+      largestPartMemory = max(largestPartMemory, partMemory)
+    }
+    // A run that writes only the summary keeps each part's latencies and lets the rest go.
+    if !scenario.outputs.contains(where: { $0 != "summary" }) {
+      memoryBytes =
+        Cost.baseBytes + Cost.bytesPerPartitionedRow * rows + min(Double(parts), Cost.partsInFlight)
+        * largestPartMemory
+    }
   }
 
   /// One line for people: `~6.0 M rows, 2.7 M events, 210 MB of memory, 4 kB of files`.
   public var description: String {
     "~\(Self.count(writes)) writes, \(Self.count(rows)) rows, \(Self.count(events)) events, "
       + "\(Self.bytes(memoryBytes)) of memory, \(Self.bytes(outputBytes)) of files"
+      + (parts > 1 ? ", \(Self.count(Double(parts))) independent parts" : "")
   }
 
   /// The problems of a scenario over a limit (empty when within them).
@@ -147,11 +195,12 @@ public struct RunEstimate: Sendable, Equatable {
             + "over the limit of \(Self.bytes(Limits.memoryBytes))",
           hint: "fewer devices sharing a zone, fewer edits or a shorter duration; \(accept)"))
     }
-    if events > Limits.events {
+    if largestPartEvents > Limits.events {
+      let scope = parts > 1 ? "its busiest part (of \(parts) independent parts) would" : "the run would"
       problems.append(
         ScenarioProblem(
           file: file, path: "duration",
-          message: "the run would process about \(Self.count(events)) events (\(description)), over the limit of "
+          message: "\(scope) process about \(Self.count(largestPartEvents)) events (\(description)), over the limit of "
             + "\(Self.count(Limits.events)) at which a run stops",
           hint: "a shorter duration, fewer devices or fewer edits; \(accept)"))
     }
