@@ -40,12 +40,14 @@ enum FleetBenchmark {
     for _ in 0..<rounds {
       let clock = ContinuousClock()
       let start = clock.now
-      let parts = PartitionedRunner.run(spec, partitioning: partitioning, jobs: jobs, batchDevices: batchDevices) {
-        _, part in
+      let totals = FleetTotals()
+      PartitionedRunner.run(spec, partitioning: partitioning, jobs: jobs, batchDevices: batchDevices) { _, part in
         let counter = ObservationCounter()
         return (WorldRunner.run(part, sink: counter), counter.count)
+      } consume: { _, part in
+        totals.add(part.0, observations: part.1)
       }
-      let result = merged(parts.map(\.0))
+      let result = totals.outcome!
       let elapsed = start.duration(to: clock.now).secondsValue
       if let first = outcome, first.fingerprint != result.fingerprint || first.processedEvents != result.processedEvents
       {
@@ -55,7 +57,7 @@ enum FleetBenchmark {
         return .failure
       }
       outcome = result
-      observations = parts.reduce(0) { $0 + $1.1 }
+      observations = totals.observations
       seconds.append(elapsed)
       rates.append(Double(result.processedEvents) / elapsed)
     }
@@ -93,19 +95,6 @@ enum FleetBenchmark {
     return .success
   }
 
-  /// The outcome of all parts: events summed, fingerprints folded in part order, the largest
-  /// part's memory.
-  static func merged(_ outcomes: [RunOutcome]) -> RunOutcome {
-    var outcome = outcomes[0]
-    outcome.fingerprint = RunReport.fingerprint(outcomes.map(\.fingerprint))
-    for other in outcomes.dropFirst() {
-      outcome.processedEvents += other.processedEvents
-      outcome.converged = outcome.converged && other.converged
-      if other.memory.recordBytes > outcome.memory.recordBytes { outcome.memory = other.memory }
-    }
-    return outcome
-  }
-
   /// The middle value, or the mean of the two middle ones. - Precondition: not empty.
   static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
@@ -135,5 +124,27 @@ enum FleetBenchmark {
       return digits * 1024
     }
     return 0
+  }
+}
+
+/// The fleet's parts added up in part order: events and observations summed, the trajectories'
+/// fingerprints folded, the largest part's memory.
+final class FleetTotals: @unchecked Sendable {
+  var outcome: RunOutcome?
+  var observations = 0
+  private var trajectories = FingerprintFold()
+
+  func add(_ part: RunOutcome, observations: Int) {
+    self.observations += observations
+    trajectories.add(part.fingerprint)
+    guard var total = outcome else {
+      outcome = part
+      return
+    }
+    total.fingerprint = trajectories.value
+    total.processedEvents += part.processedEvents
+    total.converged = total.converged && part.converged
+    if part.memory.recordBytes > total.memory.recordBytes { total.memory = part.memory }
+    outcome = total
   }
 }

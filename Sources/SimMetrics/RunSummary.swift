@@ -144,15 +144,14 @@ public struct RunSummary: Sendable {
   /// Computes every metric from the tally of a run's parts.
   public init(tally: SummaryTally) {
     var named: [String: Double] = [:]
-    var latencies = tally.latencies
+    let latencies = tally.latencies
     let stageSums = tally.stageSums
-    latencies.sort()
-    if !latencies.isEmpty {
+    if let mean = latencies.mean {
       for (name, p) in [("p50", 0.5), ("p90", 0.9), ("p95", 0.95), ("p99", 0.99)] {
-        named["latency.\(name)"] = Double(Self.percentile(latencies, p)) / 1e9
+        named["latency.\(name)"] = Double(latencies.percentile(p)!) / 1e9
       }
-      named["latency.max"] = Double(latencies.last!) / 1e9
-      named["latency.mean"] = latencies.reduce(0.0) { $0 + Double($1) } / Double(latencies.count) / 1e9
+      named["latency.max"] = Double(latencies.maximum) / 1e9
+      named["latency.mean"] = mean / 1e9
       for (index, stage) in LatencyRow.stageNames.enumerated() {
         named["stage.\(stage).mean"] = stageSums[index] / Double(latencies.count) / 1e9
       }
@@ -217,9 +216,4 @@ public struct RunSummary: Sendable {
     values = catalog.map { named[$0.name] }
   }
 
-  /// Nearest-rank percentile of sorted values.
-  static func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
-    let rank = Int((p * Double(sorted.count)).rounded(.up))
-    return sorted[max(0, min(sorted.count - 1, rank - 1))]
-  }
 }

@@ -9,8 +9,8 @@ import SimModel
 /// sums are taken per part and then added in part order, so the result does not depend on how
 /// parts were batched or which thread ran them.
 public struct SummaryTally: Sendable {
-  /// Visible rows' save-to-visible latencies, nanoseconds, unsorted.
-  var latencies: [Int64] = []
+  /// Visible rows' save-to-visible latencies.
+  var latencies = LatencySample()
   /// Visible rows' time per stage, nanoseconds, summed as Double (an Int64 overflows beyond a
   /// few million rows).
   var stageSums = [Double](repeating: 0, count: LatencyRow.stageNames.count)
@@ -52,7 +52,7 @@ public struct SummaryTally: Sendable {
 
   /// Adds a later part's tally (parts are added in part order).
   public mutating func add(_ other: SummaryTally) {
-    latencies += other.latencies
+    latencies.append(contentsOf: other.latencies)
     for index in stageSums.indices { stageSums[index] += other.stageSums[index] }
     rowCount += other.rowCount
     hiddenRows += other.hiddenRows
@@ -89,8 +89,6 @@ public struct SummaryTally: Sendable {
     return max(.zero, lastStoreChangeAt - lastEditAt)
   }
 
-  /// The bytes its latencies take (what a run keeps per visible row until the summary).
-  public var latencyBytes: Int { latencies.capacity * MemoryLayout<Int64>.stride }
 }
 
 extension RunCounters {

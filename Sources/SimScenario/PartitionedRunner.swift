@@ -15,28 +15,25 @@ public enum PartitionedRunner {
   /// The default number of threads: the machine's active cores.
   public static var defaultJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-  /// Calls `body` with every part's index and spec and returns the results in part order.
-  /// `partDone`, when given, is called (under a lock, from any thread) with the number of parts
-  /// finished so far.
+  /// Calls `body` with every part's index and spec, on up to `jobs` threads, and `consume` with
+  /// each result in part order (under a lock, on whichever thread finished the part that let
+  /// the order advance). Results wait only until the parts before them are consumed: at most
+  /// about `jobs` batches of them are held at once.
   public static func run<Result>(
     _ spec: WorldSpec, partitioning: WorldPartitioning, jobs: Int, batchDevices: Int = defaultBatchDevices,
-    partDone: (@Sendable (Int) -> Void)? = nil, _ body: @escaping @Sendable (Int, WorldSpec) -> Result
-  ) -> [Result] {
+    _ body: @escaping @Sendable (Int, WorldSpec) -> Result, consume: @escaping @Sendable (Int, Result) -> Void
+  ) {
     if partitioning.count == 1 {
-      let result = body(0, spec)
-      partDone?(1)
-      return [result]
+      consume(0, body(0, spec))
+      return
     }
     let batches = batchStarts(partitioning, batchDevices: batchDevices)
-    let store = ResultStore<Result>(count: partitioning.count)
-    let progress = ProgressCounter(partDone)
+    let order = InOrder<Result>(consume)
     WorkerPool(jobs: max(1, jobs)).run(count: batches.count - 1) { batch in
       for part in batches[batch]..<batches[batch + 1] {
-        store.set(part, body(part, partitioning.spec(ofPart: part, in: spec)))
-        progress.increment()
+        order.finished(part, body(part, partitioning.spec(ofPart: part, in: spec)))
       }
     }
-    return store.results()
   }
 
   /// The first part of every batch, then the part count.
@@ -55,18 +52,22 @@ public enum PartitionedRunner {
   }
 }
 
-/// Counts finished parts and reports each count, one report at a time.
-final class ProgressCounter: @unchecked Sendable {
+/// Results handed on in index order as they arrive in any order.
+final class InOrder<Result>: @unchecked Sendable {
   private let lock = NSLock()
-  private var done = 0
-  private let report: (@Sendable (Int) -> Void)?
+  private var next = 0
+  private var waiting: [Int: Result] = [:]  // lookup only: results go out by `next`
+  private let consume: @Sendable (Int, Result) -> Void
 
-  init(_ report: (@Sendable (Int) -> Void)?) { self.report = report }
+  init(_ consume: @escaping @Sendable (Int, Result) -> Void) { self.consume = consume }
 
-  func increment() {
+  func finished(_ index: Int, _ result: Result) {
     lock.lock()
-    done += 1
-    report?(done)
-    lock.unlock()
+    defer { lock.unlock() }
+    waiting[index] = result
+    while let ready = waiting.removeValue(forKey: next) {
+      consume(next, ready)
+      next += 1
+    }
   }
 }

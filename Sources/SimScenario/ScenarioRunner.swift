@@ -36,8 +36,11 @@ public struct RunReport {
   public var resolved: JSONNode
   /// The hash of the resolved scenario's canonical form (provenance; `ScenarioResolver`).
   public var scenarioHash: String
-  /// The run's independent parts, in part order (one for a world whose accounts are coupled).
+  /// The run's independent parts, in part order (one for a world whose accounts are coupled),
+  /// kept when a result file needs their rows (a run that writes only its summary keeps none).
   public let parts: [RunPart]
+  /// Every part's fingerprint, in part order.
+  public let partFingerprints: [TrajectoryFingerprint]
   /// Why the world's accounts ran as one part, if they have to (`WorldPartitioning`).
   public var coupling: String?
   /// Per device, the whole world's id of its first store (then the store count).
@@ -45,7 +48,8 @@ public struct RunReport {
   /// The scheduler's policies, then the wait causes, as the recorders number them.
   let summaryPolicyNames: [String]
 
-  /// The first part's recorder (the only one of a world of one part), when kept.
+  /// The first part's recorder (the only one of a world of one part). - Precondition: kept
+  /// (the scenario asks for a file beside the summary).
   public var recorder: MetricsRecorder { parts[0].recorder! }
 
   /// Every (write, other device) row, computed on each access, with the whole world's ids (the
@@ -68,16 +72,13 @@ public struct RunReport {
   /// The run's fingerprint: the trajectory of processed events and every observation the model
   /// emitted (so a change in any counter or result row changes it), as 16 hex digits. A run of
   /// several parts folds the parts' fingerprints in part order.
-  public var fingerprint: String { Self.fingerprint(parts.map(\.fingerprint)).hex }
+  public var fingerprint: String { Self.fingerprint(partFingerprints).hex }
 
   /// The fingerprints of a run's parts, folded in order (one part's is its own).
   public static func fingerprint(_ parts: [TrajectoryFingerprint]) -> TrajectoryFingerprint {
-    guard parts.count > 1 else { return parts.first ?? TrajectoryFingerprint() }
-    var folded = TrajectoryFingerprint()
-    for (index, part) in parts.enumerated() {
-      folded.add(time: Int64(bitPattern: part.value), kind: UInt32(truncatingIfNeeded: index), entity: 0)
-    }
-    return folded
+    var fold = FingerprintFold()
+    for part in parts { fold.add(part) }
+    return fold.value
   }
 
   public var allExpectationsMet: Bool { expectations.allSatisfy(\.passed) }
@@ -104,42 +105,32 @@ public enum ScenarioRunner {
     let keepsRecorders = trace || scenario.outputs.contains { $0 != "summary" }
     let keepsPushLog = scenario.outputs.contains("latency")
     let ids = PartIDs(spec)
+    let merger = RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
     let end = SimTime(spec.duration)
-    let single = partitioning.count == 1 ? progress : nil
     let partCount = partitioning.count
-    let reporter = progress.map { report in UncheckedBox(report) }
-    var partDone: (@Sendable (Int) -> Void)?
-    if partCount > 1, let reporter {
-      partDone = { done in
-        reporter.value(SimTime(nanoseconds: end.nanoseconds / Int64(partCount) * Int64(done)), end)
-      }
-    }
-    let singleBox = single.map { UncheckedBox($0) }
-    var parts = PartitionedRunner.run(
-      spec, partitioning: partitioning, jobs: jobs, batchDevices: batchDevices, partDone: partDone
-    ) { index, partSpec in
+    let reporter = progress.map { UncheckedBox($0) }
+    PartitionedRunner.run(spec, partitioning: partitioning, jobs: jobs, batchDevices: batchDevices) {
+      index, partSpec in
       let recorder = MetricsRecorder(policyNames: partSpec.scheduler.policies.map(\.name))
       recorder.pushDeliveryLatency = SimDuration(seconds: partSpec.push.deliveryLatencySeconds)
       recorder.keepsPushLog = keepsPushLog
-      let outcome = WorldRunner.run(partSpec, sink: recorder, progress: singleBox?.value)
+      let outcome = WorldRunner.run(partSpec, sink: recorder, progress: partCount == 1 ? reporter?.value : nil)
       let devices = partitioning.devices(ofPart: index)
       let map = ids.map(devices: devices, part: partSpec)
       return RunPart(
         outcome: outcome, tally: SummaryTally(recorder: recorder, events: outcome.processedEvents),
         fingerprint: recorder.digest.combined(with: outcome.fingerprint), recorder: keepsRecorders ? recorder : nil,
-        devices: Array(devices), stores: map.0, zones: map.1, writeCount: Int32(recorder.writeCount),
+        devices: Array(devices), stores: map.stores, zones: map.zones, writeCount: Int32(recorder.writeCount),
         activityCount: Int32(recorder.activities.count))
+    } consume: { index, part in
+      merger.add(part)
+      if partCount > 1, let reporter {
+        reporter.value(SimTime(nanoseconds: end.nanoseconds / Int64(partCount) * Int64(index + 1)), end)
+      }
     }
-    // The tallies are added in part order and then let go (they hold every latency).
-    var tally = parts[0].tally!
-    parts[0].tally = nil
-    for index in parts.indices.dropFirst() {
-      parts[index].writeOffset = parts[index - 1].writeOffset + parts[index - 1].writeCount
-      parts[index].activityOffset = parts[index - 1].activityOffset + parts[index - 1].activityCount
-      tally.add(parts[index].tally!)
-      parts[index].tally = nil
-    }
-    let outcome = merged(parts.map(\.outcome), fingerprint: RunReport.fingerprint(parts.map(\.outcome.fingerprint)))
+    let tally = merger.tally!
+    let parts = merger.parts
+    let outcome = merger.outcome!
     let summary = RunSummary(tally: tally)
     let results = scenario.expectations.map { expectation in
       let actual = summary.value(expectation.metric)
@@ -159,29 +150,83 @@ public enum ScenarioRunner {
     return RunReport(
       scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
       expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
-      coupling: partitioning.coupling, storeStarts: ids.firstStore,
+      partFingerprints: merger.fingerprints, coupling: partitioning.coupling, storeStarts: ids.firstStore,
       summaryPolicyNames: spec.scheduler.policies.map(\.name) + WaitCause.names)
   }
 
-  /// The outcome of a run of several parts: events summed, converged if every part converged,
-  /// stopped by the first part that stopped early (at the earliest end), the largest part's memory.
-  static func merged(_ outcomes: [RunOutcome], fingerprint: TrajectoryFingerprint) -> RunOutcome {
-    guard outcomes.count > 1 else { return outcomes[0] }
-    var outcome = outcomes[0]
-    outcome.fingerprint = fingerprint
-    for other in outcomes.dropFirst() {
-      outcome.processedEvents += other.processedEvents
-      outcome.converged = outcome.converged && other.converged
-      if case .reachedEventLimit = other.stopReason, !outcome.stopReason.isEventLimit { outcome.stopReason = other.stopReason }
-      outcome.endTime = min(outcome.endTime, other.endTime)
-      if other.memory.recordBytes > outcome.memory.recordBytes { outcome.memory = other.memory }
-    }
-    return outcome
-  }
 }
 
 extension StopReason {
   var isEventLimit: Bool { if case .reachedEventLimit = self { true } else { false } }
+}
+
+/// Adds a run's parts up, in part order: their tallies, fingerprints, outcomes and id offsets.
+final class RunMerger: @unchecked Sendable {
+  private(set) var tally: SummaryTally?
+  private(set) var outcome: RunOutcome?
+  private(set) var parts: [RunPart] = []
+  private(set) var fingerprints: [TrajectoryFingerprint] = []
+  private var trajectories = FingerprintFold()
+  private var writeOffset: Int32 = 0
+  private var activityOffset: Int32 = 0
+  let keepsParts: Bool
+
+  init(partCount: Int, keepsParts: Bool) {
+    self.keepsParts = keepsParts
+    fingerprints.reserveCapacity(partCount)
+  }
+
+  /// Adds the next part (parts come in part order). Its tally is let go once added: it holds
+  /// every latency of the part.
+  func add(_ part: RunPart) {
+    var part = part
+    part.writeOffset = writeOffset
+    part.activityOffset = activityOffset
+    writeOffset += part.writeCount
+    activityOffset += part.activityCount
+    fingerprints.append(part.fingerprint)
+    trajectories.add(part.outcome.fingerprint)
+    if tally == nil { tally = part.tally } else { tally!.add(part.tally!) }
+    part.tally = nil
+    add(part.outcome)
+    if keepsParts { parts.append(part) }
+  }
+
+  /// The outcome of a run of several parts: events summed, converged if every part converged,
+  /// stopped by the first part that stopped early (at the earliest end), the largest part's
+  /// memory, the trajectories' fingerprints folded.
+  private func add(_ other: RunOutcome) {
+    guard var merged = outcome else {
+      outcome = other
+      return
+    }
+    merged.fingerprint = trajectories.value
+    merged.processedEvents += other.processedEvents
+    merged.converged = merged.converged && other.converged
+    if case .reachedEventLimit = other.stopReason, !merged.stopReason.isEventLimit {
+      merged.stopReason = other.stopReason
+    }
+    merged.endTime = min(merged.endTime, other.endTime)
+    if other.memory.recordBytes > merged.memory.recordBytes { merged.memory = other.memory }
+    outcome = merged
+  }
+}
+
+/// Parts' fingerprints folded in part order, one at a time; one part's is its own.
+public struct FingerprintFold: Sendable {
+  private var folded = TrajectoryFingerprint()
+  private var first = TrajectoryFingerprint()
+  private var count = 0
+
+  public init() {}
+
+  public mutating func add(_ part: TrajectoryFingerprint) {
+    if count == 0 { first = part }
+    folded.add(time: Int64(bitPattern: part.value), kind: UInt32(truncatingIfNeeded: count), entity: 0)
+    count += 1
+  }
+
+  public var value: TrajectoryFingerprint { count == 1 ? first : folded }
 }
 
 /// A value handed to worker threads that only one of them uses at a time (a progress reporter
