@@ -29,6 +29,8 @@ public struct RunEstimate: Sendable, Equatable {
     /// A run stops at `WorldSpec.maxEvents` (200 M, minutes of simulation): over it, the results
     /// would be cut short.
     public static let events = 200_000_000.0
+    /// Events in all the parts of a world of independent parts: about four minutes on two cores.
+    public static let totalEvents = 2_000_000_000.0
   }
 
   /// Fitted costs (docs/limits.md).
@@ -202,6 +204,14 @@ public struct RunEstimate: Sendable, Equatable {
           file: file, path: "duration",
           message: "\(scope) process about \(Self.count(largestPartEvents)) events (\(description)), over the limit of "
             + "\(Self.count(Limits.events)) at which a run stops",
+          hint: "a shorter duration, fewer devices or fewer edits; \(accept)"))
+    }
+    if parts > 1 && events > Limits.totalEvents {
+      problems.append(
+        ScenarioProblem(
+          file: file, path: "duration",
+          message: "the run would process about \(Self.count(events)) events in all (\(description)), over the "
+            + "limit of \(Self.count(Limits.totalEvents)) (minutes of simulation)",
           hint: "a shorter duration, fewer devices or fewer edits; \(accept)"))
     }
     if outputBytes > Limits.outputBytes {

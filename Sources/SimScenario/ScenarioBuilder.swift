@@ -190,26 +190,47 @@ struct ScenarioBuilder {
     }
   }
 
-  /// Refuses more edits than the limit: the workloads' edits over the duration, scripted edits
-  /// and every object of every bulk insert, counted as `RunEstimate` counts them.
+  /// Refuses more edits than the limits: the workloads' edits over the duration, scripted edits
+  /// and every object of every bulk insert, counted as `RunEstimate` counts them, in the busiest
+  /// independent part (its run keeps every write) and in all.
   func checkWorkload(_ spec: WorldSpec) {
     let hours = spec.duration.seconds / 3600
-    var writes = spec.devices.reduce(0.0) { $0 + ($1.workload?.editsPerHour ?? 0) * hours }
-    var bulk = 0.0
+    var writesByDevice = spec.devices.map { ($0.workload?.editsPerHour ?? 0) * hours }
+    var bulkByDevice = [Double](repeating: 0, count: spec.devices.count)
     for action in spec.timeline {
-      switch action.action {
-      case .bulkInsert(let count, _, _, _): bulk += Double(count) * Double(action.devices.count)
-      case .edit: writes += Double(action.devices.count)
-      default: break
+      for device in action.devices where writesByDevice.indices.contains(device) {
+        switch action.action {
+        case .bulkInsert(let count, _, _, _): bulkByDevice[device] += Double(count)
+        case .edit: writesByDevice[device] += 1
+        default: break
+        }
       }
     }
-    if writes + bulk > ScenarioDecoder.Limits.maxExpectedWrites {
+    let partitioning = WorldPartitioning(spec)
+    var (partWrites, partBulk) = (0.0, 0.0)
+    for part in 0..<partitioning.count {
+      var (writes, bulk) = (0.0, 0.0)
+      for device in partitioning.devices(ofPart: part) {
+        writes += writesByDevice[Int(device)]
+        bulk += bulkByDevice[Int(device)]
+      }
+      if writes + bulk > partWrites + partBulk { (partWrites, partBulk) = (writes, bulk) }
+    }
+    let (writes, bulk) = (writesByDevice.reduce(0, +), bulkByDevice.reduce(0, +))
+    let hint = "lower editsPerHour, the device count, the duration or the bulk inserts' counts"
+    if partWrites + partBulk > ScenarioDecoder.Limits.maxExpectedWrites {
       let limit = CSVTable.number(ScenarioDecoder.Limits.maxExpectedWrites)
+      let scope = partitioning.count > 1 ? " in one group of accounts that share a zone" : " in all"
+      reader.problem(
+        partBulk > partWrites ? "timeline" : "workloads",
+        "about \(CSVTable.number((partWrites + partBulk).rounded())) edits\(scope)"
+          + (partBulk > 0 ? " (\(CSVTable.number(partBulk)) of them bulk-inserted objects)" : "")
+          + " is over the limit of \(limit)", hint: hint)
+    } else if writes + bulk > ScenarioDecoder.Limits.maxTotalWrites {
+      let limit = CSVTable.number(ScenarioDecoder.Limits.maxTotalWrites)
       reader.problem(
         bulk > writes ? "timeline" : "workloads",
-        "about \(CSVTable.number((writes + bulk).rounded())) edits in all"
-          + (bulk > 0 ? " (\(CSVTable.number(bulk)) of them bulk-inserted objects)" : "") + " is over the limit of \(limit)",
-        hint: "lower editsPerHour, the device count, the duration or the bulk inserts' counts")
+        "about \(CSVTable.number((writes + bulk).rounded())) edits in all is over the limit of \(limit)", hint: hint)
     }
   }
 

@@ -6,15 +6,21 @@ import SimModel
 public enum ScenarioDecoder {
   /// Limits that keep any scenario within memory and time (each message names the one hit).
   public enum Limits {
-    public static let maxDevices = 100_000
-    public static let maxAccounts = 100_000
+    /// A million devices run in about two minutes on two cores when their accounts are
+    /// independent (each part then holds only its own state; docs/limits.md).
+    public static let maxDevices = 1_000_000
+    public static let maxAccounts = 1_000_000
     public static let maxDuration = SimDuration.days(3650)
     public static let maxTimelineEntries = 100_000
     /// Devices named across all timeline entries (an entry for "all" counts every device).
     public static let maxTimelineDeviceActions = 2_000_000
     public static let maxBulkObjects = 1_000_000
     public static let maxEntities = 1_000
+    /// Edits in one independent part (`WorldPartitioning`; the whole world when accounts are
+    /// coupled): a part's run keeps every write's record.
     public static let maxExpectedWrites = 20_000_000.0
+    /// Edits in all the parts together: they bound the run's time.
+    public static let maxTotalWrites = 200_000_000.0
     public static let maxFileBytes = 16 * 1024 * 1024
   }
 

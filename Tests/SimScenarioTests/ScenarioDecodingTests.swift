@@ -125,8 +125,8 @@ import Testing
   }
 
   @Test func runawayScenariosStopWithTheLimitNamed() {
-    let huge = problems(#"{"version": 1, "devices": [{"name": "a", "count": 1000000}]}"#)
-    #expect(huge.contains { $0.contains("is above 100000") })
+    let huge = problems(#"{"version": 1, "devices": [{"name": "a", "count": 1000001}]}"#)
+    #expect(huge.contains { $0.contains("is above 1000000") })
     let busy = problems(
       #"{"version": 1, "duration": "3650d", "devices": [{"name": "a", "count": 1000}], "workloads": [{"devices": "all", "editsPerHour": 1000}]}"#
     )

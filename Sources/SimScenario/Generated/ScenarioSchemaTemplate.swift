@@ -235,7 +235,7 @@ enum ScenarioSchemaTemplate {
             "type": "integer",
             "description": "devices in the group",
             "minimum": 1,
-            "maximum": 100000,
+            "maximum": 1000000,
             "default": 1
           },
           "account": {
