@@ -50,6 +50,56 @@ import Testing
     }
   }
 
+  /// Issue 19: a fleet of independent accounts is estimated part by part: the latencies it
+  /// keeps plus a few live parts, and the event and edit limits per part.
+  @Test func aFleetOfIndependentAccountsIsEstimatedPartByPart() throws {
+    func fleet(_ perGroup: Int, hours: Int, rate: Int, outputs: String = #"["summary"]"#, accept: Bool = false) throws
+      -> Scenario
+    {
+      try ScenarioDecoder.decode(
+        Array(
+          (#"{"version":1,"duration":"\#(hours)h","devices":[{"name":"a","count":\#(perGroup),"account":"perDevice"},"#
+            + #"{"name":"b","count":\#(perGroup),"account":"perDevice"}],"#
+            + #""workloads":[{"devices":"all","editsPerHour":\#(rate)}],"outputs":\#(outputs)}"#).utf8), file: "f.json",
+        acceptLarge: accept
+      ).0
+    }
+    // The 100,000-device fleet of a day: 14.4 M rows, 8 bytes each, and 8 live parts of two
+    // devices; within every limit (it was estimated at 6.5 GB and refused).
+    let large = RunEstimate(try fleet(50_000, hours: 24, rate: 6))
+    #expect(large.parts == 50_000)
+    #expect(abs(large.rows - 14_400_000) < 1)
+    #expect(large.memoryBytes > 8 * 14_400_000 && large.memoryBytes < 200 * 1_048_576, "\(large.memoryBytes)")
+    #expect(large.largestPartEvents < 5_000 && large.events > 100_000_000)
+    #expect(large.problems(file: "f.json").isEmpty)
+    // Writing latency.csv keeps every part's rows until the file is written: refused.
+    #expect(throws: ScenarioProblems.self) { try fleet(50_000, hours: 24, rate: 6, outputs: #"["summary","latency"]"#) }
+    // The event limit holds per part; all the parts together are limited to 2 G events.
+    let busy = RunEstimate(try fleet(1, hours: 24 * 3650, rate: 100, accept: true))
+    #expect(busy.parts == 1 && busy.problems(file: "f.json").contains { $0.message.contains("the run would process") })
+    let long = RunEstimate(try fleet(50_000, hours: 240, rate: 8, accept: true))
+    #expect(long.largestPartEvents < Double(RunEstimate.Limits.events))
+    #expect(long.problems(file: "f.json").contains { $0.message.contains("events in all") })
+    // The edit limit: 20 M in one part (coupled accounts), 200 M in all.
+    let problems = { (text: String) -> [String] in
+      do throws(ScenarioProblems) {
+        _ = try ScenarioDecoder.decode(Array(text.utf8), file: "f.json")
+        return []
+      } catch {
+        return error.problems.map { $0.message }
+      }
+    }
+    let perPart = problems(
+      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":2}],"workloads":[{"devices":"all","editsPerHour":1000}]}"#)
+    #expect(perPart.contains { $0.contains("edits in all is over the limit of 20000000") }, "\(perPart)")
+    let inAll = problems(
+      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":2000,"account":"perDevice"}],"workloads":[{"devices":"all","editsPerHour":100}]}"#)
+    #expect(inAll.contains { $0.contains("edits in all is over the limit of 200000000") }, "\(inAll)")
+    let fine = problems(
+      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":20,"account":"perDevice"}],"workloads":[{"devices":"all","editsPerHour":100}]}"#)
+    #expect(!fine.contains { $0.contains("edits") }, "\(fine)")
+  }
+
   @Test func bulkInsertsCountTowardTheEditLimit() throws {
     try withTemporaryDirectory { directory in
       let actions = (0..<25).map { #"{"at":"\#($0)m","devices":"a","action":{"bulkInsert":{"count":1000000}}}"# }

@@ -1,0 +1,58 @@
+import SimKernel
+import SimMetrics
+import Testing
+
+/// Exact percentiles and mean of a large sample, without a sorted copy.
+@Suite struct LatencySampleTests {
+  /// Nearest-rank percentile of sorted values (what the summary reported before the sample).
+  static func nearestRank(_ sorted: [Int64], _ p: Double) -> Int64 {
+    let rank = Int((p * Double(sorted.count)).rounded(.up))
+    return sorted[max(0, min(sorted.count - 1, rank - 1))]
+  }
+
+  @Test func percentilesAreExactOnManyValuesWithTiesAndOutliers() {
+    var rng = RandomStream(seed: 5)
+    // 300,000 values over two chunks: many ties (milliseconds), a long tail, negatives.
+    var values: [Int64] = []
+    for index in 0..<300_000 {
+      let draw = rng.nextUnit()
+      values.append(index % 1000 == 0 ? Int64(draw * 1e15) : Int64(draw * 5_000) * 1_000_000 - 7)
+    }
+    values.append(-3)
+    var sample = LatencySample()
+    for value in values { sample.append(value) }
+    let sorted = values.sorted()
+    #expect(sample.count == values.count)
+    for p in [0.0, 0.001, 0.5, 0.9, 0.95, 0.99, 0.999, 1.0] {
+      #expect(sample.percentile(p) == Self.nearestRank(sorted, p), "p = \(p)")
+    }
+    #expect(sample.maximum == sorted.last)
+    #expect(sample.minimum == sorted.first)
+  }
+
+  @Test func theMeanIsExactBeyondWhatInt64Holds() throws {
+    var sample = LatencySample()
+    // 4 × 4e18 overflows Int64; the 128-bit sum does not.
+    for _ in 0..<4 { sample.append(4_000_000_000_000_000_000) }
+    sample.append(1)
+    #expect(try #require(sample.mean) == (16e18 + 1) / 5)
+    #expect(LatencySample().mean == nil)
+    #expect(LatencySample().percentile(0.5) == nil)
+  }
+
+  @Test func appendingSamplesInPartOrderIsAppendingTheirValues() {
+    var (a, b, both) = (LatencySample(), LatencySample(), LatencySample())
+    for value in stride(from: Int64(1), through: 5_000, by: 3) {
+      a.append(value)
+      both.append(value)
+    }
+    for value in stride(from: Int64(9_000), through: 2, by: -7) {
+      b.append(value)
+      both.append(value)
+    }
+    a.append(contentsOf: b)
+    #expect(a.count == both.count)
+    #expect(a.mean == both.mean)
+    for p in [0.1, 0.5, 0.99] { #expect(a.percentile(p) == both.percentile(p)) }
+  }
+}
