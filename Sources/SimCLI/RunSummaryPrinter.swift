@@ -18,6 +18,12 @@ enum RunSummaryPrinter {
     console.print(
       "simulated    \(DurationText.display(SimDuration(nanoseconds: report.outcome.endTime.nanoseconds)))   \(report.outcome.processedEvents) events   wall \(String(format: "%.2f", wallSeconds)) s"
     )
+    let partCount = report.partFingerprints.count
+    if partCount > 1 {
+      console.print("parts        \(partCount) independent groups of accounts, each run on its own kernel")
+    } else if let coupling = report.coupling, report.scenario.spec.accountCount > 1 {
+      console.print("parts        one: the accounts are coupled by \(coupling)")
+    }
     if case .reachedEventLimit(let limit) = report.outcome.stopReason {
       console.print("stopped      at the event limit (\(limit) events): the run did not reach its end")
     }

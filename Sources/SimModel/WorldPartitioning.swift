@@ -44,20 +44,29 @@ public struct WorldPartitioning: Sendable {
       partStarts = [0, Int32(deviceCount)]
       return
     }
-    var groups = AccountGroups(count: spec.accountCount)
+    // Sized for every account named, so that a spec still being checked (an account out of
+    // range is reported elsewhere) is split without a trap; negative accounts join account 0.
+    var accountCount = spec.accountCount
+    for device in spec.devices {
+      accountCount = max(accountCount, device.account + 1)
+      for case .sharedDatabase(let owner, let participants) in device.stores {
+        accountCount = max(accountCount, owner + 1, (participants.max() ?? 0) + 1)
+      }
+    }
+    var groups = AccountGroups(count: accountCount)
     for device in spec.devices {
       for case .sharedDatabase(let owner, let participants) in device.stores
       where owner == device.account || participants.contains(device.account) {
-        groups.join(owner, device.account)
-        for participant in participants { groups.join(owner, participant) }
+        groups.join(max(0, owner), max(0, device.account))
+        for participant in participants { groups.join(max(0, owner), max(0, participant)) }
       }
     }
     // Parts in order of their first device: a counting sort of devices by their part.
-    var partOfRoot = [Int32](repeating: -1, count: spec.accountCount)
+    var partOfRoot = [Int32](repeating: -1, count: accountCount)
     var partOfDevice = [Int32](repeating: 0, count: deviceCount)
     var sizes: [Int32] = []
     for (index, device) in spec.devices.enumerated() {
-      let root = groups.root(device.account)
+      let root = groups.root(max(0, device.account))
       if partOfRoot[root] < 0 {
         partOfRoot[root] = Int32(sizes.count)
         sizes.append(0)
