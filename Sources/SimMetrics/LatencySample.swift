@@ -35,9 +35,33 @@ public struct LatencySample: Sendable {
     maximum = Swift.max(maximum, value)
   }
 
-  /// Adds every latency of `other`.
+  /// Adds every latency of `other` (copied a chunk at a time; the sums and extremes merge).
   public mutating func append(contentsOf other: LatencySample) {
-    for chunk in other.chunks { for value in chunk { append(value) } }
+    guard other.count > 0 else { return }
+    for chunk in other.chunks {
+      var start = 0
+      while start < chunk.count {
+        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+          var fresh: [Int64] = []
+          fresh.reserveCapacity(chunks.isEmpty ? Swift.max(1024, chunk.count) : Self.chunkSize)
+          chunks.append(fresh)
+        }
+        let last = chunks.count - 1
+        let room = Self.chunkSize - chunks[last].count
+        let end = Swift.min(chunk.count, start + room)
+        if chunks[last].capacity < chunks[last].count + (end - start) {
+          chunks[last].reserveCapacity(Swift.min(Self.chunkSize, Swift.max(chunks[last].capacity * 2, chunks[last].count + end - start)))
+        }
+        chunks[last].append(contentsOf: chunk[start..<end])
+        start = end
+      }
+    }
+    count += other.count
+    let (low, overflow) = sumLow.addingReportingOverflow(other.sumLow)
+    sumLow = low
+    sumHigh += other.sumHigh + (overflow ? 1 : 0)
+    minimum = Swift.min(minimum, other.minimum)
+    maximum = Swift.max(maximum, other.maximum)
   }
 
   /// The mean, or nil when empty.

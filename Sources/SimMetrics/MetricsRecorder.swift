@@ -261,15 +261,17 @@ extension MetricsRecorder {
   /// The longest export and the longest import that carried records (start to end), by their
   /// metric prefix (`exports`, `imports`); a kind with none is left out.
   public func longestActivities() -> [(name: String, longest: (duration: SimDuration, startedAt: SimTime))] {
-    var longest: [ActivityKind: (duration: SimDuration, startedAt: SimTime)] = [:]  // lookup only
+    // Two running maxima, not a table keyed by kind: a fleet asks once per account.
+    var export: (duration: SimDuration, startedAt: SimTime)?
+    var `import`: (duration: SimDuration, startedAt: SimTime)?
     for activity in activities where activity.records > 0 {
       guard let start = activity.startedAt, let end = activity.finishedAt else { continue }
-      if end - start > longest[activity.kind]?.duration ?? SimDuration(nanoseconds: -1) {
-        longest[activity.kind] = (end - start, start)
+      switch activity.kind {
+      case .export: if end - start > export?.duration ?? SimDuration(nanoseconds: -1) { export = (end - start, start) }
+      case .import: if end - start > `import`?.duration ?? SimDuration(nanoseconds: -1) { `import` = (end - start, start) }
+      case .setup: break
       }
     }
-    return [(ActivityKind.export, "exports"), (.import, "imports")].compactMap { kind, name in
-      longest[kind].map { (name, $0) }
-    }
+    return [("exports", export), ("imports", `import`)].compactMap { name, longest in longest.map { (name, $0) } }
   }
 }

@@ -76,22 +76,35 @@ public struct ObservationDigest: Sendable {
   }
 
   /// Folds one observation's kind and up to five of its fields.
+  ///
+  /// The fields are mixed side by side into one word, each multiplied by its own odd constant and
+  /// rotated to its own offset (so a change in any one field changes the word), and the word takes
+  /// one round of the chain, which makes order count. Three chained rounds (one per pair of
+  /// fields) waited on six multiplies in a row: a tenth of a fleet's run.
+  @inline(__always)
   private mutating func fold(_ kind: UInt32, _ a: Int64, _ b: Int64 = 0, _ c: Int64 = 0, _ d: Int64 = 0, _ e: Int64 = 0) {
-    // Three rounds carry all 5 × 64 bits (b and e split across the 32-bit slots).
-    hash.add(time: a, kind: kind, entity: UInt32(truncatingIfNeeded: b))
-    hash.add(time: c, kind: UInt32(truncatingIfNeeded: b >> 32), entity: UInt32(truncatingIfNeeded: e))
-    hash.add(time: d, kind: UInt32(truncatingIfNeeded: e >> 32), entity: 0)
+    let word =
+      (UInt64(bitPattern: a) &* 0x9E37_79B9_7F4A_7C15)
+      ^ Self.rotate(UInt64(bitPattern: b) &* 0xC2B2_AE3D_27D4_EB4F, 13)
+      ^ Self.rotate(UInt64(bitPattern: c) &* 0x1656_67B1_9E37_79F9, 26)
+      ^ Self.rotate(UInt64(bitPattern: d) &* 0x85EB_CA77_C2B2_AE63, 39)
+      ^ Self.rotate(UInt64(bitPattern: e) &* 0x27D4_EB2F_1656_67C5, 52)
+    hash.add(time: Int64(bitPattern: word), kind: kind, entity: UInt32(truncatingIfNeeded: word >> 32))
   }
+
+  @inline(__always)
+  private static func rotate(_ value: UInt64, _ k: UInt64) -> UInt64 { (value &<< k) | (value &>> (64 &- k)) }
 
   private func id<Tag>(_ value: TypedID<Tag>) -> Int64 { Int64(value.raw) }
 
   /// A case's position in its enum: stable across processes (unlike a string's hash value).
-  private func code<Value: CaseIterable & Equatable>(_ value: Value) -> UInt32 {
-    var position: UInt32 = 0
-    for candidate in Value.allCases {
-      if candidate == value { return position }
-      position += 1
-    }
-    return position
+  ///
+  /// Every enum here is raw-valued without payloads, of 2 to 256 cases: stored as one byte, its
+  /// case's position in declaration order, which is `allCases` order (a test checks each). Read
+  /// directly: walking `allCases` built an array on every observation.
+  @inline(__always)
+  private func code<Value: CaseIterable & RawRepresentable>(_ value: Value) -> UInt32 {
+    precondition(MemoryLayout<Value>.size == 1)
+    return UInt32(unsafeBitCast(value, to: UInt8.self))
   }
 }
