@@ -15,6 +15,8 @@ struct ActivityState {
   var recheck = EventHandle.none
   /// Import: the server token captured at start; pages left.
   var snapshotToken: Int32 = 0
+  /// When the snapshot token's change was made.
+  var snapshotAt = SimTime.zero
   var pagesLeft: Int32 = 0
   var pagesTotal: Int32 = 0
   var records: Int32 = 0

@@ -36,15 +36,17 @@ extension World {
     for zone in zones.indices where edits[zone] > 0 {
       zones[zone].objects.reserveCapacity(zones[zone].objects.count + Self.withMargin(objects[zone]))
       zones[zone].server.reserveCapacity(zones[zone].server.count + Self.withMargin(fields[zone]))
-      // A commit logs each record it changes: an edit's, and each of an insert's join records.
+      // A commit logs each record it changes (an edit's, and each of an insert's join records);
+      // the log is compacted to the records' latest changes at twice the records and a margin.
       zones[zone].changeLog.reserveCapacity(
-        zones[zone].changeLog.count + Self.withMargin(edits[zone] + objects[zone]))
+        zones[zone].changeLog.count
+          + Self.withMargin(min(edits[zone] + objects[zone], 2 * (Double(zones[zone].objects.count) + objects[zone]) + 1024)))
     }
     for store in stores.indices where stores[store].zone.exists {
       let zone = stores[store].zone.index
       if edits[zone] > 0 { local[store].reserveCapacity(local[store].count + Self.withMargin(fields[zone])) }
     }
-    self.writes.reserveCapacity(self.writes.count + Self.withMargin(writes))
+    self.writes.reserveCapacity(Self.withMargin(min(writes, 4096 + 2 * fields.reduce(0, +))))
     reserveRunHistory(hours: hours, zoneEdits: edits, ownEdits: ownEdits, ownZone: ownZone)
   }
 

@@ -128,8 +128,52 @@ extension World {
   }
 
   mutating func newWrite(_ store: StoreID, basedOn: WriteID, value: Int32 = 1) -> WriteID {
-    writes.append(WriteState(store: store, basedOn: basedOn, value: value))
-    return WriteID(writes.count - 1)
+    if writes.recentCount >= writesReleaseAt {
+      // Marking reads every field: release once there are more new writes than an eighth of the
+      // fields, and than the writes kept, so that each write pays a bounded share.
+      let threshold = max(spec.writeReleaseMinimum, liveFieldCount() / 8, writes.keptCount)
+      if writes.recentCount >= threshold {
+        releaseWrites()
+        writesReleaseAt = spec.writeReleaseMinimum
+      } else {
+        writesReleaseAt = threshold
+      }
+    }
+    return writes.append(WriteState(store: store, basedOn: basedOn, value: value))
+  }
+
+  /// Fields held by stores and the server (what marking the live writes reads).
+  func liveFieldCount() -> Int {
+    var count = 0
+    for index in local.indices { count += local[index].count }
+    for zone in zones.indices { count += zones[zone].server.count }
+    return count
+  }
+
+  /// Lets go of every write the world can no longer read: one that is in no store's history or
+  /// export plan, and is no store's or the server's value of a field.
+  mutating func releaseWrites() {
+    var live: [Int32] = [0]
+    for index in history.indices {
+      history[index].withRows(history[index].indices) { rows in for change in rows { live.append(change.write.raw) } }
+    }
+    for index in plans.indices { for change in plans[index].entries { live.append(change.write.raw) } }
+    for index in local.indices {
+      local[index].withRows(local[index].indices) { rows in for field in rows { live.append(field.write.raw) } }
+    }
+    for zone in zones.indices {
+      zones[zone].server.withRows(zones[zone].server.indices) { rows in
+        for field in rows { live.append(field.write.raw) }
+      }
+    }
+    live.sort()
+    var distinct = 0
+    for index in live.indices where index == 0 || live[index] != live[distinct - 1] {
+      live[distinct] = live[index]
+      distinct += 1
+    }
+    live.removeLast(live.count - distinct)
+    writes.release(keeping: live)
   }
 
   /// Sets a field of the store's local store, growing its arrays to the zone's size.

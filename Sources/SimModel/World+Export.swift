@@ -339,10 +339,12 @@ extension World {
     var sequence: Int32 = 0
     for index in entries {
       let change = plans[activity.index].entries[index]
-      let publicDelete = zones[zone].scope == .public && change.field == 0 && writes[change.write.index].value == 0
+      let publicDelete = zones[zone].scope == .public && change.field == 0 && writes[change.write].value == 0
       if change.object != lastObject && !publicDelete {
-        zones[zone].changeLog.append(ZoneChange(object: change.object, at: now))
-        sequence = Int32(zones[zone].changeLog.count)
+        zones[zone].changeCount += 1
+        sequence = zones[zone].changeCount
+        zones[zone].changeLog.append(ZoneChange(object: change.object, token: sequence, at: now))
+        zones[zone].lastChangeAt = now
         lastObject = change.object
         let base = Int(zones[zone].objects[change.object.index].fieldBase)
         if zones[zone].server[base].write == .none && change.field < 0 {
@@ -357,7 +359,7 @@ extension World {
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
       for field in fields where local[store.index][base + field].write == change.write || change.field >= 0 {
-        let value = change.field >= 0 ? writes[change.write.index].value : (field == 0 ? 1 : 0)
+        let value = change.field >= 0 ? writes[change.write].value : (field == 0 ? 1 : 0)
         setServerField(zone: zone, base + field, write: change.write, value: value)
         if local[store.index][base + field].write == change.write { local[store.index][base + field].dirty = false }
       }
@@ -367,6 +369,7 @@ extension World {
         sink.observe(.committed(write: change.write, activity: logID(activity), sequence: committedAt, at: now))
       }
     }
+    zones[zone].compactChangeLogIfLong()
   }
 
   /// `allKeys`: the arriving record replaces every field with the device's values.
@@ -383,8 +386,8 @@ extension World {
     let previous = zones[zone].server[field].write
     // The new write's own columns (recent, so cached) first: the old write's store is a cold
     // read, needed only when the device had not seen the value it replaces.
-    if previous != .none && previous != write && write != .none && writes[write.index].basedOn != previous
-      && owner(of: writes[previous.index].store) != owner(of: writes[write.index].store)
+    if previous != .none && previous != write && write != .none && writes[write].basedOn != previous
+      && owner(of: writes[previous].store) != owner(of: writes[write].store)
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }

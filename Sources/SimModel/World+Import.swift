@@ -15,8 +15,9 @@ extension World {
       sink.observe(.cloudError(store: store, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
       resetSync(store, reason: .tokenExpired, sim: &sim)
     }
-    let snapshot = Int32(zones[zone].changeLog.count)
+    let snapshot = zones[zone].changeCount
     activities[activity.index].snapshotToken = snapshot
+    activities[activity.index].snapshotAt = zones[zone].lastChangeAt
     activities[activity.index].fromEmptyToken = stores[store.index].importedToken == 0
     while importQueues.count <= activity.index {
       importQueues.append([])
@@ -57,13 +58,18 @@ extension World {
     }
     for (slot, object) in importQueues[activity.index].enumerated() { scratchQueueSlot[object.index] = Int32(slot) }
     // Per page: the first change (1-based token) of any of its records within the import's range.
+    // Only a record's latest change counts, as the server keeps only that (its earlier changes
+    // are in the same record, applied with it).
     var firstChange = [Int32](repeating: .max, count: pages)
-    for index in Int(token)..<Int(snapshot) {
-      let object = zones[zone].changeLog[index].object
-      let slot = Int(scratchQueueSlot[object.index])
-      guard slot >= 0, slot < queueCount, importQueues[activity.index][slot] == object else { continue }
+    var index = zones[zone].firstChange(after: token)
+    while index < zones[zone].changeLog.count && zones[zone].changeLog[index].token <= snapshot {
+      let change = zones[zone].changeLog[index]
+      index += 1
+      guard zones[zone].isLatest(change) else { continue }
+      let slot = Int(scratchQueueSlot[change.object.index])
+      guard slot >= 0, slot < queueCount, importQueues[activity.index][slot] == change.object else { continue }
       let page = slot / pageSize
-      firstChange[page] = min(firstChange[page], Int32(index + 1))
+      firstChange[page] = min(firstChange[page], change.token)
     }
     // Filled in the slot's own buffer, keeping its capacity for the next import in the slot.
     importPageTokens[activity.index].append(contentsOf: repeatElement(snapshot, count: pages))
@@ -100,10 +106,12 @@ extension World {
     let stamp = nextStamp()
     var bytes: Int64 = 0
     let isPublic = zones[zone].scope == .public
-    var index = Int(snapshot) - 1
-    while index >= Int(token) {
-      let object = zones[zone].changeLog[index].object
+    var index = zones[zone].changeLog.count - 1
+    while index >= 0 && zones[zone].changeLog[index].token > token {
+      let change = zones[zone].changeLog[index]
+      let object = change.object
       index -= 1
+      if change.token > snapshot { continue }
       if zones[zone].objects[object.index].stamp == stamp { continue }
       zones[zone].objects[object.index].stamp = stamp
       // A public query returns live records only: a deleted record is simply absent.
@@ -191,7 +199,7 @@ extension World {
       return
     }
     let state = activities[activity.index]
-    finishImportToken(store, upTo: state.snapshotToken)
+    finishImportToken(store, upTo: state.snapshotToken, changedAt: state.snapshotAt)
     sink.observe(
       .imported(
         store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
@@ -268,18 +276,12 @@ extension World {
     base < local[store.index].count && local[store.index][base].value == 1
   }
 
-  /// The import finished: the store is up to date with the snapshot token.
-  mutating func finishImportToken(_ store: StoreID, upTo snapshot: Int32) {
-    let zone = stores[store.index].zone.index
+  /// The import finished: the store is up to date with the snapshot token, whose change was made
+  /// at `changedAt` (for token retention).
+  mutating func finishImportToken(_ store: StoreID, upTo snapshot: Int32, changedAt: SimTime) {
     stores[store.index].importedToken = max(stores[store.index].importedToken, snapshot)
     stores[store.index].appliedToken = max(stores[store.index].appliedToken, stores[store.index].importedToken)
-    stores[store.index].tokenAt = tokenTime(zone: zone, token: snapshot)
-  }
-
-  /// When the change a token points at was made (zero for the empty token).
-  @inline(__always)
-  func tokenTime(zone: Int, token: Int32) -> SimTime {
-    token > 0 ? zones[zone].changeLog[Int(token) - 1].at : .zero
+    stores[store.index].tokenAt = snapshot > 0 ? changedAt : .zero
   }
 
   // MARK: - UI refresh (MODEL §4)

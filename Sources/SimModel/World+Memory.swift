@@ -11,6 +11,14 @@ public struct MemoryReport: Sendable {
   public var runHistoryBytesPerDevice: Int
   /// The scheduler's activity table (grows with activities, not devices).
   public var activityBytes: Int
+  /// Records the server holds (every zone's objects, deleted ones included).
+  public var objects: Int
+  /// Writes the world still holds, and changes in the zones' change logs.
+  public var heldWrites: Int
+  public var loggedChanges: Int
+
+  /// `recordBytes` per object the server holds.
+  public var recordBytesPerObject: Int { recordBytes / max(1, objects) }
 }
 
 extension World {
@@ -20,13 +28,17 @@ extension World {
     func bytes<T>(_ column: Column<T>) -> Int { column.capacity * MemoryLayout<T>.stride }
     func bytes<T>(_ rows: borrowing RowBuffer<T>) -> Int { rows.capacity * MemoryLayout<T>.stride }
     var records = 0
+    var objects = 0
+    var loggedChanges = 0
     for zone in zones.indices {
+      objects += zones[zone].objects.count
+      loggedChanges += zones[zone].changeLog.count
       records += bytes(zones[zone].objects) + bytes(zones[zone].server) + bytes(zones[zone].changeLog)
     }
     for index in stores.indices {
       records += bytes(local[index]) + bytes(history[index])
     }
-    records += bytes(writes)
+    records += writes.bytes
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
     var fixed = bytes(devices) + bytes(stores) + bytes(plans) + bytes(zoneStores)
@@ -45,6 +57,7 @@ extension World {
     fixed += (pushWakes.count + waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),
-      runHistoryBytesPerDevice: runHistory / max(1, devices.count), activityBytes: bytes(activities))
+      runHistoryBytesPerDevice: runHistory / max(1, devices.count), activityBytes: bytes(activities),
+      objects: objects, heldWrites: writes.heldCount, loggedChanges: loggedChanges)
   }
 }

@@ -32,7 +32,7 @@ extension World {
     guard let retention = spec.server.changeTokenRetentionSeconds else { return false }
     let state = stores[store.index]
     let zone = state.zone.index
-    guard state.importedToken > 0, Int(state.importedToken) < zones[zone].changeLog.count else { return false }
+    guard state.importedToken > 0, state.importedToken < zones[zone].changeCount else { return false }
     return now - state.tokenAt > SimDuration(seconds: retention)
   }
 

@@ -46,8 +46,11 @@ public struct World: EventHandler {
   var pushWakes: [[SimTime]] = []
   /// Per device: activities waiting on a policy.
   var waiting: [[ActivityID]] = []
-  /// Per write (index 0 unused): its store, the write it replaced there, and its value.
-  var writes = [WriteState(store: StoreID.none, basedOn: .none, value: 0)]
+  /// Per write (id 0 unused): its store, the write it replaced there, and its value, while the
+  /// world can still read it (`WriteTable`).
+  var writes = WriteTable()
+  /// How many new writes trigger the next look at releasing writes.
+  var writesReleaseAt = 0
   /// Per device: its request latency (its own or the server's).
   var requestLatencies: [Distribution] = []
   /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
@@ -112,6 +115,8 @@ public struct World: EventHandler {
     exportStartDelay = SimDuration(seconds: spec.scheduler.exportStartDelaySeconds)
     importStartDelay = SimDuration(seconds: spec.scheduler.importStartDelaySeconds)
     policyValidity = SimDuration(seconds: spec.scheduler.policyValiditySeconds)
+    _ = writes.append(WriteState(store: StoreID.none, basedOn: .none, value: 0))
+    writesReleaseAt = spec.writeReleaseMinimum
     buildEntities()
     buildDevices()
     buildTimeline()

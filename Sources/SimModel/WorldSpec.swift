@@ -30,6 +30,9 @@ public struct WorldSpec: Sendable {
   public var reportObjects = false
   /// A ceiling on processed events (a guard against runaway scenarios).
   public var maxEvents = 200_000_000
+  /// The fewest writes made between two releases of unreferenced writes (`WriteTable`); tests set
+  /// 1 to release at every write and check that nothing changes.
+  var writeReleaseMinimum = 4096
 
   public init() {}
 }

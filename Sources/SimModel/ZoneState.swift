@@ -12,7 +12,13 @@ struct ZoneState: ~Copyable {
   var fieldCount: Int32 = 0
   /// The server's fields of all its objects (an object's start at its `fieldBase`).
   var server = RowBuffer<ServerField>()
-  /// Change `i + 1` touched `changeLog[i].object`: the server change token is the count.
+  /// The server change token: how many changes the zone has had.
+  var changeCount: Int32 = 0
+  /// When the last change was made.
+  var lastChangeAt = SimTime.zero
+  /// Changes in token order, each record's latest among them: what fetching the changes since a
+  /// token returns (the latest version of each changed record). An earlier change of a record is
+  /// dropped when the log is compacted, so the log grows with records, not with writes.
   var changeLog = RowBuffer<ZoneChange>()
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
@@ -26,13 +32,42 @@ struct ServerField: BitwiseCopyable {
   var value: Int32 = 0
 }
 
-/// One change of a zone at the server: the object it touched and when (for token retention).
+/// One change of a zone at the server: the object it touched, its token, and when.
 ///
-/// One value per change rather than two columns: a commit appends both, and an import reads
-/// the objects of its changes and then the time of the last.
+/// One value per change rather than columns: a commit appends it whole, and an import reads the
+/// objects and tokens of its changes together.
 struct ZoneChange: BitwiseCopyable {
   var object: ObjectID
+  var token: Int32
   var at: SimTime
+}
+
+extension ZoneState {
+  /// The position in `changeLog` of the first change after `token`.
+  func firstChange(after token: Int32) -> Int {
+    var (low, high) = (0, changeLog.count)
+    while low < high {
+      let mid = (low + high) / 2
+      if changeLog[mid].token > token { high = mid } else { low = mid + 1 }
+    }
+    return low
+  }
+
+  /// Whether `change` is its record's latest (what a fetch of changes returns for the record).
+  @inline(__always)
+  func isLatest(_ change: ZoneChange) -> Bool { objects[change.object.index].lastChange == change.token }
+
+  /// Drops every change that is not its record's latest, once they are as many as the records
+  /// and a margin (amortised: the log at least halves each time).
+  mutating func compactChangeLogIfLong() {
+    guard changeLog.count > 2 * objects.count + 1024 else { return }
+    var kept = 0
+    for index in changeLog.indices where isLatest(changeLog[index]) {
+      changeLog[kept] = changeLog[index]
+      kept += 1
+    }
+    changeLog.removeLast(changeLog.count - kept)
+  }
 }
 
 /// One object of a zone, as the server and the object registry know it.
