@@ -1,7 +1,9 @@
+import Foundation
 import SimKernel
 import SimMetrics
 import SimModel
 import SimScenario
+import SimTestSupport
 import Testing
 
 /// Independent accounts run apart (issue 19): the parts, and results that do not depend on how
@@ -106,6 +108,22 @@ import Testing
       let report = ScenarioRunner.run(scenario, trace: true, jobs: jobs, batchDevices: batch)
       #expect(Self.files(report) == files, "jobs \(jobs), batches of \(batch) devices")
     }
+  }
+
+  /// The library's `households` (300 accounts of two devices in everyday use): the same files for
+  /// one job in batches of one device as for three jobs in batches of 512 (`check` runs it with
+  /// the defaults), and the committed results.
+  @Test func aLibraryScenarioGivesTheSameFilesForAnyJobsAndBatchSize() throws {
+    let bytes = Array(try String(contentsOfFile: packageRoot + "/Scenarios/households.json", encoding: .utf8).utf8)
+    let scenario = try ScenarioDecoder.decode(bytes, file: "households.json").0
+    let reference = ScenarioRunner.run(scenario, jobs: 1, batchDevices: 1)
+    #expect(reference.partFingerprints.count == 300)
+    let files = Self.files(reference)
+    for (jobs, batch) in [(3, 512)] {
+      #expect(Self.files(ScenarioRunner.run(scenario, jobs: jobs, batchDevices: batch)) == files, "jobs \(jobs), batch \(batch)")
+    }
+    let committed = try String(contentsOfFile: packageRoot + "/Results/households/latency.csv", encoding: .utf8)
+    #expect(files["latency.csv"] == committed)
   }
 
   /// The partitioned run is the same simulation as one kernel's: every metric but the

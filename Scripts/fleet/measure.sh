@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Issue 19's fleet figures: 100,000 and 1,000,000 devices for a day through `bench fleet` and through
+# `run` (summary only), wall time and peak memory, and `bench fleet --jobs 1` against `--jobs 2`.
+# Needs a release build (swift build -c release) and GNU time (/usr/bin/time). About 12 minutes on
+# 2 cores; pass --quick to leave out the million-device runs (about 2 minutes).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+binary=.build/release/syncsim
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+measure() {  # label, command...
+  local label=$1
+  shift
+  /usr/bin/time -f "%e %M" -o "$out/time" "$@" > "$out/stdout"
+  read -r seconds kilobytes < "$out/time"
+  printf '%-42s %8.1f s %8.0f MB\n' "$label" "$seconds" "$((kilobytes / 1024))"
+}
+measure "bench fleet, 100,000 devices, 2 jobs" $binary bench fleet --accounts 50000 --jobs 2
+measure "bench fleet, 100,000 devices, 1 job" $binary bench fleet --accounts 50000 --jobs 1
+measure "run fleet-100k.json (summary only)" $binary run Scripts/fleet/fleet-100k.json --out "$out/r100k"
+if [[ "${1:-}" != "--quick" ]]; then
+  measure "bench fleet, 1,000,000 devices" $binary bench fleet --accounts 500000
+  measure "run fleet-1m.json (summary only)" $binary run Scripts/fleet/fleet-1m.json --out "$out/r1m"
+fi
