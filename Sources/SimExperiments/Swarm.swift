@@ -14,7 +14,8 @@ import SimScenario
 /// network failures, push drops and expiring change tokens; in a tenth of the worlds a device
 /// re-creates its container (a removed store, or a second container: 134410, which disables it).
 /// At the heal every device goes online, leaves Low Power Mode, launches and activates; the
-/// throttle lifts and quotas are unlimited.
+/// throttle lifts and quotas are unlimited. A world whose accounts share nothing is also run in
+/// parts (`WorldPartitioning`) and on one kernel: their metrics must agree.
 public struct Swarm: Sendable {
   /// When faults end and every device is healed.
   public static let healAt = SimDuration.hours(2)
@@ -92,6 +93,24 @@ public struct Swarm: Sendable {
       for index in 0..<LatencyRow.stageNames.count { sum += row.stages[index] }
       if sum != latency, failures.count < 20 {
         failures.append("stage sum: write \(row.write) on device \(row.observer): stages \(sum.seconds) s, latency \(latency.seconds) s")
+      }
+    }
+    // Parts: a world of independent accounts gives, part by part, the metrics of one kernel.
+    if WorldPartitioning(scenario.spec).count > 1 {
+      checks += 1
+      let parts = ScenarioRunner.run(scenario).summary
+      let whole = ScenarioRunner.run(scenario, partitioned: false).summary
+      let differing = zip(parts.catalog, zip(parts.values, whole.values)).filter { _, pair in
+        switch pair {
+        case (nil, nil): false
+        case (let a?, let b?): abs(a - b) > 1e-9 * max(1, abs(b))
+        default: true
+        }
+      }
+      if let (info, (a, b)) = differing.first {
+        failures.append(
+          "parts: \(info.name) is \(a.map { "\($0)" } ?? "undefined") in parts, \(b.map { "\($0)" } ?? "undefined") on one kernel"
+            + (differing.count > 1 ? " (and \(differing.count - 1) more metrics)" : ""))
       }
     }
     let liveness = !text.contains("\"removeStoreFirst\": false")

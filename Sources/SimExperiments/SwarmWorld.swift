@@ -40,6 +40,7 @@ struct SwarmWorld {
     }
     // Faults before the heal.
     let faultCount = 1 + Int(random.nextInt(below: 6))
+    var throttled = false
     for _ in 0..<faultCount {
       let device = devices[Int(random.nextInt(below: UInt64(devices.count)))].name
       let start = random.uniform(0, heal - 300)
@@ -52,7 +53,9 @@ struct SwarmWorld {
       case 0: pair("\"goOffline\"", "\"goOnline\"")
       case 1: pair("\"forceQuit\"", "\"launch\"")
       case 2: pair("{\"lowPower\": true}", "{\"lowPower\": false}")
-      case 3: pair("{\"throttle\": true}", "{\"throttle\": false}")
+      case 3:
+        pair("{\"throttle\": true}", "{\"throttle\": false}")
+        throttled = true
       case 4: pair("{\"quota\": 1000}", "{\"quota\": null}")
       case 5: pair("\"background\"", "\"activate\"")
       default: pair("\"terminate\"", "\"launch\"")
@@ -87,7 +90,10 @@ struct SwarmWorld {
     text += "  \"seed\": \(random.nextInt(below: 1_000_000)),\n"
     text += "  \"duration\": \"\(Int((Swarm.healAt + Swarm.livenessBound).seconds / 60))m\",\n"
     text += "  \"accounts\": \(accounts),\n  \"devices\": [\n" + deviceJSON.joined(separator: ",\n") + "\n  ],\n"
-    text += "  \"cloud\": {\"throttle\": {\"requestsPerSecond\": 1000, \"retryAfter\": {\"constant\": \"30s\"}}, "
+    // The container's throttle only where a fault forces it: it couples every account (one part),
+    // and a world without it runs in parts, which the swarm compares with one kernel.
+    text += "  \"cloud\": {"
+    if throttled { text += "\"throttle\": {\"requestsPerSecond\": 1000, \"retryAfter\": {\"constant\": \"30s\"}}, " }
     text += "\"zoneBusyProbability\": \(format(zoneBusy)), \"networkFailureProbability\": \(format(networkFailure))\(retention)},\n"
     text += "  \"push\": {\"dropProbability\": \(format(drop))},\n"
     text += "  \"timeline\": [\n" + timeline.map { "    " + $0.text }.joined(separator: ",\n") + "\n  ],\n"

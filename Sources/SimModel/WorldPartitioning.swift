@@ -109,7 +109,8 @@ public struct WorldPartitioning: Sendable {
     if spec.server.retryAfterHoldsContainer {
       return "server.retryAfterHoldsContainer: one device's retry-after holds every device"
     }
-    if spec.timeline.contains(where: { if case .throttle = $0.action { true } else { false } }) {
+    // Lifting a throttle that was never forced changes nothing (a healing script lifts it anyway).
+    if spec.timeline.contains(where: { $0.action == .throttle(true) }) {
       return "a timeline throttle action holds the whole container"
     }
     return nil
@@ -141,9 +142,12 @@ public struct WorldPartitioning: Sendable {
     part.accountCount = max(1, localAccount.count)
     part.timeline = (actionsOfPart.isEmpty ? [] : actionsOfPart[index]).map { actionIndex in
       var action = spec.timeline[Int(actionIndex)]
+      // The action's devices in this part (an action for "all" names every part's), renumbered.
+      let size = Int(partStarts[index + 1] - first)
       action.devices = action.devices.compactMap { device in
-        device >= 0 && device < positionInPart.count && deviceOrder[Int(first + positionInPart[device])] == device
-          ? Int(positionInPart[device]) : nil
+        guard device >= 0 && device < positionInPart.count else { return nil }
+        let position = Int(positionInPart[device])
+        return position < size && Int(deviceOrder[Int(first) + position]) == device ? position : nil
       }
       return action
     }

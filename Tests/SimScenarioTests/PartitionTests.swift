@@ -10,22 +10,25 @@ import Testing
 /// they are run.
 @Suite struct PartitionTests {
   /// Six accounts of two devices (one offline for half an hour), two accounts sharing a zone, a
-  /// scripted edit in the share and a bulk insert: seven independent parts.
+  /// scripted edit in the share, a bulk insert, an account of one device, and an action for every
+  /// device (each part keeps its own devices of it): eight independent parts.
   static let world = #"""
     {
-      "version": 1, "name": "parts", "seed": 7, "duration": "2h", "accounts": 8,
+      "version": 1, "name": "parts", "seed": 7, "duration": "2h", "accounts": 9,
       "devices": [
         {"name": "a", "count": 6, "account": "perDevice"},
         {"name": "b", "count": 6, "account": "perDevice", "appState": "background"},
         {"name": "c", "account": 6, "stores": ["private", {"shared": {"owner": 6, "participants": [7]}}]},
-        {"name": "d", "account": 7, "stores": ["private", {"shared": {"owner": 6, "participants": [7]}}]}
+        {"name": "d", "account": 7, "stores": ["private", {"shared": {"owner": 6, "participants": [7]}}]},
+        {"name": "e", "account": 8}
       ],
       "workloads": [{"devices": "all", "editsPerHour": 20}],
       "timeline": [
         {"at": "10m", "devices": "b", "action": "goOffline"},
         {"at": "20m", "devices": "c", "action": {"edit": {"kind": "insert", "store": 1}}},
         {"at": "30m", "devices": "a#2", "action": {"bulkInsert": {"count": 50}}},
-        {"at": "40m", "devices": "b", "action": "goOnline"}
+        {"at": "40m", "devices": "b", "action": "goOnline"},
+        {"at": "90m", "devices": "all", "action": "background"}
       ],
       "outputs": ["summary", "latency", "activities", "timeline", "objects"]
     }
@@ -43,22 +46,27 @@ import Testing
     let spec = try Self.scenario().spec
     let partitioning = WorldPartitioning(spec)
     #expect(partitioning.coupling == nil)
-    #expect(partitioning.count == 7)
+    #expect(partitioning.count == 8)
     // a#i (device i) and b#i (device 6 + i) share account i; c and d share a zone.
     for account in 0..<6 { #expect(Array(partitioning.devices(ofPart: account)) == [Int32(account), Int32(6 + account)]) }
     #expect(Array(partitioning.devices(ofPart: 6)) == [12, 13])
+    #expect(Array(partitioning.devices(ofPart: 7)) == [14])
+    // The action for every device: each part gets its own devices of it (found by the swarm: a
+    // device of a larger part was looked up past a one-device part's end).
+    let last = partitioning.spec(ofPart: 7, in: spec)
+    #expect(last.timeline.map(\.devices) == [[0]])
     // A part's world: its devices keep their random streams, accounts renumbered from 0, the
     // timeline keeps the actions that name its devices.
     let part = partitioning.spec(ofPart: 2, in: spec)
     #expect(part.devices.map(\.streamIndex) == [2, 8])
     #expect(part.devices.map(\.account) == [0, 0])
     #expect(part.accountCount == 1)
-    #expect(part.timeline.count == 3)  // b offline, the bulk insert on a#2, b online
-    #expect(part.timeline.map(\.devices) == [[1], [0], [1]])
+    #expect(part.timeline.count == 4)  // b offline, the bulk insert on a#2, b online, all
+    #expect(part.timeline.map(\.devices) == [[1], [0], [1], [0, 1]])
     let shared = partitioning.spec(ofPart: 6, in: spec)
     #expect(shared.devices.map(\.account) == [0, 1])
     #expect(shared.devices[1].stores[1] == .sharedDatabase(ownerAccount: 0, participants: [1]))
-    #expect(shared.timeline.map(\.devices) == [[0]])
+    #expect(shared.timeline.map(\.devices) == [[0], [0, 1]])
   }
 
   @Test func coupledWorldsRunAsOnePartAndSayWhy() {
@@ -100,7 +108,7 @@ import Testing
   @Test func everyFileIsByteIdenticalForAnyJobsAndBatchSize() throws {
     let scenario = try Self.scenario()
     let reference = ScenarioRunner.run(scenario, trace: true, jobs: 1, batchDevices: 1)
-    #expect(reference.parts.count == 7)
+    #expect(reference.parts.count == 8)
     let files = Self.files(reference)
     #expect(files.keys.sorted() == ["activities.csv", "latency.csv", "objects.csv", "resolved.json", "summary.csv", "timeline.csv", "trace.csv"])
     #expect(files.values.allSatisfy { $0.utf8.count > 100 })
@@ -178,11 +186,11 @@ import Testing
       of: #""outputs": ["summary", "latency", "activities", "timeline", "objects"]"#, with: #""outputs": ["summary"]"#)
     let report = ScenarioRunner.run(try Self.scenario(text), jobs: 2)
     #expect(report.parts.isEmpty)
-    #expect(report.partFingerprints.count == 7)
+    #expect(report.partFingerprints.count == 8)
     // objects.csv asks the world to report its objects (observations, so fingerprinted).
     let withoutObjects = Self.world.replacingOccurrences(of: #", "objects"]"#, with: "]")
     let full = ScenarioRunner.run(try Self.scenario(withoutObjects), jobs: 2)
-    #expect(full.parts.count == 7)
+    #expect(full.parts.count == 8)
     #expect(report.fingerprint == full.fingerprint)
     #expect(report.summary.values.map { $0 ?? -1 } == full.summary.values.map { $0 ?? -1 })
   }
