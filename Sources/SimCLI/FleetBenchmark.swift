@@ -88,7 +88,8 @@ enum FleetBenchmark {
       "state per device  \(outcome.memory.perDeviceBytes) B (records excluded), of which "
         + "\(outcome.memory.runHistoryBytesPerDevice) B the rate limiter's run history\(scope)")
     console.print(
-      "records           " + String(format: "%.3f MiB", Double(outcome.memory.recordBytes) / 1_048_576) + scope)
+      "records           " + String(format: "%.3f MiB", Double(outcome.memory.recordBytes) / 1_048_576) + scope
+        + ", \(outcome.memory.recordBytesPerObject) B per record the server holds")
     console.print(
       "activity table    " + String(format: "%.3f MiB", Double(outcome.memory.activityBytes) / 1_048_576) + scope)
     console.print("converged         \(outcome.converged)   trajectory fingerprint \(outcome.fingerprint.hex)")
