@@ -1,4 +1,5 @@
 import Foundation
+import SimMetrics
 import SimScenario
 
 /// Writes a run's result files as one set: into a fresh folder beside the target, streamed file
@@ -19,7 +20,22 @@ enum ResultSetWriter {
     "report.html",
   ]
 
+  /// A staging folder beside the target, made before a run that writes files while it goes.
+  struct Staging {
+    let target: String
+    let folder: String
+
+    /// The path of `name` in the staging folder.
+    func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+  }
+
   static func write(_ files: [ResultFile], to directory: String) throws {
+    let staging = try stage(directory)
+    try commit(files, staging)
+  }
+
+  /// Makes the staging folder for a set of results bound for `directory`.
+  static func stage(_ directory: String) throws -> Staging {
     let manager = FileManager.default
     let target = (directory as NSString).standardizingPath
     let parent = (target as NSString).deletingLastPathComponent
@@ -27,11 +43,18 @@ enum ResultSetWriter {
     let parentPath = parent.isEmpty ? "." : parent
     try manager.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
     ScenarioFile.removeStaleTemporaries(in: parentPath)
-    let staging = try makeStaging(named: base, in: parentPath)
+    return Staging(target: target, folder: try makeStaging(named: base, in: parentPath))
+  }
+
+  /// Writes the files not yet written into the staging folder and swaps the set in; on any
+  /// failure the staging folder is removed and the target left as it was.
+  static func commit(_ files: [ResultFile], _ staged: Staging) throws {
+    let manager = FileManager.default
+    let (target, staging) = (staged.target, staged.folder)
     var committed = false
     defer { if !committed { removeFolder(staging) } }
-    for file in files {
-      try stream(file, to: (staging as NSString).appendingPathComponent(file.name))
+    for file in files where !file.written {
+      try stream(file, to: staged.path(file.name))
     }
     var isFolder: ObjCBool = false
     if !manager.fileExists(atPath: target, isDirectory: &isFolder) {
@@ -52,9 +75,42 @@ enum ResultSetWriter {
     }
     // A folder of the user's own (or no exchange): replace file by file, with rollback.
     ScenarioFile.removeStaleTemporaries(in: target)
-    let moves = files.map { (temporary: (staging as NSString).appendingPathComponent($0.name),
+    let moves = files.map { (temporary: staged.path($0.name),
                              final: (target as NSString).appendingPathComponent($0.name)) }
     try ScenarioFile.replace(moves, in: target)
+  }
+
+  /// Files opened in a staging folder for rows written while a run goes: each a stream whose
+  /// chunks go straight to its file.
+  final class OpenFiles: @unchecked Sendable {
+    private var descriptors: [(name: String, descriptor: Int32)] = []
+    private(set) var failure: String?
+
+    /// A stream into `name`, created exclusively in `staging` (nil and a failure when it cannot).
+    func stream(_ name: String, columns: [String], in staging: Staging) -> CSVStream {
+      let path = staging.path(name)
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      if descriptor < 0 { failure = failure ?? path }
+      descriptors.append((name, descriptor))
+      return CSVStream(columns: columns) { [weak self] bytes in
+        guard descriptor >= 0, bytes.withUnsafeBytes({ ScenarioFile.writeAll($0, to: descriptor) }) else {
+          self?.failure = self?.failure ?? path
+          throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path])
+        }
+      }
+    }
+
+    /// Finishes the streams and closes every file; throws if any write or close failed.
+    func closeAll(_ streams: [CSVStream]) throws {
+      for stream in streams {
+        do { try stream.finish() } catch { failure = failure ?? "a result file" }
+      }
+      for (name, descriptor) in descriptors where descriptor >= 0 {
+        if close(descriptor) != 0 { failure = failure ?? name }
+      }
+      descriptors = []
+      if let failure { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: failure]) }
+    }
   }
 
   /// Creates `.NAME.tmp-PID-RANDOM` exclusively (mkdir fails on anything already there).

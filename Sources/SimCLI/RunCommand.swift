@@ -117,17 +117,35 @@ struct RunCommand {
   static func execute(_ scenario: Scenario, _ options: Options, console: Console) -> ExitCode {
     let clock = ContinuousClock()
     let started = clock.now
+    let directory = options.out ?? "Results/\(scenario.name)"
+    // The set is staged before the run, so that rows written part by part as the run goes (a
+    // fleet's latency.csv) go straight to their files; a failure removes the staging folder.
+    let staging: ResultSetWriter.Staging
+    do {
+      staging = try ResultSetWriter.stage(directory)
+    } catch {
+      console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
+      return .cannotCreate
+    }
+    let files = ResultSetWriter.OpenFiles()
+    var streams: [CSVStream] = []
     let report = ScenarioRunner.run(
       scenario, seed: options.seed, duration: options.duration, trace: options.trace, jobs: options.jobs,
       batchDevices: options.batchDevices, partitioned: !options.oneKernel,
+      spill: { name, columns in
+        let stream = files.stream(name, columns: columns, in: staging)
+        streams.append(stream)
+        return stream
+      },
       progress: progressLine(scenario.name, console, clock, started))
     let wall = started.duration(to: clock.now)
     if console.errIsTerminal && wall > .seconds(2) { console.errorRaw("\r\u{1B}[K") }
-    let directory = options.out ?? "Results/\(scenario.name)"
     do {
-      try ResultSetWriter.write(
-        report.resultFiles(version: SyncSimCommand.version, includeTrace: options.trace), to: directory)
+      try files.closeAll(streams)
+      try ResultSetWriter.commit(
+        report.resultFiles(version: SyncSimCommand.version, includeTrace: options.trace), staging)
     } catch {
+      ResultSetWriter.removeFolder(staging.folder)
       console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
       return .cannotCreate
     }

@@ -98,7 +98,7 @@ public struct SweepRunner: Sendable {
     pool.run(count: runs.count) { position in
       let run = runs[position]
       let scenario = scenarios[run.point.index]!
-      let report = ScenarioRunner.run(scenario, seed: run.seed)
+      let report = ScenarioRunner.run(scenario, seed: run.seed, summaryOnly: true)
       store.set(
         position,
         RunResult(

@@ -17,18 +17,20 @@ public enum PartitionedRunner {
 
   /// Calls `body` with every part's index and spec, on up to `jobs` threads, and `consume` with
   /// each result in part order (under a lock, on whichever thread finished the part that let
-  /// the order advance). Results wait only until the parts before them are consumed: at most
-  /// about `jobs` batches of them are held at once.
+  /// the order advance). Results wait until the parts before them are consumed; with
+  /// `waitingLimit`, a thread whose result waits among more than that many stops until it is
+  /// consumed (for results that hold much, when consuming is slow).
   public static func run<Result>(
     _ spec: WorldSpec, partitioning: WorldPartitioning, jobs: Int, batchDevices: Int = defaultBatchDevices,
-    _ body: @escaping @Sendable (Int, WorldSpec) -> Result, consume: @escaping @Sendable (Int, Result) -> Void
+    waitingLimit: Int = .max, _ body: @escaping @Sendable (Int, WorldSpec) -> Result,
+    consume: @escaping @Sendable (Int, Result) -> Void
   ) {
     if partitioning.count == 1 {
       consume(0, body(0, spec))
       return
     }
     let batches = batchStarts(partitioning, batchDevices: batchDevices)
-    let order = InOrder<Result>(consume)
+    let order = InOrder<Result>(limit: waitingLimit, consume)
     WorkerPool(jobs: max(1, jobs)).run(count: batches.count - 1) { batch in
       for part in batches[batch]..<batches[batch + 1] {
         order.finished(part, body(part, partitioning.spec(ofPart: part, in: spec)))
@@ -53,21 +55,34 @@ public enum PartitionedRunner {
 }
 
 /// Results handed on in index order as they arrive in any order.
+///
+/// When consuming is slower than producing (a fleet's latency.csv is written as parts finish), a
+/// thread whose result is not yet consumed waits while more than `limit` results wait, so that
+/// memory holds a bounded number of finished parts. The thread whose result is next never waits
+/// (its result is consumed at once), so the order always advances.
 final class InOrder<Result>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let condition = NSCondition()
   private var next = 0
   private var waiting: [Int: Result] = [:]  // lookup only: results go out by `next`
   private let consume: @Sendable (Int, Result) -> Void
+  private let limit: Int
 
-  init(_ consume: @escaping @Sendable (Int, Result) -> Void) { self.consume = consume }
+  init(limit: Int, _ consume: @escaping @Sendable (Int, Result) -> Void) {
+    self.limit = limit
+    self.consume = consume
+  }
 
   func finished(_ index: Int, _ result: Result) {
-    lock.lock()
-    defer { lock.unlock() }
+    condition.lock()
+    defer { condition.unlock() }
     waiting[index] = result
+    var advanced = false
     while let ready = waiting.removeValue(forKey: next) {
       consume(next, ready)
       next += 1
+      advanced = true
     }
+    if advanced { condition.broadcast() }
+    while waiting.count > limit && index >= next { condition.wait() }
   }
 }

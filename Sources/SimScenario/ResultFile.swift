@@ -8,6 +8,8 @@ public struct ResultFile {
   public var columns: [String] = []
   /// Produces every row into the stream, in order.
   public var rows: ((inout CSVStream) -> Void)?
+  /// Already written where the set is being staged (rows written part by part during the run).
+  public var written = false
 
   public init(name: String, text: String) {
     self.name = name

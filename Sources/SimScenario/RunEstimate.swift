@@ -166,8 +166,9 @@ public struct RunEstimate: Sendable, Equatable {
       largestPartEvents = max(largestPartEvents, partEvents)
       largestPartMemory = max(largestPartMemory, partMemory)
     }
-    // A run that writes only the summary keeps each part's latencies and lets the rest go.
-    if !scenario.outputs.contains(where: { $0 != "summary" }) {
+    // A run that writes only the summary, or rows that are written part by part as parts finish
+    // (`PartRows.files`), keeps each part's latencies and lets the rest go.
+    if scenario.outputs.allSatisfy({ $0 == "summary" || PartRows.files[$0] != nil }) {
       memoryBytes =
         Cost.baseBytes + Cost.bytesPerPartitionedRow * rows + min(Double(parts), Cost.partsInFlight)
         * largestPartMemory

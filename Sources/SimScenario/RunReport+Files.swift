@@ -19,7 +19,10 @@ extension RunReport {
       (includeTrace, "trace.csv", traceColumns, traceRows(into:)),
     ]
     for file in streamed where file.wanted {
-      files.append(ResultFile(name: file.name, columns: file.columns, rows: file.rows))
+      var result = ResultFile(name: file.name, columns: file.columns, rows: file.rows)
+      // Written part by part while the run went (`ScenarioRunner.run(spill:)`).
+      result.written = spilled.contains(file.name)
+      files.append(result)
     }
     return files
   }
@@ -32,6 +35,11 @@ extension RunReport {
   var runColumns: [String] { [scenario.name, String(seed)] }
   /// The scheduler's policies, then the wait causes: what blocked activities, in results' order.
   var policyNames: [String] { summaryPolicyNames }
+
+  /// The files whose rows come part by part, with this run's names and ids.
+  public var partRows: PartRows {
+    PartRows(scenario: scenario, seed: seed, policyNames: summaryPolicyNames, storeStarts: storeStarts)
+  }
 
   func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
 
@@ -56,40 +64,11 @@ extension RunReport {
   }
 
   /// The columns of `latency.csv`.
-  public var latencyColumns: [String] {
-    [
-        "scenario", "seed", "write", "zone", "object", "writer", "observer", "kind", "outcome", "editedAt",
-        "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
-      ]
-        + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
-        + LatencyRow.notifyCauseNames.map { "notify.\($0)" }
-        + ["importDecision"] + policyNames.map { "importBlocked.\($0)" }
-  }
+  public var latencyColumns: [String] { partRows.latencyColumns }
 
   /// Each row of `latency.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func latencyRows<Sink: CSVRowSink>(into table: inout Sink) {
-    forEachLatencyRow { part, recorder, local in
-      let row = part.global(local)
-      var fields =
-        runColumns + [
-          String(row.write.raw), String(row.zone.raw), String(row.object.raw), deviceName(row.writer),
-          deviceName(row.observer), row.kind.rawValue, row.outcome.rawValue,
-          CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
-          row.latency.map(CSVTable.seconds) ?? "", row.stuckStage ?? "", row.stuckCause ?? "",
-        ]
-      let blocked = recorder.blockedByPolicy(local)
-      let decision = recorder.decisionTime(local)
-      fields += row.stages.enumerated().map { $0 < row.knownStages ? CSVTable.seconds($1) : "" }
-      let exportKnown = decision.export != nil
-      let importKnown = decision.import != nil
-      fields.append(decision.export.map(CSVTable.seconds) ?? "")
-      fields += blocked.export.map { exportKnown ? CSVTable.seconds($0) : "" }
-      let notify = recorder.notifyCauses(local)
-      fields += LatencyRow.notifyCauseNames.indices.map { index in notify.map { CSVTable.seconds($0[index]) } ?? "" }
-      fields.append(decision.import.map(CSVTable.seconds) ?? "")
-      fields += blocked.import.map { importKnown ? CSVTable.seconds($0) : "" }
-      table.append(fields)
-    }
+    for part in parts { partRows.latencyRows(of: part, into: &table) }
   }
 
   /// `objects.csv`: per device and store, every object of its zone at the end: whether the store
@@ -101,44 +80,11 @@ extension RunReport {
   }
 
   /// The columns of `objects.csv`.
-  public var objectsColumns: [String] {
-    [
-        "scenario", "seed", "device", "store", "zone", "object", "entity", "held", "write", "serverLive",
-        "serverWrite", "matchesServer",
-      ]
-  }
+  public var objectsColumns: [String] { partRows.objectsColumns }
 
   /// Each row of `objects.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func objectsRows<Sink: CSVRowSink>(into table: inout Sink) {
-    for part in parts {
-      guard let recorder = part.recorder else { continue }
-      for state in recorder.objectStates {
-        objectsRow(state, part: part, recorder: recorder, into: &table)
-      }
-    }
-  }
-
-  func objectsRow<Sink: CSVRowSink>(
-    _ state: MetricsRecorder.ObjectStateRow, part: RunPart, recorder: MetricsRecorder, into table: inout Sink
-  ) {
-    do {
-      let device = part.device(recorder.device(of: state.store))
-      let store = part.store(state.store)
-      let entity =
-        state.entity < 0
-        ? "CDMR"
-        : scenario.spec.entities.indices.contains(Int(state.entity))
-          ? scenario.spec.entities[Int(state.entity)].name : String(state.entity)
-      let matches = state.held == state.serverLive && (!state.held || state.write == state.serverWrite)
-      table.append(
-        runColumns + [
-          deviceName(device), String(store.index - firstStore(of: device)),
-          String(part.zone(recorder.zone(of: state.store)).raw), String(state.object.raw), entity,
-          state.held ? "1" : "0", state.write == .none ? "" : String(part.write(state.write).raw),
-          state.serverLive ? "1" : "0", state.serverWrite == .none ? "" : String(part.write(state.serverWrite).raw),
-          matches ? "1" : "0",
-        ])
-    }
+    for part in parts { partRows.objectsRows(of: part, into: &table) }
   }
 
   public func activitiesTable() -> CSVTable {
@@ -148,46 +94,14 @@ extension RunReport {
   }
 
   /// The columns of `activities.csv`.
-  public var activitiesColumns: [String] {
-    [
-        "scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
-        "finishedAt", "succeeded", "cancelled", "records", "waited",
-      ] + policyNames.map { "blocked.\($0)" }
-  }
+  public var activitiesColumns: [String] { partRows.activitiesColumns }
 
   /// Each row of `activities.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func activitiesRows<Sink: CSVRowSink>(into table: inout Sink) {
-    for part in parts {
-      guard let recorder = part.recorder else { continue }
-      for (index, activity) in recorder.activities.enumerated() {
-        activitiesRow(activity, id: part.activity(index), part: part, recorder: recorder, into: &table)
-      }
-    }
-  }
-
-  func activitiesRow<Sink: CSVRowSink>(
-    _ activity: MetricsRecorder.ActivityRecord, id: Int, part: RunPart, recorder: MetricsRecorder,
-    into table: inout Sink
-  ) {
-    do {
-      let device = part.device(recorder.device(of: activity.store))
-      let store = part.store(activity.store).index - firstStore(of: device)
-      var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
-      for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
-      let waited = activity.approvedAt.map { $0 - activity.requestedAt }
-      table.append(
-        runColumns + [
-          String(id), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
-          CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
-          CSVTable.seconds(activity.startedAt),
-          CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
-          activity.cancelled?.rawValue ?? "", String(activity.records), waited.map(CSVTable.seconds) ?? "",
-        ] + blocked.map(CSVTable.seconds))
-    }
+    for part in parts { partRows.activitiesRows(of: part, into: &table) }
   }
 
   /// The whole world's id of the device's first store.
-  func firstStore(of device: DeviceID) -> Int { Int(storeStarts[device.index]) }
 
   public func traceTable() -> CSVTable {
     var table = CSVTable(columns: traceColumns)

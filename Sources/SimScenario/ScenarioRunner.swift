@@ -47,6 +47,8 @@ public struct RunReport {
   let storeStarts: [Int32]
   /// The scheduler's policies, then the wait causes, as the recorders number them.
   let summaryPolicyNames: [String]
+  /// The per-row files written part by part while the run went (`run(spill:)`).
+  public var spilled: Set<String>
 
   /// The first part's recorder (the only one of a world of one part). - Precondition: kept
   /// (the scenario asks for a file beside the summary).
@@ -91,9 +93,17 @@ public enum ScenarioRunner {
   /// A world whose accounts share nothing runs as independent parts (`WorldPartitioning`) on
   /// `jobs` threads, handed out in batches of about `batchDevices` devices; neither changes any
   /// result. `partitioned: false` runs the whole world on one kernel (for tests that compare).
+  ///
+  /// With `spill`, the files whose rows come part by part (`PartRows.files`) are written as the
+  /// parts finish, into the streams `spill` opens (by file name and columns), and each part is let
+  /// go: memory then holds the live parts, not the run's history. Only when every per-row file the
+  /// run writes can be (`timeline.csv` and `trace.csv` need every part at once); the report's
+  /// `spilled` names the files written so. The caller finishes the streams. `summaryOnly` keeps
+  /// no part whatever files the scenario asks for (a sweep writes none of them).
   public static func run(
     _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false,
     jobs: Int = 1, batchDevices: Int = PartitionedRunner.defaultBatchDevices, partitioned: Bool = true,
+    spill: ((String, [String]) -> CSVStream)? = nil, summaryOnly: Bool = false,
     progress: ((SimTime, SimTime) -> Void)? = nil
   ) -> RunReport {
     var scenario = scenario
@@ -102,14 +112,28 @@ public enum ScenarioRunner {
     scenario.spec.traceEvents = trace
     let spec = scenario.spec
     let partitioning = partitioned ? WorldPartitioning(spec) : WorldPartitioning(whole: spec)
-    let keepsRecorders = trace || scenario.outputs.contains { $0 != "summary" }
+    let needsRecorders = !summaryOnly && (trace || scenario.outputs.contains { $0 != "summary" })
+    let spillable = !trace && scenario.outputs.allSatisfy { $0 == "summary" || PartRows.files[$0] != nil }
+    let spilledFiles =
+      spill != nil && spillable && needsRecorders ? scenario.outputs.compactMap { PartRows.files[$0] } : []
+    let keepsRecorders = needsRecorders && spilledFiles.isEmpty
     let keepsPushLog = scenario.outputs.contains("latency")
     let ids = PartIDs(spec)
     let merger = RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
+    let rowWriter = PartRows(
+      scenario: scenario, seed: scenario.spec.seed, policyNames: spec.scheduler.policies.map(\.name) + WaitCause.names,
+      storeStarts: ids.firstStore)
+    let streams = UncheckedBox(spilledFiles.map { name in (name, spill!(name, rowWriter.columns(of: name))) })
     let end = SimTime(spec.duration)
     let partCount = partitioning.count
     let reporter = progress.map { UncheckedBox($0) }
-    PartitionedRunner.run(spec, partitioning: partitioning, jobs: jobs, batchDevices: batchDevices) {
+    // Parts that hold their recorders until their rows are written are handed out in small
+    // batches and held a few dozen at a time (writing rows is slower than simulating them).
+    let spilling = !spilledFiles.isEmpty
+    PartitionedRunner.run(
+      spec, partitioning: partitioning, jobs: jobs, batchDevices: spilling ? min(batchDevices, 32) : batchDevices,
+      waitingLimit: spilling ? 64 : .max
+    ) {
       index, partSpec in
       let recorder = MetricsRecorder(policyNames: partSpec.scheduler.policies.map(\.name))
       recorder.pushDeliveryLatency = SimDuration(seconds: partSpec.push.deliveryLatencySeconds)
@@ -119,11 +143,16 @@ public enum ScenarioRunner {
       let map = ids.map(devices: devices, part: partSpec)
       return RunPart(
         outcome: outcome, tally: SummaryTally(recorder: recorder, events: outcome.processedEvents),
-        fingerprint: recorder.digest.combined(with: outcome.fingerprint), recorder: keepsRecorders ? recorder : nil,
+        fingerprint: recorder.digest.combined(with: outcome.fingerprint),
+        recorder: keepsRecorders || !spilledFiles.isEmpty ? recorder : nil,
         devices: Array(devices), stores: map.stores, zones: map.zones, writeCount: Int32(recorder.writeCount),
         activityCount: Int32(recorder.activities.count))
     } consume: { index, part in
-      merger.add(part)
+      let part = merger.add(part)
+      for (name, stream) in streams.value {
+        var stream = stream
+        rowWriter.rows(of: name, part: part, into: &stream)
+      }
       if partCount > 1, let reporter {
         reporter.value(SimTime(nanoseconds: end.nanoseconds / Int64(partCount) * Int64(index + 1)), end)
       }
@@ -151,7 +180,7 @@ public enum ScenarioRunner {
       scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
       expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
       partFingerprints: merger.fingerprints, coupling: partitioning.coupling, storeStarts: ids.firstStore,
-      summaryPolicyNames: spec.scheduler.policies.map(\.name) + WaitCause.names)
+      summaryPolicyNames: spec.scheduler.policies.map(\.name) + WaitCause.names, spilled: Set(spilledFiles))
   }
 
 }
@@ -176,9 +205,10 @@ final class RunMerger: @unchecked Sendable {
     fingerprints.reserveCapacity(partCount)
   }
 
-  /// Adds the next part (parts come in part order). Its tally is let go once added: it holds
-  /// every latency of the part.
-  func add(_ part: RunPart) {
+  /// Adds the next part (parts come in part order) and returns it with its id offsets. Its tally
+  /// is let go once added: it holds every latency of the part.
+  @discardableResult
+  func add(_ part: RunPart) -> RunPart {
     var part = part
     part.writeOffset = writeOffset
     part.activityOffset = activityOffset
@@ -190,6 +220,7 @@ final class RunMerger: @unchecked Sendable {
     part.tally = nil
     add(part.outcome)
     if keepsParts { parts.append(part) }
+    return part
   }
 
   /// The outcome of a run of several parts: events summed, converged if every part converged,

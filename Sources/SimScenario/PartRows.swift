@@ -1,0 +1,155 @@
+import SimKernel
+import SimMetrics
+import SimModel
+
+/// The per-row files whose rows come part by part (`latency.csv`, `activities.csv`,
+/// `objects.csv`): each part's rows with the whole world's ids, in part order. A run writes them
+/// as parts finish (`ScenarioRunner.run(spill:)`) or from the parts its report keeps.
+public struct PartRows: Sendable {
+  let scenario: Scenario
+  let seed: UInt64
+  /// The scheduler's policies, then the wait causes: what blocked activities, in results' order.
+  let policyNames: [String]
+  /// Per device, the whole world's id of its first store (then the store count).
+  let storeStarts: [Int32]
+
+  /// The files whose rows come part by part, by output name.
+  public static let files = ["latency": "latency.csv", "activities": "activities.csv", "objects": "objects.csv"]
+
+  var runColumns: [String] { [scenario.name, String(seed)] }
+
+  func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
+
+  /// The whole world's id of the device's first store.
+  func firstStore(of device: DeviceID) -> Int { Int(storeStarts[device.index]) }
+
+  /// The columns of file `name`, and a part's rows of it into a stream.
+  public func columns(of name: String) -> [String] {
+    switch name {
+    case "latency.csv": latencyColumns
+    case "activities.csv": activitiesColumns
+    default: objectsColumns
+    }
+  }
+
+  public func rows(of name: String, part: RunPart, into stream: inout CSVStream) {
+    switch name {
+    case "latency.csv": latencyRows(of: part, into: &stream)
+    case "activities.csv": activitiesRows(of: part, into: &stream)
+    default: objectsRows(of: part, into: &stream)
+    }
+  }
+
+  /// The columns of `latency.csv`.
+  public var latencyColumns: [String] {
+    [
+        "scenario", "seed", "write", "zone", "object", "writer", "observer", "kind", "outcome", "editedAt",
+        "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
+      ]
+        + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
+        + LatencyRow.notifyCauseNames.map { "notify.\($0)" }
+        + ["importDecision"] + policyNames.map { "importBlocked.\($0)" }
+  }
+
+  /// A part's rows of `latency.csv`, in order, into `table` (a table in memory or a stream to a file).
+  public func latencyRows<Sink: CSVRowSink>(of part: RunPart, into table: inout Sink) {
+    guard let recorder = part.recorder else { return }
+    recorder.forEachLatencyRow { local in
+      let row = part.global(local)
+      var fields =
+        runColumns + [
+          String(row.write.raw), String(row.zone.raw), String(row.object.raw), deviceName(row.writer),
+          deviceName(row.observer), row.kind.rawValue, row.outcome.rawValue,
+          CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
+          row.latency.map(CSVTable.seconds) ?? "", row.stuckStage ?? "", row.stuckCause ?? "",
+        ]
+      let blocked = recorder.blockedByPolicy(local)
+      let decision = recorder.decisionTime(local)
+      fields += row.stages.enumerated().map { $0 < row.knownStages ? CSVTable.seconds($1) : "" }
+      let exportKnown = decision.export != nil
+      let importKnown = decision.import != nil
+      fields.append(decision.export.map(CSVTable.seconds) ?? "")
+      fields += blocked.export.map { exportKnown ? CSVTable.seconds($0) : "" }
+      let notify = recorder.notifyCauses(local)
+      fields += LatencyRow.notifyCauseNames.indices.map { index in notify.map { CSVTable.seconds($0[index]) } ?? "" }
+      fields.append(decision.import.map(CSVTable.seconds) ?? "")
+      fields += blocked.import.map { importKnown ? CSVTable.seconds($0) : "" }
+      table.append(fields)
+    }
+  }
+
+  /// The columns of `objects.csv`.
+  public var objectsColumns: [String] {
+    [
+        "scenario", "seed", "device", "store", "zone", "object", "entity", "held", "write", "serverLive",
+        "serverWrite", "matchesServer",
+      ]
+  }
+
+  /// A part's rows of `objects.csv`, in order, into `table` (a table in memory or a stream to a file).
+  public func objectsRows<Sink: CSVRowSink>(of part: RunPart, into table: inout Sink) {
+    guard let recorder = part.recorder else { return }
+    for state in recorder.objectStates { objectsRow(state, part: part, recorder: recorder, into: &table) }
+  }
+
+  func objectsRow<Sink: CSVRowSink>(
+    _ state: MetricsRecorder.ObjectStateRow, part: RunPart, recorder: MetricsRecorder, into table: inout Sink
+  ) {
+    do {
+      let device = part.device(recorder.device(of: state.store))
+      let store = part.store(state.store)
+      let entity =
+        state.entity < 0
+        ? "CDMR"
+        : scenario.spec.entities.indices.contains(Int(state.entity))
+          ? scenario.spec.entities[Int(state.entity)].name : String(state.entity)
+      let matches = state.held == state.serverLive && (!state.held || state.write == state.serverWrite)
+      table.append(
+        runColumns + [
+          deviceName(device), String(store.index - firstStore(of: device)),
+          String(part.zone(recorder.zone(of: state.store)).raw), String(state.object.raw), entity,
+          state.held ? "1" : "0", state.write == .none ? "" : String(part.write(state.write).raw),
+          state.serverLive ? "1" : "0", state.serverWrite == .none ? "" : String(part.write(state.serverWrite).raw),
+          matches ? "1" : "0",
+        ])
+    }
+  }
+
+  /// The columns of `activities.csv`.
+  public var activitiesColumns: [String] {
+    [
+        "scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
+        "finishedAt", "succeeded", "cancelled", "records", "waited",
+      ] + policyNames.map { "blocked.\($0)" }
+  }
+
+  /// A part's rows of `activities.csv`, in order, into `table` (a table in memory or a stream to a file).
+  public func activitiesRows<Sink: CSVRowSink>(of part: RunPart, into table: inout Sink) {
+    guard let recorder = part.recorder else { return }
+    for (index, activity) in recorder.activities.enumerated() {
+      activitiesRow(activity, id: part.activity(index), part: part, recorder: recorder, into: &table)
+    }
+  }
+
+  func activitiesRow<Sink: CSVRowSink>(
+    _ activity: MetricsRecorder.ActivityRecord, id: Int, part: RunPart, recorder: MetricsRecorder,
+    into table: inout Sink
+  ) {
+    do {
+      let device = part.device(recorder.device(of: activity.store))
+      let store = part.store(activity.store).index - firstStore(of: device)
+      var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
+      for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
+      let waited = activity.approvedAt.map { $0 - activity.requestedAt }
+      table.append(
+        runColumns + [
+          String(id), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
+          CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
+          CSVTable.seconds(activity.startedAt),
+          CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
+          activity.cancelled?.rawValue ?? "", String(activity.records), waited.map(CSVTable.seconds) ?? "",
+        ] + blocked.map(CSVTable.seconds))
+    }
+  }
+
+}
