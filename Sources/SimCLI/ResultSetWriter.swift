@@ -58,7 +58,9 @@ enum ResultSetWriter {
     }
     var isFolder: ObjCBool = false
     if !manager.fileExists(atPath: target, isDirectory: &isFolder) {
-      guard rename(staging, target) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target]) }
+      guard rename(staging, target) == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target])
+      }
       committed = true
       return
     }
@@ -75,8 +77,12 @@ enum ResultSetWriter {
     }
     // A folder of the user's own (or no exchange): replace file by file, with rollback.
     ScenarioFile.removeStaleTemporaries(in: target)
-    let moves = files.map { (temporary: staged.path($0.name),
-                             final: (target as NSString).appendingPathComponent($0.name)) }
+    let moves = files.map {
+      (
+        temporary: staged.path($0.name),
+        final: (target as NSString).appendingPathComponent($0.name)
+      )
+    }
     try ScenarioFile.replace(moves, in: target)
   }
 

@@ -50,7 +50,8 @@ public struct LatencySample: Sendable {
         let room = Self.chunkSize - chunks[last].count
         let end = Swift.min(chunk.count, start + room)
         if chunks[last].capacity < chunks[last].count + (end - start) {
-          chunks[last].reserveCapacity(Swift.min(Self.chunkSize, Swift.max(chunks[last].capacity * 2, chunks[last].count + end - start)))
+          chunks[last].reserveCapacity(
+            Swift.min(Self.chunkSize, Swift.max(chunks[last].capacity * 2, chunks[last].count + end - start)))
         }
         chunks[last].append(contentsOf: chunk[start..<end])
         start = end

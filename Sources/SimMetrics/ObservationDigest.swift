@@ -17,7 +17,8 @@ public struct ObservationDigest: Sendable {
   /// The digest's value, mixed with the trajectory's (the run's fingerprint).
   public func combined(with trajectory: TrajectoryFingerprint) -> TrajectoryFingerprint {
     var result = trajectory
-    result.add(time: count, kind: UInt32(truncatingIfNeeded: hash.value >> 32), entity: UInt32(truncatingIfNeeded: hash.value))
+    result.add(
+      time: count, kind: UInt32(truncatingIfNeeded: hash.value >> 32), entity: UInt32(truncatingIfNeeded: hash.value))
     return result
   }
 
@@ -63,7 +64,9 @@ public struct ObservationDigest: Sendable {
         24, Int64(state.ghosts), Int64(state.duplicates), Int64(state.counterValue), Int64(state.contributions),
         Int64(state.hiddenRecords))
     case .objectState(let store, let object, let entity, let held, let write, let serverLive, let serverWrite):
-      fold(25, id(store), id(object), Int64(entity) << 2 | (held ? 1 : 0) | (serverLive ? 2 : 0), id(write), id(serverWrite))
+      fold(
+        25, id(store), id(object), Int64(entity) << 2 | (held ? 1 : 0) | (serverLive ? 2 : 0), id(write),
+        id(serverWrite))
     case .push(let device, let event, let at): fold(26, id(device), Int64(code(event)), at.nanoseconds)
     case .appState(let device, let state, let at): fold(27, id(device), Int64(code(state)), at.nanoseconds)
     case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
@@ -82,7 +85,8 @@ public struct ObservationDigest: Sendable {
   /// one round of the chain, which makes order count. Three chained rounds (one per pair of
   /// fields) waited on six multiplies in a row: a tenth of a fleet's run.
   @inline(__always)
-  private mutating func fold(_ kind: UInt32, _ a: Int64, _ b: Int64 = 0, _ c: Int64 = 0, _ d: Int64 = 0, _ e: Int64 = 0) {
+  private mutating func fold(_ kind: UInt32, _ a: Int64, _ b: Int64 = 0, _ c: Int64 = 0, _ d: Int64 = 0, _ e: Int64 = 0)
+  {
     let word =
       (UInt64(bitPattern: a) &* 0x9E37_79B9_7F4A_7C15)
       ^ Self.rotate(UInt64(bitPattern: b) &* 0xC2B2_AE3D_27D4_EB4F, 13)

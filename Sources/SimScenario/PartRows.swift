@@ -43,12 +43,12 @@ public struct PartRows: Sendable {
   /// The columns of `latency.csv`.
   public var latencyColumns: [String] {
     [
-        "scenario", "seed", "write", "zone", "object", "writer", "observer", "kind", "outcome", "editedAt",
-        "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
-      ]
-        + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
-        + LatencyRow.notifyCauseNames.map { "notify.\($0)" }
-        + ["importDecision"] + policyNames.map { "importBlocked.\($0)" }
+      "scenario", "seed", "write", "zone", "object", "writer", "observer", "kind", "outcome", "editedAt",
+      "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
+    ]
+      + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
+      + LatencyRow.notifyCauseNames.map { "notify.\($0)" }
+      + ["importDecision"] + policyNames.map { "importBlocked.\($0)" }
   }
 
   /// A part's rows of `latency.csv`, in order, into `table` (a table in memory or a stream to a file).
@@ -81,9 +81,9 @@ public struct PartRows: Sendable {
   /// The columns of `objects.csv`.
   public var objectsColumns: [String] {
     [
-        "scenario", "seed", "device", "store", "zone", "object", "entity", "held", "write", "serverLive",
-        "serverWrite", "matchesServer",
-      ]
+      "scenario", "seed", "device", "store", "zone", "object", "entity", "held", "write", "serverLive",
+      "serverWrite", "matchesServer",
+    ]
   }
 
   /// A part's rows of `objects.csv`, in order, into `table` (a table in memory or a stream to a file).
@@ -118,9 +118,9 @@ public struct PartRows: Sendable {
   /// The columns of `activities.csv`.
   public var activitiesColumns: [String] {
     [
-        "scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
-        "finishedAt", "succeeded", "cancelled", "records", "waited",
-      ] + policyNames.map { "blocked.\($0)" }
+      "scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
+      "finishedAt", "succeeded", "cancelled", "records", "waited",
+    ] + policyNames.map { "blocked.\($0)" }
   }
 
   /// A part's rows of `activities.csv`, in order, into `table` (a table in memory or a stream to a file).

@@ -52,11 +52,13 @@ import Testing
     let scenario = try ScenarioDecoder.decode(Array(Self.fleet.utf8), file: "f.json").0
     var bytes: [String: Int] = [:]
     var streams: [CSVStream] = []
-    let report = ScenarioRunner.run(scenario, jobs: 2, spill: { name, columns in
-      let stream = CSVStream(columns: columns) { chunk in bytes[name, default: 0] += chunk.count }
-      streams.append(stream)
-      return stream
-    })
+    let report = ScenarioRunner.run(
+      scenario, jobs: 2,
+      spill: { name, columns in
+        let stream = CSVStream(columns: columns) { chunk in bytes[name, default: 0] += chunk.count }
+        streams.append(stream)
+        return stream
+      })
     for stream in streams { try stream.finish() }
     #expect(report.parts.isEmpty)
     #expect(report.spilled == ["latency.csv", "activities.csv", "objects.csv"])

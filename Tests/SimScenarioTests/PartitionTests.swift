@@ -48,7 +48,9 @@ import Testing
     #expect(partitioning.coupling == nil)
     #expect(partitioning.count == 8)
     // a#i (device i) and b#i (device 6 + i) share account i; c and d share a zone.
-    for account in 0..<6 { #expect(Array(partitioning.devices(ofPart: account)) == [Int32(account), Int32(6 + account)]) }
+    for account in 0..<6 {
+      #expect(Array(partitioning.devices(ofPart: account)) == [Int32(account), Int32(6 + account)])
+    }
     #expect(Array(partitioning.devices(ofPart: 6)) == [12, 13])
     #expect(Array(partitioning.devices(ofPart: 7)) == [14])
     // The action for every device: each part gets its own devices of it (found by the swarm: a
@@ -110,7 +112,10 @@ import Testing
     let reference = ScenarioRunner.run(scenario, trace: true, jobs: 1, batchDevices: 1)
     #expect(reference.parts.count == 8)
     let files = Self.files(reference)
-    #expect(files.keys.sorted() == ["activities.csv", "latency.csv", "objects.csv", "resolved.json", "summary.csv", "timeline.csv", "trace.csv"])
+    #expect(
+      files.keys.sorted() == [
+        "activities.csv", "latency.csv", "objects.csv", "resolved.json", "summary.csv", "timeline.csv", "trace.csv",
+      ])
     #expect(files.values.allSatisfy { $0.utf8.count > 100 })
     for (jobs, batch) in [(2, 1), (3, 1), (2, 5), (3, 512), (1, 4)] {
       let report = ScenarioRunner.run(scenario, trace: true, jobs: jobs, batchDevices: batch)
@@ -128,7 +133,9 @@ import Testing
     #expect(reference.partFingerprints.count == 300)
     let files = Self.files(reference)
     for (jobs, batch) in [(3, 512)] {
-      #expect(Self.files(ScenarioRunner.run(scenario, jobs: jobs, batchDevices: batch)) == files, "jobs \(jobs), batch \(batch)")
+      #expect(
+        Self.files(ScenarioRunner.run(scenario, jobs: jobs, batchDevices: batch)) == files,
+        "jobs \(jobs), batch \(batch)")
     }
     let committed = try String(contentsOfFile: packageRoot + "/Results/households/latency.csv", encoding: .utf8)
     #expect(files["latency.csv"] == committed)
@@ -153,7 +160,9 @@ import Testing
     }
     let (a, b) = (Self.files(parts), Self.files(whole))
     #expect(a["timeline.csv"] == b["timeline.csv"])
-    for (name, idColumns) in [("latency.csv", ["write"]), ("activities.csv", ["activity"]), ("objects.csv", ["write", "serverWrite"])] {
+    for (name, idColumns) in [
+      ("latency.csv", ["write"]), ("activities.csv", ["activity"]), ("objects.csv", ["write", "serverWrite"]),
+    ] {
       #expect(Self.rowsWithout(idColumns, a[name]!) == Self.rowsWithout(idColumns, b[name]!), "\(name)")
     }
   }
@@ -170,7 +179,9 @@ import Testing
   @Test func aCoupledWorldIsNotPartitioned() throws {
     let text = Self.world.replacingOccurrences(
       of: #"{"name": "b", "count": 6, "account": "perDevice", "appState": "background"}"#,
-      with: #"{"name": "b", "count": 6, "account": "perDevice", "appState": "background", "stores": ["private", "public"]}"#)
+      with:
+        #"{"name": "b", "count": 6, "account": "perDevice", "appState": "background", "stores": ["private", "public"]}"#
+    )
     let scenario = try Self.scenario(text)
     let report = ScenarioRunner.run(scenario, jobs: 2)
     #expect(report.parts.count == 1)
