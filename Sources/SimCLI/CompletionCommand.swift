@@ -14,7 +14,10 @@ enum CompletionCommand {
 
   /// Each command's options, as the completion offers them.
   static let options: [(command: String, options: [String])] = [
-    ("run", ["--seed", "--duration", "--out", "--trace", "--accept-large", "--help"]),
+    (
+      "run",
+      ["--seed", "--duration", "--out", "--trace", "--accept-large", "--jobs", "--batch-devices", "--one-kernel", "--help"]
+    ),
     ("validate", ["--strict", "--estimate", "--accept-large", "--help"]),
     ("check", ["--baseline", "--junit", "--update", "--help"]),
     ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--accept-large", "--help"]),
@@ -22,8 +25,14 @@ enum CompletionCommand {
     ("compare", ["--all", "--force", "--help"]),
     ("report", ["--write", "--metric", "--out", "--help"]),
     ("schema", ["policies", "records", "diff", "--help"]),
-    ("bench", ["kernel", "fleet", "--accounts", "--hours", "--edits-per-hour", "--rounds", "--help"]),
-    ("swarm", ["--runs", "--seed", "--jobs", "--out", "--help"]),
+    (
+      "bench",
+      [
+        "kernel", "fleet", "--pending", "--events", "--accounts", "--hours", "--edits-per-hour", "--rounds", "--jobs",
+        "--batch-devices", "--one-kernel", "--help",
+      ]
+    ),
+    ("swarm", ["--runs", "--seed", "--jobs", "--out", "--show", "--help"]),
     ("completion", ["bash", "zsh", "fish"]),
     ("help", ["run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "swarm", "completion"]),
   ]

@@ -156,6 +156,22 @@ import Testing
     }
   }
 
+  /// Every option a command's help names is offered by the completion (issue 19's `--jobs`,
+  /// `--batch-devices` and `--one-kernel` were not, at first).
+  @Test func completionOffersEveryOptionTheHelpNames() {
+    let script = syncsim(["completion", "bash"]).out
+    for command in ["run", "validate", "check", "sweep", "merge", "compare", "report", "bench", "swarm"] {
+      // merge's help names `sweep --shard` in its prose, not as an option of its own.
+      let help = syncsim([command, "--help"]).out.replacingOccurrences(of: "sweep --shard", with: "")
+      let lines = script.split(separator: "\n").filter { $0.contains("\(command))") }
+      let options = Set(help.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 })
+      #expect(!options.isEmpty, "\(command)")
+      for option in options {
+        #expect(lines.contains { $0.contains(" \(option) ") || $0.contains("\"\(option) ") }, "\(command) \(option)")
+      }
+    }
+  }
+
   func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
