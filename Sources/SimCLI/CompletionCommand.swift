@@ -16,7 +16,10 @@ enum CompletionCommand {
   static let options: [(command: String, options: [String])] = [
     (
       "run",
-      ["--seed", "--duration", "--out", "--trace", "--accept-large", "--jobs", "--batch-devices", "--one-kernel", "--help"]
+      [
+        "--seed", "--duration", "--out", "--trace", "--accept-large", "--jobs", "--batch-devices", "--one-kernel",
+        "--help",
+      ]
     ),
     ("validate", ["--strict", "--estimate", "--accept-large", "--help"]),
     ("check", ["--baseline", "--junit", "--update", "--help"]),
@@ -34,7 +37,10 @@ enum CompletionCommand {
     ),
     ("swarm", ["--runs", "--seed", "--jobs", "--out", "--show", "--help"]),
     ("completion", ["bash", "zsh", "fish"]),
-    ("help", ["run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "swarm", "completion"]),
+    (
+      "help",
+      ["run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "swarm", "completion"]
+    ),
   ]
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {

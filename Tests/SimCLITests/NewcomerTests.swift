@@ -164,7 +164,8 @@ import Testing
       // merge's help names `sweep --shard` in its prose, not as an option of its own.
       let help = syncsim([command, "--help"]).out.replacingOccurrences(of: "sweep --shard", with: "")
       let lines = script.split(separator: "\n").filter { $0.contains("\(command))") }
-      let options = Set(help.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 })
+      let options = Set(
+        help.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 })
       #expect(!options.isEmpty, "\(command)")
       for option in options {
         #expect(lines.contains { $0.contains(" \(option) ") || $0.contains("\"\(option) ") }, "\(command) \(option)")
