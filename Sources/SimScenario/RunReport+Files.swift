@@ -33,15 +33,6 @@ extension RunReport {
   }
 
   var runColumns: [String] { [scenario.name, String(seed)] }
-  /// The scheduler's policies, then the wait causes: what blocked activities, in results' order.
-  var policyNames: [String] { summaryPolicyNames }
-
-  /// The files whose rows come part by part, with this run's names and ids.
-  public var partRows: PartRows {
-    PartRows(scenario: scenario, seed: seed, policyNames: summaryPolicyNames, storeStarts: storeStarts)
-  }
-
-  func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
 
   public func summaryTable(version: String) -> CSVTable {
     var table = CSVTable(

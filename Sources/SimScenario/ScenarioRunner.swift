@@ -43,10 +43,8 @@ public struct RunReport {
   public let partFingerprints: [TrajectoryFingerprint]
   /// Why the world's accounts ran as one part, if they have to (`WorldPartitioning`).
   public var coupling: String?
-  /// Per device, the whole world's id of its first store (then the store count).
-  let storeStarts: [Int32]
-  /// The scheduler's policies, then the wait causes, as the recorders number them.
-  let summaryPolicyNames: [String]
+  /// The files whose rows come part by part, with this run's names and ids.
+  public let partRows: PartRows
   /// The per-row files written part by part while the run went (`run(spill:)`).
   public var spilled: Set<String>
 
@@ -58,17 +56,8 @@ public struct RunReport {
   /// report keeps none: a large run has millions).
   public var rows: [LatencyRow] {
     var rows: [LatencyRow] = []
-    forEachLatencyRow { part, _, row in rows.append(part.global(row)) }
+    for part in parts { part.recorder?.forEachLatencyRow { rows.append(part.global($0)) } }
     return rows
-  }
-
-  /// Every latency row of every part, in part order, with the part and its recorder (the row's
-  /// ids are the part's: `RunPart.global` maps them; the recorder's splits read them as they are).
-  func forEachLatencyRow(_ body: (RunPart, MetricsRecorder, LatencyRow) -> Void) {
-    for part in parts {
-      guard let recorder = part.recorder else { continue }
-      recorder.forEachLatencyRow { body(part, recorder, $0) }
-    }
   }
 
   /// The run's fingerprint: the trajectory of processed events and every observation the model
@@ -144,7 +133,7 @@ public enum ScenarioRunner {
       return RunPart(
         outcome: outcome, tally: SummaryTally(recorder: recorder, events: outcome.processedEvents),
         fingerprint: recorder.digest.combined(with: outcome.fingerprint),
-        recorder: keepsRecorders || !spilledFiles.isEmpty ? recorder : nil,
+        recorder: needsRecorders ? recorder : nil,
         devices: Array(devices), stores: map.stores, zones: map.zones, writeCount: Int32(recorder.writeCount),
         activityCount: Int32(recorder.activities.count))
     } consume: { index, part in
@@ -179,10 +168,9 @@ public enum ScenarioRunner {
     return RunReport(
       scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
       expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
-      partFingerprints: merger.fingerprints, coupling: partitioning.coupling, storeStarts: ids.firstStore,
-      summaryPolicyNames: spec.scheduler.policies.map(\.name) + WaitCause.names, spilled: Set(spilledFiles))
+      partFingerprints: merger.fingerprints, coupling: partitioning.coupling, partRows: rowWriter,
+      spilled: Set(spilledFiles))
   }
-
 }
 
 extension StopReason {
