@@ -128,24 +128,15 @@ enum FleetBenchmark {
   }
 }
 
-/// The fleet's parts added up in part order: events and observations summed, the trajectories'
-/// fingerprints folded, the largest part's memory.
+/// The fleet's parts added up in part order (`OutcomeTotal`), and their observations counted.
 final class FleetTotals: @unchecked Sendable {
-  var outcome: RunOutcome?
+  private var outcomes = OutcomeTotal()
   var observations = 0
-  private var trajectories = FingerprintFold()
+
+  var outcome: RunOutcome? { outcomes.outcome }
 
   func add(_ part: RunOutcome, observations: Int) {
     self.observations += observations
-    trajectories.add(part.fingerprint)
-    guard var total = outcome else {
-      outcome = part
-      return
-    }
-    total.fingerprint = trajectories.value
-    total.processedEvents += part.processedEvents
-    total.converged = total.converged && part.converged
-    if part.memory.recordBytes > total.memory.recordBytes { total.memory = part.memory }
-    outcome = total
+    outcomes.add(part)
   }
 }

@@ -5,13 +5,15 @@ import SimModel
 /// Adds a run's parts up, in part order: their tallies, fingerprints, outcomes and id offsets.
 final class RunMerger: @unchecked Sendable {
   private(set) var tally: SummaryTally?
-  private(set) var outcome: RunOutcome?
+  private var outcomes = OutcomeTotal()
   private(set) var parts: [RunPart] = []
   private(set) var fingerprints: [TrajectoryFingerprint] = []
-  private var trajectories = FingerprintFold()
   private var writeOffset: Int32 = 0
   private var activityOffset: Int32 = 0
   let keepsParts: Bool
+
+  /// The whole run's outcome (nil before the first part).
+  var outcome: RunOutcome? { outcomes.outcome }
 
   init(partCount: Int, keepsParts: Bool) {
     self.keepsParts = keepsParts
@@ -28,31 +30,37 @@ final class RunMerger: @unchecked Sendable {
     writeOffset += part.writeCount
     activityOffset += part.activityCount
     fingerprints.append(part.fingerprint)
-    trajectories.add(part.outcome.fingerprint)
     if tally == nil { tally = part.tally } else { tally!.add(part.tally!) }
     part.tally = nil
-    add(part.outcome)
+    outcomes.add(part.outcome)
     if keepsParts { parts.append(part) }
     return part
   }
 
-  /// The outcome of a run of several parts: events summed, converged if every part converged,
-  /// stopped by the first part that stopped early (at the earliest end), the largest part's
-  /// memory, the trajectories' fingerprints folded.
-  private func add(_ other: RunOutcome) {
-    guard var merged = outcome else {
-      outcome = other
+}
+
+/// The outcome of a run of several parts, added up in part order: events summed, converged if
+/// every part converged, stopped by the first part that stopped early (at the earliest end), the
+/// largest part's memory, the trajectories' fingerprints folded.
+public struct OutcomeTotal: Sendable {
+  public private(set) var outcome: RunOutcome?
+  private var trajectories = FingerprintFold()
+
+  public init() {}
+
+  public mutating func add(_ part: RunOutcome) {
+    trajectories.add(part.fingerprint)
+    guard var total = outcome else {
+      outcome = part
       return
     }
-    merged.fingerprint = trajectories.value
-    merged.processedEvents += other.processedEvents
-    merged.converged = merged.converged && other.converged
-    if case .reachedEventLimit = other.stopReason, !merged.stopReason.isEventLimit {
-      merged.stopReason = other.stopReason
-    }
-    merged.endTime = min(merged.endTime, other.endTime)
-    if other.memory.recordBytes > merged.memory.recordBytes { merged.memory = other.memory }
-    outcome = merged
+    total.fingerprint = trajectories.value
+    total.processedEvents += part.processedEvents
+    total.converged = total.converged && part.converged
+    if case .reachedEventLimit = part.stopReason, !total.stopReason.isEventLimit { total.stopReason = part.stopReason }
+    total.endTime = min(total.endTime, part.endTime)
+    if part.memory.recordBytes > total.memory.recordBytes { total.memory = part.memory }
+    outcome = total
   }
 }
 
