@@ -69,31 +69,9 @@ public struct RunEstimate: Sendable, Equatable {
     var storesInZone = [Double](repeating: 0, count: layout.zones.count)
     for zone in layout.storeZones where zone >= 0 { storesInZone[Int(zone)] += 1 }
     // Per device: its edits (workload and scripted) and bulk inserts, and the objects they make.
-    var editsByDevice = [Double](repeating: 0, count: spec.devices.count)
-    var bulkByDevice = [Double](repeating: 0, count: spec.devices.count)
-    var bulkSaves = 0.0
-    var objectsByDevice = [Double](repeating: 0, count: spec.devices.count)
-    for (index, device) in spec.devices.enumerated() {
-      let edits = (device.workload?.editsPerHour ?? 0) * hours
-      editsByDevice[index] += edits
-      objectsByDevice[index] += edits * (device.workload?.insertShare ?? 0)
-    }
-    for action in spec.timeline {
-      switch action.action {
-      case .bulkInsert(let count, _, let oneSave, _):
-        for device in action.devices {
-          bulkByDevice[device] += Double(count)
-          objectsByDevice[device] += Double(count)
-        }
-        bulkSaves += Double(action.devices.count) * (oneSave ? 1 : Double(count))
-      case .edit(let kind, _, _):
-        for device in action.devices {
-          editsByDevice[device] += 1
-          if kind == .insert { objectsByDevice[device] += 1 }
-        }
-      default: break
-      }
-    }
+    let counts = EditCounts(spec)
+    let (editsByDevice, bulkByDevice, objectsByDevice) = (counts.edits, counts.bulk, counts.objects)
+    let bulkSaves = counts.bulkSaves
     var objectsInZone = [Double](repeating: 0, count: layout.zones.count)
     var rows = 0.0
     var pushedRows = 0.0

@@ -191,32 +191,21 @@ struct ScenarioBuilder {
   }
 
   /// Refuses more edits than the limits: the workloads' edits over the duration, scripted edits
-  /// and every object of every bulk insert, counted as `RunEstimate` counts them, in the busiest
+  /// and every object of every bulk insert (`EditCounts`, as `RunEstimate` counts them), in the busiest
   /// independent part (its run keeps every write) and in all.
   func checkWorkload(_ spec: WorldSpec) {
-    let hours = spec.duration.seconds / 3600
-    var writesByDevice = spec.devices.map { ($0.workload?.editsPerHour ?? 0) * hours }
-    var bulkByDevice = [Double](repeating: 0, count: spec.devices.count)
-    for action in spec.timeline {
-      for device in action.devices where writesByDevice.indices.contains(device) {
-        switch action.action {
-        case .bulkInsert(let count, _, _, _): bulkByDevice[device] += Double(count)
-        case .edit: writesByDevice[device] += 1
-        default: break
-        }
-      }
-    }
+    let counts = EditCounts(spec)
     let partitioning = WorldPartitioning(spec)
     var (partWrites, partBulk) = (0.0, 0.0)
     for part in 0..<partitioning.count {
       var (writes, bulk) = (0.0, 0.0)
       for device in partitioning.devices(ofPart: part) {
-        writes += writesByDevice[Int(device)]
-        bulk += bulkByDevice[Int(device)]
+        writes += counts.edits[Int(device)]
+        bulk += counts.bulk[Int(device)]
       }
       if writes + bulk > partWrites + partBulk { (partWrites, partBulk) = (writes, bulk) }
     }
-    let (writes, bulk) = (writesByDevice.reduce(0, +), bulkByDevice.reduce(0, +))
+    let (writes, bulk) = (counts.edits.reduce(0, +), counts.bulk.reduce(0, +))
     let hint = "lower editsPerHour, the device count, the duration or the bulk inserts' counts"
     if partWrites + partBulk > ScenarioDecoder.Limits.maxExpectedWrites {
       let limit = CSVTable.number(ScenarioDecoder.Limits.maxExpectedWrites)
