@@ -37,11 +37,11 @@ public struct WorldPartitioning: Sendable {
 
   /// Splits `spec` into its independent parts.
   public init(_ spec: WorldSpec) {
-    coupling = Self.coupling(of: spec)
     let deviceCount = spec.devices.count
+    let coupling = Self.coupling(of: spec)
     guard coupling == nil, spec.accountCount > 1, deviceCount > 1 else {
-      deviceOrder = (0..<Int32(deviceCount)).map { $0 }
-      partStarts = [0, Int32(deviceCount)]
+      self = WorldPartitioning(whole: spec)
+      self.coupling = coupling
       return
     }
     // Sized for every account named, so that a spec still being checked (an account out of
