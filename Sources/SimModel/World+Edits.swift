@@ -167,12 +167,6 @@ extension World {
       }
     }
     live.sort()
-    var distinct = 0
-    for index in live.indices where index == 0 || live[index] != live[distinct - 1] {
-      live[distinct] = live[index]
-      distinct += 1
-    }
-    live.removeLast(live.count - distinct)
     writes.release(keeping: live)
   }
 

@@ -51,14 +51,14 @@ struct WriteTable {
   var recentCount: Int { tail.count }
   var keptCount: Int { kept.count }
 
-  /// Keeps only the writes in `live` (ascending, distinct; ids not in the table are ignored).
+  /// Keeps only the writes in `live` (ascending, repeats allowed; ids not in the table are ignored).
   mutating func release(keeping live: [Int32]) {
     var ids: [Int32] = []
     var states: [WriteState] = []
     ids.reserveCapacity(live.count)
     states.reserveCapacity(live.count)
     var keptIndex = 0
-    for id in live where id < nextID {
+    for id in live where id < nextID && id != ids.last {
       if id >= tailBase {
         ids.append(id)
         states.append(tail[Int(id - tailBase)])
