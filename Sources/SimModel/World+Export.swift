@@ -343,7 +343,7 @@ extension World {
       if change.object != lastObject && !publicDelete {
         zones[zone].changeCount += 1
         sequence = zones[zone].changeCount
-        zones[zone].changeLog.append(ZoneChange(object: change.object, token: sequence, at: now))
+        zones[zone].changeLog.append(ZoneChange(object: change.object, token: sequence))
         zones[zone].lastChangeAt = now
         lastObject = change.object
         let base = Int(zones[zone].objects[change.object.index].fieldBase)

@@ -32,14 +32,11 @@ struct ServerField: BitwiseCopyable {
   var value: Int32 = 0
 }
 
-/// One change of a zone at the server: the object it touched, its token, and when.
-///
-/// One value per change rather than columns: a commit appends it whole, and an import reads the
-/// objects and tokens of its changes together.
+/// One change of a zone at the server: the object it touched and its token (when it was made
+/// is kept only for the latest change, `ZoneState.lastChangeAt`: what token retention reads).
 struct ZoneChange: BitwiseCopyable {
   var object: ObjectID
   var token: Int32
-  var at: SimTime
 }
 
 extension ZoneState {
