@@ -18,14 +18,7 @@ public struct LatencySample: Sendable {
 
   /// Adds one latency.
   public mutating func append(_ value: Int64) {
-    if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
-      var chunk: [Int64] = []
-      chunk.reserveCapacity(chunks.isEmpty ? 1024 : Self.chunkSize)
-      chunks.append(chunk)
-    } else if chunks.count == 1 && chunks[0].count == chunks[0].capacity {
-      // The first chunk grows from small (most parts have a few hundred rows) to its full size.
-      chunks[0].reserveCapacity(Swift.min(Self.chunkSize, chunks[0].capacity * 2))
-    }
+    _ = prepareLastChunk(for: 1)
     chunks[chunks.count - 1].append(value)
     count += 1
     let (low, overflow) = sumLow.addingReportingOverflow(UInt64(bitPattern: value))
@@ -41,19 +34,8 @@ public struct LatencySample: Sendable {
     for chunk in other.chunks {
       var start = 0
       while start < chunk.count {
-        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
-          var fresh: [Int64] = []
-          fresh.reserveCapacity(chunks.isEmpty ? Swift.max(1024, chunk.count) : Self.chunkSize)
-          chunks.append(fresh)
-        }
-        let last = chunks.count - 1
-        let room = Self.chunkSize - chunks[last].count
-        let end = Swift.min(chunk.count, start + room)
-        if chunks[last].capacity < chunks[last].count + (end - start) {
-          chunks[last].reserveCapacity(
-            Swift.min(Self.chunkSize, Swift.max(chunks[last].capacity * 2, chunks[last].count + end - start)))
-        }
-        chunks[last].append(contentsOf: chunk[start..<end])
+        let end = start + prepareLastChunk(for: chunk.count - start)
+        chunks[chunks.count - 1].append(contentsOf: chunk[start..<end])
         start = end
       }
     }
@@ -63,6 +45,24 @@ public struct LatencySample: Sendable {
     sumHigh += other.sumHigh + (overflow ? 1 : 0)
     minimum = Swift.min(minimum, other.minimum)
     maximum = Swift.max(maximum, other.maximum)
+  }
+
+  /// Makes the last chunk ready for up to `wanted` more values and returns how many fit in it: a
+  /// new chunk when the last is full, and the last one's capacity doubled as it fills (most parts
+  /// have a few hundred rows, so a chunk starts small), never beyond `chunkSize`.
+  private mutating func prepareLastChunk(for wanted: Int) -> Int {
+    if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+      var fresh: [Int64] = []
+      fresh.reserveCapacity(Swift.min(Self.chunkSize, Swift.max(1024, wanted)))
+      chunks.append(fresh)
+    }
+    let last = chunks.count - 1
+    let fitting = Swift.min(wanted, Self.chunkSize - chunks[last].count)
+    if chunks[last].capacity < chunks[last].count + fitting {
+      chunks[last].reserveCapacity(
+        Swift.min(Self.chunkSize, Swift.max(chunks[last].capacity * 2, chunks[last].count + fitting)))
+    }
+    return fitting
   }
 
   /// The mean, or nil when empty.
