@@ -92,16 +92,20 @@ enum ResultSetWriter {
     private var descriptors: [(name: String, descriptor: Int32)] = []
     private(set) var failure: String?
 
-    /// A stream into `name`, created exclusively in `staging` (nil and a failure when it cannot).
+    /// A stream into `name`, created exclusively in `staging` (a stream that fails at its first
+    /// chunk, and a failure recorded, when it cannot be).
     func stream(_ name: String, columns: [String], in staging: Staging) -> CSVStream {
       let path = staging.path(name)
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      let descriptor = ResultSetWriter.createExclusively(path)
       if descriptor < 0 { failure = failure ?? path }
       descriptors.append((name, descriptor))
       return CSVStream(columns: columns) { [weak self] bytes in
-        guard descriptor >= 0, bytes.withUnsafeBytes({ ScenarioFile.writeAll($0, to: descriptor) }) else {
+        do {
+          guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+          try ResultSetWriter.write(bytes, to: descriptor, path: path)
+        } catch {
           self?.failure = self?.failure ?? path
-          throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path])
+          throw error
         }
       }
     }
@@ -133,17 +137,25 @@ enum ResultSetWriter {
 
   /// Streams one file into the staging folder, created exclusively and never through a link.
   static func stream(_ file: ResultFile, to path: String) throws {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    let descriptor = createExclusively(path)
     guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
     var closed = false
     defer { if !closed { close(descriptor) } }
-    try file.produce { bytes in
-      guard bytes.withUnsafeBytes({ ScenarioFile.writeAll($0, to: descriptor) }) else {
-        throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path])
-      }
-    }
+    try file.produce { bytes in try write(bytes, to: descriptor, path: path) }
     closed = true
     guard close(descriptor) == 0 else { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path]) }
+  }
+
+  /// Creates `path` for writing, exclusively and never through a link; −1 when it cannot.
+  static func createExclusively(_ path: String) -> Int32 {
+    open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+  }
+
+  /// Writes all of `bytes` to `descriptor`, or throws naming `path`.
+  static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+    guard bytes.withUnsafeBytes({ ScenarioFile.writeAll($0, to: descriptor) }) else {
+      throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path])
+    }
   }
 
   /// Whether every entry of `folder` is a result file (a regular file by a result's name) or a
