@@ -67,16 +67,40 @@ public enum DeterministicMath {
     let t = x * 1.4426950408889634
     let k = Double(t >= 0 ? Int64(t + 0.5) : Int64(t - 0.5))
     let r = (x - k * ln2High) - k * ln2Low
-    // Taylor series of e^r for |r| ≤ 0.35; 16 terms leave an error below 1e-19.
-    var term = 1.0
-    var sum = 1.0
-    var n = 1.0
-    while n <= 16 {
-      term *= r / n
+    return scale(series(r), byPowerOfTwo: Int(k))
+  }
+
+  /// The Taylor series of e^r for |r| ≤ 0.35: 16 terms leave an error below 1e-19.
+  ///
+  /// Term n is term n − 1 × (r / n), summed in order. Seven of the sixteen quotients are
+  /// divisions; the others are exact halvings of one of them (r / 2n rounds to half of what
+  /// r / n rounds to, whenever it is a normal number, and a subnormal term is far below the
+  /// sum's last digit), so every value is the same bit for bit as with sixteen divisions, at
+  /// less than half the cost: a lognormal draw is an exponential, and a fleet draws millions.
+  static func series(_ r: Double) -> Double {
+    let (q3, q5, q7) = (r / 3, r / 5, r / 7)
+    var term = r  // 1 × r / 1
+    var sum = 1 + term
+    @inline(__always) func next(_ quotient: Double) {
+      term *= quotient
       sum += term
-      n += 1
     }
-    return scale(sum, byPowerOfTwo: Int(k))
+    next(r * 0.5)
+    next(q3)
+    next(r * 0.25)
+    next(q5)
+    next(q3 * 0.5)
+    next(q7)
+    next(r * 0.125)
+    next(r / 9)
+    next(q5 * 0.5)
+    next(r / 11)
+    next(q3 * 0.25)
+    next(r / 13)
+    next(q7 * 0.5)
+    next(r / 15)
+    next(r * 0.0625)
+    return sum
   }
 
   /// `value` × 2^power, stepping through the subnormal range without double rounding surprises.

@@ -147,8 +147,9 @@ public struct RunSummary: Sendable {
     let latencies = tally.latencies
     let stageSums = tally.stageSums
     if let mean = latencies.mean {
-      for (name, p) in [("p50", 0.5), ("p90", 0.9), ("p95", 0.95), ("p99", 0.99)] {
-        named["latency.\(name)"] = Double(latencies.percentile(p)!) / 1e9
+      let percentiles = latencies.percentiles([0.5, 0.9, 0.95, 0.99])!
+      for (name, value) in zip(["p50", "p90", "p95", "p99"], percentiles) {
+        named["latency.\(name)"] = Double(value) / 1e9
       }
       named["latency.max"] = Double(latencies.maximum) / 1e9
       named["latency.mean"] = mean / 1e9

@@ -5,8 +5,8 @@ import SimModel
 /// Runs a world's independent parts (`WorldPartitioning`), each with its own kernel, on several
 /// threads, and returns what each part produced, in part order.
 ///
-/// Parts are handed to threads in batches of consecutive parts holding about `batchDevices`
-/// devices (fewer hand-overs for a fleet of small accounts). Neither the batch size nor the
+/// Parts are handed to threads in batches of consecutive parts holding at most `batchDevices`
+/// devices (fewer hand-overs for a fleet of small accounts), smaller towards the end. Neither the batch size nor the
 /// number of threads changes any part's result: a part sees only its own spec.
 public enum PartitionedRunner {
   /// The default batch: enough devices that a hand-over costs little beside the runs.
@@ -16,8 +16,8 @@ public enum PartitionedRunner {
   public static var defaultJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
 
   /// Calls `body` with every part's index and spec, on up to `jobs` threads, and `consume` with
-  /// each result in part order (under a lock, on whichever thread finished the part that let
-  /// the order advance). Results wait until the parts before them are consumed; with
+  /// each result in part order (one call at a time, on whichever thread finished the part that
+  /// let the order advance). Results wait until the parts before them are consumed; with
   /// `waitingLimit`, a thread whose result waits among more than that many stops until it is
   /// consumed (for results that hold much, when consuming is slow).
   public static func run<Result>(
@@ -29,7 +29,7 @@ public enum PartitionedRunner {
       consume(0, body(0, spec))
       return
     }
-    let batches = batchStarts(partitioning, batchDevices: batchDevices)
+    let batches = batchStarts(partitioning, batchDevices: batchDevices, jobs: jobs)
     let order = InOrder<Result>(limit: waitingLimit, consume)
     WorkerPool(jobs: max(1, jobs)).run(count: batches.count - 1) { batch in
       for part in batches[batch]..<batches[batch + 1] {
@@ -39,14 +39,25 @@ public enum PartitionedRunner {
   }
 
   /// The first part of every batch, then the part count.
-  static func batchStarts(_ partitioning: WorldPartitioning, batchDevices: Int) -> [Int] {
+  ///
+  /// Batches shrink as the parts left shrink (guided scheduling): each holds at most
+  /// `batchDevices` devices and about a `2 × jobs`-th of the devices not yet handed out, so the
+  /// threads finish within a small batch of each other. With four equal batches for two threads,
+  /// one thread ran alone for the last fifth of a 2,000-device fleet's run (measured).
+  public static func batchStarts(_ partitioning: WorldPartitioning, batchDevices: Int, jobs: Int) -> [Int] {
+    var remaining = 0
+    for part in 0..<partitioning.count { remaining += partitioning.devices(ofPart: part).count }
+    let target = { (remaining: Int) in max(1, min(batchDevices, remaining / (2 * max(1, jobs)))) }
     var starts = [0]
     var devices = 0
+    var size = target(remaining)
     for part in 0..<partitioning.count {
       devices += partitioning.devices(ofPart: part).count
-      if devices >= max(1, batchDevices) {
+      if devices >= size {
         starts.append(part + 1)
+        remaining -= devices
         devices = 0
+        size = target(remaining)
       }
     }
     if starts.last != partitioning.count { starts.append(partitioning.count) }

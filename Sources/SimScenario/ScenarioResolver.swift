@@ -8,13 +8,8 @@ import SimKernel
 /// their seed: the seed is recorded beside the scenario, so every replication of one sweep point
 /// and a `run` of that point's `scenario.json` share one hash.
 public enum ScenarioResolver {
-  /// The scenario schema, parsed once.
-  static let schema: JSONNode = {
-    guard let schema = try? JSONParser.parse(Array(ScenarioSchema.text.utf8)) else {
-      preconditionFailure("the embedded schema is not JSON: run Scripts/embed-schema.sh")
-    }
-    return schema
-  }()
+  /// The scenario schema, built once.
+  static var schema: JSONNode { ScenarioSchema.node }
 
   /// Members the canonical form leaves out: they do not change what a run does.
   static let ignoredForHash: Set<String> = ["$schema", "description", "sweep", "seed"]

@@ -6,10 +6,19 @@ import SimModel
 /// from the policy registry, so that a new policy appears in the schema without editing it.
 public enum ScenarioSchema {
   /// The schema with SyncSim's own policies.
-  public static let text = document(policies: .standard)
+  public static let text = node.serialized()
+
+  /// The schema with SyncSim's own policies, as a tree (what `ScenarioResolver` fills defaults
+  /// from: reading it back from `text` cost a run a tenth of its set-up).
+  static let node = documentNode(policies: .standard)
 
   /// The schema with the policies of `registry`.
   public static func document(policies registry: PolicyRegistry) -> String {
+    documentNode(policies: registry).serialized()
+  }
+
+  /// The schema with the policies of `registry`, as a tree.
+  static func documentNode(policies registry: PolicyRegistry) -> JSONNode {
     guard let template = try? JSONParser.parse(Array(ScenarioSchemaTemplate.text.utf8)) else {
       preconditionFailure("the embedded schema template is not JSON: run Scripts/embed-schema.sh")
     }
@@ -23,7 +32,7 @@ public enum ScenarioSchema {
       .flatMap { $0.setting(expectNode(metrics), at: expect[...]) }
       .flatMap { $0.setting(tolerancesNode(metrics), at: tolerances[...]) }
     switch schema {
-    case .success(let schema): return schema.serialized()
+    case .success(let schema): return schema
     case .failure(let error): preconditionFailure("schema template: \(error.message)")
     }
   }

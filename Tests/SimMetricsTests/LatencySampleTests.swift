@@ -23,11 +23,30 @@ import Testing
     for value in values { sample.append(value) }
     let sorted = values.sorted()
     #expect(sample.count == values.count)
-    for p in [0.0, 0.001, 0.5, 0.9, 0.95, 0.99, 0.999, 1.0] {
+    let ps = [0.0, 0.001, 0.5, 0.9, 0.95, 0.99, 0.999, 1.0]
+    for p in ps {
       #expect(sample.percentile(p) == Self.nearestRank(sorted, p), "p = \(p)")
     }
+    // Together (one histogram for all, ranges gathered in one pass) as one by one.
+    #expect(sample.percentiles(ps) == ps.map { Self.nearestRank(sorted, $0) })
     #expect(sample.maximum == sorted.last)
     #expect(sample.minimum == sorted.first)
+  }
+
+  @Test func percentilesAreExactAcrossTheWholeInt64Range() {
+    // Power-of-two buckets over a span of 2^64 − 1, and a last bucket that ends at Int64.max.
+    var rng = RandomStream(seed: 11)
+    var values: [Int64] = [.min, .max, .max, .max - 1]
+    for index in 0..<200_000 {
+      let bits = Int64(bitPattern: rng.next())
+      values.append(index % 3 == 0 ? .max - (bits & 0xFFFF) : bits)
+    }
+    var sample = LatencySample()
+    for value in values { sample.append(value) }
+    let sorted = values.sorted()
+    for p in [0.0, 0.25, 0.5, 0.66, 0.67, 0.9, 0.999, 1.0] {
+      #expect(sample.percentile(p) == Self.nearestRank(sorted, p), "p = \(p)")
+    }
   }
 
   @Test func theMeanIsExactBeyondWhatInt64Holds() throws {

@@ -42,6 +42,31 @@ import Testing
     Dictionary(uniqueKeysWithValues: report.files(version: "test", includeTrace: true).map { ($0.name, $0.text) })
   }
 
+  @Test func batchesShrinkTowardsTheEndSoThreadsFinishTogether() throws {
+    // 1,000 accounts of two devices on two threads, at most 512 devices a batch.
+    let fleet = #"""
+      {"version": 1, "name": "fleet", "duration": "1h", "outputs": ["summary"],
+       "devices": [{"name": "a", "count": 1000, "account": "perDevice"},
+                   {"name": "b", "count": 1000, "account": "perDevice"}]}
+      """#
+    let partitioning = WorldPartitioning(try Self.scenario(fleet).spec)
+    #expect(partitioning.count == 1000)
+    let starts = PartitionedRunner.batchStarts(partitioning, batchDevices: 512, jobs: 2)
+    let sizes = zip(starts, starts.dropFirst()).map { 2 * ($1 - $0) }  // devices per batch
+    #expect(starts.first == 0 && starts.last == 1000)
+    #expect(sizes.allSatisfy { $0 > 0 && $0 <= 512 })
+    // A quarter of what is left: 500 devices, then 376, 282, ... down to one part.
+    #expect(Array(sizes.prefix(3)) == [500, 376, 282])
+    #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 >= $1 })
+    #expect(sizes.last == 2)
+    #expect(sizes.count < 40)
+    // The cap holds when a quarter of what is left is more; one thread still gets batches.
+    let capped = PartitionedRunner.batchStarts(partitioning, batchDevices: 64, jobs: 2)
+    #expect(capped[1] == 32 && capped.last == 1000)
+    let single = PartitionedRunner.batchStarts(partitioning, batchDevices: 512, jobs: 1)
+    #expect(single[1] == 256 && single.last == 1000)
+  }
+
   @Test func accountsThatShareNothingArePartsInOrderOfTheirFirstDevice() throws {
     let spec = try Self.scenario().spec
     let partitioning = WorldPartitioning(spec)
