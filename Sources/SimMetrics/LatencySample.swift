@@ -82,36 +82,43 @@ public struct LatencySample: Sendable {
     guard minimum < maximum else { return indices.map { _ in minimum } }
     let top = Histogram(self, low: minimum, high: maximum)
     let ranges = indices.map { top.range(holding: $0) }
-    // Ranges small enough to sort are gathered together, in one more pass over the values.
-    let sortable = ranges.filter { $0.inside <= Self.sortLimit }
-    var gathered = [[Int64]](repeating: [], count: sortable.count)
-    if !sortable.isEmpty {
-      for chunk in chunks {
-        for value in chunk {
-          for (slot, range) in sortable.enumerated() where value >= range.low && value <= range.high {
-            gathered[slot].append(value)
+    // The buckets small enough to sort are gathered, each once, in one more pass over the values
+    // (every value is in the top histogram's range: its bucket is a shift).
+    var slotOfBucket = [Int32](repeating: -1, count: top.counts.count)
+    var gathered: [[Int64]] = []
+    for range in ranges where range.inside <= Self.sortLimit && slotOfBucket[range.bucket] < 0 {
+      slotOfBucket[range.bucket] = Int32(gathered.count)
+      gathered.append([])
+      gathered[gathered.count - 1].reserveCapacity(range.inside)
+    }
+    if !gathered.isEmpty {
+      let (low, shift) = (top.low, top.shift)
+      slotOfBucket.withUnsafeBufferPointer { slots in
+        for chunk in chunks {
+          for value in chunk {
+            let slot = slots[Int(truncatingIfNeeded: UInt64(bitPattern: value &- low) &>> shift)]
+            if slot >= 0 { gathered[Int(slot)].append(value) }
           }
         }
       }
     }
     for slot in gathered.indices { gathered[slot].sort() }
     return zip(indices, ranges).map { index, range in
-      if let slot = sortable.firstIndex(where: { $0.low == range.low && $0.high == range.high }) {
-        return gathered[slot][index - range.below]
-      }
-      return value(atIndex: index, in: range)
+      let slot = range.inside <= Self.sortLimit ? Int(slotOfBucket[range.bucket]) : -1
+      return slot >= 0 ? gathered[slot][index - range.below] : value(atIndex: index, in: range)
     }
   }
 
   /// Fewer values than this in a range are sorted rather than narrowed further.
   static let sortLimit = 1 << 16
 
-  /// A range of values, how many values lie below it and how many inside.
+  /// A range of values (a histogram's bucket), how many values lie below it and how many inside.
   struct Range {
     var low: Int64
     var high: Int64
     var below: Int
     var inside: Int
+    var bucket: Int
   }
 
   /// Counts of the values in `low...high`, in 4,096 buckets a power of two wide: a value's bucket
@@ -152,7 +159,7 @@ public struct LatencySample: Sendable {
       let start = low &+ Int64(bitPattern: UInt64(bucket) &<< shift)
       let widthLess1 = (1 as UInt64 &<< shift) &- 1
       let end = widthLess1 < UInt64(bitPattern: high &- start) ? start &+ Int64(bitPattern: widthLess1) : high
-      return Range(low: start, high: end, below: below, inside: counts[bucket])
+      return Range(low: start, high: end, below: below, inside: counts[bucket], bucket: bucket)
     }
   }
 

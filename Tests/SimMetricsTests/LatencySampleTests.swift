@@ -29,6 +29,7 @@ import Testing
     }
     // Together (one histogram for all, ranges gathered in one pass) as one by one.
     #expect(sample.percentiles(ps) == ps.map { Self.nearestRank(sorted, $0) })
+    #expect(sample.percentiles([0.5, 0.5, 0.5001]) == [0.5, 0.5, 0.5001].map { Self.nearestRank(sorted, $0) })
     #expect(sample.maximum == sorted.last)
     #expect(sample.minimum == sorted.first)
   }
