@@ -150,7 +150,7 @@ public final class MetricsRecorder: ObservationSink {
     }
   }
 
-  func observeActivity(_ observation: Observation) {
+  @inline(__always) func observeActivity(_ observation: Observation) {
     switch observation {
     case .activityRequested(let activity, let kind, let store, let trigger, let at):
       precondition(activity.index == activities.count, "activities are announced in id order")

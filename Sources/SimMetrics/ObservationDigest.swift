@@ -23,7 +23,7 @@ public struct ObservationDigest: Sendable {
   }
 
   /// Folds one observation into the digest.
-  public mutating func add(_ observation: Observation) {
+  @inline(__always) public mutating func add(_ observation: Observation) {
     switch observation {
     case .storeCreated(let store, let device, let zone, let scope):
       fold(1, id(store), id(device), id(zone), Int64(scope.map(code) ?? 9))
