@@ -150,6 +150,8 @@ public final class MetricsRecorder: ObservationSink {
     }
   }
 
+  /// The observations of activities, requests, pushes, devices and the run's end (inlined into
+  /// `observe`, like the digest's fold).
   @inline(__always) func observeActivity(_ observation: Observation) {
     switch observation {
     case .activityRequested(let activity, let kind, let store, let trigger, let at):
@@ -179,7 +181,7 @@ public final class MetricsRecorder: ObservationSink {
     case .request(_, let upload, let records, let bytes, _):
       counters.countRequest(upload: upload, records: Int(records), bytes: bytes)
     case .push(let device, let event, let at):
-      counters.pushes[PushEvent.allCases.firstIndex(of: event)!] += 1
+      counters.pushes[Int(event.position)] += 1
       ensureDevice(device)
       lastPush[device.index] = event
       if keepsPushLog { pushLog[device.index].append((event, at)) }
@@ -196,7 +198,7 @@ public final class MetricsRecorder: ObservationSink {
     case .event(let kind, let entity, let at):
       trace.append((kind, entity, at))
     case .cloudError(_, let error, let retryAfter, _):
-      counters.cloudErrors[CloudError.allCases.firstIndex(of: error)!] += 1
+      counters.cloudErrors[Int(error.position)] += 1
       if let retryAfter, error == .serviceUnavailable || error == .requestRateLimited {
         counters.retryAfterCount += 1
         counters.retryAfterTotal += retryAfter

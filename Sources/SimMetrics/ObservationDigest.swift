@@ -23,6 +23,9 @@ public struct ObservationDigest: Sendable {
   }
 
   /// Folds one observation into the digest.
+  ///
+  /// Inlined into the recorder's `observe`, which then reads the observation's payload in one
+  /// function: called, it cost a run 6 % more instructions (measured).
   @inline(__always) public mutating func add(_ observation: Observation) {
     switch observation {
     case .storeCreated(let store, let device, let zone, let scope):
@@ -101,14 +104,6 @@ public struct ObservationDigest: Sendable {
 
   private func id<Tag>(_ value: TypedID<Tag>) -> Int64 { Int64(value.raw) }
 
-  /// A case's position in its enum: stable across processes (unlike a string's hash value).
-  ///
-  /// Every enum here is raw-valued without payloads, of 2 to 256 cases: stored as one byte, its
-  /// case's position in declaration order, which is `allCases` order (a test checks each). Read
-  /// directly: walking `allCases` built an array on every observation.
   @inline(__always)
-  private func code<Value: CaseIterable & RawRepresentable>(_ value: Value) -> UInt32 {
-    precondition(MemoryLayout<Value>.size == 1)
-    return UInt32(unsafeBitCast(value, to: UInt8.self))
-  }
+  private func code<Value: CaseIterable & RawRepresentable>(_ value: Value) -> UInt32 { UInt32(value.position) }
 }

@@ -58,5 +58,5 @@ public struct RunCounters: Sendable {
   }
 
   /// The count of one push event.
-  public func pushCount(_ event: PushEvent) -> Int { pushes[PushEvent.allCases.firstIndex(of: event)!] }
+  public func pushCount(_ event: PushEvent) -> Int { pushes[Int(event.position)] }
 }
