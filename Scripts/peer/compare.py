@@ -3,7 +3,8 @@
 
 Runs Scripts/peer/simpy_fleet.py (1,000 accounts × 2 devices, 6 edits/h, 24 h) and
 `syncsim run Scripts/peer/peer-fleet.json` (the same constants) once each for their latencies,
-then times the two whole processes in ROUNDS alternating pairs (SyncSim with
+then times the two whole processes in ROUNDS alternating pairs (default 9: the machine's speed
+drifts by ±20 %, and a median of three pairs moves by about that much; SyncSim with
 `"outputs": ["summary"]`, as a fleet is run), and prints:
 - the two-sample Kolmogorov–Smirnov statistic and p-value of their latency distributions;
 - each side's median wall time and the ratio per pair (SimPy ÷ SyncSim), median and range.
@@ -51,7 +52,7 @@ def timed(command):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
     binary = os.path.join(ROOT, ".build", "release", "syncsim")
