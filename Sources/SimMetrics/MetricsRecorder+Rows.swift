@@ -30,9 +30,7 @@ extension MetricsRecorder {
       guard zone >= 0 else { continue }
       let writer = source.storeDevice[write.store.index]
       for observer in zoneStores[Int(zone)] where source.storeDevice[observer.index] != writer {
-        var row = source.row(for: write, id: WriteID(Int(ids[index])), observer: observer)
-        row.zone = ZoneID(Int(zone))
-        body(row)
+        body(source.row(for: write, id: WriteID(Int(ids[index])), zone: ZoneID(Int(zone)), observer: observer))
       }
     }
   }
@@ -123,10 +121,11 @@ extension MetricsRecorder {
     var reached: TokensReached
     let end: EndStates
 
-    mutating func row(for write: WriteRecord, id: WriteID, observer: StoreID) -> LatencyRow {
+    mutating func row(for write: WriteRecord, id: WriteID, zone: ZoneID, observer: StoreID) -> LatencyRow {
       var row = LatencyRow(
         write: id, writer: storeDevice[write.store.index], observer: storeDevice[observer.index],
         kind: write.kind, outcome: .pending, editedAt: write.editedAt, committedAt: write.committedAt, visibleAt: nil)
+      row.zone = zone
       row.object = write.object
       row.observerStore = observer
       if write.superseded {
