@@ -40,9 +40,10 @@ let package = Package(
     .target(
       name: "SimCLI", dependencies: ["SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
       swiftSettings: settings),
-    // Linked with the Swift runtime and Foundation inside it on Linux: a run then starts in 6 ms,
-    // not 15 ms (the dynamic loader's symbol binding), which is a twentieth of a 2,000-device
-    // fleet's run (docs/performance.md).
+    // Linked with the Swift runtime and Foundation inside it on Linux: a process then starts in
+    // 3 ms, not 11-15 ms (the dynamic loader binding symbols of Foundation and ICU), a twentieth
+    // of a 2,000-device fleet's run (docs/performance.md, round 5). The libraries after
+    // -static-stdlib are those the static Foundation of Swift 6.3 needs besides it.
     .executableTarget(
       name: "syncsim", dependencies: ["SimCLI"], swiftSettings: settings,
       linkerSettings: [

@@ -16,6 +16,12 @@ public struct PartRows: Sendable {
   /// The files whose rows come part by part, by output name.
   public static let files = ["latency": "latency.csv", "activities": "activities.csv", "objects": "objects.csv"]
 
+  /// Whether every file of `outputs` beside the summary comes part by part (a run can then let
+  /// each part go once its rows are written).
+  static func comeAllPartByPart(_ outputs: [String]) -> Bool {
+    outputs.allSatisfy { $0 == "summary" || files[$0] != nil }
+  }
+
   var runColumns: [String] { [scenario.name, String(seed)] }
 
   func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
@@ -95,24 +101,22 @@ public struct PartRows: Sendable {
   func objectsRow<Sink: CSVRowSink>(
     _ state: MetricsRecorder.ObjectStateRow, part: RunPart, recorder: MetricsRecorder, into table: inout Sink
   ) {
-    do {
-      let device = part.device(recorder.device(of: state.store))
-      let store = part.store(state.store)
-      let entity =
-        state.entity < 0
-        ? "CDMR"
-        : scenario.spec.entities.indices.contains(Int(state.entity))
-          ? scenario.spec.entities[Int(state.entity)].name : String(state.entity)
-      let matches = state.held == state.serverLive && (!state.held || state.write == state.serverWrite)
-      table.append(
-        runColumns + [
-          deviceName(device), String(store.index - firstStore(of: device)),
-          String(part.zone(recorder.zone(of: state.store)).raw), String(state.object.raw), entity,
-          state.held ? "1" : "0", state.write == .none ? "" : String(part.write(state.write).raw),
-          state.serverLive ? "1" : "0", state.serverWrite == .none ? "" : String(part.write(state.serverWrite).raw),
-          matches ? "1" : "0",
-        ])
-    }
+    let device = part.device(recorder.device(of: state.store))
+    let store = part.store(state.store)
+    let entity =
+      state.entity < 0
+      ? "CDMR"
+      : scenario.spec.entities.indices.contains(Int(state.entity))
+        ? scenario.spec.entities[Int(state.entity)].name : String(state.entity)
+    let matches = state.held == state.serverLive && (!state.held || state.write == state.serverWrite)
+    table.append(
+      runColumns + [
+        deviceName(device), String(store.index - firstStore(of: device)),
+        String(part.zone(recorder.zone(of: state.store)).raw), String(state.object.raw), entity,
+        state.held ? "1" : "0", state.write == .none ? "" : String(part.write(state.write).raw),
+        state.serverLive ? "1" : "0", state.serverWrite == .none ? "" : String(part.write(state.serverWrite).raw),
+        matches ? "1" : "0",
+      ])
   }
 
   /// The columns of `activities.csv`.
@@ -135,21 +139,18 @@ public struct PartRows: Sendable {
     _ activity: MetricsRecorder.ActivityRecord, id: Int, part: RunPart, recorder: MetricsRecorder,
     into table: inout Sink
   ) {
-    do {
-      let device = part.device(recorder.device(of: activity.store))
-      let store = part.store(activity.store).index - firstStore(of: device)
-      var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
-      for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
-      let waited = activity.approvedAt.map { $0 - activity.requestedAt }
-      table.append(
-        runColumns + [
-          String(id), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
-          CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
-          CSVTable.seconds(activity.startedAt),
-          CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
-          activity.cancelled?.rawValue ?? "", String(activity.records), waited.map(CSVTable.seconds) ?? "",
-        ] + blocked.map(CSVTable.seconds))
-    }
+    let device = part.device(recorder.device(of: activity.store))
+    let store = part.store(activity.store).index - firstStore(of: device)
+    var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
+    for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
+    let waited = activity.approvedAt.map { $0 - activity.requestedAt }
+    table.append(
+      runColumns + [
+        String(id), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
+        CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
+        CSVTable.seconds(activity.startedAt),
+        CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
+        activity.cancelled?.rawValue ?? "", String(activity.records), waited.map(CSVTable.seconds) ?? "",
+      ] + blocked.map(CSVTable.seconds))
   }
-
 }

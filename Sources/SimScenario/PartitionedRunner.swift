@@ -6,8 +6,8 @@ import SimModel
 /// threads, and returns what each part produced, in part order.
 ///
 /// Parts are handed to threads in batches of consecutive parts holding at most `batchDevices`
-/// devices (fewer hand-overs for a fleet of small accounts), smaller towards the end. Neither the batch size nor the
-/// number of threads changes any part's result: a part sees only its own spec.
+/// devices (fewer hand-overs for a fleet of small accounts), smaller towards the end. Neither the
+/// batch size nor the number of threads changes any part's result: a part sees only its own spec.
 public enum PartitionedRunner {
   /// The default batch: enough devices that a hand-over costs little beside the runs.
   public static let defaultBatchDevices = 512

@@ -146,7 +146,7 @@ public struct RunEstimate: Sendable, Equatable {
     }
     // A run that writes only the summary, or rows that are written part by part as parts finish
     // (`PartRows.files`), keeps each part's latencies and lets the rest go.
-    if scenario.outputs.allSatisfy({ $0 == "summary" || PartRows.files[$0] != nil }) {
+    if PartRows.comeAllPartByPart(scenario.outputs) {
       memoryBytes =
         Cost.baseBytes + Cost.bytesPerPartitionedRow * rows + min(Double(parts), Cost.partsInFlight)
         * largestPartMemory

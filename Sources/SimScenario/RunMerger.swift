@@ -36,7 +36,6 @@ final class RunMerger: @unchecked Sendable {
     if keepsParts { parts.append(part) }
     return part
   }
-
 }
 
 /// The outcome of a run of several parts, added up in part order: events summed, converged if

@@ -32,7 +32,7 @@ extension RunReport {
     resultFiles(version: version, includeTrace: includeTrace).map { ($0.name, $0.renderedText()) }
   }
 
-  var runColumns: [String] { [scenario.name, String(seed)] }
+  var runColumns: [String] { partRows.runColumns }
 
   public func summaryTable(version: String) -> CSVTable {
     var table = CSVTable(
@@ -91,8 +91,6 @@ extension RunReport {
   public func activitiesRows<Sink: CSVRowSink>(into table: inout Sink) {
     for part in parts { partRows.activitiesRows(of: part, into: &table) }
   }
-
-  /// The whole world's id of the device's first store.
 
   public func traceTable() -> CSVTable {
     var table = CSVTable(columns: traceColumns)

@@ -80,8 +80,9 @@ public enum ScenarioRunner {
   /// Runs `scenario`, optionally overriding its seed, duration or tracing.
   ///
   /// A world whose accounts share nothing runs as independent parts (`WorldPartitioning`) on
-  /// `jobs` threads, handed out in batches of about `batchDevices` devices; neither changes any
-  /// result. `partitioned: false` runs the whole world on one kernel (for tests that compare).
+  /// `jobs` threads, handed out in batches of at most `batchDevices` devices (smaller towards the
+  /// end); neither changes any result. `partitioned: false` runs the whole world on one kernel
+  /// (for tests that compare).
   ///
   /// With `spill`, the files whose rows come part by part (`PartRows.files`) are written as the
   /// parts finish, into the streams `spill` opens (by file name and columns), and each part is let
@@ -102,7 +103,7 @@ public enum ScenarioRunner {
     let spec = scenario.spec
     let partitioning = partitioned ? WorldPartitioning(spec) : WorldPartitioning(whole: spec)
     let needsRecorders = !summaryOnly && (trace || scenario.outputs.contains { $0 != "summary" })
-    let spillable = !trace && scenario.outputs.allSatisfy { $0 == "summary" || PartRows.files[$0] != nil }
+    let spillable = !trace && PartRows.comeAllPartByPart(scenario.outputs)
     let spilledFiles =
       spill != nil && spillable && needsRecorders ? scenario.outputs.compactMap { PartRows.files[$0] } : []
     let keepsRecorders = needsRecorders && spilledFiles.isEmpty
@@ -177,8 +178,9 @@ extension StopReason {
   var isEventLimit: Bool { if case .reachedEventLimit = self { true } else { false } }
 }
 
-/// A value handed to worker threads that only one of them uses at a time (a progress reporter
-/// called under the runner's lock, or by the one thread of a single part).
+/// A value handed to worker threads that only one of them uses at a time (a progress reporter or
+/// the row streams, called by the one thread consuming results in part order, or by the one
+/// thread of a single part).
 final class UncheckedBox<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
