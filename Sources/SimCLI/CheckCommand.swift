@@ -1,8 +1,8 @@
 import Foundation
-import SimReport
 import SimExperiments
 import SimKernel
 import SimMetrics
+import SimReport
 import SimScenario
 
 /// `syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--update]`: the CI guard for
@@ -73,7 +73,7 @@ struct CheckCommand {
       do {
         try Data(junitXML(outcomes).utf8).write(to: URL(fileURLWithPath: junit))
       } catch {
-        console.error("error: cannot write \(junit): \(error.localizedDescription)")
+        console.error("error: cannot write \(junit): \(OutputPath.describe(error))")
         return .cannotCreate
       }
     }
@@ -93,7 +93,8 @@ struct CheckCommand {
   static func check(_ file: String, baseline: String, update: Bool) -> Outcome {
     let loaded = ScenarioFile.load(file)
     guard let scenario = loaded.scenario else {
-      let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+      let base = OutputPath.split(file).name
+      let name = base.lastIndex(of: ".").map { $0 > base.startIndex ? String(base[..<$0]) : base } ?? base
       return Outcome(name: name, failures: loaded.problems.map(\.description), note: "", isError: true)
     }
     let report = ScenarioRunner.run(scenario)
@@ -102,14 +103,14 @@ struct CheckCommand {
       "expectation \($0.expectation.path): \($0.description)"
     }
     let produced = report.files(version: SyncSimCommand.version, includeTrace: false)
-    let directory = (baseline as NSString).appendingPathComponent(scenario.name)
+    let directory = OutputPath.join(baseline, scenario.name)
     var note: String
     if update {
       do {
         try ResultSetWriter.write(produced.map { ResultFile(name: $0.name, text: $0.text) }, to: directory)
         note = "results updated in \(directory)/"
       } catch {
-        failures.append("cannot write \(directory): \(error.localizedDescription)")
+        failures.append("cannot write \(directory): \(OutputPath.describe(error))")
         note = ""
       }
     } else {
@@ -128,7 +129,7 @@ struct CheckCommand {
   static func compare(
     _ report: RunReport, produced: [(name: String, text: String)], directory: String
   ) -> (failures: [String], note: String) {
-    let summaryPath = (directory as NSString).appendingPathComponent("summary.csv")
+    let summaryPath = OutputPath.join(directory, "summary.csv")
     guard let text = try? String(contentsOfFile: summaryPath, encoding: .utf8), let committed = CSVTable.parse(text),
       let row = committed.rows.first
     else {
@@ -140,11 +141,13 @@ struct CheckCommand {
     let value = { (column: String) -> String? in committed.columns.firstIndex(of: column).map { row[$0] } }
     if value("fingerprint") == report.fingerprint {
       let differing = produced.filter { file in
-        let path = (directory as NSString).appendingPathComponent(file.name)
+        let path = OutputPath.join(directory, file.name)
         return (try? String(contentsOfFile: path, encoding: .utf8)) != file.text
       }.map(\.name)
       if differing.isEmpty { return ([], "unchanged, fingerprint \(report.fingerprint)") }
-      if Set(differing).isSubset(of: ["summary.csv", "resolved.json"]), let note = scenarioEditNote(report, committed: committed, row: row) {
+      if Set(differing).isSubset(of: ["summary.csv", "resolved.json"]),
+        let note = scenarioEditNote(report, committed: committed, row: row)
+      {
         return ([note], "")
       }
       return (

@@ -102,7 +102,8 @@ struct CompareCommand {
         next += 1
       }
       var test = Test(
-        key: key, raw: p, adjusted: adjusted, verdict: verdict(metric: key.metric, a[key]!, b[key]!, adjustedP: adjusted))
+        key: key, raw: p, adjusted: adjusted,
+        verdict: verdict(metric: key.metric, a[key]!, b[key]!, adjustedP: adjusted))
       if a.definedText(key) != nil || b.definedText(key) != nil {
         // Censored: the means are over the runs that had a value (converged), which the reader must see.
         let what = key.metric == "convergenceTime" ? "converged" : "defined"
@@ -134,14 +135,16 @@ struct CompareCommand {
     {
       var result = OrderedValues()
       let scenarioColumn = table.columns.firstIndex(of: "scenario")
+      // The factors stand between `seed` and `metric`; a hand-edited file in another order has none.
       let seedColumn = table.columns.firstIndex(of: "seed") ?? 3
-      result.factors = Array(table.columns[(seedColumn + 1)..<metricColumn])
+      let factorColumns = seedColumn < metricColumn ? (seedColumn + 1)..<metricColumn : metricColumn..<metricColumn
+      result.factors = Array(table.columns[factorColumns])
       for row in table.rows {
         if let scenarioColumn, !result.scenarios.contains(row[scenarioColumn]) {
           result.scenarios.append(row[scenarioColumn])
         }
         if result.labels[row[pointColumn]] == nil && !result.factors.isEmpty {
-          result.labels[row[pointColumn]] = zip(result.factors, row[(seedColumn + 1)..<metricColumn])
+          result.labels[row[pointColumn]] = zip(result.factors, row[factorColumns])
             .map { "\($0)=\($1)" }.joined(separator: ", ")
         }
         result.append(
@@ -204,7 +207,9 @@ struct CompareCommand {
     let direction = RunSummary.metric(named: metric)?.betterDirection ?? 0
     let isProportion = RunSummary.metric(named: metric)?.isProportion ?? false
     if a.isEmpty || b.isEmpty {
-      return (a.isEmpty && b.isEmpty ? "same (undefined in both)" : "changed (undefined in \(a.isEmpty ? "A" : "B"))", "")
+      return (
+        a.isEmpty && b.isEmpty ? "same (undefined in both)" : "changed (undefined in \(a.isEmpty ? "A" : "B"))", ""
+      )
     }
     if a.sorted() == b.sorted() || mean(a) == mean(b) && Set(a).count <= 1 && Set(b).count <= 1 {
       return ("same", isProportion ? proportionText(a, b) : format(mean(b) - mean(a)))

@@ -27,7 +27,8 @@ struct MergeCommand {
       console.print(usage)
       return .success
     }
-    guard let out = try args.option("out") else { throw UsageError("merge needs --out DIR") }
+    guard let outText = try args.option("out") else { throw UsageError("merge needs --out DIR") }
+    let out = try OutputPath.folder(outText, option: "--out")
     let directories = try args.positionals()
     guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
     switch read(directories) {
@@ -166,7 +167,7 @@ struct MergeCommand {
         try ScenarioFile.write([("scenario.json", scenario)], to: out + "/points/" + point)
       }
     } catch {
-      console.error("error: cannot write \(out): \(error.localizedDescription)")
+      console.error("error: cannot write \(out): \(OutputPath.describe(error))")
       return .cannotCreate
     }
     console.print("merged \(count) shards: \(table.rows.count) rows into \(out)/")

@@ -30,14 +30,16 @@ struct ReportCommand {
     }
     let writeText = try args.option("write")
     let metrics = try args.options("metric")
-    let out = try args.option("out")
+    let out = try args.option("out").map { path throws(UsageError) in try OutputPath.file(path, option: "--out") }
     let directories = try args.positionals()
     guard directories.count == 1 else {
       throw UsageError(directories.isEmpty ? "report needs a results folder" : "report takes one folder")
     }
     var write: Int?
     if let writeText {
-      guard let value = Int(writeText), value > 0 else { throw UsageError("--write must be a write number (1, 2, ...)") }
+      guard let value = Int(writeText), value > 0 else {
+        throw UsageError("--write must be a write number (1, 2, ...)")
+      }
       write = value
     }
     let directory = directories[0]
@@ -52,12 +54,11 @@ struct ReportCommand {
       return .dataError
     case .success(let page):
       let target = out ?? directory + "/report.html"
-      let folder = (target as NSString).deletingLastPathComponent
-      let name = (target as NSString).lastPathComponent
+      let (folder, name) = OutputPath.split(target)
       do {
-        try ScenarioFile.write([(name, page)], to: folder.isEmpty ? "." : folder)
+        try ScenarioFile.write([(name, page)], to: folder)
       } catch {
-        console.error("error: cannot write \(target): \(error.localizedDescription)")
+        console.error("error: cannot write \(target): \(OutputPath.describe(error))")
         return .cannotCreate
       }
       console.print("report \(target)")

@@ -26,7 +26,7 @@ enum ResultSetWriter {
     let folder: String
 
     /// The path of `name` in the staging folder.
-    func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+    func path(_ name: String) -> String { OutputPath.join(folder, name) }
   }
 
   static func write(_ files: [ResultFile], to directory: String) throws {
@@ -37,10 +37,8 @@ enum ResultSetWriter {
   /// Makes the staging folder for a set of results bound for `directory`.
   static func stage(_ directory: String) throws -> Staging {
     let manager = FileManager.default
-    let target = (directory as NSString).standardizingPath
-    let parent = (target as NSString).deletingLastPathComponent
-    let base = (target as NSString).lastPathComponent
-    let parentPath = parent.isEmpty ? "." : parent
+    let (parentPath, base) = OutputPath.split(directory)
+    let target = OutputPath.join(parentPath, base)
     try manager.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
     ScenarioFile.removeStaleTemporaries(in: parentPath)
     return Staging(target: target, folder: try makeStaging(named: base, in: parentPath))
@@ -59,13 +57,13 @@ enum ResultSetWriter {
     var isFolder: ObjCBool = false
     if !manager.fileExists(atPath: target, isDirectory: &isFolder) {
       guard rename(staging, target) == 0 else {
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target])
+        throw OutputPath.failure(.fileWriteUnknown, target)
       }
       committed = true
       return
     }
     guard isFolder.boolValue else {
-      throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: target])
+      throw OutputPath.failure(.fileWriteFileExists, target)
     }
     // A link to a folder is never swapped (that would move the link, not the folder).
     var status = stat()
@@ -80,7 +78,7 @@ enum ResultSetWriter {
     let moves = files.map {
       (
         temporary: staged.path($0.name),
-        final: (target as NSString).appendingPathComponent($0.name)
+        final: OutputPath.join(target, $0.name)
       )
     }
     try ScenarioFile.replace(moves, in: target)
@@ -101,7 +99,7 @@ enum ResultSetWriter {
       descriptors.append((name, descriptor))
       return CSVStream(columns: columns) { [weak self] bytes in
         do {
-          guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+          guard descriptor >= 0 else { throw OutputPath.failure(.fileWriteNoPermission, path) }
           try ResultSetWriter.write(bytes, to: descriptor, path: path)
         } catch {
           self?.failure = self?.failure ?? path
@@ -119,7 +117,7 @@ enum ResultSetWriter {
         if close(descriptor) != 0 { failure = failure ?? name }
       }
       descriptors = []
-      if let failure { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: failure]) }
+      if let failure { throw OutputPath.failure(.fileWriteOutOfSpace, failure) }
     }
   }
 
@@ -128,22 +126,22 @@ enum ResultSetWriter {
     let pid = ProcessInfo.processInfo.processIdentifier
     for _ in 0..<16 {
       let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-      let path = (parent as NSString).appendingPathComponent(ScenarioFile.temporaryPrefix(name, pid: pid) + suffix)
+      let path = OutputPath.join(parent, ScenarioFile.temporaryPrefix(name, pid: pid) + suffix)
       if mkdir(path, 0o755) == 0 { return path }
-      if errno != EEXIST { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+      if errno != EEXIST { throw OutputPath.failure(.fileWriteNoPermission, path) }
     }
-    throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: parent])
+    throw OutputPath.failure(.fileWriteFileExists, parent)
   }
 
   /// Streams one file into the staging folder, created exclusively and never through a link.
   static func stream(_ file: ResultFile, to path: String) throws {
     let descriptor = createExclusively(path)
-    guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+    guard descriptor >= 0 else { throw OutputPath.failure(.fileWriteNoPermission, path) }
     var closed = false
     defer { if !closed { close(descriptor) } }
     try file.produce { bytes in try write(bytes, to: descriptor, path: path) }
     closed = true
-    guard close(descriptor) == 0 else { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path]) }
+    guard close(descriptor) == 0 else { throw OutputPath.failure(.fileWriteOutOfSpace, path) }
   }
 
   /// Creates `path` for writing, exclusively and never through a link; −1 when it cannot.
@@ -154,7 +152,7 @@ enum ResultSetWriter {
   /// Writes all of `bytes` to `descriptor`, or throws naming `path`.
   static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
     guard bytes.withUnsafeBytes({ ScenarioFile.writeAll($0, to: descriptor) }) else {
-      throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: path])
+      throw OutputPath.failure(.fileWriteOutOfSpace, path)
     }
   }
 
@@ -164,9 +162,9 @@ enum ResultSetWriter {
   static func holdsOnlyResults(_ folder: String) -> Bool {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
     return names.allSatisfy { name in
-      if name.hasPrefix(".") && name.contains(".tmp-") { return true }
+      if ScenarioFile.isTemporaryName(name) { return true }
       var status = stat()
-      let path = (folder as NSString).appendingPathComponent(name)
+      let path = OutputPath.join(folder, name)
       return resultNames.contains(name) && lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
   }
@@ -191,11 +189,59 @@ enum ResultSetWriter {
     return renameat2(atCurrentDirectory, a, atCurrentDirectory, b, renameExchange) == 0
   }
 
-  /// Removes a staging folder and the regular files in it (it holds nothing else).
+  /// Removes a staging folder (or a previous set swapped into its place) without ever following a
+  /// link: the folder is opened with `O_NOFOLLOW` and emptied through that descriptor
+  /// (`unlinkat`), so a folder swapped for a link to somewhere else between the exchange and the
+  /// clean-up loses nothing but the link itself. Only names a result set or its temporaries use
+  /// are removed; anything else (a file some other process put there) is left, and so is the
+  /// folder.
   static func removeFolder(_ folder: String) {
-    if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
-      for name in names { unlink((folder as NSString).appendingPathComponent(name)) }
+    let (parent, base) = OutputPath.split(folder)
+    let parentDescriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard parentDescriptor >= 0 else { return }
+    defer { close(parentDescriptor) }
+    let descriptor = openat(parentDescriptor, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      // A link (ELOOP) or a file in the folder's place: remove that entry alone, never its target.
+      var status = stat()
+      if fstatat(parentDescriptor, base, &status, AT_SYMLINK_NOFOLLOW) == 0 && (status.st_mode & S_IFMT) != S_IFDIR {
+        unlinkat(parentDescriptor, base, 0)
+      }
+      return
     }
-    rmdir(folder)
+    for name in entries(of: descriptor) where isRemovable(name) {
+      var status = stat()
+      guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) != S_IFDIR
+      else { continue }
+      unlinkat(descriptor, name, 0)
+    }
+    close(descriptor)
+    // Fails, harmlessly, if anything was left or the name now stands for something else.
+    unlinkat(parentDescriptor, base, AT_REMOVEDIR)
+  }
+
+  /// Whether a staging folder's entry `name` is one a result set writes: a result file or a
+  /// temporary (`.NAME.tmp-PID-…`) of one.
+  static func isRemovable(_ name: String) -> Bool {
+    resultNames.contains(name) || ScenarioFile.isTemporaryName(name)
+  }
+
+  /// The names in the folder open at `descriptor` (read through a duplicate, so `descriptor`
+  /// stays open), without `.` and `..`.
+  static func entries(of descriptor: Int32) -> [String] {
+    let copy = dup(descriptor)
+    guard copy >= 0, let directory = fdopendir(copy) else {
+      if copy >= 0 { close(copy) }
+      return []
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
   }
 }

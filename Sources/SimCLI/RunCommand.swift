@@ -56,7 +56,7 @@ struct RunCommand {
   static func parse(_ args: inout ArgumentList) throws(UsageError) -> Options {
     let seedText = try args.option("seed")
     let durationText = try args.option("duration")
-    let out = try args.option("out")
+    let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
     let trace = args.flag("trace")
     let acceptLarge = args.flag("accept-large")
     let jobsText = try args.option("jobs")
@@ -124,7 +124,7 @@ struct RunCommand {
     do {
       staging = try ResultSetWriter.stage(directory)
     } catch {
-      console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
+      console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
     }
     let files = ResultSetWriter.OpenFiles()
@@ -146,7 +146,7 @@ struct RunCommand {
         report.resultFiles(version: SyncSimCommand.version, includeTrace: options.trace), staging)
     } catch {
       ResultSetWriter.removeFolder(staging.folder)
-      console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
+      console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
     }
     RunSummaryPrinter.print(report, wall: wall, directory: directory, console: console)

@@ -72,7 +72,7 @@ enum ScenarioFile {
     var temporaries: [(temporary: String, final: String)] = []
     defer { for entry in temporaries { unlink(entry.temporary) } }
     for file in files {
-      let final = (directory as NSString).appendingPathComponent(file.name)
+      let final = OutputPath.join(directory, file.name)
       let temporary = try writeExclusively(Array(file.text.utf8), beside: final, named: file.name, in: directory)
       temporaries.append((temporary, final))
     }
@@ -89,9 +89,9 @@ enum ScenarioFile {
     defer { for entry in backups { if let backup = entry.backup { unlink(backup) } } }
     for entry in temporaries {
       var backup: String?
-      let name = (entry.final as NSString).lastPathComponent
-      let candidate = (directory as NSString).appendingPathComponent(
-        temporaryPrefix(name + ".previous", pid: pid) + String(UInt64.random(in: 0...UInt64.max), radix: 36))
+      let name = OutputPath.split(entry.final).name
+      let candidate = OutputPath.join(
+        directory, temporaryPrefix(name + ".previous", pid: pid) + String(UInt64.random(in: 0...UInt64.max), radix: 36))
       if link(entry.final, candidate) == 0 { backup = candidate }
       backups.append((backup, entry.final))
       if rename(entry.temporary, entry.final) != 0 {
@@ -100,7 +100,7 @@ enum ScenarioFile {
           if let previous = done.backup { rename(previous, done.final) } else { unlink(done.final) }
         }
         backups.removeAll { $0.final != entry.final }
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: entry.final])
+        throw OutputPath.failure(.fileWriteUnknown, entry.final)
       }
     }
   }
@@ -119,39 +119,57 @@ enum ScenarioFile {
     for _ in 0..<16 {
       // File naming only, outside the model: results do not depend on it.
       let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-      let path = (directory as NSString).appendingPathComponent(temporaryPrefix(name, pid: pid) + suffix)
+      let path = OutputPath.join(directory, temporaryPrefix(name, pid: pid) + suffix)
       let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
       if descriptor < 0 {
         if errno == EEXIST { continue }
-        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: final])
+        throw OutputPath.failure(.fileWriteNoPermission, final)
       }
       var failed = !bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
       if close(descriptor) != 0 { failed = true }
       if failed {
         unlink(path)
-        throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: final])
+        throw OutputPath.failure(.fileWriteOutOfSpace, final)
       }
       return path
     }
-    throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: final])
+    throw OutputPath.failure(.fileWriteFileExists, final)
   }
 
-  /// Removes temporaries (`.NAME.tmp-PID-…`: files, and `ResultSetWriter`'s staging folders)
-  /// whose process no longer runs.
+  /// Removes temporaries (`.NAME.tmp-PID-SUFFIX`: files, and `ResultSetWriter`'s staging folders)
+  /// whose process no longer runs. Only names of exactly that shape, as this program makes them
+  /// (a process id in digits, a base-36 suffix), are touched: a user's `.notes.tmp-draft` or a
+  /// link is not a temporary of ours.
   static func removeStaleTemporaries(in directory: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-    for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
-      let fields = name.components(separatedBy: ".tmp-")
-      guard fields.count == 2, let pid = Int32(fields[1].split(separator: "-").first ?? "") else { continue }
+    for name in names.sorted() {
+      guard let pid = temporaryProcess(name) else { continue }
       guard pid != ProcessInfo.processInfo.processIdentifier && kill(pid, 0) != 0 && errno == ESRCH else { continue }
-      let path = (directory as NSString).appendingPathComponent(name)
+      let path = OutputPath.join(directory, name)
       var status = stat()
-      if lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
-        ResultSetWriter.removeFolder(path)
-      } else {
-        unlink(path)
+      guard lstat(path, &status) == 0 else { continue }
+      switch status.st_mode & S_IFMT {
+      case S_IFDIR: ResultSetWriter.removeFolder(path)
+      case S_IFREG: unlink(path)
+      default: continue  // a link or anything else was not made by this program
       }
     }
+  }
+
+  /// Whether `name` has the shape of a temporary this program makes.
+  static func isTemporaryName(_ name: String) -> Bool { temporaryProcess(name) != nil }
+
+  /// The process id in a temporary's name `.NAME.tmp-PID-SUFFIX`; nil for any other name.
+  static func temporaryProcess(_ name: String) -> Int32? {
+    guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards),
+      marker.lowerBound > name.index(after: name.startIndex)
+    else { return nil }
+    let fields = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+    guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, fields[0].allSatisfy(\.isASCII),
+      !fields[1].isEmpty, fields[1].count <= 13,
+      fields[1].unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."z").contains($0) })
+    else { return nil }
+    return pid
   }
 
   /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes; false on error.

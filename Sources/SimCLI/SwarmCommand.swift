@@ -32,7 +32,7 @@ struct SwarmCommand {
     let runsText = try args.option("runs")
     let seedText = try args.option("seed")
     let jobsText = try args.option("jobs")
-    let out = try args.option("out") ?? "Results/swarm"
+    let out = try OutputPath.folder(try args.option("out") ?? "Results/swarm", option: "--out")
     let showText = try args.option("show")
     if let extra = try args.positionals().first { throw UsageError("swarm takes no file (got \(extra))") }
     guard let runs = Int(runsText ?? "100"), runs >= 1, runs <= 1_000_000 else {
@@ -58,7 +58,7 @@ struct SwarmCommand {
       do {
         try ScenarioFile.write([("swarm-\(seed)-\(index).json", shrunk)], to: out)
       } catch {
-        console.error("error: cannot write \(file): \(error.localizedDescription)")
+        console.error("error: cannot write \(file): \(OutputPath.describe(error))")
       }
       console.print("FAIL run \(index) (seed \(seed)): \(run.failures.joined(separator: "; "))")
       console.print("     reproduce: syncsim run \(file)")
@@ -69,8 +69,8 @@ struct SwarmCommand {
     console.print(
       "swarm seed \(seed): \(runs) runs, \(checks) invariant checks, liveness asked of \(liveness) "
         + "(bound \(Int(Swarm.livenessBound.seconds / 60)) min after the heal), \(failed) failed, "
-        + "wall \(String(format: "%.1f", Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)) s")
+        + "wall \(String(format: "%.1f", Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)) s"
+    )
     return failed == 0 ? .success : .failure
   }
 }
-

@@ -68,7 +68,7 @@ struct SweepCommand {
     let excludes = try args.options("exclude")
     let seeds = try args.option("seeds")
     let jobsText = try args.option("jobs")
-    let out = try args.option("out")
+    let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
     let shardText = try args.option("shard")
     let acceptLarge = args.flag("accept-large")
     let files = try args.positionals()
@@ -152,7 +152,7 @@ struct SweepCommand {
     do {
       try write(results, runs: runs, total: total, prepared, options, to: directory)
     } catch {
-      console.error("error: cannot write results to \(directory): \(error.localizedDescription)")
+      console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
     }
     let wallSeconds = started.duration(to: clock.now).secondsValue

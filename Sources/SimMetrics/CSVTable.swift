@@ -40,6 +40,7 @@ public struct CSVTable: Sendable {
   /// a tenth of writing a large latency.csv.
   static func appendField(_ field: String, to bytes: inout [UInt8]) {
     var field = field
+    if let first = field.utf8.first, formulaPrefixes.contains(first) { field = neutralised(field) }
     field.withUTF8 { utf8 in
       let quote = UInt8(ascii: "\"")
       var needsQuotes = false
@@ -59,6 +60,31 @@ public struct CSVTable: Sendable {
       }
       bytes.append(quote)
     }
+  }
+
+  /// The first bytes that make a spreadsheet read a cell as a formula: `=`, `+`, `-`, `@`, tab
+  /// and carriage return (OWASP, "CSV Injection").
+  static let formulaPrefixes: [UInt8] = [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D]
+
+  /// Whether `field` is a number as this type writes one (`-0.5`, `-1e+300`, `-Inf`), which a
+  /// spreadsheet reads as a number, not a formula.
+  static func isPlainNumber(_ field: String) -> Bool {
+    if field == "-Inf" { return true }
+    guard field.utf8.count <= 40,
+      field.utf8.dropFirst().allSatisfy({
+        ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x65 || $0 == 0x2B || $0 == 0x2D
+      })
+    else { return false }
+    return Double(field) != nil
+  }
+
+  /// A text field as a CSV file of this type holds it: neutralised as OWASP advises, a field that
+  /// begins like a formula (and is not a number) gets a leading `'`, which spreadsheets show as
+  /// text. Every field written passes here, so a name from a scenario or a field copied from a
+  /// hostile folder (`merge`) cannot become a formula. Scenarios refuse such names outright.
+  public static func neutralised(_ field: String) -> String {
+    guard let first = field.utf8.first, formulaPrefixes.contains(first), !isPlainNumber(field) else { return field }
+    return "'" + field
   }
 
   /// Seconds with nine decimals.

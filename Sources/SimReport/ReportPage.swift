@@ -5,7 +5,8 @@ import Foundation
 public enum ReportPage {
   /// The page for `directory`: a sweep when it holds `sweep-summary.csv`, else a run.
   /// `write` picks the journey drawn for a run; `metrics` the panels of a sweep.
-  public static func html(directory: String, write: Int? = nil, metrics: [String] = []) -> Result<String, ReportProblem> {
+  public static func html(directory: String, write: Int? = nil, metrics: [String] = []) -> Result<String, ReportProblem>
+  {
     if let sweep = SweepPage(directory: directory, metrics: metrics) { return sweep.html() }
     guard let run = RunPage(directory: directory, write: write) else {
       return .failure(
@@ -29,12 +30,21 @@ public enum ReportPage {
     .caption{font-size:13px;color:#555;margin:4px 0 12px}.note{font-style:italic;color:#666}
     """
 
+  /// The page's second wall behind escaping: no script of any kind (inline, attribute handlers,
+  /// `javascript:` links), nothing fetched, no form sent, no base to redirect links; only the
+  /// inline style runs. Chromium honours it in a `file://` page, where reports are opened.
+  static let contentSecurityPolicy =
+    "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+    + "base-uri 'none'; form-action 'none'"
+
   /// The HTML document around `body`.
   static func document(title: String, body: String) -> String {
     var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    out += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(contentSecurityPolicy)\">\n"
     out += "<title>\(XMLText.escaped(title))</title>\n<style>\n\(style)\n</style>\n</head>\n<body>\n"
     out += body
-    out += "<p class=\"caption\">Made by <code>syncsim report</code> from the folder's CSV files; no script, nothing fetched.</p>\n"
+    out +=
+      "<p class=\"caption\">Made by <code>syncsim report</code> from the folder's CSV files; no script, nothing fetched.</p>\n"
     return out + "</body>\n</html>\n"
   }
 }

@@ -16,7 +16,9 @@ extension RunPage {
     let (left, right, top, bottom) = (70.0, Self.width - 20, 20.0, 300.0)
     let x = SVG.Scale(low: low, high: high, from: left, to: right, logarithmic: true)
     let y = SVG.Scale(low: 0, high: 1, from: bottom, to: top)
-    let legendEntries = groups.enumerated().map { ("observer group \($1.group) (\($1.values.count) rows)", SVG.color($0)) }
+    let legendEntries = groups.enumerated().map {
+      ("observer group \($1.group) (\($1.values.count) rows)", SVG.color($0))
+    }
     let legendHeight = SVG.legendHeight(legendEntries.map(\.0), width: right - left)
     let height = bottom + 50 + legendHeight
     var svg = SVG.open(
@@ -28,14 +30,16 @@ extension RunPage {
       x: "save-to-visible latency (log scale)", y: "fraction of visible rows", left: left, right: right, top: top,
       bottom: bottom)
     for (index, group) in groups.enumerated() {
-      svg += "<polyline class=\"cdf\" data-group=\"\(XMLText.escaped(group.group))\" fill=\"none\" stroke=\"\(SVG.color(index))\" "
+      svg +=
+        "<polyline class=\"cdf\" data-group=\"\(XMLText.escaped(group.group))\" fill=\"none\" stroke=\"\(SVG.color(index))\" "
       svg += "stroke-width=\"2\" points=\"\(cdfPoints(group.values, x: x, y: y))\"/>\n"
     }
     for (name, dash) in [("p50", "6 3"), ("p95", "3 3"), ("p99", "1 3")] {
       guard let value = metric("latency." + name) else { continue }
       let px = x(max(value, low))
       svg += "<line id=\"marker-\(name)\" x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(top))\" x2=\"\(SVG.n(px))\" "
-      svg += "y2=\"\(SVG.n(bottom))\" stroke=\"#222\" stroke-dasharray=\"\(dash)\" data-seconds=\"\(summary.text(row, "latency." + name))\"/>"
+      svg +=
+        "y2=\"\(SVG.n(bottom))\" stroke=\"#222\" stroke-dasharray=\"\(dash)\" data-seconds=\"\(XMLText.escaped(summary.text(row, "latency." + name)))\"/>"
       let labelY = top + 12 + Double(["p50", "p95", "p99"].firstIndex(of: name)!) * 14
       // Near the right edge the label goes left of its line, so it is never cut off.
       let text = "\(name) \(SVG.duration(value))"
@@ -115,13 +119,16 @@ extension RunPage {
     svg += SVG.verticalGrid(ticks.map { ($0, SVG.number($0)) }, x: x, top: top, bottom: bottom)
     for (index, bar) in bars.enumerated() {
       let barTop = top + Double(index) * (barHeight + 10)
-      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(bar.label))</text>"
+      svg +=
+        "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(bar.label))</text>"
       var start = 0.0
       for (stage, mean) in bar.means.enumerated() where mean > 0 {
         let x0 = x(start / divisor), x1 = x((start + mean) / divisor)
         svg += "<rect class=\"stage\" data-stage=\"\(Self.stageNames[stage])\" data-seconds=\"\(SVG.number(mean))\" "
-        svg += "x=\"\(SVG.n(x0))\" y=\"\(SVG.n(barTop))\" width=\"\(SVG.n(max(x1 - x0, 0.5)))\" height=\"\(SVG.n(barHeight))\" "
-        svg += "fill=\"\(SVG.color(stage))\"><title>\(bar.label): \(Self.stageNames[stage]) \(SVG.duration(mean))</title></rect>\n"
+        svg +=
+          "x=\"\(SVG.n(x0))\" y=\"\(SVG.n(barTop))\" width=\"\(SVG.n(max(x1 - x0, 0.5)))\" height=\"\(SVG.n(barHeight))\" "
+        svg +=
+          "fill=\"\(SVG.color(stage))\"><title>\(XMLText.escaped(bar.label)): \(Self.stageNames[stage]) \(SVG.duration(mean))</title></rect>\n"
         start += mean
       }
     }

@@ -23,14 +23,16 @@ extension RunPage {
       return "<p class=\"note\">No activity waited on a policy or wait cause in this run.</p>\n"
     }
     let largest = bins.map { bin in used.reduce(0) { $0 + bin[$1] } }.max() ?? 0
-    let (unit, divisor) = largest >= 7200 ? ("activity-hours", 3600.0) : largest >= 120 ? ("activity-minutes", 60.0) : ("activity-seconds", 1.0)
+    let (unit, divisor) =
+      largest >= 7200
+      ? ("activity-hours", 3600.0) : largest >= 120 ? ("activity-minutes", 60.0) : ("activity-seconds", 1.0)
     let ticks = SVG.linearTicks(upTo: largest / divisor)
     let (left, right, top, bottom) = (70.0, Self.width - 20, 20.0, 240.0)
     let x = SVG.Scale(low: 0, high: end, from: left, to: right)
     let y = SVG.Scale(low: 0, high: ticks.last ?? 1, from: bottom, to: top)
-    let names = used.map { String(causes[$0].dropFirst("blocked.".count)) }
-    let legendEntries = used.enumerated().map { (names[$0], SVG.color($1)) }
-    let height = bottom + 50 + SVG.legendHeight(names, width: right - left)
+    let names = used.map { XMLText.escaped(String(causes[$0].dropFirst("blocked.".count))) }
+    let legendEntries = used.map { (String(causes[$0].dropFirst("blocked.".count)), SVG.color($0)) }
+    let height = bottom + 50 + SVG.legendHeight(legendEntries.map(\.0), width: right - left)
     var svg = SVG.open(
       id: "blocked-over-time", width: Self.width, height: height, label: "Blocked time per policy over time")
     svg += SVG.horizontalGrid(ticks, y: y, left: left, right: right)
@@ -41,8 +43,10 @@ extension RunPage {
       for (position, cause) in used.enumerated() where bin[cause] > 0 {
         let value = bin[cause] / divisor
         let y0 = y(stacked), y1 = y(stacked + value)
-        svg += "<rect class=\"blocked\" data-cause=\"\(names[position])\" x=\"\(SVG.n(left + Double(index) * binWidth + 1))\" "
-        svg += "y=\"\(SVG.n(y1))\" width=\"\(SVG.n(binWidth - 2))\" height=\"\(SVG.n(max(y0 - y1, 0.5)))\" fill=\"\(SVG.color(cause))\">"
+        svg +=
+          "<rect class=\"blocked\" data-cause=\"\(names[position])\" x=\"\(SVG.n(left + Double(index) * binWidth + 1))\" "
+        svg +=
+          "y=\"\(SVG.n(y1))\" width=\"\(SVG.n(binWidth - 2))\" height=\"\(SVG.n(max(y0 - y1, 0.5)))\" fill=\"\(SVG.color(cause))\">"
         svg += "<title>\(names[position]): \(SVG.number(value)) \(unit)</title></rect>\n"
         stacked += value
       }
@@ -87,7 +91,8 @@ extension RunPage {
     for tick in SVG.linearTicks(upTo: end / unit.seconds) where tick * unit.seconds <= end * 1.0001 {
       let px = x(tick * unit.seconds)
       out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 4))\" class=\"axis\"/>"
-      out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 16))\" class=\"tick\" text-anchor=\"middle\">\(SVG.number(tick))</text>\n"
+      out +=
+        "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 16))\" class=\"tick\" text-anchor=\"middle\">\(SVG.number(tick))</text>\n"
     }
     return out
   }
@@ -119,7 +124,8 @@ extension RunPage {
     let x = SVG.Scale(low: 0, high: end, from: left, to: right)
     let legend: [(String, String)] =
       Self.appStateColors.map { ("app \($0.0)", $0.1) } + [
-        ("offline", "#e15759"), ("Low Power Mode", "#f28e2b"), ("plugged in (line above)", "#4e79a7"), ("▲ write", "#222"),
+        ("offline", "#e15759"), ("Low Power Mode", "#f28e2b"), ("plugged in (line above)", "#4e79a7"),
+        ("▲ write", "#222"),
         ("● import with records", "#4e79a7"),
       ]
     let height = bottom + 50 + SVG.legendHeight(legend.map(\.0), width: right - left)
@@ -128,23 +134,28 @@ extension RunPage {
     for (index, device) in shown.enumerated() {
       let laneTop = top + Double(index) * lane
       laneOf[device] = laneTop
-      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(laneTop + 12))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(device))</text>"
+      svg +=
+        "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(laneTop + 12))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(device))</text>"
       let points = samples[device]!
       for (position, sample) in points.enumerated() {
         let next = position + 1 < points.count ? points[position + 1].time : end
         let x0 = x(sample.time), x1 = x(next)
         let state = timeline.text(sample.row, "app")
         let color = Self.appStateColors.first { $0.0 == state }?.1 ?? "#ffffff"
-        svg += "<rect class=\"app\" data-state=\"\(XMLText.escaped(state))\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop))\" "
+        svg +=
+          "<rect class=\"app\" data-state=\"\(XMLText.escaped(state))\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop))\" "
         svg += "width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"14\" fill=\"\(color)\"/>"
         if timeline.text(sample.row, "online") == "0" {
-          svg += "<rect class=\"offline\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 15))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#e15759\"/>"
+          svg +=
+            "<rect class=\"offline\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 15))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#e15759\"/>"
         }
         if timeline.text(sample.row, "lowPowerMode") == "1" {
-          svg += "<rect class=\"lowpower\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 20))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#f28e2b\"/>"
+          svg +=
+            "<rect class=\"lowpower\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 20))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#f28e2b\"/>"
         }
         if timeline.text(sample.row, "pluggedIn") == "1" {
-          svg += "<rect class=\"plugged\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop - 2))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"2\" fill=\"#4e79a7\"/>"
+          svg +=
+            "<rect class=\"plugged\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop - 2))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"2\" fill=\"#4e79a7\"/>"
         }
       }
       svg += "\n"
@@ -154,7 +165,8 @@ extension RunPage {
     svg += SVG.xAxis("simulated time (\(timeUnit(end).name))", left: left, right: right, bottom: bottom)
     svg += SVG.legend(legend, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
-    var caption = "App state per sample of timeline.csv; red beneath: offline; orange: Low Power Mode; a blue line above: "
+    var caption =
+      "App state per sample of timeline.csv; red beneath: offline; orange: Low Power Mode; a blue line above: "
     caption += "plugged in."
     if devices.count > shown.count { caption += " The first \(shown.count) of \(devices.count) devices are drawn." }
     return svg + "<p class=\"caption\">\(caption)</p>\n"
@@ -175,8 +187,10 @@ extension RunPage {
         seen.insert(write)
         count += 1
         let px = x(at)
-        out += "<path class=\"write\" d=\"M\(SVG.n(px - 4)) \(SVG.n(laneTop + 13))L\(SVG.n(px + 4)) \(SVG.n(laneTop + 13))"
-        out += "L\(SVG.n(px)) \(SVG.n(laneTop + 5))Z\" fill=\"#222\"><title>write \(write)</title></path>"
+        out +=
+          "<path class=\"write\" d=\"M\(SVG.n(px - 4)) \(SVG.n(laneTop + 13))L\(SVG.n(px + 4)) \(SVG.n(laneTop + 13))"
+        out +=
+          "L\(SVG.n(px)) \(SVG.n(laneTop + 5))Z\" fill=\"#222\"><title>write \(XMLText.escaped(write))</title></path>"
       }
     }
     if let activities {
@@ -188,7 +202,8 @@ extension RunPage {
         else { continue }
         count += 1
         out += "<circle class=\"import\" cx=\"\(SVG.n(x(at)))\" cy=\"\(SVG.n(laneTop + 7))\" r=\"3\" fill=\"#4e79a7\" "
-        out += "stroke=\"#fff\" stroke-width=\"0.8\"><title>import of \(activities.text(row, "records")) records</title></circle>"
+        out +=
+          "stroke=\"#fff\" stroke-width=\"0.8\"><title>import of \(XMLText.escaped(activities.text(row, "records"))) records</title></circle>"
       }
     }
     return out + "\n"

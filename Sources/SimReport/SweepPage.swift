@@ -31,7 +31,8 @@ struct SweepPage {
     let name = summary.rows.first.map { summary.text($0, "scenario") } ?? ""
     var body = "<h1>\(XMLText.escaped(name)) sweep</h1>\n<p class=\"meta\">"
     let points = Set(summary.rows.map { summary.text($0, "point") }).count
-    body += "\(points) points; factors: \(factors.isEmpty ? "none" : factors.map(XMLText.escaped).joined(separator: ", "))"
+    body +=
+      "\(points) points; factors: \(factors.isEmpty ? "none" : factors.map(XMLText.escaped).joined(separator: ", "))"
     if let row = summary.rows.first {
       body += " · syncsimVersion <code>\(XMLText.escaped(summary.text(row, "syncsimVersion")))</code>"
     }
@@ -65,7 +66,9 @@ struct SweepPage {
     let slot = (right - left) / Double(max(xValues.count, 1))
     let legendEntries = series.enumerated().map { ($1.isEmpty ? metric : $1, SVG.color($0)) }
     let height = bottom + 50 + SVG.legendHeight(legendEntries.map(\.0), width: right - left)
-    let id = "panel-\(metric)-\(factor.isEmpty ? "all" : factor)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
+    let id = "panel-\(metric)-\(factor.isEmpty ? "all" : factor)".map {
+      $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_"
+    }
     var svg = SVG.open(id: String(id), width: 920, height: height, label: "\(metric) against \(factor)")
     svg += SVG.horizontalGrid(ticks, y: y, left: left, right: right)
     for (index, value) in xValues.enumerated() {
@@ -80,15 +83,20 @@ struct SweepPage {
       let px = left + slot * (Double(xValues.firstIndex(of: x) ?? 0) + 0.5) + offset
       let color = SVG.color(position)
       if let low = summary.number(row, "ci95Low"), let high = summary.number(row, "ci95High") {
-        svg += "<line class=\"interval\" x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y(low)))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y(high)))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+        svg +=
+          "<line class=\"interval\" x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y(low)))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y(high)))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
         for bound in [low, high] {
-          svg += "<line x1=\"\(SVG.n(px - 5))\" y1=\"\(SVG.n(y(bound)))\" x2=\"\(SVG.n(px + 5))\" y2=\"\(SVG.n(y(bound)))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+          svg +=
+            "<line x1=\"\(SVG.n(px - 5))\" y1=\"\(SVG.n(y(bound)))\" x2=\"\(SVG.n(px + 5))\" y2=\"\(SVG.n(y(bound)))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
         }
       }
-      svg += "<circle class=\"mean\" data-point=\"\(summary.text(row, "point"))\" data-mean=\"\(summary.text(row, "mean"))\" "
-      svg += "cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y(mean)))\" r=\"4\" fill=\"\(color)\"><title>point \(summary.text(row, "point")): "
+      svg +=
+        "<circle class=\"mean\" data-point=\"\(XMLText.escaped(summary.text(row, "point")))\" data-mean=\"\(XMLText.escaped(summary.text(row, "mean")))\" "
+      svg +=
+        "cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y(mean)))\" r=\"4\" fill=\"\(color)\"><title>point \(XMLText.escaped(summary.text(row, "point"))): "
       svg += "mean \(XMLText.escaped(summary.text(row, "mean"))) [\(XMLText.escaped(summary.text(row, "ci95Low"))), "
-      svg += "\(XMLText.escaped(summary.text(row, "ci95High")))], n \(XMLText.escaped(summary.text(row, "n")))</title></circle>\n"
+      svg +=
+        "\(XMLText.escaped(summary.text(row, "ci95High")))], n \(XMLText.escaped(summary.text(row, "n")))</title></circle>\n"
     }
     let unit = RunSummary.metric(named: metric)?.isDuration == true ? " (s)" : ""
     svg += SVG.xAxis(factor.isEmpty ? "every point" : factor, left: left, right: right, bottom: bottom)
@@ -101,4 +109,3 @@ struct SweepPage {
     factors.filter { $0 != factor }.map { "\($0)=\(summary.text(row, $0))" }.joined(separator: ", ")
   }
 }
-

@@ -25,7 +25,7 @@ extension ScenarioBuilder {
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("devices", index)
       guard let fields = reader.object(entry, path, known: Self.deviceKeys) else { continue }
-      let name = reader.required(fields, "name", path) { reader.string($0, $1) } ?? "device\(index)"
+      let name = reader.required(fields, "name", path) { reader.name($0, $1) } ?? "device\(index)"
       if !groupNames.insert(name).inserted {
         reader.problem(ScenarioReader.join(path, "name"), "device name \"\(name)\" is used twice")
       }

@@ -19,7 +19,7 @@ extension ScenarioBuilder {
     {
       let path = ScenarioReader.index("model.entities", index)
       guard let entity = reader.object(entry, path, known: Self.entityKeys) else { continue }
-      let name = reader.required(entity, "name", path) { reader.string($0, $1) } ?? "Entity\(index)"
+      let name = reader.required(entity, "name", path) { reader.name($0, $1) } ?? "Entity\(index)"
       if model.entities.contains(where: { $0.name == name }) {
         reader.problem(ScenarioReader.join(path, "name"), "entity \"\(name)\" is declared twice")
       }
@@ -80,7 +80,7 @@ extension ScenarioBuilder {
     {
       let path = ScenarioReader.index("model.configurations", index)
       guard let configuration = reader.object(node, path, known: ["name", "entities", "syncs"]) else { continue }
-      let name = reader.required(configuration, "name", path) { reader.string($0, $1) } ?? "Configuration\(index)"
+      let name = reader.required(configuration, "name", path) { reader.name($0, $1) } ?? "Configuration\(index)"
       let entitiesPath = ScenarioReader.join(path, "entities")
       let entities = (reader.array(configuration["entities"], entitiesPath, maxCount: 1000) ?? []).enumerated()
         .compactMap {
@@ -97,7 +97,7 @@ extension ScenarioBuilder {
 
   func attribute(_ node: JSONNode, _ path: String) -> DataModel.Attribute? {
     guard let fields = reader.object(node, path, known: Self.attributeKeys) else { return nil }
-    let name = reader.required(fields, "name", path) { reader.string($0, $1) } ?? "attribute"
+    let name = reader.required(fields, "name", path) { reader.name($0, $1) } ?? "attribute"
     var type = DataModel.AttributeType.string
     if let text = reader.string(fields["type"], ScenarioReader.join(path, "type")) {
       if let coreData = DataModel.AttributeType(rawValue: text) {
@@ -137,7 +137,7 @@ extension ScenarioBuilder {
 
   func relationship(_ node: JSONNode, _ path: String) -> DataModel.Relationship? {
     guard let fields = reader.object(node, path, known: Self.relationshipKeys) else { return nil }
-    let name = reader.required(fields, "name", path) { reader.string($0, $1) } ?? "relationship"
+    let name = reader.required(fields, "name", path) { reader.name($0, $1) } ?? "relationship"
     let destination = reader.required(fields, "destination", path) { reader.string($0, $1) } ?? ""
     return DataModel.Relationship(
       name: name, destination: destination,

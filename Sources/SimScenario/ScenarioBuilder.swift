@@ -57,6 +57,10 @@ struct ScenarioBuilder {
         "name", "a name of \(name.utf8.count) bytes is over the limit of 200", hint: "a folder name must fit")
     } else if !allowed || name.isEmpty || name.hasPrefix(".") {
       reader.problem("name", "\"\(name)\" cannot name a results folder", hint: "use letters, digits, '-', '_' and '.'")
+    } else if name.hasPrefix("-") {
+      reader.problem(
+        "name", "\"\(name)\" begins with '-', which spreadsheets read as a formula and commands as an option",
+        hint: "begin with a letter or digit")
     }
     let description = reader.string(top["description"], "description") ?? ""
     if let seedNode = top["seed"] { spec.seed = seed(seedNode) ?? spec.seed }

@@ -32,18 +32,31 @@ public struct ScenarioProblem: Error, Equatable, Sendable {
     return Self.printable(text)
   }
 
-  /// `text` with control characters (C0, DEL, C1) written as `\u{1B}`: input echoed in a message
-  /// can then neither move the cursor, clear the screen nor start a fake line.
+  /// `text` with control characters (C0, DEL, C1) and bidirectional controls written as `\u{1B}`:
+  /// input echoed in a message can then neither move the cursor, clear the screen, start a fake
+  /// line nor reorder the text around it (a right-to-left override, "Trojan Source").
   public static func printable(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+      if isUnprintable(scalar) {
         out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       } else {
         out.unicodeScalars.append(scalar)
       }
     }
     return out
+  }
+}
+
+extension ScenarioProblem {
+  /// Whether `scalar` is a control character (C0, DEL, C1), a bidirectional control (the marks
+  /// U+200E, U+200F, U+061C, the embeddings and overrides U+202A–U+202E, the isolates
+  /// U+2066–U+2069) or a line or paragraph separator (U+2028, U+2029).
+  public static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
+    default: false
+    }
   }
 }
 

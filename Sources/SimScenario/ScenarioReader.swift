@@ -117,6 +117,23 @@ final class ScenarioReader {
     return value
   }
 
+  /// A name that reaches result files and reports (a device, entity, attribute, relationship or
+  /// configuration): a string that a spreadsheet cannot read as a formula and that holds no
+  /// control or bidirectional-override character (which would reorder what a reader sees).
+  func name(_ node: JSONNode?, _ path: String) -> String? {
+    guard let name = string(node, path) else { return nil }
+    if let first = name.unicodeScalars.first, "=+-@".unicodeScalars.contains(first) {
+      problem(
+        path, "\"\(name)\" begins with '\(first)', which spreadsheets read as a formula",
+        hint: "names go into CSV files; begin with a letter or digit")
+    } else if let bad = name.unicodeScalars.first(where: ScenarioProblem.isUnprintable) {
+      problem(
+        path, "the name holds the invisible character U+\(String(bad.value, radix: 16, uppercase: true))",
+        hint: "control and bidirectional-override characters would change what a reader of the results sees")
+    }
+    return name
+  }
+
   func number(
     _ node: JSONNode?, _ path: String, min: Double? = nil, max: Double? = nil, above: Double? = nil
   ) -> Double? {

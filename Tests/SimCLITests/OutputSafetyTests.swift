@@ -1,0 +1,134 @@
+import Foundation
+import SimTestSupport
+import Testing
+
+@testable import SimCLI
+@testable import SimScenario
+
+/// Output paths and result folders as a careless or hostile user gives them: refused with a
+/// usage error, or written, never a trap; a clean-up never follows a link or removes what is not
+/// its own.
+@Suite struct OutputSafetyTests {
+  @Test func theCurrentFolderAndFoldersAboveItAreRefusedAsOutput() throws {
+    let here = FileManager.default.currentDirectoryPath
+    for path in [".", "./", "./.", "..", "../", "/", here, here + "/", "", String(repeating: "x", count: 231)] {
+      #expect(throws: UsageError.self, "\(path)") { try OutputPath.folder(path, option: "--out") }
+    }
+    let tooLong = syncsim(["run", ReportTests.quickstart, "--out", String(repeating: "y", count: 231)])
+    #expect(tooLong.code == 64)
+    #expect(tooLong.err.contains("a name of 231 bytes is over the limit of 200"))
+    let dot = syncsim(["run", ReportTests.quickstart, "--out", "./."])
+    #expect(dot.code == 64)
+    #expect(dot.err.contains("is the current folder or one above it"))
+    #expect(syncsim(["sweep", ReportTests.quickstart, "--out", "."]).code == 64)
+    #expect(syncsim(["report", "Results/quickstart", "--out", "."]).code == 64)
+    #expect(syncsim(["report", "Results/quickstart", "--out", "some/folder/"]).code == 64)
+  }
+
+  @Test func pathsAreSplitWithoutFoundationsOneCharacterTrap() {
+    #expect(OutputPath.split("r") == (".", "r"))
+    #expect(OutputPath.split("r/") == (".", "r"))
+    #expect(OutputPath.split("a/b") == ("a", "b"))
+    #expect(OutputPath.split("/b") == ("/", "b"))
+    #expect(OutputPath.split("a//b//") == ("a/", "b"))
+    #expect(OutputPath.join("a", "b") == "a/b")
+    #expect(OutputPath.join("/", "b") == "/b")
+  }
+
+  /// Run as its own process in a folder of its own (changing this process's folder would move
+  /// every other test's relative paths): `--out r` stopped with SIGILL before.
+  @Test func aOneLetterOutputFolderIsWritten() throws {
+    try withTemporaryDirectory { directory in
+      let executable = packageRoot + "/.build/debug/syncsim"
+      try #require(FileManager.default.isExecutableFile(atPath: executable), "swift test builds \(executable)")
+      for arguments in [["run", ReportTests.quickstart, "--out", "r"], ["report", "r", "--out", "x"]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(arguments)")
+      }
+      #expect(FileManager.default.fileExists(atPath: directory + "/r/summary.csv"))
+      #expect(FileManager.default.fileExists(atPath: directory + "/x"))
+    }
+  }
+
+  @Test func removingAFolderSwappedForALinkRemovesOnlyTheLink() throws {
+    try withTemporaryDirectory { directory in
+      let victim = directory + "/victim"
+      try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
+      for name in ["summary.csv", "notes.txt"] {
+        try "keep".write(toFile: victim + "/" + name, atomically: false, encoding: .utf8)
+      }
+      let link = directory + "/.out.tmp-1-abc"
+      #expect(symlink(victim, link) == 0)
+      ResultSetWriter.removeFolder(link)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: victim).sorted() == ["notes.txt", "summary.csv"])
+      var status = stat()
+      #expect(lstat(link, &status) != 0, "the link itself is removed")
+    }
+  }
+
+  @Test func aFolderIsEmptiedOfResultFilesOnlyAndKeptWhenAnythingElseIsInIt() throws {
+    try withTemporaryDirectory { directory in
+      let staging = directory + "/.out.tmp-1-abc"
+      try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+      for name in ["summary.csv", "latency.csv", ".summary.csv.tmp-12-x9", "mine.txt"] {
+        try "x".write(toFile: staging + "/" + name, atomically: false, encoding: .utf8)
+      }
+      ResultSetWriter.removeFolder(staging)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: staging) == ["mine.txt"])
+      try FileManager.default.removeItem(atPath: staging + "/mine.txt")
+      try "x".write(toFile: staging + "/summary.csv", atomically: false, encoding: .utf8)
+      ResultSetWriter.removeFolder(staging)
+      #expect(!FileManager.default.fileExists(atPath: staging))
+    }
+  }
+
+  @Test func staleCleanupRemovesOnlyTemporariesOfItsOwnShape() throws {
+    try withTemporaryDirectory { directory in
+      // A process id that no longer runs: a child that has exited and been reaped.
+      let gone: Int32 = 2_000_000_000
+      let ours = [".summary.csv.tmp-\(gone)-3k2j1h", ".sweep.csv.previous.tmp-\(gone)-zz9"]
+      let theirs = [
+        ".notes.tmp-draft", ".notes.tmp-\(gone)-Draft", "notes.tmp-\(gone)-abc", ".tmp-\(gone)-abc",
+        ".x.tmp-\(gone)-abc-def", ".x.tmp-\(gone)-", "summary.csv",
+      ]
+      for name in ours + theirs { try "x".write(toFile: directory + "/" + name, atomically: false, encoding: .utf8) }
+      #expect(symlink(directory + "/summary.csv", directory + "/.link.tmp-\(gone)-abc") == 0)
+      ScenarioFile.removeStaleTemporaries(in: directory)
+      let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+      #expect(left == Set(theirs + [".link.tmp-\(gone)-abc"]))
+    }
+  }
+
+  @Test func compareReadsASweepFileWhoseColumnsAreOutOfOrder() throws {
+    try withTemporaryDirectory { directory in
+      for side in ["a", "b"] {
+        try FileManager.default.createDirectory(atPath: directory + "/" + side, withIntermediateDirectories: true)
+        let text = "point,metric,value,scenario,seed\n0,latency.p50,4.5,q,1\n0,latency.p50,4.6,q,2\n"
+        try text.write(toFile: directory + "/" + side + "/sweep.csv", atomically: false, encoding: .utf8)
+      }
+      let result = syncsim(["compare", directory + "/a", directory + "/b"])
+      #expect(result.code == 0, "\(result.err)")
+      #expect(result.out.contains("Holm-adjusted across the 1 tests"))
+    }
+  }
+
+  @Test func bidirectionalControlsAreEscapedInMessages() {
+    let text = ScenarioProblem.printable("name \u{202E}gnp.exe\u{202C} and \u{2066}x\u{2069} \u{200F}")
+    #expect(text == "name \\u{202E}gnp.exe\\u{202C} and \\u{2066}x\\u{2069} \\u{200F}")
+  }
+
+  @Test func writeFailuresSayWhyInWords() {
+    errno = ENOSPC
+    let failure = OutputPath.failure(.fileWriteOutOfSpace, "/x/summary.csv")
+    #expect(OutputPath.describe(failure) == "/x/summary.csv: No space left on device")
+    errno = 0
+    #expect(OutputPath.describe(OutputPath.failure(.fileWriteNoPermission, "/y")).hasPrefix("/y: permission denied"))
+  }
+}
