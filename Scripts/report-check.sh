@@ -28,6 +28,67 @@ render "$work/run/report.html" "$work/run.png" "$work/run.dom"
 "$syncsim" report "$work/sweep" >/dev/null
 render "$work/sweep/report.html" "$work/sweep.png" "$work/sweep.dom"
 
+# Hostile names and fields (issue 39): markup that sets data-pwned on <html> if any script runs.
+python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+payload = lambda n: [f"<img src=x onerror=\"document.documentElement.setAttribute('data-pwned','{n}')\">",
+                     f"<script>document.documentElement.setAttribute('data-pwned','{n}')</script>",
+                     f"\"><svg onload=\"document.documentElement.setAttribute('data-pwned','{n}')\">"]
+names = payload("name")
+scenario = {"version": 1, "name": "hostile", "duration": "2h", "devices": [{"name": n} for n in names],
+            "workloads": [{"devices": "all", "editsPerHour": 6}]}
+json.dump(scenario, open(work + "/hostile.json", "w"))
+open(work + "/payloads.json", "w").write(json.dumps(names + payload("csv")))
+PY
+"$syncsim" run "$work/hostile.json" --out "$work/hostile" >/dev/null
+"$syncsim" report "$work/hostile" >/dev/null
+cp -r "$work/run" "$work/hostile-folder"
+cp -r "$work/sweep" "$work/hostile-sweep"
+python3 - "$work" <<'PY'
+import csv, json, sys
+work = sys.argv[1]
+bad = json.load(open(work + "/payloads.json"))[3:]
+def rewrite(path, change):
+    rows = list(csv.reader(open(path, newline="")))
+    for r, row in enumerate(rows):
+        for c in range(len(row)):
+            new = change(r, rows[0][c], row[c])
+            if new is not None: row[c] = new
+    csv.writer(open(path, "w", newline="")).writerows(rows)
+rewrite(work + "/hostile-folder/latency.csv", lambda r, col, v: bad[r % 3] if r and col in ("write", "observer", "writer") else None)
+rewrite(work + "/hostile-folder/activities.csv", lambda r, col, v: "blocked." + bad[0] if r == 0 and col == "blocked.activityGroup" else (bad[1] if r and col == "records" else None))
+rewrite(work + "/hostile-folder/timeline.csv", lambda r, col, v: bad[2] if r and col == "device" else None)
+rewrite(work + "/hostile-sweep/sweep-summary.csv", lambda r, col, v: bad[0] if r == 0 and col == "push.dropProbability" else (bad[r % 3] if r and col in ("point", "mean") else None))
+PY
+"$syncsim" report "$work/hostile-folder" >/dev/null
+"$syncsim" report "$work/hostile-sweep" >/dev/null
+# Each page as written, and again without its Content-Security-Policy (escaping alone must hold),
+# and a control page whose script must run (so a browser that ran nothing cannot pass).
+for page in hostile hostile-folder hostile-sweep; do
+  cp "$work/$page/report.html" "$work/$page.html"
+  grep -v 'http-equiv="Content-Security-Policy"' "$work/$page/report.html" >"$work/$page-nocsp.html"
+done
+printf '<!DOCTYPE html><html><body><script>document.documentElement.setAttribute("data-pwned","control")</script></body></html>' >"$work/control.html"
+for page in hostile hostile-nocsp hostile-folder hostile-folder-nocsp hostile-sweep hostile-sweep-nocsp control; do
+  "$browser" --headless --no-sandbox --disable-gpu --dump-dom "file://$work/$page.html" 2>/dev/null >"$work/$page.dom"
+done
+python3 - "$work" <<'PY'
+import html, json, re, sys
+work = sys.argv[1]
+ran = lambda dom: re.search(r"<html[^>]*data-pwned", dom)  # the attribute only a script sets
+assert ran(open(work + "/control.dom").read()), "control page: the browser ran no script"
+payloads = json.load(open(work + "/payloads.json"))
+for page in ["hostile", "hostile-folder", "hostile-sweep"]:
+    for variant in [page, page + "-nocsp"]:
+        dom = open(f"{work}/{variant}.dom").read()
+        assert not ran(dom), f"{variant}: a script ran"
+        assert not re.search(r"<(img|script)\b", dom, re.I), f"{variant}: markup from the data became elements"
+    shown = [p for p in payloads if html.escape(p, quote=False) in dom]
+    assert shown, f"{page}: no payload shown as text"
+    print(f"report-check: {page}: no script ran (with and without the CSP), {len(shown)} payloads shown as text")
+PY
+
 python3 - "$work" <<'PY'
 import csv, re, struct, sys, zlib
 
