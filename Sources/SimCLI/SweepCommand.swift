@@ -201,8 +201,9 @@ struct SweepCommand {
       outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
     }
     try ScenarioFile.write(outputs, to: directory)
+    let points = plan.points()
     for point in Set(runs.map(\.point.index)).sorted() {
-      let document = (try? prepared.runner.resolvedDocument(plan.points()[point]).get()) ?? prepared.runner.document
+      let document = (try? prepared.runner.resolvedDocument(points[point]).get()) ?? prepared.runner.document
       let seeds = plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : plan.seeds
       let resolved = ScenarioResolver.file(
         ScenarioResolver.resolve(prepared.scenarios[point] ?? prepared.scenario), seeds: seeds,
@@ -324,9 +325,9 @@ enum SweepCommandLine {
             file: "command line", path: "--seeds \(seeds)", message: "not a seed range", hint: "write 1..30 or 1,2,3"))
       }
     }
-    if plan.points().isEmpty {
+    if let problem = plan.sizeProblem() {
       problems.append(
-        ScenarioProblem(file: "command line", path: "sweep", message: "every combination is excluded: nothing to run"))
+        ScenarioProblem(file: "command line", path: "sweep", message: problem.message, hint: problem.hint))
     }
     return plan
   }

@@ -72,8 +72,11 @@ public struct SweepRunner: Sendable {
   public func resolveAll() -> Result<[Int: Scenario], ScenarioProblems> {
     var scenarios: [Int: Scenario] = [:]
     var problems: [ScenarioProblem] = []
+    // Each point decoded without the sweep section, which a run ignores: its size would
+    // otherwise be paid once per point.
+    let base = document.removingMember("sweep")
     for point in plan.points() {
-      let (node, pathProblems) = applyFactors(point)
+      let (node, pathProblems) = plan.document(base, at: point, file: file)
       problems += pathProblems
       do {
         let (scenario, _) = try ScenarioDecoder.decode(

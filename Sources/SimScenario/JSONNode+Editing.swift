@@ -41,6 +41,12 @@ extension JSONNode {
     return steps.isEmpty ? nil : steps
   }
 
+  /// A copy of this object without its member `key` (itself when it is not an object).
+  public func removingMember(_ key: String) -> JSONNode {
+    guard case .object(let members) = value else { return self }
+    return JSONNode(value: .object(members.filter { $0.key != key }), line: line, column: column)
+  }
+
   /// Returns a copy with `value` at `path`, creating missing object members; nil (with why) when
   /// the path crosses a value that is not an object or array, or an index is out of range.
   public func setting(_ value: JSONNode, at path: ArraySlice<PathStep>) -> Result<JSONNode, PathError> {

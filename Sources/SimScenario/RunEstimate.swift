@@ -101,8 +101,9 @@ public struct RunEstimate: Sendable, Equatable {
     self.rows = rows
     heldRecords = zip(storesInZone, objectsInZone).reduce(0) { $0 + $1.0 * $1.1 }
     let deviceHours = Double(spec.devices.count) * hours
-    var events = (
-      Cost.eventsPerRow * pushedRows + Cost.eventsPerPagedRow * (rows - pushedRows) + Cost.eventsPerWrite * (edits + bulkSaves) + Cost.eventsPerDeviceHour * deviceHours)
+    var events =
+      (Cost.eventsPerRow * pushedRows + Cost.eventsPerPagedRow * (rows - pushedRows) + Cost.eventsPerWrite
+        * (edits + bulkSaves) + Cost.eventsPerDeviceHour * deviceHours)
     var retries = 0.0
     if spec.server.throttleRequestsPerSecond != nil || spec.server.deviceThrottleRequestsPerMinute != nil {
       retries = Double(spec.devices.count) * spec.duration.seconds / max(spec.server.throttleRetryAfter.mean, 1)
@@ -111,13 +112,15 @@ public struct RunEstimate: Sendable, Equatable {
     let perEvent = Cost.bytesPerEvent + (scenario.outputs.contains("latency") ? Cost.bytesPerEventWithLatency : 0)
     self.events = events
     memoryBytes =
-      Cost.baseBytes + Cost.bytesPerRow * rows + perEvent * events + Cost.bytesPerThrottledRetry * retries + Cost.bytesPerHeldRecord * heldRecords
+      Cost.baseBytes + Cost.bytesPerRow * rows + perEvent * events + Cost.bytesPerThrottledRetry * retries + Cost
+      .bytesPerHeldRecord * heldRecords
       + Cost.bytesPerWrite * writes
     var output = 2048.0
     if scenario.outputs.contains("latency") { output += Cost.latencyRowBytes * rows }
     if scenario.outputs.contains("activities") { output += Cost.activityRowBytes * events / 4 }
     if scenario.outputs.contains("timeline") {
-      output += Cost.timelineRowBytes * Double(spec.devices.count) * spec.duration.seconds
+      output +=
+        Cost.timelineRowBytes * Double(spec.devices.count) * spec.duration.seconds
         / max(scenario.sampleInterval.seconds, 1e-9)
     }
     outputBytes = output
@@ -168,7 +171,9 @@ public struct RunEstimate: Sendable, Equatable {
       // Name the part that dominates: rows grow with devices per zone × writes; held records with
       // stores per zone × objects; the rest with the duration.
       let rowsShare = Cost.bytesPerRow * rows + Cost.bytesPerEvent * Cost.eventsPerRow * rows
-      let path = rowsShare > memoryBytes / 2 ? "devices" : heldRecords * Cost.bytesPerHeldRecord > memoryBytes / 2 ? "workloads" : "duration"
+      let path =
+        rowsShare > memoryBytes / 2
+        ? "devices" : heldRecords * Cost.bytesPerHeldRecord > memoryBytes / 2 ? "workloads" : "duration"
       problems.append(
         ScenarioProblem(
           file: file, path: path,
@@ -199,7 +204,8 @@ public struct RunEstimate: Sendable, Equatable {
           file: file, path: "outputs",
           message: "the run would write about \(Self.bytes(outputBytes)) of files (\(description)), over the limit of "
             + "\(Self.bytes(Limits.outputBytes))",
-          hint: "leave latency.csv, activities.csv or timeline.csv out of \"outputs\" (or sample less often); \(accept)"))
+          hint: "leave latency.csv, activities.csv or timeline.csv out of \"outputs\" (or sample less often); \(accept)"
+        ))
     }
     return problems
   }
@@ -213,7 +219,9 @@ public struct RunEstimate: Sendable, Equatable {
 
   static func bytes(_ value: Double) -> String {
     let units: [(String, Double)] = [("GB", 1024 * 1024 * 1024), ("MB", 1024 * 1024), ("kB", 1024)]
-    for (name, size) in units where value >= size { return CSVTable.number((value / size * 10).rounded() / 10) + " " + name }
+    for (name, size) in units where value >= size {
+      return CSVTable.number((value / size * 10).rounded() / 10) + " " + name
+    }
     return CSVTable.number(value.rounded()) + " bytes"
   }
 }

@@ -15,9 +15,9 @@ extension RunReport {
   /// The columns of `timeline.csv`.
   public var timelineColumns: [String] {
     [
-        "scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online",
-        "pendingWrites", "behindWrites", "converged",
-      ]
+      "scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online",
+      "pendingWrites", "behindWrites", "converged",
+    ]
   }
 
   /// Each row of `timeline.csv`, in order, into `table` (a table in memory or a stream to a file).

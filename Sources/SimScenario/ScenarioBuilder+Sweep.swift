@@ -30,9 +30,7 @@ extension ScenarioBuilder {
       plan.excluded.append(rule)
     }
     if let seedsNode = fields["seeds"] { plan.seeds = seeds(seedsNode, "sweep.seeds") ?? [] }
-    if plan.points().isEmpty { reader.problem("sweep", "every combination is excluded: nothing to run") }
-    let runs = plan.points().count * max(1, plan.seeds.count)
-    if runs > 100_000 { reader.problem("sweep", "\(runs) runs is over the limit of 100000") }
+    if let problem = plan.sizeProblem() { reader.problem("sweep", problem.message, hint: problem.hint) }
     return plan
   }
 

@@ -205,7 +205,8 @@ extension ScenarioBuilder {
       deviceActions += devices.count
       if deviceActions > ScenarioDecoder.Limits.maxTimelineDeviceActions {
         reader.problem(
-          path, "the timeline acts on over \(ScenarioDecoder.Limits.maxTimelineDeviceActions) devices in all (each entry "
+          path,
+          "the timeline acts on over \(ScenarioDecoder.Limits.maxTimelineDeviceActions) devices in all (each entry "
             + "counts each device it names)",
           hint: "fewer entries, or name fewer devices in each")
         return

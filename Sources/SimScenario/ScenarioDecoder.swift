@@ -16,6 +16,11 @@ public enum ScenarioDecoder {
     public static let maxTimelineDeviceActions = 2_000_000
     public static let maxBulkObjects = 1_000_000
     public static let maxEntities = 1_000
+    /// Runs in one sweep (points × seeds).
+    public static let maxSweepRuns = 100_000
+    /// Points above which a sweep's validation decodes each factor's values once against the
+    /// scenario rather than every point (docs/limits.md).
+    public static let maxSweepPointsCheckedWhole = 2_000
     /// Edits in one independent part (`WorldPartitioning`; the whole world when accounts are
     /// coupled): a part's run keeps every write's record.
     public static let maxExpectedWrites = 20_000_000.0
@@ -100,8 +105,25 @@ public enum ScenarioDecoder {
     -> [ScenarioProblem]
   {
     var result: [ScenarioProblem] = []
-    for point in plan.points() {
-      let (document, pathProblems) = plan.document(root, at: point, file: file)
+    var checked = plan.points()
+    let everyPoint = checked.count <= Limits.maxSweepPointsCheckedWhole
+    if !everyPoint {
+      // Each value once, the other factors at their first: decodes grow with the values, not
+      // with their product (65,536 points took over 200 s, one decode each).
+      let whole = checked.count
+      checked = plan.oneValueAtATime()
+      result.append(
+        ScenarioProblem(
+          file: file, path: "sweep",
+          message: "\(whole) points: validate checked each factor's values one at a time (\(checked.count) scenarios); "
+            + "sweep checks every combination before it runs any",
+          severity: .advice))
+    }
+    // A point's scenario never reads its sweep: without it, each decode is the scenario's size,
+    // not the sweep's (10,000 values made validation quadratic).
+    let base = root.removingMember("sweep")
+    for point in checked {
+      let (document, pathProblems) = plan.document(base, at: point, file: file)
       var problems = pathProblems
       do {
         _ = try decode(
@@ -125,7 +147,7 @@ public enum ScenarioDecoder {
           let labels = zip(plan.factors, plan.labels(of: point)).map { "\($0.path)=\($1)" }.joined(separator: ", ")
           mapped = ScenarioProblem(
             file: file, path: "sweep",
-            message: "at point \(point.index) (\(labels)): \(problem.path): \(problem.message)",
+            message: "at \(everyPoint ? "point \(point.index) " : "")(\(labels)): \(problem.path): \(problem.message)",
             hint: problem.hint)
         }
         if !result.contains(mapped) { result.append(mapped) }

@@ -26,7 +26,8 @@ public enum ScenarioResolver {
       document = (try? document.setting(node, at: [.key("accounts")]).get()) ?? document
     }
     if let duration {
-      document = (try? document.setting(.string(DurationText.format(duration)), at: [.key("duration")]).get()) ?? document
+      document =
+        (try? document.setting(.string(DurationText.format(duration)), at: [.key("duration")]).get()) ?? document
     }
     if case .string(let environment)? = document.member("environment")?.value,
       document.member("polling")?.member("interval") == nil
@@ -150,7 +151,9 @@ public enum ScenarioResolver {
       out += "{"
       let kept = members.filter { !top || !ignoredForHash.contains($0.key) }
       // Sorted by the keys' scalars: a fixed order, unlike a dictionary's.
-      let sorted = kept.sorted { Array($0.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes($1.key.unicodeScalars.map(\.value)) }
+      let sorted = kept.sorted {
+        Array($0.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes($1.key.unicodeScalars.map(\.value))
+      }
       for (index, member) in sorted.enumerated() {
         if index > 0 { out += "," }
         out += JSONNode.quote(member.key) + ":"

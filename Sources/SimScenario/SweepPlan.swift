@@ -31,11 +31,9 @@ public struct SweepPlan: Sendable {
     public var valueIndices: [Int]
   }
 
-  /// The points in a stable order: cartesian over factor groups (the last group varies fastest),
-  /// zipped factors stepping together, excluded combinations left out. Point indices count the
-  /// kept points.
-  public func points() -> [Point] {
-    // Groups in order of first appearance; each group is either one factor or a zipped set.
+  /// The factors in their groups, in order of first appearance: each group is one factor or a
+  /// zipped set that steps together.
+  func groups() -> [[Int]] {
     var groups: [[Int]] = []
     var groupNames: [String] = []
     for (index, factor) in factors.enumerated() {
@@ -46,14 +44,57 @@ public struct SweepPlan: Sendable {
         groupNames.append(factor.zipGroup ?? "\u{0}\(index)")
       }
     }
+    return groups
+  }
+
+  /// How many combinations the factors make before exclusions, counted without building them;
+  /// `Int.max` when the product overflows.
+  public func combinationCount() -> Int {
+    var total = 1
+    for group in groups() {
+      let (product, overflow) = total.multipliedReportingOverflow(by: factors[group[0]].values.count)
+      if overflow { return Int.max }
+      total = product
+    }
+    return total
+  }
+
+  /// Why the sweep is too large or empty to run, if it is; counted before any point is built
+  /// (25 two-valued factors are 33 million points), and enumerated only when exclusions could
+  /// bring a count within ten times the limit down under it.
+  public func sizeProblem(limit: Int = ScenarioDecoder.Limits.maxSweepRuns) -> (message: String, hint: String)? {
+    let hint = "fewer factors or values, zipped factors, or one sweep per value of a factor (a cluster's array job)"
+    let seedCount = max(1, seeds.count)
+    let combinations = combinationCount()
+    let (runs, overflow) = combinations.multipliedReportingOverflow(by: seedCount)
+    if combinations > limit * 10 || (excluded.isEmpty && (overflow || runs > limit)) {
+      let count = overflow || combinations == Int.max ? "more than \(Int.max)" : String(runs)
+      let made = combinations == Int.max ? "too many combinations" : "\(combinations) combinations"
+      return ("\(count) runs (\(made) × \(seedCount) seeds) is over the limit of \(limit)", hint)
+    }
+    let points = points().count
+    if points == 0 { return ("every combination is excluded: nothing to run", "remove an exclusion") }
+    if points * seedCount > limit {
+      return ("\(points * seedCount) runs (\(points) points × \(seedCount) seeds) is over the limit of \(limit)", hint)
+    }
+    return nil
+  }
+
+  /// The points in a stable order: cartesian over factor groups (the last group varies fastest),
+  /// zipped factors stepping together, excluded combinations left out. Point indices count the
+  /// kept points. Takes time linear in the combinations: callers bound `combinationCount()` first.
+  public func points() -> [Point] {
+    let groups = groups()
     let lengths = groups.map { factors[$0[0]].values.count }
+    let rules = exclusionRules()
     var result: [Point] = []
     var counters = [Int](repeating: 0, count: groups.count)
     let total = lengths.reduce(1, *)
     for _ in 0..<total {
       var indices = [Int](repeating: 0, count: factors.count)
       for (group, members) in groups.enumerated() { for member in members { indices[member] = counters[group] } }
-      if !isExcluded(indices) { result.append(Point(index: result.count, valueIndices: indices)) }
+      let excluded = rules.contains { rule in rule.allSatisfy { $0.values.contains(indices[$0.factor]) } }
+      if !excluded { result.append(Point(index: result.count, valueIndices: indices)) }
       var position = groups.count - 1
       while position >= 0 {
         counters[position] += 1
@@ -65,12 +106,33 @@ public struct SweepPlan: Sendable {
     return result
   }
 
-  func isExcluded(_ indices: [Int]) -> Bool {
-    excluded.contains { rule in
-      rule.allSatisfy { pair in
-        guard let factor = factors.firstIndex(where: { $0.path == pair.path }) else { return false }
-        return factors[factor].values[indices[factor]].serialized() == pair.value
+  /// Points that between them give every factor each of its values once, the other factors at
+  /// their first value (zipped factors step together): as many as the longest factors add up to.
+  public func oneValueAtATime() -> [Point] {
+    var result: [Point] = []
+    for group in groups() {
+      for value in factors[group[0]].values.indices where value > 0 || result.isEmpty {
+        var indices = [Int](repeating: 0, count: factors.count)
+        for member in group { indices[member] = value }
+        result.append(Point(index: result.count, valueIndices: indices))
       }
+    }
+    return result
+  }
+
+  /// Each exclusion as the value indices it matches per factor, worked out once (comparing
+  /// serialized values at every point made large sweeps slow). A rule naming no factor of the
+  /// sweep never matches.
+  func exclusionRules() -> [[(factor: Int, values: Set<Int>)]] {
+    excluded.compactMap { rule in
+      var matches: [(factor: Int, values: Set<Int>)] = []
+      for pair in rule {
+        guard let factor = factors.firstIndex(where: { $0.path == pair.path }) else { return nil }
+        let values = Set(
+          factors[factor].values.indices.filter { factors[factor].values[$0].serialized() == pair.value })
+        matches.append((factor, values))
+      }
+      return matches
     }
   }
 
