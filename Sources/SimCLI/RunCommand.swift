@@ -150,6 +150,12 @@ struct RunCommand {
       return .cannotCreate
     }
     RunSummaryPrinter.print(report, wall: wall, directory: directory, console: console)
+    // A run cut short at the event limit did not simulate what was asked: its results are whole
+    // files, but of a shorter run, and a script must not take them for the real thing.
+    if report.outcome.stopReason.isEventLimit {
+      console.error("error: the run stopped at the event limit before its end; its results cover only part of it")
+      return .failure
+    }
     return report.allExpectationsMet ? .success : .failure
   }
 

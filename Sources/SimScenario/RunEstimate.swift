@@ -57,6 +57,17 @@ public struct RunEstimate: Sendable, Equatable {
     static let eventsPerThrottledRetry = 3.0
     /// Each retry is an activity, recorded with its waits.
     static let bytesPerThrottledRetry = 120.0
+    /// Measured (docs/limits.md): a repeating nudge's activation, about one event each (1.0 at
+    /// 10 ms, 1.2 at 1 s); a poll of the public database, about one per device (1.0–1.06); a usage
+    /// session, its start, end and the work they trigger (4 at 10 ms, 8.7 at 10 s); a blocked
+    /// activity's re-check at each `policyValidity` (one per export or import per store).
+    static let eventsPerNudge = 1.2
+    static let eventsPerPoll = 1.1
+    static let eventsPerSession = 9.0
+    static let eventsPerRecheck = 1.0
+    /// The defaults whose events `eventsPerDeviceHour` already holds.
+    static let defaultPollSeconds = 1800.0
+    static let defaultValiditySeconds = 900.0
     static let latencyRowBytes = 560.0
     static let activityRowBytes = 230.0
     static let timelineRowBytes = 70.0
@@ -101,9 +112,10 @@ public struct RunEstimate: Sendable, Equatable {
     self.rows = rows
     heldRecords = zip(storesInZone, objectsInZone).reduce(0) { $0 + $1.0 * $1.1 }
     let deviceHours = Double(spec.devices.count) * hours
+    let timed = Self.timedEvents(spec, layout: layout)
     var events =
       (Cost.eventsPerRow * pushedRows + Cost.eventsPerPagedRow * (rows - pushedRows) + Cost.eventsPerWrite
-        * (edits + bulkSaves) + Cost.eventsPerDeviceHour * deviceHours)
+        * (edits + bulkSaves) + Cost.eventsPerDeviceHour * deviceHours) + timed.reduce(0, +)
     var retries = 0.0
     if spec.server.throttleRequestsPerSecond != nil || spec.server.deviceThrottleRequestsPerMinute != nil {
       retries = Double(spec.devices.count) * spec.duration.seconds / max(spec.server.throttleRetryAfter.mean, 1)
@@ -138,7 +150,7 @@ public struct RunEstimate: Sendable, Equatable {
         let deviceEvents =
           Cost.eventsPerRow * pushedRowsByDevice[index] + Cost.eventsPerPagedRow
           * (rowsByDevice[index] - pushedRowsByDevice[index]) + Cost.eventsPerWrite * editsByDevice[index]
-          + Cost.eventsPerDeviceHour * hours
+          + Cost.eventsPerDeviceHour * hours + timed[index]
         partEvents += deviceEvents
         partMemory +=
           Cost.bytesPerRow * rowsByDevice[index] + perEvent * deviceEvents + Cost.bytesPerHeldRecord
@@ -154,6 +166,50 @@ public struct RunEstimate: Sendable, Equatable {
         Cost.baseBytes + Cost.bytesPerPartitionedRow * rows + min(Double(parts), Cost.partsInFlight)
         * largestPartMemory
     }
+  }
+
+  /// Per device, the events of sources that run on a clock rather than per write: repeating
+  /// nudges, usage sessions, public-database polls faster than the default, and blocked
+  /// activities re-checked more often than the default `policyValidity`. Each was missed before
+  /// (a nudge every 10 ms was estimated at 518 events and made 1.4 M).
+  static func timedEvents(
+    _ spec: WorldSpec, layout: (zones: [(scope: DatabaseScope, owner: Int)], storeZones: [Int32])
+  )
+    -> [Double]
+  {
+    let duration = spec.duration.seconds
+    var events = [Double](repeating: 0, count: spec.devices.count)
+    for action in spec.timeline {
+      guard case .nudge(let every, let until, _) = action.action else { continue }
+      let start = action.at.seconds
+      let end = min(until.map { $0.seconds } ?? duration, duration)
+      let count = every.map { start > end ? 0 : ((end - start) / max($0.seconds, 1e-9)).rounded(.down) + 1 } ?? 1
+      for device in action.devices where events.indices.contains(device) {
+        events[device] += Cost.eventsPerNudge * count
+      }
+    }
+    let pollExcess = max(0, 1 / max(spec.polling.intervalSeconds, 1e-9) - 1 / Cost.defaultPollSeconds)
+    let recheckExcess = max(
+      0, 1 / max(spec.scheduler.policyValiditySeconds, 1e-9) - 1 / Cost.defaultValiditySeconds)
+    var firstStore = 0
+    for (index, device) in spec.devices.enumerated() {
+      if let usage = device.usage {
+        let sessions: Double
+        if let period = usage.period {
+          let end = min(period.until?.seconds ?? duration, duration)
+          sessions = max(0, (end - period.from.seconds) / max(period.every.seconds, 1e-9))
+        } else {
+          sessions = usage.sessionsPerDay * duration / 86_400
+        }
+        events[index] += Cost.eventsPerSession * sessions
+      }
+      let zones = layout.storeZones[firstStore..<(firstStore + device.stores.count)]
+      firstStore += device.stores.count
+      let publicStores = Double(zones.filter { $0 >= 0 && layout.zones[Int($0)].scope == .public }.count)
+      events[index] += Cost.eventsPerPoll * publicStores * duration * pollExcess
+      events[index] += Cost.eventsPerRecheck * 2 * Double(device.stores.count) * duration * recheckExcess
+    }
+    return events
   }
 
   /// One line for people: `~6.0 M rows, 2.7 M events, 210 MB of memory, 4 kB of files`.

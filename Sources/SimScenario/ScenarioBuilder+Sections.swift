@@ -157,6 +157,11 @@ extension ScenarioBuilder {
   func polling(_ node: JSONNode?, _ spec: inout WorldSpec) {
     guard let fields = reader.object(node, "polling", known: ["interval", "clock"]) else { return }
     if let interval = reader.duration(fields["interval"], "polling.interval", positive: true) {
+      if interval < .seconds(1) {
+        reader.problem(
+          "polling.interval", "\(DurationText.format(interval)) is below the limit of 1s",
+          hint: "a poll is a request to the server; documented intervals are 30 minutes to a day [A TN3164]")
+      }
       spec.polling.intervalSeconds = interval.seconds
     }
     if let clock = reader.string(fields["clock"], "polling.clock") {
@@ -192,6 +197,12 @@ extension ScenarioBuilder {
       spec.scheduler.emptyExportSeconds = value.seconds
     }
     if let value = reader.duration(fields["policyValidity"], path("policyValidity"), positive: true) {
+      if value < .seconds(1) {
+        reader.problem(
+          path("policyValidity"), "\(DurationText.format(value)) is below the limit of 1s",
+          hint: "a blocked activity is re-checked once per validity; the default is 900s [RE], and below a second "
+            + "re-checks only spin")
+      }
       spec.scheduler.policyValiditySeconds = value.seconds
     }
     if let value = reader.bool(fields["exportRequestCoalescing"], path("exportRequestCoalescing")) {

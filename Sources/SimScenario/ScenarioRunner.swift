@@ -175,7 +175,7 @@ public enum ScenarioRunner {
 }
 
 extension StopReason {
-  var isEventLimit: Bool { if case .reachedEventLimit = self { true } else { false } }
+  public var isEventLimit: Bool { if case .reachedEventLimit = self { true } else { false } }
 }
 
 /// A value handed to worker threads that only one of them uses at a time (a progress reporter or

@@ -1,0 +1,115 @@
+import Foundation
+import SimTestSupport
+import Testing
+
+@testable import SimCLI
+@testable import SimScenario
+
+/// The estimate counts every event source that runs on a clock, intervals have lower bounds with
+/// reasons, and a run cut short at the event limit does not pass for a whole one (issue 39,
+/// item 8).
+@Suite struct EstimateBoundsTests {
+  /// The quickstart scenario (no expectations) with `change` applied to its JSON object.
+  func scenario(_ name: String, _ change: (inout [String: Any]) -> Void) throws -> Scenario {
+    let data = try Data(contentsOf: URL(fileURLWithPath: ReportTests.quickstart))
+    var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    object.removeValue(forKey: "expect")
+    object["name"] = name
+    change(&object)
+    let bytes = try JSONSerialization.data(withJSONObject: object)
+    return try ScenarioDecoder.decode(Array(bytes), file: name + ".json", acceptLarge: true).0
+  }
+
+  /// Runs `scenario` and returns its events and the estimate's.
+  func events(_ scenario: Scenario) -> (estimated: Double, actual: Double) {
+    let report = ScenarioRunner.run(scenario)
+    return (RunEstimate(scenario).events, Double(report.outcome.processedEvents))
+  }
+
+  @Test func repeatingNudgesUsagePollsAndRechecksAreEstimatedWithinAFifth() throws {
+    let publicStores: (inout [String: Any]) -> Void = { object in
+      object["devices"] = [["name": "author", "stores": ["public"]], ["name": "reader", "stores": ["public"]]]
+    }
+    let cases: [(String, (inout [String: Any]) -> Void)] = [
+      (
+        "nudge",
+        {
+          $0["duration"] = "2h";
+          $0["timeline"] = [["at": "0s", "devices": "all", "action": ["nudge": ["every": "1s"]]]]
+        }
+      ),
+      (
+        "usage",
+        {
+          $0["duration"] = "2h"
+          $0["devices"] = [["name": "a", "appState": "notRunning"], ["name": "b", "appState": "notRunning"]]
+          $0["usage"] = [["devices": "all", "every": "10s", "sessionLength": "2s"]]
+        }
+      ),
+      (
+        "poll",
+        {
+          publicStores(&$0); $0["duration"] = "1d"; $0["polling"] = ["interval": "1s", "clock": "wallClock"]
+        }
+      ),
+      (
+        "recheck",
+        {
+          $0["duration"] = "1d"
+          $0["scheduler"] = ["policyValidity": "1s"]
+          $0["timeline"] = [["at": "0s", "devices": "all", "action": ["lowPower": true]]]
+        }
+      ),
+    ]
+    for (name, change) in cases {
+      let plain = try scenario(name + "-plain") { object in
+        change(&object)
+        object.removeValue(forKey: "timeline")
+        object.removeValue(forKey: "usage")
+        object.removeValue(forKey: "polling")
+        object.removeValue(forKey: "scheduler")
+      }
+      let (estimated, actual) = events(try scenario(name, change))
+      // The source itself is most of the run: 10 to 300 times the plain scenario's events.
+      #expect(actual > 10 * events(plain).actual, "\(name)")
+      #expect(estimated > actual * 0.8 && estimated < actual * 1.25, "\(name): estimated \(estimated), made \(actual)")
+    }
+  }
+
+  @Test func intervalsBelowTheirLowerBoundsAreRefusedWithTheReason() throws {
+    try withTemporaryDirectory { directory in
+      let text = try String(contentsOfFile: ReportTests.quickstart, encoding: .utf8).replacingOccurrences(
+        of: "\"seed\": 1,",
+        with: "\"seed\": 1, \"polling\": {\"interval\": \"10ms\"}, \"scheduler\": {\"policyValidity\": \"1ns\"},")
+      try text.write(toFile: directory + "/s.json", atomically: true, encoding: .utf8)
+      let result = syncsim(["validate", directory + "/s.json"])
+      #expect(result.code == 65)
+      #expect(result.err.contains("polling.interval: 10ms is below the limit of 1s (a poll is a request"))
+      #expect(result.err.contains("scheduler.policyValidity: 0.000000001s is below the limit of 1s"))
+      #expect(syncsim(["run", directory + "/s.json", "--out", directory + "/out"]).code == 65)
+      #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
+    }
+  }
+
+  @Test func aNudgeEvery10msForAYearIsRefusedByItsEstimate() throws {
+    let nudging = try scenario("nudging") { object in
+      object["duration"] = "365d"
+      object["timeline"] = [["at": "0s", "devices": "all", "action": ["nudge": ["every": "10ms"]]]]
+    }
+    let problems = RunEstimate(nudging).problems(file: "nudging.json")
+    #expect(problems.contains { $0.message.contains("events") && $0.message.contains("over the limit of 200 M") })
+  }
+
+  @Test func aRunStoppedAtTheEventLimitExitsWithFailure() throws {
+    try withTemporaryDirectory { directory in
+      var cut = try scenario("cut") { $0["duration"] = "6h" }
+      cut.spec.maxEvents = 200
+      let console = CapturedConsole()
+      let options = RunCommand.Options(file: "cut.json", out: directory + "/out", trace: false)
+      #expect(RunCommand.execute(cut, options, console: console.console) == .failure)
+      #expect(console.err.contains("the run stopped at the event limit before its end"))
+      #expect(console.out.contains("stopped      at the event limit (200 events)"))
+      #expect(FileManager.default.fileExists(atPath: directory + "/out/summary.csv"))
+    }
+  }
+}
