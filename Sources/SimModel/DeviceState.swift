@@ -13,6 +13,9 @@ struct DeviceState {
   var app: AppState
   var forceQuit = false
   var launchedForPush = false
+  /// A store's setup ended while the process slept, with an export asked for before it: the
+  /// export is asked for when the process wakes.
+  var exportAwaitsWake = false
   var batteryPercent: Double
   var pluggedIn: Bool
   var lowPowerMode: Bool

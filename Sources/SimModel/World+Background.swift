@@ -77,6 +77,16 @@ extension World {
         }
       }
     }
+    if devices[device.index].exportAwaitsWake {
+      devices[device.index].exportAwaitsWake = false
+      for store in storeIDs(of: device)
+      where stores[store.index].setup == .done && stores[store.index].exportAfterSetup
+        && stores[store.index].savedCount > 0
+      {
+        stores[store.index].exportAfterSetup = false
+        requestExport(store, trigger: .exportAgain, sim: &sim)
+      }
+    }
     signal(device, sim: &sim)
   }
 

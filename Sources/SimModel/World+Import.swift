@@ -161,7 +161,8 @@ extension World {
   {
     let device = owner(of: activities[activity.index].store)
     sendRequest(
-      .importPageDone(activity), for: activity, from: device, taking: pageDuration(activity), notBefore: notBefore, sim: &sim)
+      .importPageDone(activity), for: activity, from: device, taking: pageDuration(activity), notBefore: notBefore,
+      sim: &sim)
   }
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -205,7 +206,8 @@ extension World {
         store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
     finishActivity(activity, succeeded: true, sim: &sim)
     importFinishedUI(store, sim: &sim)
-    endResetIfNeeded(store, sim: &sim)
+    // Only an import from the empty token ends a reset: one begun before it brought too little.
+    if state.fromEmptyToken { endResetIfNeeded(store, sim: &sim) }
     if devices[owner(of: store).index].traits.app.deduplicate { deduplicate(store, sim: &sim) }
   }
 

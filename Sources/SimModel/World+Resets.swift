@@ -14,6 +14,15 @@ extension World {
     }
     stores[store.index].importedToken = 0
     stores[store.index].appliedToken = 0
+    // An import already fetching was asked from the old token: what it brings is kept, but it
+    // must not move the store's token past changes the reset dropped (a store removed and
+    // synced again mid-import kept only that import's records, and never converged).
+    let running = stores[store.index].runningImport
+    if running.exists {
+      activities[running.index].snapshotToken = 0
+      activities[running.index].fromEmptyToken = false
+      if running.index < importPageTokens.count { importPageTokens[running.index].removeAll(keepingCapacity: true) }
+    }
     requestImport(store, trigger: .initial, sim: &sim)
   }
 

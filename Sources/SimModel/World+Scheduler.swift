@@ -42,8 +42,15 @@ extension World {
 
   mutating func setupDone(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     stores[store.index].setup = .done
-    // Terminated meanwhile: the next launch asks for the import.
-    guard processRuns(owner(of: store)) else { return }
+    // Suspended or terminated meanwhile: an activation, a launch or a push asks for the import,
+    // and the wake asks for the export a save asked for before the setup (a save just before
+    // suspension was otherwise exported only when the app next left the foreground).
+    guard processRuns(owner(of: store)) else {
+      if stores[store.index].exportAfterSetup && stores[store.index].savedCount > 0 {
+        devices[owner(of: store).index].exportAwaitsWake = true
+      }
+      return
+    }
     requestImport(store, trigger: .initial, sim: &sim)
     if stores[store.index].exportAfterSetup {
       stores[store.index].exportAfterSetup = false
