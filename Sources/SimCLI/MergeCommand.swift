@@ -17,7 +17,7 @@ struct MergeCommand {
   struct Shards {
     var columns: [String] = []
     var rows: [[String]] = []
-    var pointFiles: [(point: String, scenario: String)] = []
+    var pointFiles: [(point: String, name: String, text: String)] = []
     var factors: [String] = []
   }
 
@@ -75,12 +75,20 @@ struct MergeCommand {
       expected = (count, total, factors, rest)
       if seen.contains(index) { problems.append("\(directory): shard \(index) given twice") }
       seen.append(index)
+      var malformed: [Int] = []
       guard let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8),
-        let table = CSVTable.parse(text)
+        let table = CSVTable.parse(text, malformed: &malformed)
       else {
         problems.append("\(directory)/sweep.csv: missing or unreadable")
         continue
       }
+      if let first = malformed.first {
+        problems.append(
+          "\(directory)/sweep.csv: \(malformed.count) row\(malformed.count == 1 ? "" : "s") with the wrong number of "
+            + "fields (first: row \(first)); a shard cut short is run again, not merged")
+        continue
+      }
+      problems += badValues(table, in: directory)
       if let columns, columns != table.columns { problems.append("\(directory)/sweep.csv: different columns") }
       columns = table.columns
       shards.rows += table.rows
@@ -103,6 +111,24 @@ struct MergeCommand {
     let replicationProblems = checkReplications(shards, seedCount: seedCount)
     guard replicationProblems.isEmpty else { return .failure(Problems(messages: replicationProblems)) }
     return .success(shards)
+  }
+
+  /// The rows whose point, replication or seed is not a whole number, or whose value is neither
+  /// empty (undefined) nor a number: at most five are named.
+  static func badValues(_ table: CSVTable, in directory: String) -> [String] {
+    guard let point = table.columns.firstIndex(of: "point"),
+      let replication = table.columns.firstIndex(of: "replication"),
+      let seed = table.columns.firstIndex(of: "seed"), let value = table.columns.firstIndex(of: "value")
+    else { return ["\(directory)/sweep.csv: lacks a point, replication, seed or value column"] }
+    var problems: [String] = []
+    for (number, row) in table.rows.enumerated() where problems.count < 5 {
+      let whole = [point, replication].allSatisfy { Int(row[$0]).map { $0 >= 0 } ?? false } && UInt64(row[seed]) != nil
+      let isValue = row[value].isEmpty || Double(row[value]) != nil || ["NaN", "Inf", "-Inf"].contains(row[value])
+      if !whole || !isValue {
+        problems.append("\(directory)/sweep.csv: row \(number + 1) holds a value that is not a number")
+      }
+    }
+    return problems
   }
 
   /// Every (point, replication, metric) once, and every point with every replication of the plan.
@@ -145,27 +171,30 @@ struct MergeCommand {
     return (index, count, total, String(lines[2].dropFirst(8)), Array(lines[3...]).filter { !$0.isEmpty })
   }
 
-  /// The resolved scenario of each point a shard ran, by point folder.
-  static func pointScenarios(in directory: String) -> [(point: String, scenario: String)] {
+  /// The files of each point a shard ran (its scenario and resolved scenario), by point folder.
+  static func pointScenarios(in directory: String) -> [(point: String, name: String, text: String)] {
     let points = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/points")) ?? []
-    return points.sorted().compactMap { point in
-      (try? String(contentsOfFile: "\(directory)/points/\(point)/scenario.json", encoding: .utf8)).map { (point, $0) }
+    return points.sorted().filter { ResultSetWriter.isRemovableFolder($0, depth: 2) }.flatMap { point in
+      ["scenario.json", "resolved.json"].compactMap { name in
+        (try? String(contentsOfFile: "\(directory)/points/\(point)/\(name)", encoding: .utf8)).map { (point, name, $0) }
+      }
     }
   }
 
   /// Writes the merged files an unsharded sweep would have written.
   static func write(_ shards: Shards, from count: Int, to out: String, console: Console) -> ExitCode {
     let table = SweepOutput.table(shards.rows, factors: shards.factors)
+    var files = [
+      ResultFile(name: "sweep.csv", text: table.text),
+      ResultFile(name: "sweep-summary.csv", text: SweepOutput.summary(of: table, factors: shards.factors).text),
+    ]
+    // Shards that ran replications of one point each wrote its files (the same bytes): one copy.
+    var written = Set<String>()  // membership only; files keep the shards' order
+    for (point, name, text) in shards.pointFiles where written.insert("\(point)/\(name)").inserted {
+      files.append(ResultFile(name: "points/\(point)/\(name)", text: text))
+    }
     do {
-      try ScenarioFile.write(
-        [
-          ("sweep.csv", table.text),
-          ("sweep-summary.csv", SweepOutput.summary(of: table, factors: shards.factors).text),
-        ],
-        to: out)
-      for (point, scenario) in shards.pointFiles {
-        try ScenarioFile.write([("scenario.json", scenario)], to: out + "/points/" + point)
-      }
+      try ResultSetWriter.write(files, to: out, kind: .sweep)
     } catch {
       console.error("error: cannot write \(out): \(OutputPath.describe(error))")
       return .cannotCreate

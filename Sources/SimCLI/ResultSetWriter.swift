@@ -2,86 +2,176 @@ import Foundation
 import SimMetrics
 import SimScenario
 
-/// Writes a run's result files as one set: into a fresh folder beside the target, streamed file
-/// by file, then swapped with the target in one atomic exchange, so that a reader sees the whole
-/// old set or the whole new one, and an interrupted or failed write leaves the old set untouched.
+/// Writes a result set (a run's files, or a sweep's with its `points/`) as one set: into a fresh
+/// folder beside the target, streamed file by file and synced to disk, then swapped with the
+/// target in one atomic exchange, so that a reader sees the whole old set or the whole new one,
+/// and an interrupted or failed write leaves the old set untouched. Two writers into one folder
+/// end with one whole set, the last one's.
 ///
 /// The staging folder is made by `mkdir` under an unpredictable name (`.NAME.tmp-PID-…`), so
-/// nothing planted can be followed; its files are created exclusively inside it. A staging folder
-/// left by a killed process is removed by the next write beside it (`removeStaleTemporaries`). The exchange is Linux's
-/// `renameat2(RENAME_EXCHANGE)`; where it is missing, or the target folder holds files that are not
-/// results (a folder of the user's own), the files are renamed into the target one by one with
-/// rollback (`ScenarioFile.replace`), and only a reader during that moment can see a mix.
+/// nothing planted can be followed; its files are created exclusively inside it. The user's own
+/// regular files in the target (notes beside the results) are hard-linked into the staging folder
+/// before the exchange, so they stay beside the new set. A staging folder left by a killed process
+/// is removed by the next write beside it (`removeStaleTemporaries`). The exchange is Linux's
+/// `renameat2(RENAME_EXCHANGE)`; where it is missing, where the target is a link, or where it holds
+/// something that cannot be linked (a folder of the user's own), the files are renamed into the
+/// target one by one with rollback (`ScenarioFile.replace`), and only a reader during that moment
+/// can see a mix.
 enum ResultSetWriter {
-  /// The names a result folder may hold: what a run or `report` writes. A folder holding anything
-  /// else is never swapped as a whole.
-  static let resultNames: Set<String> = [
+  /// Which set a folder holds: the names it writes, and so the names it replaces.
+  enum Kind: Sendable {
+    case run, sweep
+
+    var names: Set<String> {
+      switch self {
+      case .run: ResultSetWriter.runNames
+      case .sweep: ResultSetWriter.sweepNames
+      }
+    }
+  }
+
+  /// What a run or `report` writes.
+  static let runNames: Set<String> = [
     "summary.csv", "resolved.json", "latency.csv", "activities.csv", "timeline.csv", "objects.csv", "trace.csv",
     "report.html",
   ]
+  /// What `sweep` or `merge` writes; `points` holds a folder per point.
+  static let sweepNames: Set<String> = ["sweep.csv", "sweep-summary.csv", "shard.txt", "report.html", "points"]
+  /// Every name a result set of either kind writes (what a removal may take).
+  static let resultNames = runNames.union(sweepNames)
 
   /// A staging folder beside the target, made before a run that writes files while it goes.
   struct Staging {
     let target: String
     let folder: String
+    var kind = Kind.run
 
     /// The path of `name` in the staging folder.
     func path(_ name: String) -> String { OutputPath.join(folder, name) }
   }
 
-  static func write(_ files: [ResultFile], to directory: String) throws {
-    let staging = try stage(directory)
+  static func write(_ files: [ResultFile], to directory: String, kind: Kind = .run) throws {
+    let staging = try stage(directory, kind: kind)
     try commit(files, staging)
   }
 
   /// Makes the staging folder for a set of results bound for `directory`.
-  static func stage(_ directory: String) throws -> Staging {
+  static func stage(_ directory: String, kind: Kind = .run) throws -> Staging {
     let manager = FileManager.default
     let (parentPath, base) = OutputPath.split(directory)
     let target = OutputPath.join(parentPath, base)
     try manager.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
     ScenarioFile.removeStaleTemporaries(in: parentPath)
-    return Staging(target: target, folder: try makeStaging(named: base, in: parentPath))
+    return Staging(target: target, folder: try makeStaging(named: base, in: parentPath), kind: kind)
   }
 
-  /// Writes the files not yet written into the staging folder and swaps the set in; on any
-  /// failure the staging folder is removed and the target left as it was.
+  /// Writes the files not yet written into the staging folder, syncs them and swaps the set in;
+  /// on any failure the staging folder is removed and the target left as it was.
   static func commit(_ files: [ResultFile], _ staged: Staging) throws {
-    let manager = FileManager.default
     let (target, staging) = (staged.target, staged.folder)
     var committed = false
     defer { if !committed { removeFolder(staging) } }
     for file in files where !file.written {
+      try makeFolders(for: file.name, in: staging)
       try stream(file, to: staged.path(file.name))
     }
-    var isFolder: ObjCBool = false
-    if !manager.fileExists(atPath: target, isDirectory: &isFolder) {
-      guard rename(staging, target) == 0 else {
+    syncFolders(staging, files.map(\.name))
+    let parent = OutputPath.split(target).folder
+    var status = stat()
+    if lstat(target, &status) != 0 {
+      if rename(staging, target) == 0 {
+        syncFolder(parent)
+        committed = true
+        return
+      }
+      // Another writer made the folder meanwhile: exchange with what it wrote.
+      guard errno == EEXIST || errno == ENOTEMPTY, lstat(target, &status) == 0 else {
         throw OutputPath.failure(.fileWriteUnknown, target)
       }
-      committed = true
-      return
     }
-    guard isFolder.boolValue else {
-      throw OutputPath.failure(.fileWriteFileExists, target)
-    }
+    let kind = status.st_mode & S_IFMT
+    guard kind == S_IFDIR || kind == S_IFLNK else { throw OutputPath.failure(.fileWriteFileExists, target) }
     // A link to a folder is never swapped (that would move the link, not the folder).
-    var status = stat()
-    let isLink = lstat(target, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
-    if !isLink, holdsOnlyResults(target), exchange(staging, target) {
-      // The staging folder now holds the previous set: remove it.
-      committed = false
-      return
+    if kind == S_IFDIR, let carried = carryOwnEntries(of: target, into: staging, kind: staged.kind) {
+      if exchange(staging, target) {
+        syncFolder(parent)
+        // The staging folder now holds the previous set: remove it, and the user's names that
+        // now stand in the new set too.
+        removeFolder(staging, carried: carried, newSet: target)
+        committed = true
+        return
+      }
+      for name in carried { unlink(staged.path(name)) }
     }
-    // A folder of the user's own (or no exchange): replace file by file, with rollback.
+    // No exchange: replace file by file, with rollback.
     ScenarioFile.removeStaleTemporaries(in: target)
-    let moves = files.map {
-      (
-        temporary: staged.path($0.name),
-        final: OutputPath.join(target, $0.name)
-      )
+    var moves: [(temporary: String, final: String)] = []
+    for file in files {
+      try makeFolders(for: file.name, in: target)
+      moves.append((staged.path(file.name), OutputPath.join(target, file.name)))
     }
     try ScenarioFile.replace(moves, in: target)
+  }
+
+  /// Hard-links the target's entries that are not of this set into the staging folder, so the
+  /// exchange keeps them beside the new set; nil when one cannot be carried that way (a folder,
+  /// a link, another file system), and then none is.
+  static func carryOwnEntries(of target: String, into staging: String, kind: Kind) -> [String]? {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: target) else { return nil }
+    var carried: [String] = []
+    for name in names.sorted() where !ScenarioFile.isTemporaryName(name) {
+      var status = stat()
+      let path = OutputPath.join(target, name)
+      if kind.names.contains(name) {
+        // A result's name on something else (a folder called timeline.csv) would be hidden in
+        // the old set: that folder is not swapped.
+        let expected = name == "points" ? S_IFDIR : S_IFREG
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == expected else {
+          for done in carried { unlink(OutputPath.join(staging, done)) }
+          return nil
+        }
+        continue
+      }
+      guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+        link(path, OutputPath.join(staging, name)) == 0
+      else {
+        for done in carried { unlink(OutputPath.join(staging, done)) }
+        return nil
+      }
+      carried.append(name)
+    }
+    return carried
+  }
+
+  /// Makes the folders a file's relative `name` (`points/point-0001/scenario.json`) lies in.
+  static func makeFolders(for name: String, in root: String) throws {
+    var path = root
+    for component in name.split(separator: "/").dropLast() {
+      path = OutputPath.join(path, String(component))
+      if mkdir(path, 0o755) != 0 && errno != EEXIST { throw OutputPath.failure(.fileWriteNoPermission, path) }
+    }
+  }
+
+  /// Syncs the staging folder and the folders of `names` in it, so that the exchange publishes
+  /// what is on disk (the files themselves are synced as they are closed).
+  static func syncFolders(_ root: String, _ names: [String]) {
+    var folders: Set<String> = [root]
+    for name in names {
+      var path = root
+      for component in name.split(separator: "/").dropLast() {
+        path = OutputPath.join(path, String(component))
+        folders.insert(path)
+      }
+    }
+    for folder in folders.sorted() { syncFolder(folder) }
+  }
+
+  /// `fsync` of a folder (its entries), best effort.
+  static func syncFolder(_ path: String) {
+    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = fsync(descriptor)
+    close(descriptor)
   }
 
   /// Files opened in a staging folder for rows written while a run goes: each a stream whose
@@ -114,7 +204,7 @@ enum ResultSetWriter {
         do { try stream.finish() } catch { failure = failure ?? "a result file" }
       }
       for (name, descriptor) in descriptors where descriptor >= 0 {
-        if close(descriptor) != 0 { failure = failure ?? name }
+        if fsync(descriptor) != 0 || close(descriptor) != 0 { failure = failure ?? name }
       }
       descriptors = []
       if let failure { throw OutputPath.failure(.fileWriteOutOfSpace, failure) }
@@ -141,7 +231,7 @@ enum ResultSetWriter {
     defer { if !closed { close(descriptor) } }
     try file.produce { bytes in try write(bytes, to: descriptor, path: path) }
     closed = true
-    guard close(descriptor) == 0 else { throw OutputPath.failure(.fileWriteOutOfSpace, path) }
+    guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw OutputPath.failure(.fileWriteOutOfSpace, path) }
   }
 
   /// Creates `path` for writing, exclusively and never through a link; −1 when it cannot.
@@ -153,19 +243,6 @@ enum ResultSetWriter {
   static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
     guard bytes.withUnsafeBytes({ ScenarioFile.writeAll($0, to: descriptor) }) else {
       throw OutputPath.failure(.fileWriteOutOfSpace, path)
-    }
-  }
-
-  /// Whether every entry of `folder` is a result file (a regular file by a result's name) or a
-  /// temporary of one; anything else (a folder, a file of the user's) keeps the folder from being
-  /// swapped as a whole.
-  static func holdsOnlyResults(_ folder: String) -> Bool {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
-    return names.allSatisfy { name in
-      if ScenarioFile.isTemporaryName(name) { return true }
-      var status = stat()
-      let path = OutputPath.join(folder, name)
-      return resultNames.contains(name) && lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
   }
 
@@ -190,44 +267,80 @@ enum ResultSetWriter {
   }
 
   /// Removes a staging folder (or a previous set swapped into its place) without ever following a
-  /// link: the folder is opened with `O_NOFOLLOW` and emptied through that descriptor
+  /// link: each folder is opened with `O_NOFOLLOW` and emptied through its descriptor
   /// (`unlinkat`), so a folder swapped for a link to somewhere else between the exchange and the
   /// clean-up loses nothing but the link itself. Only names a result set or its temporaries use
-  /// are removed; anything else (a file some other process put there) is left, and so is the
-  /// folder.
-  static func removeFolder(_ folder: String) {
+  /// are removed (and in `points/`, point folders and their scenarios); of `carried`, the user's
+  /// names hard-linked into `newSet`, each only while it is still the same file there. Anything
+  /// else is left, and so is the folder.
+  static func removeFolder(_ folder: String, carried: [String] = [], newSet: String? = nil) {
     let (parent, base) = OutputPath.split(folder)
     let parentDescriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard parentDescriptor >= 0 else { return }
     defer { close(parentDescriptor) }
-    let descriptor = openat(parentDescriptor, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    var keep: (names: Set<String>, descriptor: Int32) = (Set(carried), -1)
+    if let newSet, !carried.isEmpty { keep.descriptor = open(newSet, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+    defer { if keep.descriptor >= 0 { close(keep.descriptor) } }
+    removeTree(base, in: parentDescriptor, depth: 0) { name, descriptor in
+      guard keep.names.contains(name), keep.descriptor >= 0 else { return false }
+      var old = stat()
+      var new = stat()
+      return fstatat(descriptor, name, &old, AT_SYMLINK_NOFOLLOW) == 0
+        && fstatat(keep.descriptor, name, &new, AT_SYMLINK_NOFOLLOW) == 0 && old.st_ino == new.st_ino
+        && old.st_dev == new.st_dev
+    }
+  }
+
+  /// Empties and removes the folder `name` of the folder open at `parent`, by descriptor; a link or
+  /// file in its place is removed itself (never what it points to) at the top only.
+  static func removeTree(
+    _ name: String, in parent: Int32, depth: Int, alsoRemovable: (String, Int32) -> Bool = { _, _ in false }
+  ) {
+    let descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
     guard descriptor >= 0 else {
-      // A link (ELOOP) or a file in the folder's place: remove that entry alone, never its target.
       var status = stat()
-      if fstatat(parentDescriptor, base, &status, AT_SYMLINK_NOFOLLOW) == 0 && (status.st_mode & S_IFMT) != S_IFDIR {
-        unlinkat(parentDescriptor, base, 0)
+      if depth == 0, fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) != S_IFDIR {
+        unlinkat(parent, name, 0)
       }
       return
     }
-    for name in entries(of: descriptor) where isRemovable(name) {
+    for entry in entries(of: descriptor) {
       var status = stat()
-      guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) != S_IFDIR
-      else { continue }
-      unlinkat(descriptor, name, 0)
+      guard fstatat(descriptor, entry, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+      let isFolder = (status.st_mode & S_IFMT) == S_IFDIR
+      if isFolder {
+        if isRemovableFolder(entry, depth: depth + 1) { removeTree(entry, in: descriptor, depth: depth + 1) }
+      } else if isRemovable(entry, depth: depth + 1) || (depth == 0 && alsoRemovable(entry, descriptor)) {
+        unlinkat(descriptor, entry, 0)
+      }
     }
     close(descriptor)
     // Fails, harmlessly, if anything was left or the name now stands for something else.
-    unlinkat(parentDescriptor, base, AT_REMOVEDIR)
+    unlinkat(parent, name, AT_REMOVEDIR)
   }
 
-  /// Whether a staging folder's entry `name` is one a result set writes: a result file or a
-  /// temporary (`.NAME.tmp-PID-…`) of one.
-  static func isRemovable(_ name: String) -> Bool {
-    resultNames.contains(name) || ScenarioFile.isTemporaryName(name)
+  /// Whether a file `name` at `depth` (1: the set's folder, 2: `points/`, 3: a point's folder) is
+  /// one a result set writes.
+  static func isRemovable(_ name: String, depth: Int) -> Bool {
+    if ScenarioFile.isTemporaryName(name) { return true }
+    switch depth {
+    case 1: return resultNames.contains(name)
+    case 3: return name == "scenario.json" || name == "resolved.json"
+    default: return false
+    }
+  }
+
+  /// Whether a folder `name` at `depth` is one a result set writes: `points`, and a point's own.
+  static func isRemovableFolder(_ name: String, depth: Int) -> Bool {
+    switch depth {
+    case 1: return name == "points"
+    case 2: return name.hasPrefix("point-") && name.dropFirst(6).allSatisfy(\.isNumber)
+    default: return false
+    }
   }
 
   /// The names in the folder open at `descriptor` (read through a duplicate, so `descriptor`
-  /// stays open), without `.` and `..`.
+  /// stays open), without `.` and `..`, sorted.
   static func entries(of descriptor: Int32) -> [String] {
     let copy = dup(descriptor)
     guard copy >= 0, let directory = fdopendir(copy) else {

@@ -149,11 +149,22 @@ enum ScenarioFile {
       var status = stat()
       guard lstat(path, &status) == 0 else { continue }
       switch status.st_mode & S_IFMT {
-      case S_IFDIR: ResultSetWriter.removeFolder(path)
+      case S_IFDIR:
+        // A staging folder may hold the user's files hard-linked from the target it was for:
+        // those names go too, each only while it is the same file as the target's.
+        let target = OutputPath.join(directory, temporaryBase(name))
+        let others = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        ResultSetWriter.removeFolder(path, carried: others.sorted(), newSet: target)
       case S_IFREG: unlink(path)
       default: continue  // a link or anything else was not made by this program
       }
     }
+  }
+
+  /// The name a temporary `.NAME.tmp-PID-SUFFIX` was made for: `NAME`.
+  static func temporaryBase(_ name: String) -> String {
+    guard let marker = name.range(of: ".tmp-", options: .backwards) else { return name }
+    return String(name[name.index(after: name.startIndex)..<marker.lowerBound])
   }
 
   /// Whether `name` has the shape of a temporary this program makes.

@@ -200,7 +200,7 @@ struct SweepCommand {
     } else {
       outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
     }
-    try ScenarioFile.write(outputs, to: directory)
+    var files = outputs.map { ResultFile(name: $0.name, text: $0.text) }
     let points = plan.points()
     for point in Set(runs.map(\.point.index)).sorted() {
       let document = (try? prepared.runner.resolvedDocument(points[point]).get()) ?? prepared.runner.document
@@ -208,10 +208,12 @@ struct SweepCommand {
       let resolved = ScenarioResolver.file(
         ScenarioResolver.resolve(prepared.scenarios[point] ?? prepared.scenario), seeds: seeds,
         version: SyncSimCommand.version)
-      try ScenarioFile.write(
-        [("scenario.json", document.serialized() + "\n"), ("resolved.json", resolved)],
-        to: directory + "/points/" + SweepCommandLine.folder(point))
+      let folder = "points/" + SweepCommandLine.folder(point) + "/"
+      files.append(ResultFile(name: folder + "scenario.json", text: document.serialized() + "\n"))
+      files.append(ResultFile(name: folder + "resolved.json", text: resolved))
     }
+    // One set: the old sweep's files and points go with it, whole (a killed sweep left a mix).
+    try ResultSetWriter.write(files, to: directory, kind: .sweep)
   }
 }
 

@@ -34,7 +34,8 @@ public enum SyncSimCommand {
     ("run", RunCommand.usage), ("validate", ValidateCommand.usage), ("check", CheckCommand.usage),
     ("sweep", SweepCommand.usage), ("merge", MergeCommand.usage), ("compare", CompareCommand.usage),
     ("report", ReportCommand.usage),
-    ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("swarm", SwarmCommand.usage), ("completion", CompletionCommand.usage),
+    ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("swarm", SwarmCommand.usage),
+    ("completion", CompletionCommand.usage),
   ]
 
   /// The help to print instead of running: `syncsim help COMMAND`, or `-h`/`--help` anywhere

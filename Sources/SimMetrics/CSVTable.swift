@@ -116,8 +116,16 @@ public struct CSVTable: Sendable {
 }
 
 extension CSVTable {
-  /// Parses RFC 4180 text (as this type writes it) into a table; nil if it has no header.
+  /// Parses RFC 4180 text (as this type writes it) into a table; nil if it has no header. Records
+  /// whose field count differs from the header's are left out (see `parse(_:malformed:)`).
   public static func parse(_ text: String) -> CSVTable? {
+    var malformed: [Int] = []
+    return parse(text, malformed: &malformed)
+  }
+
+  /// Parses like `parse(_:)` and lists, in `malformed`, the record numbers (1 is the first after
+  /// the header) whose field count differs from the header's: a truncated file's last row.
+  public static func parse(_ text: String, malformed: inout [Int]) -> CSVTable? {
     var records: [[String]] = []
     var field = ""
     var record: [String] = []
@@ -169,7 +177,9 @@ extension CSVTable {
     }
     guard let header = records.first else { return nil }
     var table = CSVTable(columns: header)
-    for row in records.dropFirst() where row.count == header.count { table.append(row) }
+    for (number, row) in records.dropFirst().enumerated() {
+      if row.count == header.count { table.append(row) } else { malformed.append(number + 1) }
+    }
     return table
   }
 }

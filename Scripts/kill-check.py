@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Kills `syncsim run`, `sweep` and `merge` at random moments and checks every result set is whole.
+
+Each command writes into a folder that already holds a whole set from another seed (and, for
+`run`, a file of the user's own). The command is started, killed with SIGKILL after a random
+delay within its usual duration, and the folder is read: every file must belong to the old set
+or every file to the new one (each file carries its seed), the set must be complete, the user's
+file must be intact, and no staging folder of a finished command may stay behind. Then pairs of
+the same command run at once into one folder: both exit 0 and one whole set remains.
+
+Usage: python3 Scripts/kill-check.py [--kills N] [--pairs N] [--seed S] [--binary PATH]
+Exits 1 on any mixed or partial set.
+"""
+import argparse
+import csv
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+RUN_FILES = ["summary.csv", "latency.csv", "activities.csv", "timeline.csv", "resolved.json"]
+
+
+def seeds_of_run(folder):
+    """The seed each file of a run folder holds, or None for a file that is missing."""
+    seeds = {}
+    for name in RUN_FILES:
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            seeds[name] = None
+        elif name.endswith(".json"):
+            seeds[name] = str(json.load(open(path))["seed"])
+        else:
+            with open(path, newline="") as handle:
+                row = next(csv.DictReader(handle), None)
+            seeds[name] = row["seed"] if row else "empty"
+    return seeds
+
+
+def seeds_of_sweep(folder):
+    """The seeds each file of a sweep folder holds (as a sorted tuple), by file."""
+    seeds = {}
+    for name in ["sweep.csv"]:
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            seeds[name] = None
+            continue
+        with open(path, newline="") as handle:
+            seeds[name] = tuple(sorted({row["seed"] for row in csv.DictReader(handle)}))
+    summary = os.path.join(folder, "sweep-summary.csv")
+    seeds["sweep-summary.csv"] = "present" if os.path.exists(summary) else None
+    points = os.path.join(folder, "points")
+    found = set()
+    for point in sorted(os.listdir(points)) if os.path.isdir(points) else []:
+        resolved = os.path.join(points, point, "resolved.json")
+        if not os.path.exists(resolved):
+            found.add(None)
+            continue
+        document = json.load(open(resolved))
+        found.add(tuple(sorted(str(s) for s in document.get("seeds", [document.get("seed")]))))
+    seeds["points"] = tuple(sorted(found, key=str))
+    return seeds
+
+
+def staging_left(parent):
+    return [name for name in os.listdir(parent) if ".tmp-" in name]
+
+
+def kill_after(args, delay):
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    if process.poll() is None:
+        process.send_signal(signal.SIGKILL)
+    process.wait()
+    return process.returncode
+
+
+def check_run(binary, scenario, work, kills, rng):
+    failures = []
+    folder = os.path.join(work, "run")
+    base = [binary, "run", scenario, "--duration", "10d", "--out", folder]
+    subprocess.run(base + ["--seed", "1"], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(folder, "notes.txt"), "w") as handle:
+        handle.write("mine\n")
+    started = time.monotonic()
+    subprocess.run(base + ["--seed", "2"], check=True, stdout=subprocess.DEVNULL)
+    duration = time.monotonic() - started
+    outcomes = {"old": 0, "new": 0}
+    for kill in range(kills):
+        old, new = ("2", "3") if kill % 2 == 0 else ("3", "2")
+        kill_after(base + ["--seed", new], rng.uniform(0, duration * 1.2))
+        seeds = seeds_of_run(folder)
+        values = set(seeds.values())
+        if len(values) != 1 or None in values or values.pop() not in (old, new):
+            failures.append(f"run kill {kill}: mixed or partial set {seeds}")
+        elif seeds["summary.csv"] == new:
+            outcomes["new"] += 1
+        else:
+            outcomes["old"] += 1
+            # Leave the folder as the next kill expects it: the new set whole.
+            subprocess.run(base + ["--seed", new], check=True, stdout=subprocess.DEVNULL)
+        if open(os.path.join(folder, "notes.txt")).read() != "mine\n":
+            failures.append(f"run kill {kill}: the user's notes.txt changed or went")
+    subprocess.run(base + ["--seed", "4"], check=True, stdout=subprocess.DEVNULL)
+    if staging_left(work):
+        failures.append(f"run: staging folders left after a whole run: {staging_left(work)}")
+    return failures, f"run: {kills} kills, {outcomes['old']} left the old set, {outcomes['new']} the new"
+
+
+def sweep_args(binary, scenario, folder, seeds, shard=None):
+    args = [binary, "sweep", scenario, "--set", "push.dropProbability=0,0.5", "--set", "duration=3d",
+            "--seeds", seeds, "--jobs", "1", "--out", folder]
+    return args + (["--shard", shard] if shard else [])
+
+
+def check_sweep(binary, scenario, work, kills, rng):
+    failures = []
+    folder = os.path.join(work, "sweep")
+    subprocess.run(sweep_args(binary, scenario, folder, "1..3"), check=True, stdout=subprocess.DEVNULL)
+    started = time.monotonic()
+    subprocess.run(sweep_args(binary, scenario, folder, "4..6"), check=True, stdout=subprocess.DEVNULL)
+    duration = time.monotonic() - started
+    sets = {"1..3": ("1", "2", "3"), "4..6": ("4", "5", "6")}
+    for kill in range(kills):
+        new = "1..3" if kill % 2 == 0 else "4..6"
+        kill_after(sweep_args(binary, scenario, folder, new), rng.uniform(0, duration * 1.2))
+        seeds = seeds_of_sweep(folder)
+        whole = [name for name, expected in sets.items()
+                 if seeds["sweep.csv"] == expected and seeds["points"] == (expected,)
+                 and seeds["sweep-summary.csv"] == "present"]
+        if not whole:
+            failures.append(f"sweep kill {kill}: mixed or partial set {seeds}")
+    return failures, f"sweep: {kills} kills"
+
+
+def check_merge(binary, scenario, work, kills, rng):
+    failures = []
+    shards = {}
+    for seeds in ["1..2", "3..4"]:
+        for index in (1, 2):
+            folder = os.path.join(work, f"shard-{seeds}-{index}")
+            subprocess.run(sweep_args(binary, scenario, folder, seeds, f"{index}/2"), check=True,
+                           stdout=subprocess.DEVNULL)
+            shards.setdefault(seeds, []).append(folder)
+    out = os.path.join(work, "merged")
+    subprocess.run([binary, "merge", *shards["1..2"], "--out", out], check=True, stdout=subprocess.DEVNULL)
+    started = time.monotonic()
+    subprocess.run([binary, "merge", *shards["3..4"], "--out", out], check=True, stdout=subprocess.DEVNULL)
+    duration = time.monotonic() - started
+    sets = {"1..2": ("1", "2"), "3..4": ("3", "4")}
+    for kill in range(kills):
+        new = "1..2" if kill % 2 == 0 else "3..4"
+        kill_after([binary, "merge", *shards[new], "--out", out], rng.uniform(0, duration * 1.5))
+        seeds = seeds_of_sweep(out)
+        whole = [name for name, expected in sets.items()
+                 if seeds["sweep.csv"] == expected and seeds["points"] == (expected,)]
+        if not whole:
+            failures.append(f"merge kill {kill}: mixed or partial set {seeds}")
+    return failures, f"merge: {kills} kills"
+
+
+def check_pairs(binary, scenario, work, pairs):
+    failures = []
+    folder = os.path.join(work, "pair")
+    base = [binary, "run", scenario, "--duration", "10d", "--out", folder]
+    subprocess.run(base + ["--seed", "1"], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(folder, "notes.txt"), "w") as handle:
+        handle.write("mine\n")
+    for pair in range(pairs):
+        first = subprocess.Popen(base + ["--seed", "5"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        second = subprocess.Popen(base + ["--seed", "6"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        codes = (first.wait(), second.wait())
+        seeds = seeds_of_run(folder)
+        values = set(seeds.values())
+        if codes != (0, 0):
+            failures.append(f"pair {pair}: exit codes {codes}: {first.stderr.read()!r} {second.stderr.read()!r}")
+        if len(values) != 1 or values.pop() not in ("5", "6"):
+            failures.append(f"pair {pair}: mixed set {seeds}")
+        if open(os.path.join(folder, "notes.txt")).read() != "mine\n":
+            failures.append(f"pair {pair}: the user's notes.txt changed or went")
+    if staging_left(work):
+        failures.append(f"pairs: staging folders left: {staging_left(work)}")
+    return failures, f"pairs: {pairs} concurrent pairs"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--pairs", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--binary", default=".build/release/syncsim")
+    options = parser.parse_args()
+    binary = os.path.abspath(options.binary)
+    scenario = os.path.abspath("Scenarios/quickstart.json")
+    rng = random.Random(options.seed)
+    failures = []
+    work = tempfile.mkdtemp(prefix="syncsim-kill-")
+    try:
+        for check in (check_run, check_sweep, check_merge):
+            found, line = check(binary, scenario, work, options.kills, rng)
+            failures += found
+            print(f"kill-check: {line}, {len(found)} failures")
+        found, line = check_pairs(binary, scenario, work, options.pairs)
+        failures += found
+        print(f"kill-check: {line}, {len(found)} failures")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for failure in failures[:20]:
+        print("FAIL " + failure)
+    print(f"kill-check: {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

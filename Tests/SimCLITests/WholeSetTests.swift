@@ -1,0 +1,90 @@
+import Foundation
+import SimTestSupport
+import Testing
+
+@testable import SimCLI
+
+/// Every command that writes a result set writes it whole: staged, synced and exchanged, with the
+/// user's own files kept beside it (issue 39, item 6). `Scripts/kill-check.py` kills each command
+/// at random moments and finds only whole old or whole new sets.
+@Suite struct WholeSetTests {
+  static let quickstart = packageRoot + "/Scenarios/quickstart.json"
+
+  func inode(_ path: String) -> UInt64 {
+    var status = stat()
+    return lstat(path, &status) == 0 ? UInt64(status.st_ino) : 0
+  }
+
+  @Test func aRunIntoAFolderWithTheUsersFilesIsExchangedWholeAndKeepsThem() throws {
+    try withTemporaryDirectory { directory in
+      let out = directory + "/out"
+      #expect(syncsim(["run", Self.quickstart, "--out", out, "--seed", "1"]).code == 0)
+      try "mine\n".write(toFile: out + "/notes.txt", atomically: true, encoding: .utf8)
+      let notes = inode(out + "/notes.txt")
+      let before = inode(out)
+      #expect(syncsim(["run", Self.quickstart, "--out", out, "--seed", "2"]).code == 0)
+      #expect(inode(out) != before, "the folder was exchanged, not rewritten file by file")
+      #expect(inode(out + "/notes.txt") == notes, "the user's file is the same file, linked into the new set")
+      #expect(try String(contentsOfFile: out + "/notes.txt", encoding: .utf8) == "mine\n")
+      let summary = try String(contentsOfFile: out + "/summary.csv", encoding: .utf8)
+      #expect(summary.split(separator: "\n")[1].hasPrefix("quickstart,2,"))
+      let hidden = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(".") }
+      #expect(hidden.isEmpty, "no staging folder or old set left: \(hidden)")
+    }
+  }
+
+  @Test func aSweepReplacesItsOldPointsAndFilesWhole() throws {
+    try withTemporaryDirectory { directory in
+      let out = directory + "/sweep"
+      let four = syncsim([
+        "sweep", Self.quickstart, "--set", "push.dropProbability=0,0.25,0.5,0.75", "--seeds", "1..2", "--out", out,
+      ])
+      #expect(four.code == 0, "\(four.err)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: out + "/points").count == 4)
+      let two = syncsim([
+        "sweep", Self.quickstart, "--set", "push.dropProbability=0,0.5", "--seeds", "3..4", "--out", out,
+      ])
+      #expect(two.code == 0, "\(two.err)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: out + "/points").sorted() == ["point-0000", "point-0001"])
+      let resolved = try String(contentsOfFile: out + "/points/point-0001/resolved.json", encoding: .utf8)
+      #expect(resolved.contains("\"seeds\": [3, 4]") || resolved.contains("\"seeds\":[3,4]"), "\(resolved.prefix(300))")
+    }
+  }
+
+  @Test func mergedPointsKeepTheirResolvedScenarioAndBadShardsAreRefused() throws {
+    try withTemporaryDirectory { directory in
+      for index in 1...2 {
+        let shard = syncsim([
+          "sweep", Self.quickstart, "--set", "push.dropProbability=0,0.5", "--seeds", "1..2", "--shard", "\(index)/2",
+          "--out", directory + "/s\(index)",
+        ])
+        #expect(shard.code == 0, "\(shard.err)")
+      }
+      let merged = syncsim(["merge", directory + "/s1", directory + "/s2", "--out", directory + "/m"])
+      #expect(merged.code == 0, "\(merged.err)")
+      for point in ["point-0000", "point-0001"] {
+        #expect(FileManager.default.fileExists(atPath: directory + "/m/points/\(point)/resolved.json"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/m/points/\(point)/scenario.json"))
+      }
+      // A shard cut short mid-row, and one with a value that is not a number: refused, nothing written.
+      let csv = directory + "/s2/sweep.csv"
+      var text = try String(contentsOfFile: csv, encoding: .utf8)
+      try String(text.dropLast(9)).write(toFile: csv, atomically: true, encoding: .utf8)
+      let truncated = syncsim(["merge", directory + "/s1", directory + "/s2", "--out", directory + "/t"])
+      #expect(truncated.code == 65)
+      #expect(truncated.err.contains("1 row with the wrong number of fields"), "\(truncated.err)")
+      var lines = text.split(separator: "\n").map(String.init)
+      var fields = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      let value = try #require(lines[0].split(separator: ",").firstIndex(of: "value"))
+      fields[value] = "=1+1"
+      lines[1] = fields.joined(separator: ",")
+      text = lines.joined(separator: "\n") + "\n"
+      try text.write(toFile: csv, atomically: true, encoding: .utf8)
+      let bad = syncsim(["merge", directory + "/s1", directory + "/s2", "--out", directory + "/t"])
+      #expect(bad.code == 65)
+      #expect(bad.err.contains("row 1 holds a value that is not a number"), "\(bad.err)")
+      #expect(!FileManager.default.fileExists(atPath: directory + "/t"))
+    }
+  }
+}
