@@ -45,6 +45,14 @@ public struct SimDuration: Hashable, Comparable, Sendable, BitwiseCopyable {
     SimDuration(nanoseconds: a.nanoseconds - b.nanoseconds)
   }
   @inlinable public static func += (a: inout SimDuration, b: SimDuration) { a = a + b }
+  /// `a + b`, held at the largest or smallest duration instead of overflowing: for totals over
+  /// a run's metrics (a thousand activities each blocked for ten years, or retry-afters of two
+  /// years each, pass the 292 years an `Int64` of nanoseconds holds), never for the clock.
+  @inlinable public func saturatingAdding(_ other: SimDuration) -> SimDuration {
+    let (sum, overflow) = nanoseconds.addingReportingOverflow(other.nanoseconds)
+    guard overflow else { return SimDuration(nanoseconds: sum) }
+    return SimDuration(nanoseconds: other.nanoseconds > 0 ? .max : .min)
+  }
   @inlinable public static func -= (a: inout SimDuration, b: SimDuration) { a = a - b }
   @inlinable public static func * (a: SimDuration, k: Int64) -> SimDuration {
     SimDuration(nanoseconds: a.nanoseconds * k)

@@ -126,61 +126,59 @@ extension CSVTable {
   /// Parses like `parse(_:)` and lists, in `malformed`, the record numbers (1 is the first after
   /// the header) whose field count differs from the header's: a truncated file's last row.
   public static func parse(_ text: String, malformed: inout [Int]) -> CSVTable? {
-    var records: [[String]] = []
-    var field = ""
-    var record: [String] = []
-    var quoted = false
-    var iterator = Array(text).makeIterator()
-    var pending: Character? = nil
-    func next() -> Character? {
-      if let character = pending {
-        pending = nil
-        return character
+    // Read as UTF-8 bytes: every byte that matters (quote, comma, CR, LF) is ASCII, and a
+    // multi-byte character never contains one. (Reading `Character`s into an array took 16 bytes
+    // a character, most of a large report's memory.)
+    var text = text
+    return text.withUTF8 { bytes -> CSVTable? in
+      var header: [String]?
+      var table = CSVTable(columns: [])
+      var record: [String] = []
+      var field: [UInt8] = []
+      var quoted = false
+      var number = 0
+      var index = 0
+      func endRecord() {
+        record.append(String(decoding: field, as: UTF8.self))
+        field.removeAll(keepingCapacity: true)
+        if let columns = header {
+          number += 1
+          if record.count == columns.count { table.rows.append(record) } else { malformed.append(number) }
+        } else {
+          header = record
+          table = CSVTable(columns: record)
+        }
+        record = []
       }
-      return iterator.next()
-    }
-    while let character = next() {
-      if quoted {
-        if character == "\"" {
-          if let following = next() {
-            if following == "\"" {
-              field.append("\"")
+      while index < bytes.count {
+        let byte = bytes[index]
+        index += 1
+        if quoted {
+          if byte == 0x22 {
+            if index < bytes.count && bytes[index] == 0x22 {
+              field.append(0x22)
+              index += 1
             } else {
               quoted = false
-              pending = following
             }
           } else {
-            quoted = false
+            field.append(byte)
           }
-        } else {
-          field.append(character)
+          continue
         }
-        continue
+        switch byte {
+        case 0x22: quoted = true
+        case 0x2C:
+          record.append(String(decoding: field, as: UTF8.self))
+          field.removeAll(keepingCapacity: true)
+        case 0x0A: endRecord()
+        case 0x0D: break
+        default: field.append(byte)
+        }
       }
-      switch character {
-      case "\"": quoted = true
-      case ",":
-        record.append(field)
-        field = ""
-      case "\n", "\r\n":
-        record.append(field)
-        records.append(record)
-        record = []
-        field = ""
-      case "\r": break
-      default: field.append(character)
-      }
+      if !field.isEmpty || !record.isEmpty { endRecord() }
+      return header == nil ? nil : table
     }
-    if !field.isEmpty || !record.isEmpty {
-      record.append(field)
-      records.append(record)
-    }
-    guard let header = records.first else { return nil }
-    var table = CSVTable(columns: header)
-    for (number, row) in records.dropFirst().enumerated() {
-      if row.count == header.count { table.append(row) } else { malformed.append(number + 1) }
-    }
-    return table
   }
 }
 

@@ -161,7 +161,7 @@ public final class MetricsRecorder: ObservationSink {
       activities[activity.index].blocked.append((policy, from, to))
       let length = to - from
       counters.blockedCount[Int(policy)] += 1
-      counters.blockedTotal[Int(policy)] += length
+      counters.blockedTotal[Int(policy)] = counters.blockedTotal[Int(policy)].saturatingAdding(length)
       counters.blockedLongest[Int(policy)] = max(counters.blockedLongest[Int(policy)], length)
     case .activityApproved(let activity, let at): activities[activity.index].approvedAt = at
     case .activityStarted(let activity, let at): activities[activity.index].startedAt = at
@@ -201,7 +201,7 @@ public final class MetricsRecorder: ObservationSink {
       counters.cloudErrors[Int(error.position)] += 1
       if let retryAfter, error == .serviceUnavailable || error == .requestRateLimited {
         counters.retryAfterCount += 1
-        counters.retryAfterTotal += retryAfter
+        counters.retryAfterTotal = counters.retryAfterTotal.saturatingAdding(retryAfter)
         counters.retryAfterLongest = max(counters.retryAfterLongest, retryAfter)
       }
     case .reset:
@@ -220,7 +220,7 @@ public final class MetricsRecorder: ObservationSink {
       hidden.insert(Int64(store.raw) << 32 | Int64(object.raw))
     case .orphanWindow(_, _, let from, let to):
       counters.orphanWindows += 1
-      counters.orphanTotal += to - from
+      counters.orphanTotal = counters.orphanTotal.saturatingAdding(to - from)
       counters.orphanLongest = max(counters.orphanLongest, to - from)
     case .finalState(let state):
       finalState = state

@@ -108,17 +108,17 @@ extension RunCounters {
     lostUpdates += other.lostUpdates
     for index in cloudErrors.indices { cloudErrors[index] += other.cloudErrors[index] }
     retryAfterCount += other.retryAfterCount
-    retryAfterTotal += other.retryAfterTotal
+    retryAfterTotal = retryAfterTotal.saturatingAdding(other.retryAfterTotal)
     retryAfterLongest = max(retryAfterLongest, other.retryAfterLongest)
     resets += other.resets
     localEdits += other.localEdits
     orphanWindows += other.orphanWindows
-    orphanTotal += other.orphanTotal
+    orphanTotal = orphanTotal.saturatingAdding(other.orphanTotal)
     orphanLongest = max(orphanLongest, other.orphanLongest)
     setupFailures += other.setupFailures
     for index in blockedCount.indices {
       blockedCount[index] += other.blockedCount[index]
-      blockedTotal[index] += other.blockedTotal[index]
+      blockedTotal[index] = blockedTotal[index].saturatingAdding(other.blockedTotal[index])
       blockedLongest[index] = max(blockedLongest[index], other.blockedLongest[index])
     }
   }

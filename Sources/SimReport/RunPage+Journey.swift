@@ -14,7 +14,7 @@ extension RunPage {
   }
 
   /// What a stage of `row` waited on most: the largest of its cause columns, or the stage itself.
-  func cause(of stage: String, _ row: [String]) -> String {
+  func cause(of stage: String, _ row: ReportTable.Row) -> String {
     guard let latency else { return stage }
     let candidates: [(name: String, column: String)]
     switch stage {

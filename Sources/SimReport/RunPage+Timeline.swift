@@ -107,7 +107,7 @@ extension RunPage {
   func deviceTimeline() -> String {
     guard let timeline else { return missing("timeline.csv") }
     var devices: [String] = []
-    var samples: [String: [(time: Double, row: [String])]] = [:]  // lookup only; order is `devices`
+    var samples: [String: [(time: Double, row: ReportTable.Row)]] = [:]  // lookup only; order is `devices`
     for row in timeline.rows {
       let device = timeline.text(row, "device")
       if samples[device] == nil {

@@ -28,7 +28,7 @@ struct RunPage {
     chosenWrite = write
   }
 
-  var row: [String] { summary.rows[0] }
+  var row: ReportTable.Row { summary.rows[0] }
   func metric(_ name: String) -> Double? { summary.number(row, name) }
   var name: String { summary.text(row, "scenario") }
   var endSeconds: Double { metric("simulatedSeconds") ?? 0 }

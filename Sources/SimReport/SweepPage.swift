@@ -105,7 +105,7 @@ struct SweepPage {
     return svg + "</svg>\n"
   }
 
-  func seriesKey(_ row: [String], excluding factor: String) -> String {
+  func seriesKey(_ row: ReportTable.Row, excluding factor: String) -> String {
     factors.filter { $0 != factor }.map { "\($0)=\(summary.text(row, $0))" }.joined(separator: ", ")
   }
 }

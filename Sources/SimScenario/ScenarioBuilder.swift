@@ -185,13 +185,20 @@ struct ScenarioBuilder {
         ("networkRetryBackoff", "networkFailureProbability"), ("networkRetryBackoffCap", "networkFailureProbability"),
         ("zoneBusyBackoff", "zoneBusyProbability"), ("zoneBusyBackoffCap", "zoneBusyProbability"),
       ]
-      where keys.contains(key)
-        && (spec.server.networkFailureProbability == 0 && needs == "networkFailureProbability"
-          || spec.server.zoneBusyProbability == 0 && needs == "zoneBusyProbability")
+      // The value as written: a probability refused as an error (1) leaves the decoded one at
+      // its default 0, and the warning must not call it 0.
+      where keys.contains(key) && Self.isZeroOrAbsent(members.first { $0.key == needs }?.value)
       {
         reader.warning(ScenarioReader.join("cloud", key), "ignored: \(needs) is 0, so nothing backs off")
       }
     }
+  }
+
+  /// Whether a member is absent or the number 0.
+  static func isZeroOrAbsent(_ node: JSONNode?) -> Bool {
+    guard let node else { return true }
+    if case .number(_, let value) = node.value { return value == 0 }
+    return false
   }
 
   /// Refuses more edits than the limits: the workloads' edits over the duration, scripted edits
