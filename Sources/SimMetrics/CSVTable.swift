@@ -139,6 +139,8 @@ extension CSVTable {
       var number = 0
       var index = 0
       func endRecord() {
+        // A blank line is no record (neither a row nor a malformed one).
+        if record.isEmpty && field.isEmpty { return }
         record.append(String(decoding: field, as: UTF8.self))
         field.removeAll(keepingCapacity: true)
         if let columns = header {

@@ -1,0 +1,68 @@
+import Foundation
+import SimKernel
+import SimMetrics
+import SimTestSupport
+import Testing
+
+@testable import SimCLI
+@testable import SimReport
+@testable import SimScenario
+
+/// What the fuzzer and the issue's "also" list found (issue 39), each with its numbers.
+@Suite struct FuzzFindingsTests {
+  @Test func durationTotalsSaturateInsteadOfOverflowing() {
+    let twoYears = SimDuration.days(730)
+    var total = SimDuration.zero
+    for _ in 0..<200 { total = total.saturatingAdding(twoYears) }
+    #expect(total.nanoseconds == Int64.max)
+    #expect(SimDuration.seconds(3).saturatingAdding(.seconds(4)) == .seconds(7))
+    #expect(SimDuration(nanoseconds: .min + 5).saturatingAdding(SimDuration(nanoseconds: -10)).nanoseconds == .min)
+  }
+
+  /// Fuzz case 2225 (seed 11): the throttled fleet with retry-afters up to 60,000,000 s trapped
+  /// (SIGILL) summing them; it now runs to its end.
+  @Test func aFleetWithRetryAftersOfTwoYearsRunsToItsEnd() throws {
+    try withTemporaryDirectory { directory in
+      var text = try String(contentsOfFile: packageRoot + "/Scenarios/server-throttle-fleet.json", encoding: .utf8)
+      text = text.replacingOccurrences(of: "[\"30s\", \"60s\"]", with: "[\"30s\", \"60000000s\"]")
+      #expect(text.contains("60000000s"))
+      try text.write(toFile: directory + "/s.json", atomically: true, encoding: .utf8)
+      let result = syncsim(["run", directory + "/s.json", "--duration", "10m", "--out", directory + "/out"])
+      #expect(result.code == 1, "expectations fail, nothing traps: \(result.err)")
+      #expect(FileManager.default.fileExists(atPath: directory + "/out/summary.csv"))
+    }
+  }
+
+  @Test func aRefusedProbabilityOfOneIsNotCalledZeroInAWarning() throws {
+    let text = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
+      .replacingOccurrences(
+        of: "\"seed\": 1,",
+        with: "\"seed\": 1, \"cloud\": {\"networkFailureProbability\": 1, \"networkRetryBackoff\": \"5s\"},")
+    let problems: [ScenarioProblem]
+    do {
+      problems = try ScenarioDecoder.decode(Array(text.utf8), file: "p.json").1
+    } catch {
+      problems = error.problems
+    }
+    #expect(problems.contains { $0.message == "1 would retry forever" })
+    #expect(!problems.contains { $0.message.contains("is 0, so nothing backs off") })
+  }
+
+  /// The report's mapped table decodes every field as `CSVTable.parse` does, and leaves out the
+  /// same malformed records.
+  @Test func theMappedTableReadsWhatTheParserReads() throws {
+    let text =
+      "a,b,c\r\n1,\"x,y\",\"say \"\"hi\"\"\"\n2,\"two\nlines\",é\n3,short\n4,,\n\"5\",\"\",\"=1\"\r\n\r\n"
+    var malformed: [Int] = []
+    let parsed = try #require(CSVTable.parse(text, malformed: &malformed))
+    let mapped = try #require(ReportTable(bytes: Data(text.utf8)))
+    #expect(mapped.columns == parsed.columns)
+    #expect(mapped.rows.count == parsed.rows.count)
+    #expect(malformed == [3])
+    for (row, fields) in zip(mapped.rows, parsed.rows) {
+      #expect(parsed.columns.map { mapped.text(row, $0) } == fields)
+    }
+    #expect(parsed.rows[0] == ["1", "x,y", "say \"hi\""])
+    #expect(parsed.rows[1] == ["2", "two\nlines", "é"])
+  }
+}
