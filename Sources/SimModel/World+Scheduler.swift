@@ -15,6 +15,10 @@ extension World {
       return
     }
     if spec.exportRequestCoalescing && stores[store.index].pendingExport.exists { return }
+    // `quotaExceeded` stalls the store's exports until the quota is freed (MODEL §6): a save
+    // meanwhile joins the stall rather than sending an export that must fail. (Each such export
+    // planned the whole growing backlog again: a 40-day zero quota took 2.1 s for 77 k events.)
+    if stores[store.index].quotaStalled { return }
     let activity = submit(.export, store: store, trigger: trigger, sim: &sim)
     stores[store.index].pendingExport = activity
   }

@@ -113,3 +113,28 @@ import Testing
     }
   }
 }
+
+/// `quotaExceeded` stalls a store's exports until the quota is freed (MODEL §6), so a long zero
+/// quota costs time linear in its edits (it replanned the whole backlog at every save: 30 days
+/// 24 s, 60 days over 100 s in the issue).
+@Suite struct QuotaStallTests {
+  @Test func savesDuringAQuotaStallSendNoExportAndTheFreeingSendsThemAll() throws {
+    let text = try String(contentsOfFile: ReportTests.quickstart, encoding: .utf8)
+      .replacingOccurrences(of: "\"duration\": \"6h\"", with: "\"duration\": \"30d\"")
+      .replacingOccurrences(
+        of: "\"expect\": [",
+        with: "\"timeline\": [{\"at\": \"1h\", \"devices\": \"iphone\", \"action\": {\"quota\": 0}},"
+          + " {\"at\": \"29d\", \"devices\": \"iphone\", \"action\": {\"quota\": null}}], \"outputs\": [\"summary\"], \"expect\": ["
+      )
+    let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "q.json").0
+    let report = ScenarioRunner.run(scenario)
+    let writes = try #require(report.summary.value("writes"))
+    #expect(writes > 14_000)
+    // About two events per edit while stalled, not a failing export per save.
+    #expect(Double(report.outcome.processedEvents) < writes * 3, "\(report.outcome.processedEvents) events")
+    #expect(report.summary.value("errors.quotaExceeded") ?? 0 <= 4)
+    #expect(report.summary.value("converged") == 1)
+    let stalled = try #require(report.summary.value("blocked.quota.total"))
+    #expect(stalled > 27 * 86_400, "the stall's wait is the quota's: \(stalled) s")
+  }
+}
