@@ -13,10 +13,11 @@ struct MergeCommand {
     same sweep.csv, sweep-summary.csv and points/ an unsharded sweep writes, byte for byte.
     """
 
-  /// The shards read: their rows, their points' scenarios, and what their manifests agree on.
+  /// The shards read: their `sweep.csv` files (mapped, walked in order when written), their
+  /// points' scenarios, and what their manifests agree on.
   struct Shards {
     var columns: [String] = []
-    var rows: [[String]] = []
+    var files: [(name: String, csv: MappedCSV)] = []
     var pointFiles: [(point: String, name: String, text: String)] = []
     var factors: [String] = []
   }
@@ -75,23 +76,13 @@ struct MergeCommand {
       expected = (count, total, factors, rest)
       if seen.contains(index) { problems.append("\(directory): shard \(index) given twice") }
       seen.append(index)
-      var malformed: [Int] = []
-      guard let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8),
-        let table = CSVTable.parse(text, malformed: &malformed)
-      else {
+      guard let csv = MappedCSV(path: directory + "/sweep.csv") else {
         problems.append("\(directory)/sweep.csv: missing or unreadable")
         continue
       }
-      if let first = malformed.first {
-        problems.append(
-          "\(directory)/sweep.csv: \(malformed.count) row\(malformed.count == 1 ? "" : "s") with the wrong number of "
-            + "fields (first: row \(first)); a shard cut short is run again, not merged")
-        continue
-      }
-      problems += badValues(table, in: directory)
-      if let columns, columns != table.columns { problems.append("\(directory)/sweep.csv: different columns") }
-      columns = table.columns
-      shards.rows += table.rows
+      if let columns, columns != csv.columns { problems.append("\(directory)/sweep.csv: different columns") }
+      columns = csv.columns
+      shards.files.append((directory + "/sweep.csv", csv))
       shards.pointFiles += pointScenarios(in: directory)
     }
     if let expected, problems.isEmpty {
@@ -108,48 +99,56 @@ struct MergeCommand {
     }
     let seedLine = expected.rest.first { $0.hasPrefix("seeds ") }
     let seedCount = seedLine.map { $0.dropFirst(6).split(separator: ",").count }
-    let replicationProblems = checkReplications(shards, seedCount: seedCount)
-    guard replicationProblems.isEmpty else { return .failure(Problems(messages: replicationProblems)) }
+    let rowProblems = checkRows(shards, seedCount: seedCount)
+    guard rowProblems.isEmpty else { return .failure(Problems(messages: rowProblems)) }
     return .success(shards)
   }
 
-  /// The rows whose point, replication or seed is not a whole number, or whose value is neither
-  /// empty (undefined) nor a number: at most five are named.
-  static func badValues(_ table: CSVTable, in directory: String) -> [String] {
-    guard let point = table.columns.firstIndex(of: "point"),
-      let replication = table.columns.firstIndex(of: "replication"),
-      let seed = table.columns.firstIndex(of: "seed"), let value = table.columns.firstIndex(of: "value")
-    else { return ["\(directory)/sweep.csv: lacks a point, replication, seed or value column"] }
+  /// Walks every shard's rows once, in merged order, before anything is written: each row whole
+  /// (a shard cut short mid-row is run again, not merged), its point, replication and seed whole
+  /// numbers and its value a number or empty, each shard in sweep order, every (point,
+  /// replication, metric) once, and every point with every replication of the plan.
+  static func checkRows(_ shards: Shards, seedCount: Int?) -> [String] {
+    var walk = ShardWalk(shards.files, factorCount: shards.factors.count)
+    let valueColumn = walk.metricColumn + 1
     var problems: [String] = []
-    for (number, row) in table.rows.enumerated() where problems.count < 5 {
-      let whole = [point, replication].allSatisfy { Int(row[$0]).map { $0 >= 0 } ?? false } && UInt64(row[seed]) != nil
-      let isValue = row[value].isEmpty || Double(row[value]) != nil || ["NaN", "Inf", "-Inf"].contains(row[value])
-      if !whole || !isValue {
-        problems.append("\(directory)/sweep.csv: row \(number + 1) holds a value that is not a number")
-      }
+    var badValues = [Int](repeating: 0, count: shards.files.count)
+    var previous: ShardWalk.Key?
+    var point: (number: Int, replications: Set<Int>)?
+    func closePoint() {
+      guard let point, let seedCount, point.replications.count != seedCount else { return }
+      let missing = (0..<seedCount).filter { !point.replications.contains($0) }
+      problems.append("point \(point.number) lacks replications \(missing.map(String.init).joined(separator: ", "))")
     }
-    return problems
-  }
-
-  /// Every (point, replication, metric) once, and every point with every replication of the plan.
-  static func checkReplications(_ shards: Shards, seedCount: Int?) -> [String] {
-    let metricColumn = 4 + shards.factors.count
-    var seen = Set<[String]>()  // membership only
-    var replications: [String: Set<Int>] = [:]  // lookup only; points are reported in order
-    var points: [String] = []
-    var problems: [String] = []
-    for row in shards.rows {
-      let key = [row[1], row[2], row[metricColumn]]
-      if !seen.insert(key).inserted && problems.count < 20 {
+    while let (row, shard, number) = walk.next() {
+      let key = walk.key(row)
+      let whole = key.point >= 0 && key.replication >= 0 && UInt64(row[3]) != nil
+      let value = row[valueColumn]
+      if !whole || !(value.isEmpty || Double(value) != nil || ["NaN", "Inf", "-Inf"].contains(value)) {
+        badValues[shard] += 1
+        if badValues[shard] <= 5 {
+          problems.append("\(shards.files[shard].name): row \(number) holds a value that is not a number")
+        }
+      }
+      if let previous, previous == key, problems.count < 20 {
         problems.append("point \(row[1]) replication \(row[2]) (seed \(row[3])) appears twice")
       }
-      if replications[row[1]] == nil { points.append(row[1]) }
-      replications[row[1], default: []].insert(Int(row[2]) ?? -1)
+      previous = key
+      if point?.number != key.point {
+        closePoint()
+        point = (key.point, [])
+      }
+      point?.replications.insert(key.replication)
     }
-    if let seedCount {
-      for point in points where replications[point]!.count != seedCount {
-        let missing = (0..<seedCount).filter { !replications[point]!.contains($0) }
-        problems.append("point \(point) lacks replications \(missing.map(String.init).joined(separator: ", "))")
+    closePoint()
+    for source in walk.sources {
+      if let first = source.malformed.first {
+        problems.append(
+          "\(source.name): \(source.malformed.count) row\(source.malformed.count == 1 ? "" : "s") with the wrong "
+            + "number of fields (first: row \(first)); a shard cut short is run again, not merged")
+      }
+      if let row = source.outOfOrder {
+        problems.append("\(source.name): row \(row) is out of sweep order (point, replication, metric)")
       }
     }
     return problems
@@ -183,10 +182,24 @@ struct MergeCommand {
 
   /// Writes the merged files an unsharded sweep would have written.
   static func write(_ shards: Shards, from count: Int, to out: String, console: Console) -> ExitCode {
-    let table = SweepOutput.table(shards.rows, factors: shards.factors)
+    // sweep.csv is streamed from the shards in merged order; the summary is built as it goes
+    // (only each (point, metric)'s values are kept) and written after it.
+    final class Progress: @unchecked Sendable {
+      var summary: SweepOutput.Summary
+      var rows = 0
+      init(factors: [String]) { summary = SweepOutput.Summary(factors: factors) }
+    }
+    let progress = Progress(factors: shards.factors)
     var files = [
-      ResultFile(name: "sweep.csv", text: table.text),
-      ResultFile(name: "sweep-summary.csv", text: SweepOutput.summary(of: table, factors: shards.factors).text),
+      ResultFile(name: "sweep.csv", columns: SweepOutput.columns(factors: shards.factors)) { stream in
+        var walk = ShardWalk(shards.files, factorCount: shards.factors.count)
+        while let (row, _, _) = walk.next() {
+          stream.append(row)
+          progress.summary.add(row)
+          progress.rows += 1
+        }
+      },
+      ResultFile(name: "sweep-summary.csv", lazyText: { progress.summary.table().text }),
     ]
     // Shards that ran replications of one point each wrote its files (the same bytes): one copy.
     var written = Set<String>()  // membership only; files keep the shards' order
@@ -199,7 +212,7 @@ struct MergeCommand {
       console.error("error: cannot write \(out): \(OutputPath.describe(error))")
       return .cannotCreate
     }
-    console.print("merged \(count) shards: \(table.rows.count) rows into \(out)/")
+    console.print("merged \(count) shards: \(progress.rows) rows into \(out)/")
     return .success
   }
 }

@@ -56,15 +56,27 @@ public enum SweepOutput {
   /// interval from the values as written: Wilson's for a proportion (`converged`), else Student's
   /// t, with bounds never below zero (no metric is negative). Then the point's provenance.
   public static func summary(of table: CSVTable, factors: [String]) -> CSVTable {
-    var out = CSVTable(
-      columns: ["scenario", "point"] + factors + [
-        "metric", "runs", "n", "mean", "sd", "ci95Low", "ci95High", "interval", "scenarioHash", "syncsimVersion",
-      ])
-    let metricColumn = 4 + factors.count
-    let hashColumn = metricColumn + 3
+    var summary = Summary(factors: factors)
+    for row in table.rows { summary.add(row) }
+    return summary.table()
+  }
+
+  /// `sweep-summary.csv` built row by row from `sweep.csv`'s rows in their canonical order, so
+  /// that `merge` can stream its shards: it keeps per (point, metric) only the values.
+  public struct Summary: Sendable {
+    let factors: [String]
+    let metricColumn: Int
     var groups: [(key: [String], runs: Int, values: [Double], provenance: [String])] = []
     var index: [String: Int] = [:]  // lookup only; order follows the sorted table
-    for row in table.rows {
+
+    public init(factors: [String]) {
+      self.factors = factors
+      metricColumn = 4 + factors.count
+    }
+
+    /// Adds one row of `sweep.csv`.
+    public mutating func add(_ row: [String]) {
+      let hashColumn = metricColumn + 3
       let key = [row[0], row[1]] + Array(row[4..<metricColumn]) + [row[metricColumn]]
       let joined = key.joined(separator: "\u{1F}")
       if index[joined] == nil {
@@ -74,28 +86,36 @@ public enum SweepOutput {
       groups[index[joined]!].runs += 1
       if let value = Double(row[metricColumn + 1]) { groups[index[joined]!].values.append(value) }
     }
-    let format = { (value: Double) in value.isNaN ? "" : CSVTable.number(value) }
-    for group in groups {
-      let counts = [String(group.runs), String(group.values.count)]
-      guard let estimate = Statistics.estimate(group.values) else {
-        out.append(group.key + counts + ["", "", "", "", ""] + group.provenance)
-        continue
+
+    /// The summary table of every row added.
+    public func table() -> CSVTable {
+      var out = CSVTable(
+        columns: ["scenario", "point"] + factors + [
+          "metric", "runs", "n", "mean", "sd", "ci95Low", "ci95High", "interval", "scenarioHash", "syncsimVersion",
+        ])
+      let format = { (value: Double) in value.isNaN ? "" : CSVTable.number(value) }
+      for group in groups {
+        let counts = [String(group.runs), String(group.values.count)]
+        guard let estimate = Statistics.estimate(group.values) else {
+          out.append(group.key + counts + ["", "", "", "", ""] + group.provenance)
+          continue
+        }
+        let metric = RunSummary.metric(named: group.key[group.key.count - 1])
+        var interval = (low: estimate.low, high: estimate.high, method: "t")
+        if metric?.isProportion == true,
+          let wilson = Statistics.wilson(successes: group.values.reduce(0, +), n: group.values.count)
+        {
+          interval = (wilson.low, wilson.high, "wilson")
+        } else if estimate.n < 2 {
+          interval.method = ""
+        }
+        out.append(
+          group.key + counts + [
+            format(estimate.mean), format(estimate.standardDeviation), format(max(0, interval.low)),
+            format(max(0, interval.high)), interval.method,
+          ] + group.provenance)
       }
-      let metric = RunSummary.metric(named: group.key[group.key.count - 1])
-      var interval = (low: estimate.low, high: estimate.high, method: "t")
-      if metric?.isProportion == true,
-        let wilson = Statistics.wilson(successes: group.values.reduce(0, +), n: group.values.count)
-      {
-        interval = (wilson.low, wilson.high, "wilson")
-      } else if estimate.n < 2 {
-        interval.method = ""
-      }
-      out.append(
-        group.key + counts + [
-          format(estimate.mean), format(estimate.standardDeviation), format(max(0, interval.low)),
-          format(max(0, interval.high)), interval.method,
-        ] + group.provenance)
+      return out
     }
-    return out
   }
 }

@@ -8,12 +8,20 @@ public struct ResultFile {
   public var columns: [String] = []
   /// Produces every row into the stream, in order.
   public var rows: ((inout CSVStream) -> Void)?
+  /// Makes `text` when the file is written.
+  public var lazyText: (() -> String)?
   /// Already written where the set is being staged (rows written part by part during the run).
   public var written = false
 
   public init(name: String, text: String) {
     self.name = name
     self.text = text
+  }
+
+  /// A short text made only when the file is written (after the files before it in its set).
+  public init(name: String, lazyText: @escaping () -> String) {
+    self.name = name
+    self.lazyText = lazyText
   }
 
   public init(name: String, columns: [String], rows: @escaping (inout CSVStream) -> Void) {
@@ -24,7 +32,7 @@ public struct ResultFile {
 
   /// Writes the file's bytes through `write`, in chunks of about a megabyte.
   public func produce(_ write: @escaping ([UInt8]) throws -> Void) throws {
-    if let text {
+    if let text = text ?? lazyText?() {
       try write(Array(text.utf8))
       return
     }
