@@ -1,3 +1,5 @@
+import SimScenario
+
 /// The `syncsim` command: dispatches verb subcommands and maps errors to exit codes.
 public enum SyncSimCommand {
   /// The version printed by `--version` and recorded in results.
@@ -42,7 +44,8 @@ public enum SyncSimCommand {
   /// after a command (before any `--` value it could be, e.g. `--out -h`, which is rare enough).
   static func helpText(verb: String, rest: [String]) -> String? {
     if verb == "help" {
-      guard let name = rest.first else { return usage }
+      // `syncsim help -h` (every command takes -h) is help about help: the overview.
+      guard let name = rest.first, name != "-h", name != "--help" else { return usage }
       return commands.first { $0.name == name }?.usage
     }
     guard rest.contains("-h") || rest.contains("--help") else { return nil }
@@ -66,8 +69,10 @@ public enum SyncSimCommand {
         console.print(usage)
         return ExitCode.success.rawValue
       case "help":
+        let name = rest.first ?? ""
+        let guess = suggestion(for: name, among: commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
         throw UsageError(
-          "no command named '\(rest.first ?? "")' (commands: \(commands.map(\.name).joined(separator: ", ")))")
+          "no command named '\(name)'\(guess) (commands: \(commands.map(\.name).joined(separator: ", ")))")
       case "--version":
         console.print(version)
         return ExitCode.success.rawValue
@@ -83,7 +88,8 @@ public enum SyncSimCommand {
       case "schema": return SchemaCommand.run(rest, console: console).rawValue
       case "completion": return try CompletionCommand.run(rest, console: console).rawValue
       default:
-        throw UsageError("unknown command '\(verb)'")
+        let guess = suggestion(for: verb, among: commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+        throw UsageError("unknown command '\(verb)'\(guess)")
       }
     } catch {
       console.error("error: \(error.message)")

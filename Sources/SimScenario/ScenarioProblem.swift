@@ -96,7 +96,7 @@ func metricSuggestion(for name: String, among metrics: [String]) -> String? {
   return suggestion(for: name, among: metrics)
 }
 
-func suggestion(for word: String, among candidates: [String]) -> String? {
+public func suggestion(for word: String, among candidates: [String]) -> String? {
   let length = word.count
   let limit = max(2, length / 3)
   // The edit distance is at least the difference in length: a candidate that far off is never

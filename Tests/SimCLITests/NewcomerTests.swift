@@ -133,9 +133,20 @@ import Testing
       #expect(xml.contains(#"tests="2" failures="0" errors="1""#))
       #expect(xml.contains(#"<testcase classname="syncsim.check" name="quickstart" time=""#))
       #expect(xml.contains("<error message="))
-      let lint = try run(
-        "/usr/bin/env", ["xmllint", "-noout", "-schema", packageRoot + "/Tests/Fixtures/junit-jenkins.xsd", report])
-      #expect(lint.status == 0, "xmllint (Debian: libxml2-utils): \(lint.output)")
+      // The structure, checked with the toolchain alone (the README promises nothing else).
+      #expect(JUnitValidator.problems(xml).isEmpty, "\(JUnitValidator.problems(xml))")
+      #expect(
+        !JUnitValidator.problems(
+          xml.replacingOccurrences(of: "<testcase ", with: "<testcase><bogus/></testcase><testcase ")
+        ).isEmpty)
+      // Against the schema itself where xmllint is installed (CI installs it; a clean machine may not).
+      if try run("/usr/bin/env", ["sh", "-c", "command -v xmllint"]).status == 0 {
+        let lint = try run(
+          "/usr/bin/env", ["xmllint", "-noout", "-schema", packageRoot + "/Tests/Fixtures/junit-jenkins.xsd", report])
+        #expect(lint.status == 0, "xmllint (Debian: libxml2-utils): \(lint.output)")
+      } else {
+        print("note: xmllint is not installed; the JUnit report was checked by JUnitValidator only")
+      }
     }
   }
 

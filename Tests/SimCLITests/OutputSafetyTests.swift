@@ -132,3 +132,16 @@ import Testing
     #expect(OutputPath.describe(OutputPath.failure(.fileWriteNoPermission, "/y")).hasPrefix("/y: permission denied"))
   }
 }
+
+/// Issue 38, item 9 (small): `help -h` and did-you-mean for commands.
+@Suite struct HelpTests {
+  @Test func helpTakesDashHAndMisspeltCommandsGetASuggestion() {
+    let help = syncsim(["help", "-h"])
+    #expect(help.code == 0)
+    #expect(help.out.contains("usage") || help.out.contains("syncsim"))
+    let misspelt = syncsim(["swep", "x.json"])
+    #expect(misspelt.code == 64)
+    #expect(misspelt.err.contains("unknown command 'swep' (did you mean 'sweep'?)"))
+    #expect(syncsim(["help", "reprot"]).err.contains("did you mean 'report'?"))
+  }
+}
