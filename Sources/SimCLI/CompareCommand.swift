@@ -7,7 +7,7 @@ import SimScenario
 /// and a verdict: better, worse, changed (for neutral counts) or no significant change.
 struct CompareCommand {
   static let usage = """
-    usage: syncsim compare A_DIR B_DIR [--all] [--force]
+    usage: syncsim compare A_DIR B_DIR [--all] [--force] [--fail-on VERDICTS] [--format F]
 
     Compares two sweeps (folders with sweep.csv) or two runs (folders with summary.csv). For each
     point and metric: the means, B − A with a 95 % Welch t-interval, Welch's p-value and its Holm
@@ -16,8 +16,16 @@ struct CompareCommand {
     values are equal. 0/1 metrics (converged) show Wilson intervals, within [0, 1]. Runs have one
     value each, so only equality can be judged. Lists metrics that differ; --all lists every one.
 
-      --force   compare folders of different scenarios or factors (refused otherwise: exit 65)
+      --force            compare folders of different scenarios or factors (refused otherwise: exit 65)
+      --fail-on VERDICTS exit 1 when any metric's verdict is one of VERDICTS (comma-separated:
+                         worse, better, changed), e.g. --fail-on worse to gate CI on regressions
+      --format F         text (default), csv, json or markdown (a table for CI job summaries);
+                         each row has the change in % and the metric's unit
     """
+
+  /// The verdicts `--fail-on` takes, and the output formats.
+  static let verdictKinds = ["worse", "better", "changed"]
+  static let formats = ["text", "csv", "json", "markdown"]
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
     var args = ArgumentList(arguments)
@@ -27,6 +35,19 @@ struct CompareCommand {
     }
     let all = args.flag("all")
     let force = args.flag("force")
+    let failOn = try (args.option("fail-on") ?? "").split(separator: ",").map { word throws(UsageError) -> String in
+      let kind = String(word)
+      guard verdictKinds.contains(kind) else {
+        let guess = suggestion(for: kind, among: verdictKinds).map { " (did you mean \($0)?)" } ?? ""
+        throw UsageError("--fail-on takes worse, better or changed, got \"\(kind)\"\(guess)")
+      }
+      return kind
+    }
+    let format = try args.option("format") ?? "text"
+    guard formats.contains(format) else {
+      let guess = suggestion(for: format, among: formats).map { " (did you mean \($0)?)" } ?? ""
+      throw UsageError("--format takes text, csv, json or markdown, got \"\(format)\"\(guess)")
+    }
     let directories = try args.positionals()
     guard directories.count == 2 else { throw UsageError("compare takes two folders") }
     var folders: [OrderedValues] = []
@@ -54,6 +75,12 @@ struct CompareCommand {
       console.error("warning: comparing different experiments (\(what))")
     }
     let tested = tests(a, b)
+    let failed = tested.filter { failOn.contains($0.kind) }
+    if format != "text" {
+      let shown = tested.filter { all || !($0.kind == "same" || $0.kind == "none") }
+      console.print(Self.formatted(shown, a: a, b: b, format: format))
+      return failed.isEmpty ? .success : .failure
+    }
     let testCount = tested.filter { $0.raw != nil }.count
     console.print(
       "Welch tests of B − A; p-values Holm-adjusted across the \(testCount) tests (family-wise error 5 %)")
@@ -61,7 +88,7 @@ struct CompareCommand {
       "point  metric                               A mean          B mean          B − A [95 % interval]"
         + "                p        p (Holm)  verdict")
     var shown = 0
-    let mean = { (values: [Double]) in values.isEmpty ? "" : format(Self.mean(values)) }
+    let mean = { (values: [Double]) in values.isEmpty ? "" : Self.format(Self.mean(values)) }
     for test in tested {
       let key = test.key
       let valuesA = a[key]!, valuesB = b[key]!
@@ -74,10 +101,94 @@ struct CompareCommand {
         label.padding(5) + "  " + key.metric.padding(34) + pad(mean(valuesA), 14) + "  "
           + pad(mean(valuesB), 14) + "  " + verdict.interval.padding(36) + " "
           + pad(test.raw.map(formatP) ?? "", 8) + " " + pad(test.adjusted.map(formatP) ?? "", 8) + "  "
-          + verdict.text)
+          + verdict.text + Self.changeText(test, a: valuesA, b: valuesB))
     }
     if shown == 0 { console.print("no metric changed significantly") }
+    if !failed.isEmpty {
+      console.error(
+        "compare: \(failed.count) metric\(failed.count == 1 ? "" : "s") \(failOn.joined(separator: " or ")): "
+          + failed.prefix(5).map { "\($0.key.metric) at point \($0.key.point) (\($0.kind))" }.joined(separator: ", "))
+      return .failure
+    }
     return .success
+  }
+
+  /// `, +12.3 % (s)` after a verdict: B's mean against A's, in the metric's unit.
+  static func changeText(_ test: Test, a: [Double], b: [Double]) -> String {
+    guard let percent = percentChange(a, b) else { return "" }
+    let unit = unit(of: test.key.metric)
+    return "  " + String(format: "%+.1f %%", percent) + (unit.isEmpty ? "" : " (\(unit))")
+  }
+
+  /// (mean B − mean A) / |mean A| in %; nil when A's mean is 0 or either side has no value.
+  static func percentChange(_ a: [Double], _ b: [Double]) -> Double? {
+    guard !a.isEmpty, !b.isEmpty, mean(a) != 0 else { return nil }
+    return (mean(b) - mean(a)) / abs(mean(a)) * 100
+  }
+
+  /// A metric's unit: `s` for durations, `ratio` for 0/1 proportions, empty for counts.
+  static func unit(of metric: String) -> String {
+    guard let info = RunSummary.metric(named: metric) else { return "" }
+    return info.isDuration ? "s" : info.isProportion ? "ratio" : ""
+  }
+
+  /// The tests as CSV, JSON or a Markdown table: point, metric, unit, means, B − A, change in %,
+  /// p-values and verdict.
+  static func formatted(_ tests: [Test], a: OrderedValues, b: OrderedValues, format: String) -> String {
+    let columns = ["point", "metric", "unit", "meanA", "meanB", "difference", "changePercent", "p", "pHolm", "verdict"]
+    let rows: [[String]] = tests.map { test in
+      let (valuesA, valuesB) = (a[test.key] ?? [], b[test.key] ?? [])
+      let meanA = valuesA.isEmpty ? "" : Self.format(mean(valuesA))
+      let meanB = valuesB.isEmpty ? "" : Self.format(mean(valuesB))
+      let difference = valuesA.isEmpty || valuesB.isEmpty ? "" : Self.format(mean(valuesB) - mean(valuesA))
+      let percent = percentChange(valuesA, valuesB).map { String(format: "%.2f", $0) } ?? ""
+      return [
+        test.key.point, test.key.metric, unit(of: test.key.metric), meanA, meanB, difference, percent,
+        test.raw.map { Self.format($0) } ?? "", test.adjusted.map { Self.format($0) } ?? "", test.kind,
+      ]
+    }
+    switch format {
+    case "csv":
+      var table = CSVTable(columns: columns)
+      for row in rows { table.append(row) }
+      return String(table.text.dropLast())
+    case "json":
+      let objects = rows.map { row in
+        "  {"
+          + zip(columns, row).map {
+            "\"\($0)\": \(jsonValue($1, numeric: !["point", "metric", "unit", "verdict"].contains($0)))"
+          }
+          .joined(separator: ", ") + "}"
+      }
+      return "[\n" + objects.joined(separator: ",\n") + "\n]"
+    default:
+      let header =
+        "| " + columns.joined(separator: " | ") + " |\n|" + columns.map { _ in "---" }.joined(separator: "|") + "|"
+      let body = rows.map { row in
+        "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+      }
+      return ([header] + (body.isEmpty ? ["| " + columns.map { _ in "" }.joined(separator: " | ") + " |"] : body))
+        .joined(separator: "\n")
+    }
+  }
+
+  /// A JSON value: a number as written (null when empty), or a string.
+  static func jsonValue(_ text: String, numeric: Bool) -> String {
+    if numeric { return text.isEmpty ? "null" : (Double(text).map { $0.isFinite } == true ? text : "null") }
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      default:
+        if scalar.value < 0x20 {
+          out += String(format: "\\u%04x", scalar.value)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
   }
 
   /// One metric at one point, tested: Welch's raw p-value, its Holm adjustment across every
@@ -87,6 +198,12 @@ struct CompareCommand {
     var raw: Double?
     var adjusted: Double?
     var verdict: (text: String, interval: String)
+
+    /// The verdict's kind: worse, better, changed, same, or none (no significant change).
+    var kind: String {
+      for word in ["worse", "better", "changed", "same"] where verdict.text.hasPrefix(word) { return word }
+      return "none"
+    }
   }
 
   /// Every (point, metric) both folders have, tested, in A's order.

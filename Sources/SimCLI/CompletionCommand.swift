@@ -25,7 +25,7 @@ enum CompletionCommand {
     ("check", ["--baseline", "--junit", "--update", "--help"]),
     ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--accept-large", "--help"]),
     ("merge", ["--out", "--help"]),
-    ("compare", ["--all", "--force", "--help"]),
+    ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),
     ("report", ["--write", "--metric", "--out", "--help"]),
     ("schema", ["policies", "records", "diff", "--help"]),
     (

@@ -111,6 +111,9 @@ public struct CSVTable: Sendable {
     let scaled = (value * 1e6).rounded()
     var text = formatFixed(Int64(scaled) * 1000, decimals: 9)
     while text.hasSuffix("0") { text.removeLast() }
+    // A value that rounds to zero at six decimals (a p-value of 1e-9) is "0", not "0.".
+    if text.hasSuffix(".") { text.removeLast() }
+    if text == "-0" { text = "0" }
     return text
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SimExperiments
+import SimMetrics
 import SimTestSupport
 import Testing
 
@@ -66,6 +67,49 @@ import Testing
       let seeds = syncsim(["merge", directory + "/a1", directory + "/c2", "--out", directory + "/y"])
       #expect(seeds.code == 65 && seeds.err.contains("seeds 1,2,3,4 vs seeds 5,6,7,8"), "\(seeds.err)")
       #expect(!FileManager.default.fileExists(atPath: directory + "/x"))
+    }
+  }
+}
+
+/// `compare` gates CI (issue 38, item 4): `--fail-on` exits 1 on a chosen verdict and 0 on noise,
+/// every row has its change in % and unit, and `--format` writes CSV, JSON or Markdown.
+@Suite struct CompareGateTests {
+  @Test func failOnWorseExitsOneOnARegressionAndZeroOnNoise() throws {
+    try withTemporaryDirectory { directory in
+      let quickstart = packageRoot + "/Scenarios/quickstart.json"
+      for (name, drop, seeds) in [("a", "0", "1..8"), ("b", "0", "9..16"), ("c", "0.6", "9..16")] {
+        let made = syncsim([
+          "sweep", quickstart, "--set", "push.dropProbability=\(drop)", "--seeds", seeds, "--out",
+          directory + "/" + name,
+        ])
+        #expect(made.code == 0, "\(made.err)")
+      }
+      let noise = syncsim(["compare", directory + "/a", directory + "/b", "--fail-on", "worse"])
+      #expect(noise.code == 0, "same setup, other seeds: no verdict\n\(noise.out)")
+      let regression = syncsim(["compare", directory + "/a", directory + "/c", "--fail-on", "worse"])
+      #expect(regression.code == 1)
+      #expect(regression.err.contains("latency.mean at point 0 (worse)"), "\(regression.err)")
+      let line = try #require(regression.out.split(separator: "\n").first { $0.contains(" latency.mean ") })
+      #expect(line.hasSuffix("(s)") && line.contains("worse  +"), "\(line)")
+      #expect(syncsim(["compare", directory + "/a", directory + "/c", "--fail-on", "better"]).code == 0)
+
+      let csv = syncsim(["compare", directory + "/a", directory + "/c", "--format", "csv"]).out
+      let table = try #require(CSVTable.parse(csv))
+      #expect(
+        table.columns == [
+          "point", "metric", "unit", "meanA", "meanB", "difference", "changePercent", "p", "pHolm", "verdict",
+        ])
+      let mean = try #require(table.rows.first { $0[1] == "latency.mean" })
+      #expect(mean[2] == "s" && mean[9] == "worse")
+      let (a, b) = (try #require(Double(mean[3])), try #require(Double(mean[4])))
+      #expect(abs(try #require(Double(mean[6])) - (b - a) / a * 100) < 0.01)
+      let json = syncsim(["compare", directory + "/a", directory + "/c", "--format", "json"]).out
+      let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+      #expect(parsed.count == table.rows.count)
+      let markdown = syncsim(["compare", directory + "/a", directory + "/c", "--format", "markdown"]).out
+      #expect(markdown.hasPrefix("| point | metric | unit |"))
+      #expect(markdown.split(separator: "\n").count == table.rows.count + 2)
+      #expect(syncsim(["compare", directory + "/a", directory + "/c", "--fail-on", "wrose"]).code == 64)
     }
   }
 }

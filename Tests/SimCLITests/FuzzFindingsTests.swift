@@ -10,6 +10,14 @@ import Testing
 
 /// What the fuzzer and the issue's "also" list found (issue 39), each with its numbers.
 @Suite struct FuzzFindingsTests {
+  /// A value that rounds to zero at six decimals was written "0." (compare's JSON of a p-value
+  /// of 1e-9 did not parse).
+  @Test func aTinyNumberIsWrittenZero() {
+    #expect(CSVTable.number(1e-9) == "0")
+    #expect(CSVTable.number(-1e-9) == "0")
+    #expect(CSVTable.number(0.0000015) == "0.000002")
+  }
+
   @Test func durationTotalsSaturateInsteadOfOverflowing() {
     let twoYears = SimDuration.days(730)
     var total = SimDuration.zero
