@@ -47,6 +47,15 @@ struct CheckCommand {
     let junit = try args.option("junit")
     let update = args.flag("update")
     var files = try args.positionals().map { resolveLibraryName($0) }
+    // A name that is neither a file nor a library scenario is a usage error with a suggestion,
+    // not a failed check.
+    for file in files where !FileManager.default.fileExists(atPath: file) {
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: "Scenarios")) ?? [])
+        .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.map { String($0.dropLast(5)) }.sorted()
+      let bare = file.hasSuffix(".json") ? String(OutputPath.split(file).name.dropLast(5)) : file
+      let guess = suggestion(for: bare, among: names).map { " (did you mean \($0)?)" } ?? ""
+      throw UsageError("no scenario file or library scenario named \(file)\(guess)")
+    }
     if files.isEmpty {
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: "Scenarios") else {
         throw UsageError("no scenarios given and no Scenarios/ folder here")
@@ -156,7 +165,7 @@ struct CheckCommand {
         ], ""
       )
     }
-    var failures: [String] = []
+    var moved: [(line: String, size: Double)] = []
     let newSummary = report.summaryTable(version: SyncSimCommand.version)
     for info in RunSummary.catalog {
       guard let old = value(info.name) else { continue }
@@ -166,18 +175,41 @@ struct CheckCommand {
       if let a = Double(old), let b = Double(new), tolerance > 0, abs(b - a) <= tolerance * max(abs(a), 1e-12) {
         continue
       }
-      failures.append(
-        "\(info.name): committed \(old.isEmpty ? "undefined" : old), got \(new.isEmpty ? "undefined" : new)")
+      moved.append(Self.movement(info, old: old, new: new))
     }
-    if failures.isEmpty {
+    if moved.isEmpty {
       return (
         [],
         "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)), metrics within tolerance"
       )
     }
-    failures.insert(
-      "behaviour changed: fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)", at: 0)
-    return (failures, "")
+    // The largest moves first, each with its % and unit: what a reviewer reads first.
+    moved.sort { $0.size > $1.size }
+    let cause =
+      value("scenarioHash") == report.scenarioHash
+      ? "the scenario is the same, so the model changed"
+      : "the scenario file changed (scenarioHash "
+        + "\(value("scenarioHash") ?? "?") → \(report.scenarioHash))"
+    let headline =
+      "behaviour changed: \(moved.count) metric\(moved.count == 1 ? "" : "s") moved, most \(moved[0].line); "
+      + "\(cause); fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)"
+    return ([headline] + moved.map(\.line), "")
+  }
+
+  /// One metric's move as a reviewer reads it: `latency.p50: 4.922 s → 5.906 s (+20.0 %)`, and
+  /// its size for ordering (a change from or to undefined first, then by |%|).
+  static func movement(_ info: RunSummary.MetricInfo, old: String, new: String) -> (line: String, size: Double) {
+    let unit = info.isDuration ? " s" : ""
+    func shown(_ text: String) -> String {
+      guard let value = Double(text) else { return "undefined" }
+      return (info.isDuration ? String(format: "%.3f", value) : CSVTable.number(value)) + unit
+    }
+    guard let a = Double(old), let b = Double(new) else {
+      return ("\(info.name): \(shown(old)) → \(shown(new))", .infinity)
+    }
+    let percent = a == 0 ? (b == 0 ? 0 : Double.infinity) : (b - a) / abs(a) * 100
+    let change = percent.isFinite ? String(format: "%+.1f %%", percent) : "from 0"
+    return ("\(info.name): \(shown(old)) → \(shown(new)) (\(change))", abs(percent))
   }
 
   /// When only the scenario file's text changed (its hash, and perhaps its expectations' counts)

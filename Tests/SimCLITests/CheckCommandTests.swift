@@ -1,5 +1,6 @@
 import Foundation
 import SimCLI
+import SimMetrics
 import SimTestSupport
 import Testing
 
@@ -22,13 +23,14 @@ import Testing
       let changed = syncsim("check", scenario, "--baseline", baseline, "--junit", directory + "/junit.xml")
       #expect(changed.code == 1)
       #expect(changed.out.contains("FAIL quickstart"))
-      #expect(changed.out.contains("behaviour changed: fingerprint"))
-      #expect(changed.out.contains("writes: committed 118, got"))
+      #expect(changed.out.contains("behaviour changed: "))
+      #expect(changed.out.contains("the scenario file changed (scenarioHash "))
+      #expect(changed.out.contains("writes: 118 → "))
       #expect(changed.out.contains("reproduce: swift run -c release syncsim run \(scenario) --seed 1"))
       #expect(changed.out.hasSuffix("0 passed, 1 failed\n"))
       let xml = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
       #expect(xml.contains("<testsuite name=\"syncsim check\" tests=\"1\" failures=\"1\" errors=\"0\" time=\""))
-      #expect(xml.contains("<failure message=\"behaviour changed: fingerprint"))
+      #expect(xml.contains("<failure message=\"behaviour changed: "))
     }
   }
 
@@ -37,6 +39,39 @@ import Testing
       let result = syncsim("check", packageRoot + "/Scenarios/quickstart.json", "--baseline", directory)
       #expect(result.code == 1)
       #expect(result.out.contains("no committed results"))
+    }
+  }
+}
+
+/// Issue 38, item 5: a failing `check` leads with what moved, by how much, in units, and says
+/// whether the scenario or the model changed; a misspelt name is a usage error with a suggestion.
+@Suite struct CheckReviewTests {
+  @Test func aTwentyPercentLatencyChangeLeadsWithTheMetricItsPercentAndUnit() throws {
+    try withTemporaryDirectory { directory in
+      let baseline = directory + "/Results"
+      #expect(
+        syncsim(["check", packageRoot + "/Scenarios/quickstart.json", "--baseline", baseline, "--update"]).code == 0)
+      let path = baseline + "/quickstart/summary.csv"
+      var table = try #require(CSVTable.parse(try String(contentsOfFile: path, encoding: .utf8)))
+      let p50 = try #require(table.columns.firstIndex(of: "latency.p50"))
+      let fingerprint = try #require(table.columns.firstIndex(of: "fingerprint"))
+      var row = table.rows[0]
+      let got = try #require(Double(row[p50]))
+      row[p50] = CSVTable.value(got / 1.2, isDuration: true)
+      row[fingerprint] = "0000000000000000"
+      var edited = CSVTable(columns: table.columns)
+      edited.append(row)
+      table = edited
+      try table.text.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = syncsim(["check", packageRoot + "/Scenarios/quickstart.json", "--baseline", baseline])
+      #expect(result.code == 1)
+      let headline = try #require(result.out.split(separator: "\n").first { $0.contains("behaviour changed") })
+      #expect(headline.contains("1 metric moved, most latency.p50: "), "\(headline)")
+      #expect(headline.contains(" s → ") && headline.contains("(+20.0 %)"), "\(headline)")
+      #expect(headline.contains("the scenario is the same, so the model changed"))
+      let misspelt = syncsim(["check", "quickstrat"])
+      #expect(misspelt.code == 64)
+      #expect(misspelt.err.contains("(did you mean quickstart?)"), "\(misspelt.err)")
     }
   }
 }
