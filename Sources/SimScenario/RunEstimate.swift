@@ -36,7 +36,7 @@ public struct RunEstimate: Sendable, Equatable {
   /// Fitted costs (docs/limits.md).
   enum Cost {
     static let baseBytes = 24.0 * 1024 * 1024
-    static let bytesPerRow = 10.0
+    static let bytesPerRow = 18.0
     static let bytesPerEvent = 16.0
     /// Kept per push event for latency.csv's notify split, when that file is written.
     static let bytesPerEventWithLatency = 12.0
