@@ -83,12 +83,13 @@ public struct SweepRunner: Sendable {
           Array(node.serialized().utf8), file: file, checkingSweep: false, acceptLarge: acceptLarge)
         scenarios[point.index] = scenario
       } catch {
-        problems += error.problems
+        problems += error.problems.map { plan.pointProblem($0, file: file, point: point) }
       }
     }
     // The same problem usually repeats at every point: report each once, in order.
     var unique: [ScenarioProblem] = []
-    for problem in problems where !unique.contains(problem) { unique.append(problem) }
+    var seen = Set<String>()  // membership only; problems keep their order
+    for problem in problems where seen.insert(problem.description).inserted { unique.append(problem) }
     return unique.isEmpty ? .success(scenarios) : .failure(ScenarioProblems(problems: unique))
   }
 

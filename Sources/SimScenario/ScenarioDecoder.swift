@@ -130,7 +130,9 @@ public enum ScenarioDecoder {
           Array(document.serialized().utf8), file: file, policies: policies, checkingSweep: false,
           acceptLarge: acceptLarge)
       } catch {
-        problems += error.problems.filter { $0.severity == .error }
+        problems += error.problems.filter { $0.severity == .error }.map {
+          plan.pointProblem($0, file: file, point: point)
+        }
       }
       for problem in problems {
         let mapped: ScenarioProblem

@@ -120,6 +120,25 @@ public struct SweepPlan: Sendable {
     return result
   }
 
+  /// A problem of a point's scenario as the user can act on it: the scenario with the factors set
+  /// is a document the user never wrote, so a syntax error in it (a factor's value nesting past
+  /// the limit) names the point and its values, not a line of that document (which read as line
+  /// 71 of a 20-line file).
+  public func pointProblem(_ problem: ScenarioProblem, file: String, point: Point) -> ScenarioProblem {
+    guard problem.file != file, problem.path.isEmpty else { return problem }
+    let values = zip(factors, labels(of: point)).map { factor, label in
+      // One line, and short: a value that nests 60 deep is not read in a message.
+      let line = label.split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
+      return "\(factor.path)=" + (line.count > 60 ? line.prefix(57) + "..." : line)
+    }.joined(separator: ", ")
+    let message =
+      problem.message.hasPrefix("malformed JSON: ") ? String(problem.message.dropFirst(16)) : problem.message
+    return ScenarioProblem(
+      file: file, path: "sweep",
+      message: "at point \(point.index) (\(values)): the scenario with these values is not valid JSON: \(message)",
+      hint: "a factor's value nests too deep or is too large for a scenario", severity: problem.severity)
+  }
+
   /// Each exclusion as the value indices it matches per factor, worked out once (comparing
   /// serialized values at every point made large sweeps slow). A rule naming no factor of the
   /// sweep never matches.

@@ -41,6 +41,22 @@ import Testing
     }
   }
 
+  /// A factor's value that nests too deep made the point's generated document fail to parse, and
+  /// the error named line 71 of the 20-line quickstart.json. It now names the point and values.
+  @Test func aPointThatNestsTooDeepIsNamedByItsValuesNotByALineOfAFileNobodyWrote() {
+    var value = "{}"
+    for _ in 0..<61 { value = "{\"a\": \(value)}" }
+    let result = syncsim([
+      "sweep", packageRoot + "/Scenarios/quickstart.json", "--set", "devices[0].power.x=\(value)", "--out",
+      "/nonexistent/x",
+    ])
+    #expect(result.code == 65)
+    #expect(
+      result.err.contains("quickstart.json: sweep: at point 0 (devices[0].power.x={\"a\": {\"a\""), "\(result.err)")
+    #expect(result.err.contains("the scenario with these values is not valid JSON: nesting deeper than 64 levels"))
+    #expect(!result.err.contains("quickstart.json:71:"))
+  }
+
   @Test func aRefusedProbabilityOfOneIsNotCalledZeroInAWarning() throws {
     let text = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
       .replacingOccurrences(
