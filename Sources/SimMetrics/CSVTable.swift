@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 
 /// A CSV table: header declared once, rows of text fields, written with RFC 4180 quoting.
@@ -129,61 +130,17 @@ extension CSVTable {
   /// Parses like `parse(_:)` and lists, in `malformed`, the record numbers (1 is the first after
   /// the header) whose field count differs from the header's: a truncated file's last row.
   public static func parse(_ text: String, malformed: inout [Int]) -> CSVTable? {
-    // Read as UTF-8 bytes: every byte that matters (quote, comma, CR, LF) is ASCII, and a
-    // multi-byte character never contains one. (Reading `Character`s into an array took 16 bytes
+    // One decoder for every reader (`MappedCSV`): over UTF-8 bytes, where every byte that
+    // matters (quote, comma, CR, LF) is ASCII. (Reading `Character`s into an array took 16 bytes
     // a character, most of a large report's memory.)
-    var text = text
-    return text.withUTF8 { bytes -> CSVTable? in
-      var header: [String]?
-      var table = CSVTable(columns: [])
-      var record: [String] = []
-      var field: [UInt8] = []
-      var quoted = false
-      var number = 0
-      var index = 0
-      func endRecord() {
-        // A blank line is no record (neither a row nor a malformed one).
-        if record.isEmpty && field.isEmpty { return }
-        record.append(String(decoding: field, as: UTF8.self))
-        field.removeAll(keepingCapacity: true)
-        if let columns = header {
-          number += 1
-          if record.count == columns.count { table.rows.append(record) } else { malformed.append(number) }
-        } else {
-          header = record
-          table = CSVTable(columns: record)
-        }
-        record = []
-      }
-      while index < bytes.count {
-        let byte = bytes[index]
-        index += 1
-        if quoted {
-          if byte == 0x22 {
-            if index < bytes.count && bytes[index] == 0x22 {
-              field.append(0x22)
-              index += 1
-            } else {
-              quoted = false
-            }
-          } else {
-            field.append(byte)
-          }
-          continue
-        }
-        switch byte {
-        case 0x22: quoted = true
-        case 0x2C:
-          record.append(String(decoding: field, as: UTF8.self))
-          field.removeAll(keepingCapacity: true)
-        case 0x0A: endRecord()
-        case 0x0D: break
-        default: field.append(byte)
-        }
-      }
-      if !field.isEmpty || !record.isEmpty { endRecord() }
-      return header == nil ? nil : table
+    guard let csv = MappedCSV(bytes: Data(text.utf8)) else { return nil }
+    var table = CSVTable(columns: csv.columns)
+    var cursor = csv.cursor()
+    var isMalformed = false
+    while let row = cursor.next(malformed: &isMalformed) {
+      if isMalformed { malformed.append(cursor.number) } else { table.rows.append(row) }
     }
+    return table
   }
 }
 
