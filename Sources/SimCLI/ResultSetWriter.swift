@@ -244,7 +244,28 @@ enum ResultSetWriter {
     guard bytes.withUnsafeBytes({ ScenarioFile.writeAll($0, to: descriptor) }) else {
       throw OutputPath.failure(.fileWriteOutOfSpace, path)
     }
+    startWriteback(descriptor)
   }
+
+  /// Asks the kernel to start writing the file's dirty pages now, without waiting, so that the
+  /// `fsync` before the exchange finds most of a large file already on disk (the write-back
+  /// overlaps the rest of the run instead of adding to its end). Linux only; a no-op elsewhere.
+  static func startWriteback(_ descriptor: Int32) {
+    let writeOnly: UInt32 = 2  // SYNC_FILE_RANGE_WRITE
+    _ = syncFileRange?(descriptor, 0, 0, writeOnly)
+  }
+
+  typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+
+  /// `sync_file_range`, looked up at run time (Glibc's module does not declare it).
+  static let syncFileRange: SyncFileRange? = {
+    #if os(Linux)
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range") else { return nil }
+      return unsafeBitCast(symbol, to: SyncFileRange.self)
+    #else
+      return nil
+    #endif
+  }()
 
   typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
 
