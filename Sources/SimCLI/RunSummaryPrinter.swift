@@ -31,6 +31,13 @@ enum RunSummaryPrinter {
     console.print(
       "latency      p50 \(duration("latency.p50"))   p95 \(duration("latency.p95"))   max \(duration("latency.max"))   (\(count("rowsVisible")) of \(count("rows")) rows visible)"
     )
+    // Rows never visible are censored: every latency statistic covers the visible rows only,
+    // so with some still unseen at the end, the percentiles, mean and max are lower bounds.
+    if let unseen = summary.value("rowsNotVisible"), unseen > 0 {
+      console.print(
+        "censored     \(count("rowsNotVisible")) rows never became visible by the end: the latency figures "
+          + "cover visible rows only and are lower bounds")
+    }
     let converged = summary.value("converged") == 1
     console.print(
       "convergence  "

@@ -54,7 +54,10 @@ extension RunPage {
     let notVisible = Int(min(max(metric("rowsNotVisible") ?? 0, 0), 1e15))
     var caption = "Each curve: the share of (write, observer) rows of one observer group visible within the time on "
     caption += "the axis. Dashed lines: the run's p50, p95 and p99 over all visible rows (summary.csv)."
-    if notVisible > 0 { caption += " \(notVisible) rows never became visible and are not in the curves." }
+    if notVisible > 0 {
+      caption += " \(notVisible) rows never became visible and are not in the curves: they are censored, so "
+      caption += "p50, p95 and p99 are lower bounds."
+    }
     return svg + "<p class=\"caption\">\(caption)</p>\n"
   }
 

@@ -197,3 +197,27 @@ import Testing
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 }
+
+/// Issue 38, item 9: the README's worked example is what `run` prints (it showed a stale
+/// fingerprint); every line but the wall time and the results folder must match.
+@Suite struct WorkedExampleTests {
+  @Test func theReadmesWorkedExampleIsWhatRunPrints() throws {
+    let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+    let start = try #require(readme.range(of: "$ swift run -c release syncsim run Scenarios/quickstart.json\n"))
+    let block = readme[start.upperBound...].prefix { $0 != "`" }
+    let shown = block.split(separator: "\n").map(String.init)
+    try withTemporaryDirectory { directory in
+      let result = syncsim(["run", packageRoot + "/Scenarios/quickstart.json", "--out", directory + "/quickstart"])
+      #expect(result.code == 0)
+      let printed = result.out.split(separator: "\n").map(String.init)
+      #expect(printed.count == shown.count, "\(printed)")
+      for (readmeLine, line) in zip(shown, printed) where !line.hasPrefix("results") {
+        if line.hasPrefix("simulated") {
+          #expect(readmeLine.components(separatedBy: "   wall")[0] == line.components(separatedBy: "   wall")[0])
+        } else {
+          #expect(readmeLine == line)
+        }
+      }
+    }
+  }
+}

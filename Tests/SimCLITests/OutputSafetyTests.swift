@@ -3,6 +3,7 @@ import SimTestSupport
 import Testing
 
 @testable import SimCLI
+@testable import SimMetrics
 @testable import SimScenario
 
 /// Output paths and result folders as a careless or hostile user gives them: refused with a
@@ -143,5 +144,25 @@ import Testing
     #expect(misspelt.code == 64)
     #expect(misspelt.err.contains("unknown command 'swep' (did you mean 'sweep'?)"))
     #expect(syncsim(["help", "reprot"]).err.contains("did you mean 'report'?"))
+  }
+}
+
+/// Issue 38, item 8 (console and report): rows never visible are censored, and the summary says
+/// the latency figures are then lower bounds.
+@Suite struct CensoringTests {
+  @Test func aRunWithUnseenRowsSaysItsLatencyFiguresAreLowerBounds() throws {
+    try withTemporaryDirectory { directory in
+      let result = syncsim(["run", packageRoot + "/Scenarios/nudge-timer.json", "--out", directory + "/out"])
+      let summary = try #require(
+        CSVTable.parse(try String(contentsOfFile: directory + "/out/summary.csv", encoding: .utf8)))
+      let unseen = try #require(summary.columns.firstIndex(of: "rowsNotVisible").map { summary.rows[0][$0] })
+      #expect(Int(unseen) ?? 0 > 0)
+      #expect(result.out.contains("censored     \(unseen) rows never became visible by the end: the latency figures"))
+      #expect(syncsim(["report", directory + "/out"]).code == 0)
+      let html = try String(contentsOfFile: directory + "/out/report.html", encoding: .utf8)
+      #expect(html.contains("\(unseen) rows never became visible and are not in the curves: they are censored"))
+      let clean = syncsim(["run", packageRoot + "/Scenarios/quickstart.json", "--out", directory + "/q"])
+      #expect(!clean.out.contains("censored"))
+    }
   }
 }
