@@ -73,7 +73,7 @@ struct SwarmWorld {
       timeline.append((heal, "{\"at\": \(at(heal)), \"devices\": \"all\", \"action\": \(action)}"))
     }
     // Pushes may still be dropped (a parameter), and a foreground app imports only on a push or
-    // an activation (MODEL §7): the person opens every app once more, after the exports of the
+    // an activation (spec §7): the person opens every app once more, after the exports of the
     // heal have committed.
     let again = heal + Swarm.reactivateAfter.seconds
     for action in ["\"background\"", "\"activate\""] {

@@ -32,7 +32,7 @@ public struct LatencyRow: Sendable {
   /// The observer's store that the row is about.
   var observerStore = StoreID.none
 
-  /// MODEL §10's stages.
+  /// spec §10's stages.
   public static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]
 
   /// The causes the notify stage is split into (`MetricsRecorder.notifyCauses`), in order: push

@@ -295,7 +295,7 @@ extension MetricsRecorder {
   }
 }
 
-/// Where every write ended up (MODEL §10 conservation): the four counts add up to all writes.
+/// Where every write ended up (spec §10 conservation): the four counts add up to all writes.
 public struct WriteAccounting: Equatable, Sendable {
   /// Committed at the server and not lost to a device that had not seen it.
   public var committed = 0

@@ -1,7 +1,7 @@
 import SimKernel
 import SimModel
 
-/// Watches a run's observations and computes its metrics (MODEL §10). Never steers the model.
+/// Watches a run's observations and computes its metrics (spec §10). Never steers the model.
 public final class MetricsRecorder: ObservationSink {
   struct WriteRecord {
     var store: StoreID

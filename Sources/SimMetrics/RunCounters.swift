@@ -1,7 +1,7 @@
 import SimKernel
 import SimModel
 
-/// The counters of MODEL §10, accumulated from observations.
+/// The counters of spec §10, accumulated from observations.
 public struct RunCounters: Sendable {
   public var exportsSucceeded = 0
   public var exportsFailed = 0

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The seven stage durations of a latency row (MODEL §10), in `LatencyRow.stageNames` order.
+/// The seven stage durations of a latency row (spec §10), in `LatencyRow.stageNames` order.
 ///
 /// Stored inline rather than as an array: a large run has millions of rows (10,000 public-database
 /// readers × a day's posts), and an array per row cost an allocation and about 90 bytes each.

@@ -30,7 +30,7 @@ public typealias ZoneID = TypedID<ZoneTag>
 public typealias StoreID = TypedID<StoreTag>
 /// A scheduler activity (export, import or setup).
 public typealias ActivityID = TypedID<ActivityTag>
-/// One field-level change made by a person (MODEL §10 "write"). Raw value 0 means "no write".
+/// One field-level change made by a person (spec §10 "write"). Raw value 0 means "no write".
 public typealias WriteID = TypedID<WriteTag>
 /// An object (a future CloudKit record) within its zone.
 public typealias ObjectID = TypedID<ObjectTag>

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The CloudKit server and network path (MODEL §6–7). Every default carries its source tag.
+/// The CloudKit server and network path (spec §6–7). Every default carries its source tag.
 public struct ServerParameters: Equatable, Sendable {
   /// Round trip of one CloudKit request, seconds. [assumed] lognormal, median 150 ms, p99 2 s.
   public var requestLatency = Distribution.lognormal(median: 0.15, p99: 2)
@@ -10,12 +10,12 @@ public struct ServerParameters: Equatable, Sendable {
   public var bytesPerOperation = 1_572_864
   /// Field-level or record-level last-arrival-wins. [W] WWDC19 "last writer wins"; [RE] changedKeys.
   public var savePolicy = ServerSavePolicy.changedKeys
-  /// Records per page of a fetch-changes response. [C] ~200 (MODEL §8, assumed).
+  /// Records per page of a fetch-changes response. [C] ~200 (spec §8, assumed).
   public var importPageSize = 200
   /// Time to apply one imported record to a store whose zone holds 4,096 records, seconds.
   /// [C] 2.2 ms: fitted with `applyTimeScalesWithZone` to a measured first import (eczema-helper
   /// #713: 100 rows in 1.7 s, 4,100 in 14.5 s) and to Apple's "about 83 minutes per million
-  /// records" (WWDC22 Core Data lounge); MODEL §8's ~3.5 ms is the figure this refines.
+  /// records" (WWDC22 Core Data lounge); spec §8's ~3.5 ms is the figure this refines.
   public var applyTimePerRecordSeconds = 0.0022
   /// Whether the apply time grows with log₂ of the zone's record count (as an index lookup per
   /// record does: the mirroring metadata holds a row per record), scaled so that a zone of 4,096
@@ -54,7 +54,7 @@ public struct ServerParameters: Equatable, Sendable {
   public var throttleRetryAfter = Distribution.lognormal(median: 37, p99: 113)
   /// Whom a serviceUnavailable retry-after holds back: the device that was answered (false, the
   /// default: each device learns it from its own answer, as CKError delivers it [A] CKError.h,
-  /// TN3162), or every device of the container (true: MODEL §11.9 read literally).
+  /// TN3162), or every device of the container (true: spec §11.9 read literally).
   public var retryAfterHoldsContainer = false
   /// Requests per minute one device may send before answers turn to requestRateLimited (a
   /// device-side throttle, TN3162); nil = none. Retry-after is drawn from `throttleRetryAfter`.
@@ -82,7 +82,7 @@ public struct ServerParameters: Equatable, Sendable {
   public init() {}
 }
 
-/// Silent push delivery through APNs (MODEL §7).
+/// Silent push delivery through APNs (spec §7).
 public struct PushParameters: Equatable, Sendable {
   /// From the server's commit to apsd on the device, seconds. [assumed] lognormal median 2 s, p99 60 s
   /// (Apple promises "within about a minute" end to end; research §12 `pushFanoutLatency`).
@@ -101,7 +101,7 @@ public struct PushParameters: Equatable, Sendable {
   public init() {}
 }
 
-/// The system scheduler, dasd (MODEL §5).
+/// The system scheduler, dasd (spec §5).
 public struct SchedulerParameters: Sendable {
   /// From submission to decision, seconds. [A] TN3163 example 0.38 s; research §12 lognormal median 0.3 s.
   public var decisionLatency = Distribution.lognormal(median: 0.3, p99: 0.6)
@@ -119,7 +119,7 @@ public struct SchedulerParameters: Sendable {
   /// The policies, evaluated in this order; the first refusal names the blocking policy.
   public var policies: [any SchedulerPolicy] = SchedulerParameters.defaultPolicies
 
-  /// MODEL §5's default set: group, rate limit, low power, network (single-device account off).
+  /// spec §5's default set: group, rate limit, low power, network (single-device account off).
   public static var defaultPolicies: [any SchedulerPolicy] {
     PolicyRegistry.standard.defaultPolicies
   }
@@ -127,15 +127,15 @@ public struct SchedulerParameters: Sendable {
   public init() {}
 }
 
-/// How edits become saves, and how imports become visible, on one device (MODEL §4).
+/// How edits become saves, and how imports become visible, on one device (spec §4).
 public struct AppBehaviour: Equatable, Sendable {
-  /// When the context saves. [A] immediate is Apple's recommendation; seed 004.
+  /// When the context saves. [A] immediate is Apple's recommendation; [HowTo].
   public var savePolicy = SavePolicyKind.immediate
   /// The debounce or interval of `savePolicy`, seconds. [assumed] 2 s.
   public var saveDelaySeconds = 2.0
   /// How imported changes reach the screen. [A] fetchedResults with automatic merging.
   public var uiRefresh = UIRefreshKind.fetchedResults
-  /// The debounce of `reloadOnImportEvent`, seconds. [C] seed 004: ~5 s.
+  /// The debounce of `reloadOnImportEvent`, seconds. [C] [HowTo]: ~5 s.
   public var uiReloadDebounceSeconds = 5.0
   /// From the import's store update to the view context's merge, seconds. [assumed] 0.05 s.
   public var uiMergeSeconds = 0.05
@@ -143,9 +143,9 @@ public struct AppBehaviour: Equatable, Sendable {
   public var visibilityRequiresForeground = true
   /// Whether the Remote notifications background mode is on. [A] required for push.
   public var backgroundPush = true
-  /// Whether saves wait while the store resets (seed 004's `isResettingSync`); off loses them.
+  /// Whether saves wait while the store resets ([HowTo]'s `isResettingSync`); off loses them.
   public var resetGuard = false
-  /// Whether the app removes duplicates after each import: lowest id wins. [A] seeds 000, 002.
+  /// Whether the app removes duplicates after each import: lowest id wins. [A] [CDModel], [Rules].
   public var deduplicate = false
   /// Whether the app is suspended in the background (iOS, iPadOS, watchOS); false for an app
   /// that keeps running there (a Mac app). [A] "Extending your app's background execution time".
@@ -167,7 +167,7 @@ public struct AppBehaviour: Equatable, Sendable {
   public init() {}
 }
 
-/// A device's power and network at the start of a run (MODEL §3).
+/// A device's power and network at the start of a run (spec §3).
 public struct DeviceConditions: Equatable, Sendable {
   public var batteryPercent = 80.0
   public var pluggedIn = false

@@ -1,11 +1,11 @@
 import SimKernel
 
 /// A value the model emits at each stage transition; observers compute metrics from these and
-/// never steer the model (MODEL §10).
+/// never steer the model (spec §10).
 public enum Observation: Sendable {
   /// The layout of the world, emitted once per store before anything else.
   case storeCreated(store: StoreID, device: DeviceID, zone: ZoneID, scope: DatabaseScope?)
-  /// A person edited an entity of a local-only configuration: it never syncs. [A] seed 001
+  /// A person edited an entity of a local-only configuration: it never syncs. [A] [WWDC19-202]
   case localEdit(device: DeviceID, entity: Int32, at: SimTime)
   /// A person edited a field on a device: a new write.
   case edited(write: WriteID, store: StoreID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime)
@@ -70,7 +70,7 @@ public enum Observation: Sendable {
   case runEnded(at: SimTime, converged: Bool)
 }
 
-/// What happened to a push (MODEL §7 counters).
+/// What happened to a push (spec §7 counters).
 public enum PushEvent: String, Sendable, CaseIterable {
   case sent, delivered, dropped, held, discarded, stored, coalesced, deferred
 }
@@ -87,7 +87,7 @@ public final class ObservationLog: ObservationSink {
   public func observe(_ observation: Observation) { observations.append(observation) }
 }
 
-/// What the stores hold when the run ends (MODEL §7–9 counters).
+/// What the stores hold when the run ends (spec §7–9 counters).
 public struct FinalState: Sendable, Equatable {
   /// Records deleted in the public database that devices still show (deletes do not propagate).
   public var ghosts = 0

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// A request a suspended app could not send, or an activity it could not start: it waits for the
-/// process to wake (MODEL §3 background execution).
+/// process to wake (spec §3 background execution).
 struct ParkedRequest {
   /// The event that completes the request (or starts the activity).
   var completion: ModelEvent

@@ -44,7 +44,7 @@ struct StoreState {
   var disabled = false
 }
 
-/// Where a store's container setup stands (MODEL §8: setup precedes the first import).
+/// Where a store's container setup stands (spec §8: setup precedes the first import).
 enum SetupPhase: UInt8 {
   case notBegun, running, done
 }

@@ -1,11 +1,11 @@
 /// Closed sets of names shared by the model, JSON, CSV and the README (one spelling each).
 
-/// The app's lifecycle state on a device (MODEL §3).
+/// The app's lifecycle state on a device (spec §3).
 public enum AppState: String, Sendable, CaseIterable, Codable {
   case notRunning, foreground, background, suspended
 }
 
-/// When a device's context saves (MODEL §4).
+/// When a device's context saves (spec §4).
 public enum SavePolicyKind: String, Sendable, CaseIterable, Codable {
   /// Save after every edit.
   case immediate
@@ -13,15 +13,15 @@ public enum SavePolicyKind: String, Sendable, CaseIterable, Codable {
   case debounce
   /// Save every interval while there are unsaved edits.
   case interval
-  /// Save only when the app leaves the foreground (seed 004's anti-pattern).
+  /// Save only when the app leaves the foreground ([HowTo]'s anti-pattern).
   case onBackground
 }
 
-/// How an imported change becomes visible to the person (MODEL §4).
+/// How an imported change becomes visible to the person (spec §4).
 public enum UIRefreshKind: String, Sendable, CaseIterable, Codable {
   /// Visible when the view context merges (`automaticallyMergesChangesFromParent`).
   case fetchedResults
-  /// Re-fetch on import-finished events, debounced (seed 004).
+  /// Re-fetch on import-finished events, debounced ([HowTo]).
   case reloadOnImportEvent
   /// A view model that fetched once: visible at the next launch or activation.
   case onLaunch
@@ -42,7 +42,7 @@ public enum DatabaseScope: String, Sendable, CaseIterable, Codable {
   case `private`, shared, `public`
 }
 
-/// How the server merges a modify request into its records (MODEL §9).
+/// How the server merges a modify request into its records (spec §9).
 public enum ServerSavePolicy: String, Sendable, CaseIterable, Codable {
   /// Field-level: the changed fields of the arriving record win (default).
   case changedKeys
@@ -77,7 +77,7 @@ public enum CloudError: String, Sendable, CaseIterable, Codable {
   case changeTokenExpired
 }
 
-/// The kind of edit a person makes (MODEL §4).
+/// The kind of edit a person makes (spec §4).
 public enum EditKind: String, Sendable, CaseIterable, Codable {
   case insert, update, delete, increment, addContribution
   /// An update that marks the object deleted (propagates in the public database, unlike delete).
@@ -110,7 +110,7 @@ public enum LossReason: String, Sendable, CaseIterable, Codable {
   case storeRemoved
 }
 
-/// The outcome of one (write, observer device) pair at the end of a run (MODEL §10).
+/// The outcome of one (write, observer device) pair at the end of a run (spec §10).
 public enum WriteOutcome: String, Sendable, CaseIterable, Codable {
   /// The observer saw it: the row has a latency.
   case visible

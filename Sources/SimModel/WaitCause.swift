@@ -1,5 +1,5 @@
 /// A wait the server, the network or the app's suspension imposes before an activity may go on:
-/// the cause a latency row's stages name beside the scheduler's policies (MODEL §1.3, §3, §6).
+/// the cause a latency row's stages name beside the scheduler's policies (spec §1.3, §3, §6).
 ///
 /// An export or import that gets such an answer ends and releases its activity; the retry is a new
 /// activity that may not start before the stated time (a retry-after, a back-off) and that waits,

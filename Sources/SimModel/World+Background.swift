@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Background execution (MODEL §3): an app that leaves the foreground keeps running for a short
+/// Background execution (spec §3): an app that leaves the foreground keeps running for a short
 /// grace period (longer for an export in progress, under its background task), then is
 /// suspended. A suspended or not-running app makes no progress: requests already on the wire
 /// complete, nothing new starts, and the next request waits, until a launch, an activation or a

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Battery drain and charge (MODEL §3 "optional drain/charge rates").
+/// Battery drain and charge (spec §3 "optional drain/charge rates").
 extension World {
   /// How often a draining or charging battery is updated: the level moves in small steps, and
   /// crossing a policy threshold is noticed within this time.

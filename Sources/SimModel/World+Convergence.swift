@@ -9,7 +9,7 @@ extension World {
   }
 
   /// Whether every store equals the server for everything it can access, with nothing pending
-  /// (MODEL §10 convergence).
+  /// (spec §10 convergence).
   func isConverged() -> Bool {
     for (index, store) in stores.enumerated() where store.zone.exists {
       if !history[index].isEmpty { return false }

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Edits, saves and the save policies (MODEL §4).
+/// Edits, saves and the save policies (spec §4).
 extension World {
   mutating func scheduleNextEdit(_ device: DeviceID, _ workload: WorkloadTraits, sim: inout Simulation<ModelEvent>) {
     if hasPeriodicWorkloads, let period = workloadPeriods[device.index] {

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Export: history → records → batches → modify requests → server commits (MODEL §6).
+/// Export: history → records → batches → modify requests → server commits (spec §6).
 extension World {
   mutating func beginExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let store = activities[activity.index].store

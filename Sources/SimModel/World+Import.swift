@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Import: fetch changes since the store's token in pages, merge, refresh the UI (MODEL §8, §4).
+/// Import: fetch changes since the store's token in pages, merge, refresh the UI (spec §8, §4).
 extension World {
   mutating func beginImport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let store = activities[activity.index].store
@@ -116,7 +116,7 @@ extension World {
       zones[zone].objects[object.index].stamp = stamp
       // A public query returns live records only: a deleted record is simply absent.
       if isPublic && zones[zone].server[Int(zones[zone].objects[object.index].fieldBase)].value == 0 { continue }
-      // An older app fetches only records with version ≤ its own (seed 000's version attribute).
+      // An older app fetches only records with version ≤ its own ([CDModel]'s version attribute).
       if zones[zone].objects[object.index].version > maxVersion {
         hidden.append(object)
         continue
@@ -286,7 +286,7 @@ extension World {
     stores[store.index].tokenAt = snapshot > 0 ? changedAt : .zero
   }
 
-  // MARK: - UI refresh (MODEL §4)
+  // MARK: - UI refresh (spec §4)
 
   mutating func importFinishedUI(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     let app = devices[owner(of: store).index].traits.app

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// App lifecycle, device conditions, the timeline, usage sessions, nudges and polling (MODEL §3).
+/// App lifecycle, device conditions, the timeline, usage sessions, nudges and polling (spec §3).
 extension World {
   mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime) {
     guard devices[device.index].app != state else { return }
@@ -152,7 +152,7 @@ extension World {
     }
   }
 
-  /// Posts `didBecomeActive` (seed 004): the container schedules an import; repeats on a timer.
+  /// Posts `didBecomeActive` ([HowTo]): the container schedules an import; repeats on a timer.
   mutating func nudge(_ index: Int, sim: inout Simulation<ModelEvent>) {
     let (at, device, action, _) = actions[index]
     guard case .nudge(let every, let until, let jitter) = action else { return }

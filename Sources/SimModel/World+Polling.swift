@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Public-database polling (MODEL §7): a store of the public database has no push; it polls
+/// Public-database polling (spec §7): a store of the public database has no push; it polls
 /// every `polling.interval` of app use (or of wall clock), paused while the app is not running.
 extension World {
   mutating func schedulePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {

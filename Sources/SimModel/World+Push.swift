@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Silent pushes through APNs to the other devices of a zone (MODEL §7).
+/// Silent pushes through APNs to the other devices of a zone (spec §7).
 extension World {
   /// After a commit: one push to every other device with access to the zone.
   mutating func fanOutPush(from store: StoreID, sim: inout Simulation<ModelEvent>) {

@@ -11,7 +11,7 @@ enum RequestVerdict {
 }
 
 /// CloudKit requests shared by export and import: when they may be sent, and how the server
-/// answers them (the failure modes are in `Faults/`; MODEL §6, TN3162, CKError docs).
+/// answers them (the failure modes are in `Faults/`; spec §6, TN3162, CKError docs).
 extension World {
   /// Schedules `completion` for a request of `activity` that takes `duration` once it may be
   /// sent: never before the container's or the device's retry-after has passed, nor before

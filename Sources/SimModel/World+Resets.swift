@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Mirroring resets, token expiry and the second-container trap (MODEL §8).
+/// Mirroring resets, token expiry and the second-container trap (spec §8).
 extension World {
   /// Announces a reset: the mirrored rows are wiped and everything is re-imported from a nil
   /// token. Unexported local changes survive and are exported afterwards.
@@ -100,7 +100,7 @@ extension World {
   }
 
   /// Removes duplicates after an import: among live objects with the same logical key, the
-  /// lowest id wins and the others are deleted (seeds 000, 002).
+  /// lowest id wins and the others are deleted ([CDModel], [Rules]).
   mutating func deduplicate(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     let zone = stores[store.index].zone.index
     var winners: [Int32: ObjectID] = [:]  // lookup only; deletions follow object order

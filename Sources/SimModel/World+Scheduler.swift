@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The system scheduler, dasd: submission, decisions by policy, signals (MODEL §5).
+/// The system scheduler, dasd: submission, decisions by policy, signals (spec §5).
 extension World {
   /// The id under which the activity in `slot` appears in observations (slots are reused).
   @inline(__always)
@@ -15,7 +15,7 @@ extension World {
       return
     }
     if spec.exportRequestCoalescing && stores[store.index].pendingExport.exists { return }
-    // `quotaExceeded` stalls the store's exports until the quota is freed (MODEL §6): a save
+    // `quotaExceeded` stalls the store's exports until the quota is freed (spec §6): a save
     // meanwhile joins the stall rather than sending an export that must fail. (Each such export
     // planned the whole growing backlog again: a 40-day zero quota took 2.1 s for 77 k events.)
     if stores[store.index].quotaStalled { return }

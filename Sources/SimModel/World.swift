@@ -2,7 +2,7 @@ import SimKernel
 
 /// The simulated world: the one owner of all model state, in tables indexed by typed ids.
 ///
-/// State, by MODEL section: `devices` (§3, `DeviceState`), `accounts` (§2, `AccountState`),
+/// State, by spec section (docs/specification.md): `devices` (§3, `DeviceState`), `accounts` (§2, `AccountState`),
 /// `stores` with their unexported `history` and their `local` fields (§4, `StoreState`),
 /// `zones` with their records, server fields and change logs (§7, `ZoneState`), `serverState`
 /// (§6 throttles), `activities` with their export `plans` and import queues (§5, §6, §8,
@@ -10,7 +10,7 @@ import SimKernel
 /// `policies`, the failure modes in `faults`, the rate limiter's memory in `runHistory`.
 ///
 /// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
-/// facet file named after its part of MODEL (`World+Edits`, `World+Scheduler`, `World+Export`,
+/// facet file named after its part of the spec (`World+Edits`, `World+Scheduler`, `World+Export`,
 /// `World+Import`, `World+Push`, `World+Polling`, `World+Lifecycle`, `World+Resets`). The world
 /// reports what happens through `Observation`s to its sink and never reads what observers do.
 ///

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// How a world splits into parts that cannot affect each other: groups of accounts that share
-/// nothing, each simulated by its own kernel with its own state (MODEL §2: an account's private
+/// nothing, each simulated by its own kernel with its own state (spec §2: an account's private
 /// database is its own; only a shared zone, the public database or a container-wide throttle
 /// joins accounts).
 ///

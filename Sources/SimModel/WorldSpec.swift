@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Everything a run needs: the world, its parameters and its script. Built by a scenario or by
-/// tests in Swift. Every parameter starts at MODEL.md's default.
+/// tests in Swift. Every parameter starts at docs/specification.md's default.
 public struct WorldSpec: Sendable {
   /// The root seed of every random stream.
   public var seed: UInt64 = 1
@@ -37,7 +37,7 @@ public struct WorldSpec: Sendable {
   public init() {}
 }
 
-/// Public-database polling (MODEL §7).
+/// Public-database polling (spec §7).
 public struct PollingParameters: Equatable, Sendable {
   /// Interval between polls. [A] TN3164: 30 min in development, up to 24 h in production.
   public var intervalSeconds = 1800.0
@@ -69,7 +69,7 @@ public struct DeviceSpec: Sendable {
   public var requestLatency: Distribution?
   /// The stores; edits go to the first syncing store unless a workload or action names another.
   public var stores: [StoreKind] = [.privateDatabase]
-  /// The model version the app on this device runs (the version-attribute strategy of seed 000):
+  /// The model version the app on this device runs (the version-attribute strategy of [CDModel]):
   /// it fetches only records created by this version or older.
   public var modelVersion = 1
   /// The index that keys its random streams: its position in the whole world, kept when the
@@ -87,7 +87,7 @@ public struct DeviceSpec: Sendable {
   }
 }
 
-/// Poisson edits on a device (MODEL §4 workloads).
+/// Poisson edits on a device (spec §4 workloads).
 public struct Workload: Equatable, Sendable {
   /// Mean edits per hour.
   public var editsPerHour: Double
@@ -107,7 +107,7 @@ public struct Workload: Equatable, Sendable {
   public init(editsPerHour: Double) { self.editsPerHour = editsPerHour }
 }
 
-/// App sessions: Poisson arrivals and a session-length distribution (MODEL §3 usage model).
+/// App sessions: Poisson arrivals and a session-length distribution (spec §3 usage model).
 public struct UsageModel: Equatable, Sendable {
   public var sessionsPerDay: Double
   /// Session length, seconds. [assumed] lognormal median 2 min, p99 20 min.
@@ -119,7 +119,7 @@ public struct UsageModel: Equatable, Sendable {
   public init(sessionsPerDay: Double) { self.sessionsPerDay = sessionsPerDay }
 }
 
-/// A scripted action at a time for some devices (MODEL §3 timeline).
+/// A scripted action at a time for some devices (spec §3 timeline).
 public struct TimelineAction: Sendable {
   public var at: SimDuration
   public var devices: [Int]
@@ -140,7 +140,7 @@ public struct TimelineAction: Sendable {
     case lowPower(Bool)
     case battery(Double)
     case launch, activate, background, terminate, forceQuit
-    /// Post `didBecomeActive` once (nil `every`) or every `every` until `until` (seed 004).
+    /// Post `didBecomeActive` once (nil `every`) or every `every` until `until` ([HowTo]).
     /// The app's nudge, once or every `every` until `until`, each repeat delayed by a uniform draw
     /// in [0, `jitter`) from its time on the clock.
     case nudge(every: SimDuration?, until: SimDuration?, jitter: SimDuration = .zero)
@@ -151,7 +151,7 @@ public struct TimelineAction: Sendable {
     /// The mirroring delegate resets the device's stores.
     case resetSync(ResetReason)
     /// The app re-creates its container: with the old store still registered it fails with
-    /// 134410 (seed 004's trap); removing the store first works, losing unexported changes.
+    /// 134410 ([HowTo]'s trap); removing the store first works, losing unexported changes.
     case toggleSync(removeStoreFirst: Bool)
     /// Sets the iCloud storage quota of the device's account (nil = unlimited).
     case quota(bytes: Int64?)

@@ -139,7 +139,7 @@ extension RunPage {
     svg += SVG.legend(legendEntries, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
     return svg
-      + "<p class=\"caption\">The stages of MODEL §10 in order; their means add up to the mean latency. "
+      + "<p class=\"caption\">The stages of spec §10 in order; their means add up to the mean latency. "
       + "Hover a segment for its value.</p>\n"
   }
 }

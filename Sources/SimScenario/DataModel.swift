@@ -92,7 +92,7 @@ public struct DataModel: Sendable {
     public var path: String
   }
 
-  /// The model version (the version-attribute strategy of seed 000).
+  /// The model version (the version-attribute strategy of [CDModel]).
   public var version = 1
   public var entities: [Entity] = [] {
     didSet {

@@ -1,6 +1,6 @@
 import SimModel
 
-/// The rules a Core Data / SwiftData model must follow to sync through CloudKit (seeds 000, 002,
+/// The rules a Core Data / SwiftData model must follow to sync through CloudKit ([CDModel], [Rules],
 /// 003; research §9). Each violation names the JSON path, the rule, its consequence and the fix.
 enum ModelRules {
   /// Checks `model`; rules CloudKit enforces are errors (warnings when the scenario simulates the
@@ -20,7 +20,7 @@ enum ModelRules {
     for entity in model.entities {
       if !entity.uniqueConstraints.isEmpty {
         enforced(
-          ScenarioReader.join(entity.path, "uniqueConstraints"), "unique constraints aren't supported [A seed 000]",
+          ScenarioReader.join(entity.path, "uniqueConstraints"), "unique constraints aren't supported [A [CDModel]]",
           "CloudKit cannot enforce them across devices; two devices create the same object and both copies sync",
           fix: "remove the constraint and de-duplicate after import (lowest id wins)")
       }
@@ -28,21 +28,21 @@ enum ModelRules {
         if attribute.unique {
           enforced(
             ScenarioReader.join(attribute.path, "unique"),
-            "unique attributes (@Attribute(.unique)) aren't supported [A seed 003]",
+            "unique attributes (@Attribute(.unique)) aren't supported [A [SwiftDataSync]]",
             "the framework syncs concurrently, so uniqueness cannot be enforced; duplicates appear",
             fix: "drop .unique and de-duplicate after import")
         }
         if attribute.type == .undefined || attribute.type == .objectID {
           enforced(
             ScenarioReader.join(attribute.path, "type"),
-            "\(attribute.type.rawValue) attributes aren't supported [A seed 000]",
+            "\(attribute.type.rawValue) attributes aren't supported [A [CDModel]]",
             "CloudKit has no field type for them; the model fails validation (134060)",
             fix: "store the value as binary data or a string")
         }
         if !attribute.optional && !attribute.hasDefault {
           enforced(
             ScenarioReader.join(attribute.path, "optional"),
-            "every attribute must be optional or have a default value [A seed 000; RE 134060]",
+            "every attribute must be optional or have a default value [A [CDModel]; RE 134060]",
             "records may arrive without the value; the container refuses to mirror the store",
             fix: "make it optional or give it a default")
         }
@@ -94,7 +94,7 @@ enum ModelRules {
     let path = relationship.path
     if !relationship.optional {
       enforced(
-        ScenarioReader.join(path, "optional"), "every relationship must be optional [A seed 000]",
+        ScenarioReader.join(path, "optional"), "every relationship must be optional [A [CDModel]]",
         "CloudKit may save relationship changes non-atomically, so a record can arrive before the one it points to",
         "make it optional")
     }
@@ -105,12 +105,12 @@ enum ModelRules {
     }
     if relationship.deleteRule == .deny {
       enforced(
-        ScenarioReader.join(path, "deleteRule"), "the Deny delete rule isn't supported [A seed 000]",
+        ScenarioReader.join(path, "deleteRule"), "the Deny delete rule isn't supported [A [CDModel]]",
         "a deletion on one device cannot be refused by data on another", "use Nullify or Cascade")
     }
     guard let inverse = relationship.inverse else {
       enforced(
-        path, "every relationship must have an inverse [A seed 000]",
+        path, "every relationship must have an inverse [A [CDModel]]",
         "records can arrive out of order; without an inverse the relationship can't be repaired",
         "add an inverse relationship")
       return
@@ -119,7 +119,7 @@ enum ModelRules {
       !model.lineage(destination).flatMap(\.relationships).contains(where: { $0.name == inverse })
     {
       enforced(
-        ScenarioReader.join(path, "inverse"), "every relationship must have an inverse [A seed 000]",
+        ScenarioReader.join(path, "inverse"), "every relationship must have an inverse [A [CDModel]]",
         "\"\(inverse)\" is not a relationship of \(relationship.destination)",
         "declare the inverse on \(relationship.destination)")
     }
@@ -133,7 +133,7 @@ enum ModelRules {
         let theirs = Set(model.configurations.filter { $0.entities.contains(relationship.destination) }.map(\.name))
         if !mine.isEmpty && !theirs.isEmpty && mine.isDisjoint(with: theirs) {
           enforced(
-            relationship.path, "no relationships across configurations [A seed 000]",
+            relationship.path, "no relationships across configurations [A [CDModel]]",
             "\(entity.name) and \(relationship.destination) live in different stores, so the link cannot be stored or synced",
             "put both entities in one configuration")
         }

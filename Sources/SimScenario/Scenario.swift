@@ -9,7 +9,7 @@ public struct Scenario: Sendable {
 
   public var name: String
   public var description: String
-  /// The world, with every field not given at MODEL.md's default.
+  /// The world, with every field not given at docs/specification.md's default.
   public var spec: WorldSpec
   /// One name per device, in device order (`phone`, or `phone#0`, `phone#1`, … for a group).
   public var deviceNames: [String]

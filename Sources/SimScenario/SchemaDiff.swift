@@ -1,4 +1,4 @@
-/// Production schema changes (seed 000, seed 002 "Add-Only, No-Delete, No-Change"): after
+/// Production schema changes ([CDModel], [Rules] "Add-Only, No-Delete, No-Change"): after
 /// promotion, record types and fields can be added but never deleted, renamed or retyped.
 public enum SchemaDiff {
   public struct Change: Sendable, Equatable {

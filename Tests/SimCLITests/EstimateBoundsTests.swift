@@ -114,7 +114,7 @@ import Testing
   }
 }
 
-/// `quotaExceeded` stalls a store's exports until the quota is freed (MODEL §6), so a long zero
+/// `quotaExceeded` stalls a store's exports until the quota is freed (spec §6), so a long zero
 /// quota costs time linear in its edits (it replanned the whole backlog at every save: 30 days
 /// 24 s, 60 days over 100 s in the issue).
 @Suite struct QuotaStallTests {

@@ -41,7 +41,7 @@ import Testing
 
   @Test func livenessFailsWhenNothingBringsADroppedPushsWriteInAndTheShrinkKeepsTheHeal() throws {
     // Every push dropped, and no activation after the heal's exports: the other device, in the
-    // foreground, never imports (MODEL §7). The swarm's worlds open every app again for this.
+    // foreground, never imports (spec §7). The swarm's worlds open every app again for this.
     let text = """
       {"version": 1, "name": "stuck", "duration": "3h", "devices": [{"name": "a"}, {"name": "b"}],
        "push": {"dropProbability": 1},

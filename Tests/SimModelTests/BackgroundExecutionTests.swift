@@ -3,7 +3,7 @@ import SimMetrics
 import SimModel
 import Testing
 
-/// MODEL §3 background execution and the calibrated first import (issue 25): numbers from the
+/// spec §3 background execution and the calibrated first import (issue 25): numbers from the
 /// published observations the defaults were fitted to, and from the rules.
 @Suite struct BackgroundExecutionTests {
   /// A seeder that saves `records` at 1 min and a fresh install (force-quit until then, so no

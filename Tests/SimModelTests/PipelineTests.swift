@@ -9,7 +9,7 @@ import Testing
     let rows = recorder.latencyRows()
     let latencies = rows.compactMap(\.latency)
     #expect(latencies.count >= 150)
-    // MODEL §11.1: median of a few seconds, p95 under a minute.
+    // spec §11.1: median of a few seconds, p95 under a minute.
     #expect(latencies.percentile(0.5) < .seconds(10))
     #expect(latencies.percentile(0.5) > .seconds(1))
     #expect(latencies.percentile(0.95) < .seconds(60))
@@ -137,7 +137,7 @@ import Testing
     #expect(rows.count == 100)
     #expect(rows.allSatisfy { $0.outcome == .visible })
     #expect(Set(rows.map(\.visibleAt)).count == 1)
-    // APNs stored one push for the offline device and delivered it on reconnect (MODEL §11.7).
+    // APNs stored one push for the offline device and delivered it on reconnect (spec §11.7).
     let delivered = log.observations.filter {
       if case .push(DeviceID(1), .delivered, let at) = $0 { return at >= SimTime(.hours(2)) }
       return false

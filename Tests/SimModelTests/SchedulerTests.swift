@@ -3,7 +3,7 @@ import SimMetrics
 import SimModel
 import Testing
 
-/// Tests of MODEL §5 whose expectations are derived by hand from the rules, not by running the code.
+/// Tests of spec §5 whose expectations are derived by hand from the rules, not by running the code.
 @Suite struct SchedulerTests {
   /// A foreground pair with deterministic latencies, so hand-derived times are exact.
   static func quietPair(hours: Int64 = 1) -> WorldSpec {

@@ -77,7 +77,7 @@ import Testing
     (
       "{\"name\": \"author\", \"destination\": \"Author\", \"inverse\": \"posts\"}",
       "{\"name\": \"author\", \"destination\": \"Author\"}",
-      "m.json: model.entities[0].relationships[1]: every relationship must have an inverse [A seed 000]: records can arrive out of order; without an inverse the relationship can't be repaired"
+      "m.json: model.entities[0].relationships[1]: every relationship must have an inverse [A [CDModel]]: records can arrive out of order; without an inverse the relationship can't be repaired"
     ),
     (
       "\"toMany\": true, \"inverse\": \"tags\"}", "\"toMany\": true, \"inverse\": \"tags\", \"ordered\": true}",

@@ -6,7 +6,7 @@ import SimScenario
 import SimTestSupport
 import Testing
 
-/// Every second of a row's latency is attributed to a cause (MODEL §1.3, §10).
+/// Every second of a row's latency is attributed to a cause (spec §1.3, §10).
 @Suite struct WaitCauseTests {
   static func run(_ text: String) throws -> RunReport {
     let (scenario, _) = try ScenarioDecoder.decode(Array(text.utf8), file: "w.json")

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// One way a CloudKit request can fail (MODEL §6, TN3162, CKError docs): when it applies, what
+/// One way a CloudKit request can fail (spec §6, TN3162, CKError docs): when it applies, what
 /// it answers, and how the request recovers.
 ///
 /// Faults are asked in `RequestFaults.all`'s order when a request completes; the first that

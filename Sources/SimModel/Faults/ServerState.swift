@@ -1,7 +1,7 @@
 import SimKernel
 
 /// What the CloudKit server remembers about request rates: the container's throttle and each
-/// device's own (MODEL §6).
+/// device's own (spec §6).
 struct ServerState {
   /// Per device: no request before this time, the retry-after the container's throttle stated in
   /// the device's last serviceUnavailable answer. A device learns it only from its own answer:

@@ -13,7 +13,7 @@ public struct PolicyDefinition: Sendable {
   public var summary: String
   /// The source tag of the policy's behaviour ([A], [RE], [assumed] ...).
   public var source: String
-  /// Whether the policy is in the set when the scenario does not name it (MODEL §5's set).
+  /// Whether the policy is in the set when the scenario does not name it (spec §5's set).
   public var isOnByDefault: Bool
   /// The keys of the policy's JSON object, each with its default and source.
   public var options: [PolicyOption]
@@ -57,7 +57,7 @@ public struct PolicyOption: Sendable {
   public var kind: Kind
   /// The default as a scenario would write it (`"1h"`, `1`, `true`), for the schema and README.
   public var defaultText: String
-  /// The default's source tag and figure, as in MODEL.md (`[RE] 3600 s`).
+  /// The default's source tag and figure, as in docs/specification.md (`[RE] 3600 s`).
   public var source: String
   /// What the key means, with its unit.
   public var meaning: String

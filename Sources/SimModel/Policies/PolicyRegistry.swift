@@ -1,4 +1,4 @@
-/// The scheduler policies a scenario can name, in MODEL §5's evaluation order.
+/// The scheduler policies a scenario can name, in spec §5's evaluation order.
 ///
 /// A new policy is one file (the policy and its `definition`) and one line here. A researcher's
 /// policy defined outside SyncSim is added with `adding(_:)` and the registry handed to the

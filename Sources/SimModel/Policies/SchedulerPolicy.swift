@@ -1,6 +1,6 @@
 import SimKernel
 
-/// One dasd policy: a pure function of the activity and the device's conditions (MODEL §5).
+/// One dasd policy: a pure function of the activity and the device's conditions (spec §5).
 ///
 /// Policies are independent values evaluated in a fixed order; the first refusal names the
 /// blocking policy. A researcher adds a policy by conforming a value type to this protocol and

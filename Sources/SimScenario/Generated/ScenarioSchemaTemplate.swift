@@ -9,7 +9,7 @@ enum ScenarioSchemaTemplate {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$id": "https://syncsim.invalid/schema/scenario-v1.json",
   "title": "SyncSim scenario, version 1",
-  "description": "A scenario for SyncSim. Every field not given takes MODEL.md's default; tags: [A] Apple docs, [W] WWDC, [RE] reverse-engineered, [C] community, [assumed] no public number.",
+  "description": "A scenario for SyncSim. Every field not given takes docs/specification.md's default; tags: [A] Apple docs, [W] WWDC, [RE] reverse-engineered, [C] community, [assumed] no public number.",
   "type": "object",
   "additionalProperties": false,
   "required": ["version", "devices"],
@@ -297,7 +297,7 @@ enum ScenarioSchemaTemplate {
             }
           },
           "savePolicy": {
-            "description": "when the context saves [A] immediate; seed 004 for onBackground",
+            "description": "when the context saves [A] immediate; [HowTo] for onBackground",
             "default": "immediate",
             "oneOf": [
               {
@@ -328,7 +328,7 @@ enum ScenarioSchemaTemplate {
             ]
           },
           "uiRefresh": {
-            "description": "how imports become visible: fetchedResults [A], reloadOnImportEvent with a debounce (seed 004, ~5 s [C]), onLaunch",
+            "description": "how imports become visible: fetchedResults [A], reloadOnImportEvent with a debounce ([HowTo], ~5 s [C]), onLaunch",
             "default": "fetchedResults",
             "oneOf": [
               {
@@ -339,7 +339,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "reloadOnImportEvent": {
-                    "description": "reload the view this long after an import event (debounce, a duration); [C] seed 004: ~5 s",
+                    "description": "reload the view this long after an import event (debounce, a duration); [C] [HowTo]: ~5 s",
                     "$ref": "#/$defs/duration"
                   }
                 },
@@ -435,12 +435,12 @@ enum ScenarioSchemaTemplate {
           },
           "resetGuard": {
             "type": "boolean",
-            "description": "saves wait while a reset runs (seed 004 isResettingSync); off loses them",
+            "description": "saves wait while a reset runs ([HowTo] isResettingSync); off loses them",
             "default": false
           },
           "deduplicate": {
             "type": "boolean",
-            "description": "after each import, delete duplicates by logical key, lowest id wins [A] seeds 000, 002",
+            "description": "after each import, delete duplicates by logical key, lowest id wins [A] [CDModel], [Rules]",
             "default": false
           },
           "suspendsInBackground": {
@@ -478,7 +478,7 @@ enum ScenarioSchemaTemplate {
       "properties": {
         "version": {
           "type": "integer",
-          "description": "the model version (seed 000's version-attribute strategy: older apps fetch only records of their version or older)",
+          "description": "the model version ([CDModel]'s version-attribute strategy: older apps fetch only records of their version or older)",
           "minimum": 1,
           "default": 1
         },
@@ -753,7 +753,7 @@ enum ScenarioSchemaTemplate {
               }
             },
             "retryAfterHolds": {
-              "description": "whom a serviceUnavailable retry-after holds back: device (the one answered, which learns it from its own error; [A] CKError.h, TN3162) or container (every device: MODEL §11.9 read literally); default device",
+              "description": "whom a serviceUnavailable retry-after holds back: device (the one answered, which learns it from its own error; [A] CKError.h, TN3162) or container (every device: spec §11.9 read literally); default device",
               "enum": ["device", "container"],
               "default": "device"
             }
@@ -1270,7 +1270,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "nudge": {
-                    "description": "post the app's nudge repeatedly (seed 004's didBecomeActive post)",
+                    "description": "post the app's nudge repeatedly ([HowTo]'s didBecomeActive post)",
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
@@ -1386,7 +1386,7 @@ enum ScenarioSchemaTemplate {
                 "additionalProperties": false,
                 "properties": {
                   "toggleSync": {
-                    "description": "turn sync off and on again for the store (seed 004's 134410 case)",
+                    "description": "turn sync off and on again for the store ([HowTo]'s 134410 case)",
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
