@@ -7,8 +7,9 @@ extension RunReport {
   /// the per-row files as streams of rows (written as they are produced, never held whole).
   /// Nothing here depends on the wall clock or on hashing order.
   public func resultFiles(version: String, includeTrace: Bool) -> [ResultFile] {
+    let summary = summaryTable(version: version)
     var files = [
-      ResultFile(name: "summary.csv", text: summaryTable(version: version).text),
+      ResultFile(name: "summary.csv", text: summary.text),
       ResultFile(name: "resolved.json", text: ScenarioResolver.file(resolved, seeds: [seed], version: version)),
     ]
     let streamed: [(wanted: Bool, name: String, columns: [String], rows: (inout CSVStream) -> Void)] = [
@@ -24,6 +25,9 @@ extension RunReport {
       result.written = spilled.contains(file.name)
       files.append(result)
     }
+    // Every CSV of the set described column by column (units and meanings ship with the data).
+    let described = [("summary.csv", summary.columns)] + streamed.filter(\.wanted).map { ($0.name, $0.columns) }
+    files.append(ResultFile(name: "datapackage.json", text: DataPackage.json(name: scenario.name, files: described)))
     return files
   }
 

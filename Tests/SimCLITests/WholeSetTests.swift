@@ -1,8 +1,10 @@
 import Foundation
+import SimMetrics
 import SimTestSupport
 import Testing
 
 @testable import SimCLI
+@testable import SimScenario
 
 /// Every command that writes a result set writes it whole: staged, synced and exchanged, with the
 /// user's own files kept beside it (issue 39, item 6). `Scripts/kill-check.py` kills each command
@@ -85,6 +87,47 @@ import Testing
       #expect(bad.code == 65)
       #expect(bad.err.contains("row 1 holds a value that is not a number"), "\(bad.err)")
       #expect(!FileManager.default.fileExists(atPath: directory + "/t"))
+    }
+  }
+}
+
+/// Issue 38, item 7: `datapackage.json` describes every column of every CSV a run writes, with
+/// type, unit and meaning; a column added without a description fails here.
+@Suite struct DataPackageTests {
+  @Test func everyColumnOfEveryFileARunWritesIsDescribed() throws {
+    try withTemporaryDirectory { directory in
+      let text = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
+        .replacingOccurrences(
+          of: "\"seed\": 1,",
+          with: "\"seed\": 1, \"outputs\": [\"summary\", \"latency\", \"activities\", \"timeline\", \"objects\"],")
+      try text.write(toFile: directory + "/all.json", atomically: true, encoding: .utf8)
+      let run = syncsim(["run", directory + "/all.json", "--trace", "--out", directory + "/out"])
+      #expect(run.code == 0, "\(run.err)")
+      let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/out/datapackage.json"))
+      let package = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      #expect(package["profile"] as? String == "tabular-data-package")
+      let resources = try #require(package["resources"] as? [[String: Any]])
+      let csvs = try FileManager.default.contentsOfDirectory(atPath: directory + "/out").filter { $0.hasSuffix(".csv") }
+        .sorted()
+      #expect(resources.compactMap { $0["path"] as? String }.sorted() == csvs)
+      #expect(csvs.count == 6)
+      for resource in resources {
+        let path = try #require(resource["path"] as? String)
+        let header = try String(contentsOfFile: directory + "/out/" + path, encoding: .utf8).prefix { $0 != "\n" }
+        let fields = try #require((resource["schema"] as? [String: Any])?["fields"] as? [[String: Any]])
+        #expect(fields.compactMap { $0["name"] as? String } == header.split(separator: ",").map(String.init), "\(path)")
+        for field in fields {
+          let name = field["name"] as? String ?? "?"
+          #expect((field["description"] as? String ?? "").count > 5, "\(path) \(name) has no description")
+          if path == "summary.csv", let metric = RunSummary.metric(named: name) {
+            #expect((field["unit"] as? String == "s") == metric.isDuration, "\(path) \(name)")
+          } else if name.hasSuffix("At") || name == "latency" || name.hasPrefix("blocked.") || name.hasPrefix("notify.")
+          {
+            #expect(field["unit"] as? String == "s", "\(path) \(name) is in seconds")
+          }
+        }
+      }
+      #expect(DataPackage.describe(file: "latency.csv", column: "newColumn").description.isEmpty)
     }
   }
 }
