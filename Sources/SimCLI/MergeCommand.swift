@@ -20,6 +20,8 @@ struct MergeCommand {
     var files: [(name: String, csv: MappedCSV)] = []
     var pointFiles: [(point: String, name: String, text: String)] = []
     var factors: [String] = []
+    /// The sweep's scenario, as its manifests name it.
+    var scenario = "sweep"
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -96,6 +98,9 @@ struct MergeCommand {
     shards.factors = expected.factors.isEmpty ? [] : expected.factors.split(separator: ",").map(String.init)
     guard columns == SweepOutput.columns(factors: shards.factors) else {
       return .failure(Problems(messages: ["sweep.csv columns do not match the manifest's factors"]))
+    }
+    if let line = expected.rest.first(where: { $0.hasPrefix("scenario ") }) {
+      shards.scenario = String(line.dropFirst(9))
     }
     let seedLine = expected.rest.first { $0.hasPrefix("seeds ") }
     let seedCount = seedLine.map { $0.dropFirst(6).split(separator: ",").count }
@@ -200,6 +205,14 @@ struct MergeCommand {
         }
       },
       ResultFile(name: "sweep-summary.csv", lazyText: { progress.summary.table().text }),
+      ResultFile(
+        name: "datapackage.json",
+        text: DataPackage.json(
+          name: shards.scenario,
+          files: [
+            ("sweep.csv", SweepOutput.columns(factors: shards.factors)),
+            ("sweep-summary.csv", SweepOutput.Summary(factors: shards.factors).table().columns),
+          ], factors: shards.factors)),
     ]
     // Shards that ran replications of one point each wrote its files (the same bytes): one copy.
     var written = Set<String>()  // membership only; files keep the shards' order

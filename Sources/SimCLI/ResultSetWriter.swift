@@ -36,7 +36,9 @@ enum ResultSetWriter {
     "report.html", "datapackage.json",
   ]
   /// What `sweep` or `merge` writes; `points` holds a folder per point.
-  static let sweepNames: Set<String> = ["sweep.csv", "sweep-summary.csv", "shard.txt", "report.html", "points"]
+  static let sweepNames: Set<String> = [
+    "sweep.csv", "sweep-summary.csv", "shard.txt", "report.html", "points", "datapackage.json",
+  ]
   /// Every name a result set of either kind writes (what a removal may take).
   static let resultNames = runNames.union(sweepNames)
 

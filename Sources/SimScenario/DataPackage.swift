@@ -14,12 +14,15 @@ public enum DataPackage {
   }
 
   /// The package for `files` (name and columns of each CSV), named after the scenario.
-  public static func json(name: String, files: [(name: String, columns: [String])]) -> String {
+  public static func json(name: String, files: [(name: String, columns: [String])], factors: [String] = []) -> String {
     var out = "{\n  \"profile\": \"tabular-data-package\",\n  \"name\": \(quote(packageName(name))),\n"
     out += "  \"resources\": [\n"
     out += files.map { file in
       let fields = file.columns.map { column -> String in
-        let field = describe(file: file.name, column: column)
+        let field =
+          factors.contains(column) && file.name.hasPrefix("sweep")
+          ? text("a factor of the sweep: the value set at this JSON path of the scenario (JSON text for an object)")
+          : describe(file: file.name, column: column)
         var text = "          {\"name\": \(quote(column)), \"type\": \(quote(field.type))"
         if !field.unit.isEmpty { text += ", \"unit\": \(quote(field.unit))" }
         return text + ", \"description\": \(quote(field.description))}"
@@ -179,6 +182,30 @@ public enum DataPackage {
       "serverLive": flag("whether the server holds it live"),
       "serverWrite": integer("the newest write the server holds among its fields"),
       "matchesServer": flag("whether the store's copy equals the server's"),
+    ],
+    "sweep.csv": [
+      "point": integer("the sweep point (points/point-NNNN holds its scenario)"),
+      "replication": integer("the replication of the point, from 0"),
+      "metric": text("the metric's name, as a column of a run's summary.csv (datapackage of a run describes it)"),
+      "value": Field(
+        type: "number", unit: "", description: "the metric's value: seconds for a duration, else a count or ratio"),
+      "fingerprint": text("the run's fingerprint"),
+      "scenarioHash": text("hash of the point's scenario as run"),
+      "syncsimVersion": text("the syncsim version that wrote the file"),
+    ],
+    "sweep-summary.csv": [
+      "point": integer("the sweep point"),
+      "metric": text("the metric's name"),
+      "runs": integer("replications run"),
+      "n": integer("replications with a value (fewer when some never converged)"),
+      "mean": Field(
+        type: "number", unit: "", description: "mean over the replications with a value (seconds for a duration)"),
+      "sd": Field(type: "number", unit: "", description: "standard deviation over them"),
+      "ci95Low": Field(type: "number", unit: "", description: "lower bound of the 95 % interval, never below 0"),
+      "ci95High": Field(type: "number", unit: "", description: "upper bound of the 95 % interval"),
+      "interval": text("how the interval was made: t (Student's), wilson (a proportion), or empty"),
+      "scenarioHash": text("hash of the point's scenario as run"),
+      "syncsimVersion": text("the syncsim version that wrote the file"),
     ],
     "trace.csv": [
       "time": time("when the event was processed"),
