@@ -113,6 +113,18 @@ extension JSONNode {
     }
   }
 
+  /// The JSON text on one line (`{"a": 1, "b": [2, 3]}`), members in their order: what a CSV
+  /// field or a message holds, where a pretty-printed value would span lines.
+  public func compactSerialized() -> String {
+    switch value {
+    case .array(let elements): return "[" + elements.map { $0.compactSerialized() }.joined(separator: ", ") + "]"
+    case .object(let members):
+      return "{" + members.map { Self.quote($0.key) + ": " + $0.value.compactSerialized() }.joined(separator: ", ")
+        + "}"
+    default: return serialized()
+    }
+  }
+
   static func quote(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {

@@ -127,8 +127,8 @@ public struct SweepPlan: Sendable {
   public func pointProblem(_ problem: ScenarioProblem, file: String, point: Point) -> ScenarioProblem {
     guard problem.file != file, problem.path.isEmpty else { return problem }
     let values = zip(factors, labels(of: point)).map { factor, label in
-      // One line, and short: a value that nests 60 deep is not read in a message.
-      let line = label.split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
+      // Short: a value that nests 60 deep is not read in a message.
+      let line = label
       return "\(factor.path)=" + (line.count > 60 ? line.prefix(57) + "..." : line)
     }.joined(separator: ", ")
     let message =
@@ -155,10 +155,11 @@ public struct SweepPlan: Sendable {
     }
   }
 
-  /// The value of each factor at a point, as JSON text (for CSV columns and folder manifests).
+  /// The value of each factor at a point, as JSON text on one line (for CSV columns, folder
+  /// manifests and messages): an object-valued factor is no multi-line CSV field.
   public func labels(of point: Point) -> [String] {
     factors.enumerated().map { index, factor in
-      let text = factor.values[point.valueIndices[index]].serialized()
+      let text = factor.values[point.valueIndices[index]].compactSerialized()
       if case .string(let string) = factor.values[point.valueIndices[index]].value { return string }
       return text
     }

@@ -77,3 +77,20 @@ import Testing
     #expect(!plan.points().contains { $0.valueIndices == [1, 2, 2] })
   }
 }
+
+/// Issue 38, item 7: an object-valued factor is one line of JSON in `sweep.csv`.
+@Suite struct ObjectFactorTests {
+  @Test func anObjectValuedFactorIsOneLineOfJSONInTheCSV() throws {
+    try withTemporaryDirectory { directory in
+      let result = syncsim([
+        "sweep", packageRoot + "/Scenarios/quickstart.json", "--set",
+        "devices[0].power={\"battery\":50},{\"battery\":90,\"pluggedIn\":true}", "--out", directory + "/s",
+      ])
+      #expect(result.code == 0, "\(result.err)")
+      let text = try String(contentsOfFile: directory + "/s/sweep.csv", encoding: .utf8)
+      let lines = text.split(separator: "\n")
+      #expect(lines.allSatisfy { $0.hasPrefix("scenario,") || $0.hasPrefix("quickstart,") }, "no field spans lines")
+      #expect(text.contains("\"{\"\"battery\"\": 90, \"\"pluggedIn\"\": true}\""))
+    }
+  }
+}
