@@ -72,7 +72,17 @@ enum CompletionCommand {
         case "$prev" in
           --out|--baseline|--junit) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
           --set|--exclude) COMPREPLY=( $(compgen -W "push.dropProbability cloud.requestLatency duration seed" -- "$cur") ); return 0 ;;
+          --metric) COMPREPLY=( $(compgen -W "$_syncsim_metrics" -- "$cur") ); return 0 ;;
+          --fail-on) COMPREPLY=( $(compgen -W "worse better changed" -- "$cur") ); return 0 ;;
+          --format) COMPREPLY=( $(compgen -W "text csv json markdown" -- "$cur") ); return 0 ;;
         esac
+        # check takes the library's scenario names too (quickstart for Scenarios/quickstart.json).
+        if [ "${COMP_WORDS[1]}" = "check" ] && [[ "$cur" != -* ]] && [ -d Scenarios ]; then
+          local names
+          names=$(cd Scenarios && ls *.json 2>/dev/null | sed -e 's/[.]json$//' -e '/^schema$/d')
+          COMPREPLY=( $(compgen -W "$names" -- "$cur") )
+          return 0
+        fi
         case "${COMP_WORDS[1]}" in
       \(cases)
           *) opts="" ;;

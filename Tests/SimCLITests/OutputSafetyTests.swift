@@ -166,3 +166,35 @@ import Testing
     }
   }
 }
+
+/// Issue 38, item 9: bash completion offers the catalog's metrics after --metric, the verdicts
+/// and formats of compare, and the library's scenario names after check.
+@Suite struct CompletionListsTests {
+  @Test func bashCompletionOffersMetricsVerdictsAndLibraryNames() throws {
+    try withTemporaryDirectory { directory in
+      let script = directory + "/c.bash"
+      try syncsim(["completion", "bash"]).out.write(toFile: script, atomically: true, encoding: .utf8)
+      func complete(_ words: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        process.arguments = [
+          "-c",
+          "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _syncsim; echo \"${COMPREPLY[*]}\"",
+        ]
+        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      #expect(try complete(["syncsim", "check", "quick"]) == "quickstart")
+      #expect(
+        try complete(["syncsim", "report", "x", "--metric", "latency.p9"]) == "latency.p90 latency.p95 latency.p99")
+      #expect(try complete(["syncsim", "compare", "a", "b", "--fail-on", "w"]) == "worse")
+      #expect(try complete(["syncsim", "compare", "a", "b", "--format", "m"]) == "markdown")
+    }
+  }
+}
