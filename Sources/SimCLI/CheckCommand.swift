@@ -9,7 +9,7 @@ import SimScenario
 /// timing behaviour.
 struct CheckCommand {
   static let usage = """
-    usage: syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--update]
+    usage: syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--markdown FILE] [--update]
 
     Runs the scenarios (default: every Scenarios/*.json; a library name such as quickstart means
     Scenarios/quickstart.json), evaluates their expectations and
@@ -21,6 +21,8 @@ struct CheckCommand {
       --baseline DIR   where the committed results are (default Results)
       --junit FILE     also write JUnit XML for CI systems (an invalid scenario is an <error>,
                        a failed check a <failure>; wall time per scenario)
+      --markdown FILE  also write a Markdown summary (for a CI job summary, e.g. GitHub Actions'
+                       $GITHUB_STEP_SUMMARY; docs/ci.md): a table of scenarios, then what moved
       --update         rewrite the committed results on purpose (expectations still apply)
     """
 
@@ -45,6 +47,7 @@ struct CheckCommand {
     }
     let baseline = try args.option("baseline") ?? "Results"
     let junit = try args.option("junit")
+    let markdown = try args.option("markdown")
     let update = args.flag("update")
     var files = try args.positionals().map { resolveLibraryName($0) }
     // A name that is neither a file nor a library scenario is a usage error with a suggestion,
@@ -78,15 +81,41 @@ struct CheckCommand {
     }
     let failed = outcomes.filter { !$0.failures.isEmpty }.count
     console.print("\(outcomes.count - failed) passed, \(failed) failed")
-    if let junit {
+    for (path, text) in [
+      (junit, junit.map { _ in junitXML(outcomes) }), (markdown, markdown.map { _ in markdownSummary(outcomes) }),
+    ] {
+      guard let path, let text else { continue }
       do {
-        try Data(junitXML(outcomes).utf8).write(to: URL(fileURLWithPath: junit))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
       } catch {
-        console.error("error: cannot write \(junit): \(OutputPath.describe(error))")
+        console.error("error: cannot write \(path): \(OutputPath.describe(error))")
         return .cannotCreate
       }
     }
     return failed == 0 ? .success : .failure
+  }
+
+  /// A Markdown summary a CI job page renders: the verdict, a table of every scenario, then each
+  /// failure's lines (what moved, by how much, in units) and how to reproduce it.
+  static func markdownSummary(_ outcomes: [Outcome]) -> String {
+    let failed = outcomes.filter { !$0.failures.isEmpty }
+    let cell = { (text: String) in
+      text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+    var out = "## syncsim check: \(outcomes.count - failed.count) passed, \(failed.count) failed\n\n"
+    out += "| scenario | result | detail |\n|---|---|---|\n"
+    for outcome in outcomes {
+      let result = outcome.isError ? "error" : outcome.failures.isEmpty ? "ok" : "**FAIL**"
+      let detail = outcome.failures.first ?? outcome.note
+      out += "| \(cell(outcome.name)) | \(result) | \(cell(detail)) |\n"
+    }
+    for outcome in failed {
+      out += "\n### \(cell(outcome.name))\n\n"
+      for line in outcome.failures {
+        out += "- \(line.hasPrefix("reproduce: ") ? "`\(line.dropFirst(11))`" : cell(line))\n"
+      }
+    }
+    return out
   }
 
   /// `quickstart` or `quickstart.json` means `Scenarios/quickstart.json` when no such file is here

@@ -22,7 +22,7 @@ enum CompletionCommand {
       ]
     ),
     ("validate", ["--strict", "--estimate", "--accept-large", "--help"]),
-    ("check", ["--baseline", "--junit", "--update", "--help"]),
+    ("check", ["--baseline", "--junit", "--markdown", "--update", "--help"]),
     ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--accept-large", "--help"]),
     ("merge", ["--out", "--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),

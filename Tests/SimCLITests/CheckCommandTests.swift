@@ -75,3 +75,31 @@ import Testing
     }
   }
 }
+
+/// Issue 38, item 5: `check --markdown` writes a summary a CI job page renders.
+@Suite struct CheckMarkdownTests {
+  @Test func theMarkdownSummaryHasATableAndEachFailuresLines() throws {
+    try withTemporaryDirectory { directory in
+      let baseline = directory + "/Results"
+      let scenario = packageRoot + "/Scenarios/quickstart.json"
+      #expect(syncsim(["check", scenario, "--baseline", baseline, "--update"]).code == 0)
+      let path = baseline + "/quickstart/summary.csv"
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let table = try #require(CSVTable.parse(text))
+      var row = table.rows[0]
+      row[try #require(table.columns.firstIndex(of: "fingerprint"))] = "0000000000000000"
+      row[try #require(table.columns.firstIndex(of: "latency.p50"))] = "1.000000000"
+      var edited = CSVTable(columns: table.columns)
+      edited.append(row)
+      try edited.text.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = syncsim(["check", scenario, "--baseline", baseline, "--markdown", directory + "/check.md"])
+      #expect(result.code == 1)
+      let markdown = try String(contentsOfFile: directory + "/check.md", encoding: .utf8)
+      #expect(
+        markdown.hasPrefix("## syncsim check: 0 passed, 1 failed\n\n| scenario | result | detail |\n|---|---|---|\n"))
+      #expect(markdown.contains("| quickstart | **FAIL** | "))
+      #expect(markdown.contains("\n### quickstart\n"))
+      #expect(markdown.contains("- `swift run -c release syncsim run "))
+    }
+  }
+}

@@ -139,7 +139,8 @@ import Testing
     let files = Self.files(reference)
     #expect(
       files.keys.sorted() == [
-        "activities.csv", "latency.csv", "objects.csv", "resolved.json", "summary.csv", "timeline.csv", "trace.csv",
+        "activities.csv", "datapackage.json", "latency.csv", "objects.csv", "resolved.json", "summary.csv",
+        "timeline.csv", "trace.csv",
       ])
     #expect(files.values.allSatisfy { $0.utf8.count > 100 })
     for (jobs, batch) in [(2, 1), (3, 1), (2, 5), (3, 512), (1, 4)] {
