@@ -60,6 +60,8 @@ struct WorkloadTraits {
   var entity: Int
   var foregroundOnly: Bool
   var store: Int?
+  /// No Poisson edit after this.
+  var until: SimTime
 
   init(_ workload: Workload) {
     editsPerHour = workload.editsPerHour
@@ -68,6 +70,7 @@ struct WorkloadTraits {
     entity = workload.entity
     foregroundOnly = workload.foregroundOnly
     store = workload.store
+    until = workload.until.map { SimTime($0) } ?? .distantFuture
   }
 }
 

@@ -11,7 +11,9 @@ extension World {
       return
     }
     let gap = devices[device.index].streams.edit.exponential(mean: 3600 / workload.editsPerHour)
-    sim.schedule(.workloadEdit(device), after: SimDuration(seconds: gap))
+    let at = sim.now + SimDuration(seconds: gap)
+    guard at <= workload.until else { return }
+    sim.schedule(.workloadEdit(device), at: at)
   }
 
   mutating func workloadEdit(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {

@@ -104,6 +104,8 @@ public struct Workload: Equatable, Sendable {
   public var store: Int?
   /// Edits on a clock rather than Poisson (`editsPerHour` is then 3600 / period, for estimates).
   public var period: Period?
+  /// Poisson edits stop here, so a run can drain before its end (nil: they go on to the end).
+  public var until: SimDuration?
   public init(editsPerHour: Double) { self.editsPerHour = editsPerHour }
 }
 

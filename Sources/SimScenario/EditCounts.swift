@@ -13,7 +13,9 @@ struct EditCounts {
 
   init(_ spec: WorldSpec) {
     let hours = spec.duration.seconds / 3600
-    let workloadEdits = spec.devices.map { ($0.workload?.editsPerHour ?? 0) * hours }
+    let workloadEdits = spec.devices.map { device in
+      (device.workload?.editsPerHour ?? 0) * min(hours, (device.workload?.until?.seconds ?? .infinity) / 3600)
+    }
     edits = workloadEdits
     objects = spec.devices.indices.map { workloadEdits[$0] * (spec.devices[$0].workload?.insertShare ?? 0) }
     bulk = [Double](repeating: 0, count: spec.devices.count)

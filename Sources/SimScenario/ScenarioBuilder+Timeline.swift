@@ -77,7 +77,7 @@ extension ScenarioBuilder {
       let path = ScenarioReader.index("workloads", index)
       guard let fields = reader.object(entry, path, known: keys) else { continue }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
-      let period = self.period(fields, path, rateKey: "editsPerHour")
+      let period = self.period(fields, path, rateKey: "editsPerHour", untilAlone: true)
       let rate =
         period.map { 3600 / $0.every.seconds }
         ?? reader.required(fields, "editsPerHour", path) { reader.number($0, $1, above: 0) }
@@ -89,6 +89,10 @@ extension ScenarioBuilder {
       }
       var workload = Workload(editsPerHour: rate)
       workload.period = period
+      if period == nil {
+        // Poisson edits that stop, so the run drains and its latency figures cover every write.
+        workload.until = reader.duration(fields["until"], ScenarioReader.join(path, "until"))
+      }
       if let share = reader.ratio(fields["insertShare"], ScenarioReader.join(path, "insertShare")) {
         workload.insertShare = share
       }
@@ -138,10 +142,11 @@ extension ScenarioBuilder {
 
   /// A periodic pattern (`every`, `jitter`, `from`, `until`) instead of the Poisson `rateKey`;
   /// nil when `every` is absent (`jitter`, `from` and `until` then belong to nothing: an error).
-  func period(_ fields: Fields, _ path: String, rateKey: String) -> Period? {
+  func period(_ fields: Fields, _ path: String, rateKey: String, untilAlone: Bool = false) -> Period? {
     let key = { ScenarioReader.join(path, $0) }
     guard let every = reader.duration(fields["every"], key("every"), positive: true) else {
-      for name in ["jitter", "from", "until"] where fields[name] != nil && fields["every"] == nil {
+      let needEvery = untilAlone ? ["jitter", "from"] : ["jitter", "from", "until"]
+      for name in needEvery where fields[name] != nil && fields["every"] == nil {
         reader.problem(key(name), "\"\(name)\" needs \"every\"", hint: "a periodic pattern: \"every\": \"7s\"")
       }
       return nil

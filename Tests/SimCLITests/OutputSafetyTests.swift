@@ -198,3 +198,30 @@ import Testing
     }
   }
 }
+
+/// Issue 38, item 8: a Poisson workload may stop at `until`, so the run drains and no row is
+/// censored; `jitter` and `from` still need `every`.
+@Suite struct PoissonUntilTests {
+  @Test func poissonEditsStopAtUntilAndTheRunDrains() throws {
+    let base = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
+    let text = base.replacingOccurrences(
+      of: "{\"devices\": \"all\", \"editsPerHour\": 10, \"insertShare\": 0.3}",
+      with: "{\"devices\": \"all\", \"editsPerHour\": 10, \"insertShare\": 0.3, \"until\": \"3h\"}")
+    #expect(text != base)
+    let (scenario, _) = try ScenarioDecoder.decode(Array(text.utf8), file: "u.json")
+    let report = ScenarioRunner.run(scenario)
+    let edits = report.rows.map(\.editedAt.seconds)
+    #expect(!edits.isEmpty && edits.allSatisfy { $0 <= 3 * 3600 })
+    #expect(report.summary.value("rowsNotVisible") == 0)
+    #expect(report.summary.value("converged") == 1)
+    // Up to 3 h, the same edits as without `until` (the same random draws).
+    let whole = ScenarioRunner.run(try ScenarioDecoder.decode(Array(base.utf8), file: "q.json").0)
+    let early = whole.rows.map(\.editedAt.seconds).filter { $0 <= 3 * 3600 }
+    #expect(Set(early) == Set(edits))
+    #expect(
+      RunEstimate(scenario).writes < RunEstimate(try ScenarioDecoder.decode(Array(base.utf8), file: "q.json").0).writes
+        * 0.6)
+    let jitter = text.replacingOccurrences(of: "\"until\": \"3h\"", with: "\"until\": \"3h\", \"jitter\": \"1s\"")
+    #expect(throws: ScenarioProblems.self) { try ScenarioDecoder.decode(Array(jitter.utf8), file: "j.json") }
+  }
+}

@@ -1096,7 +1096,7 @@ enum ScenarioSchemaTemplate {
             "default": 0
           },
           "until": {
-            "description": "the last periodic arrival is at most here (a duration from the start; default: the end of the run)",
+            "description": "no edit after this (a duration from the start; default: the end of the run): the last periodic arrival, or where Poisson edits stop so the run can drain",
             "$ref": "#/$defs/duration"
           },
           "insertShare": {
