@@ -175,20 +175,7 @@ struct CompareCommand {
   /// A JSON value: a number as written (null when empty), or a string.
   static func jsonValue(_ text: String, numeric: Bool) -> String {
     if numeric { return text.isEmpty ? "null" : (Double(text).map { $0.isFinite } == true ? text : "null") }
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      default:
-        if scalar.value < 0x20 {
-          out += String(format: "\\u%04x", scalar.value)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
+    return JSONNode.quote(text)
   }
 
   /// One metric at one point, tested: Welch's raw p-value, its Holm adjustment across every

@@ -41,24 +41,7 @@ public enum DataPackage {
     String(name.lowercased().map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" })
   }
 
-  static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      default:
-        if scalar.value < 0x20 {
-          out +=
-            "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-            + String(scalar.value, radix: 16)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
+  static func quote(_ text: String) -> String { JSONNode.quote(text) }
 
   static let seconds = "s"
 

@@ -125,7 +125,8 @@ extension JSONNode {
     }
   }
 
-  static func quote(_ text: String) -> String {
+  /// `text` as a JSON string literal, quotes included.
+  public static func quote(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
