@@ -80,13 +80,20 @@ def kill_after(args, delay):
     return process.returncode
 
 
-def check_run(binary, scenario, work, kills, rng):
-    failures = []
-    folder = os.path.join(work, "run")
+def run_folder_with_notes(binary, scenario, work, name):
+    """A run folder (seed 1) holding a file of the user's, notes.txt, and the command that writes
+    into it (a seed to be added)."""
+    folder = os.path.join(work, name)
     base = [binary, "run", scenario, "--duration", "10d", "--out", folder]
     subprocess.run(base + ["--seed", "1"], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(folder, "notes.txt"), "w") as handle:
         handle.write("mine\n")
+    return folder, base
+
+
+def check_run(binary, scenario, work, kills, rng):
+    failures = []
+    folder, base = run_folder_with_notes(binary, scenario, work, "run")
     started = time.monotonic()
     subprocess.run(base + ["--seed", "2"], check=True, stdout=subprocess.DEVNULL)
     duration = time.monotonic() - started
@@ -166,11 +173,7 @@ def check_merge(binary, scenario, work, kills, rng):
 
 def check_pairs(binary, scenario, work, pairs):
     failures = []
-    folder = os.path.join(work, "pair")
-    base = [binary, "run", scenario, "--duration", "10d", "--out", folder]
-    subprocess.run(base + ["--seed", "1"], check=True, stdout=subprocess.DEVNULL)
-    with open(os.path.join(folder, "notes.txt"), "w") as handle:
-        handle.write("mine\n")
+    folder, base = run_folder_with_notes(binary, scenario, work, "pair")
     for pair in range(pairs):
         first = subprocess.Popen(base + ["--seed", "5"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         second = subprocess.Popen(base + ["--seed", "6"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -53,17 +53,13 @@ struct CheckCommand {
     // A name that is neither a file nor a library scenario is a usage error with a suggestion,
     // not a failed check.
     for file in files where !FileManager.default.fileExists(atPath: file) {
-      let names = ((try? FileManager.default.contentsOfDirectory(atPath: "Scenarios")) ?? [])
-        .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.map { String($0.dropLast(5)) }.sorted()
       let bare = file.hasSuffix(".json") ? String(OutputPath.split(file).name.dropLast(5)) : file
-      let guess = suggestion(for: bare, among: names).map { " (did you mean \($0)?)" } ?? ""
+      let guess = suggestion(for: bare, among: libraryNames() ?? []).map { " (did you mean \($0)?)" } ?? ""
       throw UsageError("no scenario file or library scenario named \(file)\(guess)")
     }
     if files.isEmpty {
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: "Scenarios") else {
-        throw UsageError("no scenarios given and no Scenarios/ folder here")
-      }
-      files = names.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { "Scenarios/" + $0 }
+      guard let names = libraryNames() else { throw UsageError("no scenarios given and no Scenarios/ folder here") }
+      files = names.map { "Scenarios/" + $0 + ".json" }
     }
     var outcomes: [Outcome] = []
     let clock = ContinuousClock()
@@ -116,6 +112,13 @@ struct CheckCommand {
       }
     }
     return out
+  }
+
+  /// The library's scenario names (`Scenarios/*.json` but the schema), in file order; nil without a
+  /// `Scenarios/` folder here.
+  static func libraryNames() -> [String]? {
+    guard let files = try? FileManager.default.contentsOfDirectory(atPath: "Scenarios") else { return nil }
+    return files.filter { $0.hasSuffix(".json") && $0 != "schema.json" }.sorted().map { String($0.dropLast(5)) }
   }
 
   /// `quickstart` or `quickstart.json` means `Scenarios/quickstart.json` when no such file is here

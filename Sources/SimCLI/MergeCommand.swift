@@ -16,7 +16,6 @@ struct MergeCommand {
   /// The shards read: their `sweep.csv` files (mapped, walked in order when written), their
   /// points' scenarios, and what their manifests agree on.
   struct Shards {
-    var columns: [String] = []
     var files: [(name: String, csv: MappedCSV)] = []
     var pointFiles: [(point: String, name: String, text: String)] = []
     var factors: [String] = []
@@ -94,7 +93,6 @@ struct MergeCommand {
       }
     }
     guard problems.isEmpty, let columns, let expected else { return .failure(Problems(messages: problems)) }
-    shards.columns = columns
     shards.factors = expected.factors.isEmpty ? [] : expected.factors.split(separator: ",").map(String.init)
     guard columns == SweepOutput.columns(factors: shards.factors) else {
       return .failure(Problems(messages: ["sweep.csv columns do not match the manifest's factors"]))
@@ -118,7 +116,7 @@ struct MergeCommand {
     let valueColumn = walk.metricColumn + 1
     var problems: [String] = []
     var badValues = [Int](repeating: 0, count: shards.files.count)
-    var previous: ShardWalk.Key?
+    var previous: (key: ShardWalk.Key, metric: String)?
     var point: (number: Int, replications: Set<Int>)?
     func closePoint() {
       guard let point, let seedCount, point.replications.count != seedCount else { return }
@@ -135,10 +133,11 @@ struct MergeCommand {
           problems.append("\(shards.files[shard].name): row \(number) holds a value that is not a number")
         }
       }
-      if let previous, previous == key, problems.count < 20 {
+      let metric = row[walk.metricColumn]
+      if let previous, previous.key == key, previous.metric == metric, problems.count < 20 {
         problems.append("point \(row[1]) replication \(row[2]) (seed \(row[3])) appears twice")
       }
-      previous = key
+      previous = (key, metric)
       if point?.number != key.point {
         closePoint()
         point = (key.point, [])
@@ -159,7 +158,6 @@ struct MergeCommand {
     return problems
   }
 
-  /// A manifest's shard index, shard count, total runs and factors.
   /// A manifest's shard index, shard count, total runs, factors, and the lines every shard of one
   /// sweep shares (scenario, hash, seeds).
   static func parseManifest(
@@ -207,12 +205,7 @@ struct MergeCommand {
       ResultFile(name: "sweep-summary.csv", lazyText: { progress.summary.table().text }),
       ResultFile(
         name: "datapackage.json",
-        text: DataPackage.json(
-          name: shards.scenario,
-          files: [
-            ("sweep.csv", SweepOutput.columns(factors: shards.factors)),
-            ("sweep-summary.csv", SweepOutput.Summary(factors: shards.factors).table().columns),
-          ], factors: shards.factors)),
+        text: SweepOutput.dataPackage(name: shards.scenario, factors: shards.factors, withSummary: true)),
     ]
     // Shards that ran replications of one point each wrote its files (the same bytes): one copy.
     var written = Set<String>()  // membership only; files keep the shards' order

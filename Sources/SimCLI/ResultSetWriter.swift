@@ -99,7 +99,7 @@ enum ResultSetWriter {
         syncFolder(parent)
         // The staging folder now holds the previous set: remove it, and the user's names that
         // now stand in the new set too.
-        removeFolder(staging, carried: carried, newSet: target)
+        removeFolder(staging, newSet: target)
         committed = true
         return
       }
@@ -124,48 +124,44 @@ enum ResultSetWriter {
     for name in names.sorted() where !ScenarioFile.isTemporaryName(name) {
       var status = stat()
       let path = OutputPath.join(target, name)
-      if kind.names.contains(name) {
-        // A result's name on something else (a folder called timeline.csv) would be hidden in
-        // the old set: that folder is not swapped.
-        let expected = name == "points" ? S_IFDIR : S_IFREG
-        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == expected else {
-          for done in carried { unlink(OutputPath.join(staging, done)) }
-          return nil
-        }
-        continue
-      }
-      guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-        link(path, OutputPath.join(staging, name)) == 0
-      else {
+      let type = lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+      // A result's name on something else (a folder called timeline.csv) would be hidden in the
+      // old set; a folder or link of the user's cannot be linked: then that folder is not swapped.
+      let fits =
+        kind.names.contains(name)
+        ? type == (name == "points" ? S_IFDIR : S_IFREG)
+        : type == S_IFREG && link(path, OutputPath.join(staging, name)) == 0
+      guard fits else {
         for done in carried { unlink(OutputPath.join(staging, done)) }
         return nil
       }
-      carried.append(name)
+      if !kind.names.contains(name) { carried.append(name) }
     }
     return carried
   }
 
-  /// Makes the folders a file's relative `name` (`points/point-0001/scenario.json`) lies in.
-  static func makeFolders(for name: String, in root: String) throws {
+  /// The folders a file's relative `name` (`points/point-0001/scenario.json`) lies in, under
+  /// `root`, outermost first.
+  static func folders(of name: String, in root: String) -> [String] {
     var path = root
-    for component in name.split(separator: "/").dropLast() {
+    return name.split(separator: "/").dropLast().map { component in
       path = OutputPath.join(path, String(component))
-      if mkdir(path, 0o755) != 0 && errno != EEXIST { throw OutputPath.failure(.fileWriteNoPermission, path) }
+      return path
+    }
+  }
+
+  /// Makes the folders a file's relative `name` lies in.
+  static func makeFolders(for name: String, in root: String) throws {
+    for path in folders(of: name, in: root) where mkdir(path, 0o755) != 0 && errno != EEXIST {
+      throw OutputPath.failure(.fileWriteNoPermission, path)
     }
   }
 
   /// Syncs the staging folder and the folders of `names` in it, so that the exchange publishes
   /// what is on disk (the files themselves are synced as they are closed).
   static func syncFolders(_ root: String, _ names: [String]) {
-    var folders: Set<String> = [root]
-    for name in names {
-      var path = root
-      for component in name.split(separator: "/").dropLast() {
-        path = OutputPath.join(path, String(component))
-        folders.insert(path)
-      }
-    }
-    for folder in folders.sorted() { syncFolder(folder) }
+    let all = Set([root] + names.flatMap { folders(of: $0, in: root) })
+    for folder in all.sorted() { syncFolder(folder) }
   }
 
   /// `fsync` of a folder (its entries), best effort.
@@ -258,28 +254,22 @@ enum ResultSetWriter {
   }
 
   typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
-
-  /// `sync_file_range`, looked up at run time (Glibc's module does not declare it).
-  static let syncFileRange: SyncFileRange? = {
-    #if os(Linux)
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range") else { return nil }
-      return unsafeBitCast(symbol, to: SyncFileRange.self)
-    #else
-      return nil
-    #endif
-  }()
-
   typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
 
+  /// `sync_file_range`, looked up at run time (Glibc's module does not declare it).
+  static let syncFileRange = systemFunction("sync_file_range", as: SyncFileRange.self)
   /// `renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE)`, looked up at run time (glibc 2.28+).
-  static let renameat2: RenameAt2? = {
+  static let renameat2 = systemFunction("renameat2", as: RenameAt2.self)
+
+  /// A C library function by name, where the system has it (Linux); nil elsewhere.
+  static func systemFunction<Function>(_ name: String, as type: Function.Type) -> Function? {
     #if os(Linux)
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
-      return unsafeBitCast(symbol, to: RenameAt2.self)
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+      return unsafeBitCast(symbol, to: type)
     #else
       return nil
     #endif
-  }()
+  }
 
   /// Swaps two folders atomically; false when the system cannot.
   static func exchange(_ a: String, _ b: String) -> Bool {
@@ -293,23 +283,22 @@ enum ResultSetWriter {
   /// link: each folder is opened with `O_NOFOLLOW` and emptied through its descriptor
   /// (`unlinkat`), so a folder swapped for a link to somewhere else between the exchange and the
   /// clean-up loses nothing but the link itself. Only names a result set or its temporaries use
-  /// are removed (and in `points/`, point folders and their scenarios); of `carried`, the user's
-  /// names hard-linked into `newSet`, each only while it is still the same file there. Anything
-  /// else is left, and so is the folder.
-  static func removeFolder(_ folder: String, carried: [String] = [], newSet: String? = nil) {
+  /// are removed (and in `points/`, point folders and their scenarios), and, given `newSet`, the
+  /// user's files that were hard-linked into it: each only while it is the same file there.
+  /// Anything else is left, and so is the folder.
+  static func removeFolder(_ folder: String, newSet: String? = nil) {
     let (parent, base) = OutputPath.split(folder)
     let parentDescriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard parentDescriptor >= 0 else { return }
     defer { close(parentDescriptor) }
-    var keep: (names: Set<String>, descriptor: Int32) = (Set(carried), -1)
-    if let newSet, !carried.isEmpty { keep.descriptor = open(newSet, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-    defer { if keep.descriptor >= 0 { close(keep.descriptor) } }
+    let kept = newSet.map { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) } ?? -1
+    defer { if kept >= 0 { close(kept) } }
     removeTree(base, in: parentDescriptor, depth: 0) { name, descriptor in
-      guard keep.names.contains(name), keep.descriptor >= 0 else { return false }
+      guard kept >= 0 else { return false }
       var old = stat()
       var new = stat()
       return fstatat(descriptor, name, &old, AT_SYMLINK_NOFOLLOW) == 0
-        && fstatat(keep.descriptor, name, &new, AT_SYMLINK_NOFOLLOW) == 0 && old.st_ino == new.st_ino
+        && fstatat(kept, name, &new, AT_SYMLINK_NOFOLLOW) == 0 && old.st_ino == new.st_ino
         && old.st_dev == new.st_dev
     }
   }

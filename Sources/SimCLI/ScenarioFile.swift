@@ -143,7 +143,7 @@ enum ScenarioFile {
   static func removeStaleTemporaries(in directory: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
     for name in names.sorted() {
-      guard let pid = temporaryProcess(name) else { continue }
+      guard let (base, pid) = temporaryParts(name) else { continue }
       guard pid != ProcessInfo.processInfo.processIdentifier && kill(pid, 0) != 0 && errno == ESRCH else { continue }
       let path = OutputPath.join(directory, name)
       var status = stat()
@@ -152,26 +152,20 @@ enum ScenarioFile {
       case S_IFDIR:
         // A staging folder may hold the user's files hard-linked from the target it was for:
         // those names go too, each only while it is the same file as the target's.
-        let target = OutputPath.join(directory, temporaryBase(name))
-        let others = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        ResultSetWriter.removeFolder(path, carried: others.sorted(), newSet: target)
+        let target = OutputPath.join(directory, base)
+        ResultSetWriter.removeFolder(path, newSet: target)
       case S_IFREG: unlink(path)
       default: continue  // a link or anything else was not made by this program
       }
     }
   }
 
-  /// The name a temporary `.NAME.tmp-PID-SUFFIX` was made for: `NAME`.
-  static func temporaryBase(_ name: String) -> String {
-    guard let marker = name.range(of: ".tmp-", options: .backwards) else { return name }
-    return String(name[name.index(after: name.startIndex)..<marker.lowerBound])
-  }
-
   /// Whether `name` has the shape of a temporary this program makes.
-  static func isTemporaryName(_ name: String) -> Bool { temporaryProcess(name) != nil }
+  static func isTemporaryName(_ name: String) -> Bool { temporaryParts(name) != nil }
 
-  /// The process id in a temporary's name `.NAME.tmp-PID-SUFFIX`; nil for any other name.
-  static func temporaryProcess(_ name: String) -> Int32? {
+  /// `NAME` and `PID` of a temporary's name `.NAME.tmp-PID-SUFFIX` as this program makes them (a
+  /// process id in digits, a base-36 suffix of at most 13 characters); nil for any other name.
+  static func temporaryParts(_ name: String) -> (base: String, pid: Int32)? {
     guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards),
       marker.lowerBound > name.index(after: name.startIndex)
     else { return nil }
@@ -180,7 +174,7 @@ enum ScenarioFile {
       !fields[1].isEmpty, fields[1].count <= 13,
       fields[1].unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."z").contains($0) })
     else { return nil }
-    return pid
+    return (String(name[name.index(after: name.startIndex)..<marker.lowerBound]), pid)
   }
 
   /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes; false on error.

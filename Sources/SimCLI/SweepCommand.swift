@@ -201,14 +201,11 @@ struct SweepCommand {
       outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
     }
     var files = outputs.map { ResultFile(name: $0.name, text: $0.text) }
-    var csvs = [("sweep.csv", table.columns)]
-    if options.shard == nil {
-      csvs.append(("sweep-summary.csv", SweepOutput.Summary(factors: factorNames).table().columns))
-    }
     files.append(
       ResultFile(
         name: "datapackage.json",
-        text: DataPackage.json(name: prepared.scenario.name, files: csvs, factors: factorNames)))
+        text: SweepOutput.dataPackage(
+          name: prepared.scenario.name, factors: factorNames, withSummary: options.shard == nil)))
     let points = plan.points()
     for point in Set(runs.map(\.point.index)).sorted() {
       let document = (try? prepared.runner.resolvedDocument(points[point]).get()) ?? prepared.runner.document

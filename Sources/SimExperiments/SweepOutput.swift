@@ -13,6 +13,21 @@ public enum SweepOutput {
     ]
   }
 
+  /// The columns of `sweep-summary.csv` for a plan's factors.
+  public static func summaryColumns(factors: [String]) -> [String] {
+    ["scenario", "point"] + factors + [
+      "metric", "runs", "n", "mean", "sd", "ci95Low", "ci95High", "interval", "scenarioHash", "syncsimVersion",
+    ]
+  }
+
+  /// `datapackage.json` of a sweep folder: `sweep.csv` and, unless the folder is a shard's,
+  /// `sweep-summary.csv`, with the factors' columns described.
+  public static func dataPackage(name: String, factors: [String], withSummary: Bool) -> String {
+    var files = [("sweep.csv", columns(factors: factors))]
+    if withSummary { files.append(("sweep-summary.csv", summaryColumns(factors: factors))) }
+    return DataPackage.json(name: name, files: files, factors: factors)
+  }
+
   /// The rows of `sweep.csv` for some results (any subset: a shard's or all).
   public static func rows(
     _ results: [SweepRunner.RunResult], plan: SweepPlan, name: String, version: String
@@ -89,10 +104,7 @@ public enum SweepOutput {
 
     /// The summary table of every row added.
     public func table() -> CSVTable {
-      var out = CSVTable(
-        columns: ["scenario", "point"] + factors + [
-          "metric", "runs", "n", "mean", "sd", "ci95Low", "ci95High", "interval", "scenarioHash", "syncsimVersion",
-        ])
+      var out = CSVTable(columns: SweepOutput.summaryColumns(factors: factors))
       let format = { (value: Double) in value.isNaN ? "" : CSVTable.number(value) }
       for group in groups {
         let counts = [String(group.runs), String(group.values.count)]
