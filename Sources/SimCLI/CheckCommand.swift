@@ -180,52 +180,97 @@ struct CheckCommand {
       )
     }
     let value = { (column: String) -> String? in committed.columns.firstIndex(of: column).map { row[$0] } }
+    let newSummary = report.summaryTable(version: SyncSimCommand.version)
+    let newValue = { (column: String) -> String? in
+      newSummary.columns.firstIndex(of: column).map { newSummary.rows[0][$0] }
+    }
+    // Metric by metric: a metric on one side only is information (a policy added to or taken
+    // from the set, a new metric), never a failure by itself.
+    let metrics = { (columns: [String]) in columns.filter { RunSummary.metric(column: $0) != nil } }
+    let (oldMetrics, newMetrics) = (metrics(committed.columns), metrics(newSummary.columns))
+    var information: [String] = []
+    let onlyOld = oldMetrics.filter { !newMetrics.contains($0) }
+    let onlyNew = newMetrics.filter { !oldMetrics.contains($0) }
+    if !onlyOld.isEmpty { information.append("metrics only in the committed results: " + onlyOld.joined(separator: ", ")) }
+    if !onlyNew.isEmpty { information.append("metrics new in this run: " + onlyNew.joined(separator: ", ")) }
+    var moved: [(line: String, size: Double)] = []
+    for name in newMetrics where oldMetrics.contains(name) {
+      guard let info = RunSummary.metric(column: name), let old = value(name), let new = newValue(name), old != new
+      else { continue }
+      let tolerance = report.scenario.tolerances[name] ?? 0
+      if let a = Double(old), let b = Double(new), tolerance > 0, abs(b - a) <= tolerance * max(abs(a), 1e-12) {
+        continue
+      }
+      moved.append(Self.movement(info, old: old, new: new))
+    }
+    // The scenario changed when its resolved form hashes differently today: the committed
+    // resolved.json is hashed again, so a new hash format or a new default is not a change.
+    let committedHash = committedScenarioHash(directory) ?? value("scenarioHash")
+    let scenarioChanged = committedHash != report.scenarioHash
+    let cause =
+      scenarioChanged
+      ? "the scenario file changed (scenarioHash \(committedHash ?? "?") → \(report.scenarioHash))"
+      : "the scenario is the same, so the model changed"
+    let informationNote = information.isEmpty ? "" : "; information: " + information.joined(separator: "; ")
     if value("fingerprint") == report.fingerprint {
       let differing = produced.filter { file in
         let path = OutputPath.join(directory, file.name)
         return (try? String(contentsOfFile: path, encoding: .utf8)) != file.text
       }.map(\.name)
       if differing.isEmpty { return ([], "unchanged, fingerprint \(report.fingerprint)") }
-      if Set(differing).isSubset(of: ["summary.csv", "resolved.json"]),
+      if !moved.isEmpty {
+        return (
+          [
+            "the same trajectory (fingerprint \(report.fingerprint)) gives other metrics: how a metric is computed "
+              + "changed, most \(moved.sorted { $0.size > $1.size }[0].line)"
+          ] + moved.map(\.line), ""
+        )
+      }
+      if scenarioChanged, Set(differing).isSubset(of: ["summary.csv", "resolved.json"]),
         let note = scenarioEditNote(report, committed: committed, row: row)
       {
         return ([note], "")
       }
+      // Same trajectory and metrics: summary.csv, resolved.json and datapackage.json may differ
+      // by columns that came or went, and by defaults written out; anything else is the format.
+      let explained: Set<String> = ["summary.csv", "resolved.json", "datapackage.json"]
+      let unexplained = differing.filter { !explained.contains($0) }
+      if unexplained.isEmpty && !scenarioChanged {
+        return (
+          [],
+          "same behaviour, fingerprint \(report.fingerprint); \(differing.joined(separator: ", ")) "
+            + "differ in format only (record with --update)\(informationNote)"
+        )
+      }
       return (
         [
-          "same trajectory but different files: \(differing.joined(separator: ", ")) (the output format changed? run with --update)"
+          "only the output format changed: the same trajectory and metrics, but \(unexplained.joined(separator: ", ")) "
+            + "differ (record with --update if the new format is meant)"
         ], ""
       )
-    }
-    var moved: [(line: String, size: Double)] = []
-    let newSummary = report.summaryTable(version: SyncSimCommand.version)
-    for info in RunSummary.catalog {
-      guard let old = value(info.name) else { continue }
-      let new = newSummary.rows[0][newSummary.columns.firstIndex(of: info.name)!]
-      if old == new { continue }
-      let tolerance = report.scenario.tolerances[info.name] ?? 0
-      if let a = Double(old), let b = Double(new), tolerance > 0, abs(b - a) <= tolerance * max(abs(a), 1e-12) {
-        continue
-      }
-      moved.append(Self.movement(info, old: old, new: new))
     }
     if moved.isEmpty {
       return (
         [],
-        "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)), metrics within tolerance"
+        "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)), metrics within "
+          + "tolerance\(informationNote)"
       )
     }
     // The largest moves first, each with its % and unit: what a reviewer reads first.
     moved.sort { $0.size > $1.size }
-    let cause =
-      value("scenarioHash") == report.scenarioHash
-      ? "the scenario is the same, so the model changed"
-      : "the scenario file changed (scenarioHash "
-        + "\(value("scenarioHash") ?? "?") → \(report.scenarioHash))"
     let headline =
       "behaviour changed: \(moved.count) metric\(moved.count == 1 ? "" : "s") moved, most \(moved[0].line); "
       + "\(cause); fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)"
-    return ([headline] + moved.map(\.line), "")
+    return ([headline] + moved.map(\.line) + information, "")
+  }
+
+  /// The committed run's scenario hashed as this version hashes: nil without a readable
+  /// `resolved.json`.
+  static func committedScenarioHash(_ directory: String) -> String? {
+    guard let data = FileManager.default.contents(atPath: OutputPath.join(directory, "resolved.json")),
+      let root = try? JSONParser.parse(Array(data)), let scenario = root.member("scenario")
+    else { return nil }
+    return ScenarioResolver.hash(scenario)
   }
 
   /// One metric's move as a reviewer reads it: `latency.p50: 4.922 s → 5.906 s (+20.0 %)`, and

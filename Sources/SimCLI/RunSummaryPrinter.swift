@@ -45,7 +45,7 @@ enum RunSummaryPrinter {
     console.print(
       "writes       \(count("writes")) made, \(count("writesCommitted")) committed, \(count("writesPending")) pending, \(count("lostUpdates")) lost updates"
     )
-    let blocking = RunSummary.catalog.map(\.name).filter { $0.hasPrefix("blocked.") && $0.hasSuffix(".total") }
+    let blocking = summary.catalog.map(\.name).filter { $0.hasPrefix("blocked.") && $0.hasSuffix(".total") }
       .compactMap { name -> (String, Double)? in
         guard let value = summary.value(name), value > 0 else { return nil }
         return (String(name.dropFirst(8).dropLast(6)), value)

@@ -8,6 +8,10 @@ enum SchemaCommand {
   static let usage = """
     usage: syncsim schema                         print the JSON Schema (draft 2020-12) of scenario files
            syncsim schema policies                the scheduler policies, their options and defaults (Markdown)
+           syncsim schema parameters              every single-valued key: range, default, meaning, source
+                                                  (Markdown; docs/parameters.md)
+           syncsim schema metrics                 every metric of summary.csv: unit, better direction,
+                                                  meaning (Markdown; docs/metrics.md)
            syncsim schema records SCENARIO.json   the CloudKit record types and fields the model becomes
            syncsim schema diff OLD.json NEW.json  check a model change against the production rule:
                                                   add-only, no delete, no rename, no type change
@@ -26,6 +30,14 @@ enum SchemaCommand {
       guard arguments.count == 1 else { return usageError("schema policies takes no arguments", console) }
       console.print(ScenarioSchema.policyTable())
       return .success
+    case "parameters":
+      guard arguments.count == 1 else { return usageError("schema parameters takes no arguments", console) }
+      console.print(ParameterDocument.text)
+      return .success
+    case "metrics":
+      guard arguments.count == 1 else { return usageError("schema metrics takes no arguments", console) }
+      console.print(RunSummary.document)
+      return .success
     case "records":
       guard arguments.count == 2 else { return usageError("schema records takes one scenario file", console) }
       guard let scenario = load(arguments[1], console) else { return .dataError }
@@ -41,7 +53,7 @@ enum SchemaCommand {
         changes.isEmpty ? "no schema changes" : "\(changes.count - forbidden) allowed, \(forbidden) forbidden")
       return forbidden == 0 ? .success : .dataError
     default:
-      return usageError("unknown schema subcommand '\(arguments[0])' (policies, records or diff)", console)
+      return usageError("unknown schema subcommand '\(arguments[0])' (policies, parameters, metrics, records or diff)", console)
     }
   }
 

@@ -1,4 +1,6 @@
 import SimKernel
+import SimModel
+import SimScenario
 
 /// A random small world and fault schedule for the swarm, as a scenario file.
 struct SwarmWorld {
@@ -80,11 +82,9 @@ struct SwarmWorld {
       timeline.append((again, "{\"at\": \(at(again)), \"devices\": \"all\", \"action\": \(action)}"))
     }
     timeline.sort { $0.at < $1.at }
-    // Faults that are parameters: they cannot be healed, and must not stop convergence.
-    let zoneBusy = random.bernoulli(0.3) ? random.uniform(0.01, 0.2) : 0
-    let networkFailure = random.bernoulli(0.3) ? random.uniform(0.01, 0.2) : 0
-    let drop = random.bernoulli(0.3) ? random.uniform(0.1, 1) : 0
-    let retention = random.bernoulli(0.2) ? ", \"changeTokenRetention\": \"\(10 + Int(random.nextInt(below: 50)))m\"" : ""
+    // Faults that are parameters (the keys ParameterTable gives a swarm range): they cannot be
+    // healed, and must not stop convergence.
+    var drawn = drawParameters(&random)
     var text = "{\n  \"version\": 1,\n  \"name\": \"\(name)\",\n"
     text += "  \"description\": \"A syncsim swarm world: random devices, edits and faults, healed at \(Int(heal / 60)) min.\",\n"
     text += "  \"seed\": \(random.nextInt(below: 1_000_000)),\n"
@@ -92,13 +92,41 @@ struct SwarmWorld {
     text += "  \"accounts\": \(accounts),\n  \"devices\": [\n" + deviceJSON.joined(separator: ",\n") + "\n  ],\n"
     // The container's throttle only where a fault forces it: it couples every account (one part),
     // and a world without it runs in parts, which the swarm compares with one kernel.
-    text += "  \"cloud\": {"
-    if throttled { text += "\"throttle\": {\"requestsPerSecond\": 1000, \"retryAfter\": {\"constant\": \"30s\"}}, " }
-    text += "\"zoneBusyProbability\": \(format(zoneBusy)), \"networkFailureProbability\": \(format(networkFailure))\(retention)},\n"
-    text += "  \"push\": {\"dropProbability\": \(format(drop))},\n"
+    var cloud = drawn["cloud"] ?? []
+    if throttled { cloud.insert("\"throttle\": {\"requestsPerSecond\": 1000, \"retryAfter\": {\"constant\": \"30s\"}}", at: 0) }
+    drawn["cloud"] = cloud
+    for section in ["cloud", "push", "polling", "scheduler"] {
+      guard let members = drawn[section], !members.isEmpty else { continue }
+      text += "  \"\(section)\": {" + members.joined(separator: ", ") + "},\n"
+    }
     text += "  \"timeline\": [\n" + timeline.map { "    " + $0.text }.joined(separator: ",\n") + "\n  ],\n"
     text += "  \"outputs\": [\"summary\"]\n}\n"
     return SwarmWorld(json: text)
+  }
+
+  /// Draws each key with a swarm range, in the table's order: with its probability a value in
+  /// its range, otherwise nothing (the default). The members by section, as JSON text.
+  static func drawParameters(
+    _ random: inout RandomStream, table: [ParameterDefinition<WorldSpec>] = ParameterSet.standard.world
+  ) -> [String: [String]] {
+    var drawn: [String: [String]] = [:]
+    for definition in table {
+      // A range is for a key directly in a section (the table's test holds that).
+      guard let range = definition.swarm, definition.steps.count == 2, random.bernoulli(range.probability) else {
+        continue
+      }
+      var value = random.uniform(range.lower, range.upper)
+      if range.whole { value = value.rounded(.down) }
+      let text: String
+      if case .duration = definition.kind {
+        text = "\"\(format(value))s\""
+      } else {
+        text = format(value)
+      }
+      let steps = definition.steps
+      drawn[steps[0], default: []].append("\"\(steps.dropFirst().joined(separator: "."))\": \(text)")
+    }
+    return drawn
   }
 
   static func format(_ value: Double) -> String {

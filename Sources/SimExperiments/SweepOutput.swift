@@ -37,7 +37,7 @@ public enum SweepOutput {
       let head =
         [name, String(result.run.point.index), String(result.run.replication), String(result.run.seed)]
         + plan.labels(of: result.run.point)
-      for (info, value) in zip(RunSummary.catalog, result.values) {
+      for (info, value) in zip(result.metrics, result.values) {
         rows.append(
           head + [
             info.name, CSVTable.value(value, isDuration: info.isDuration), result.fingerprint, result.scenarioHash,

@@ -37,6 +37,8 @@ public struct SweepRunner: Sendable {
   /// What one run yields: its metrics and provenance.
   public struct RunResult: Sendable {
     public var run: Run
+    /// The run's metrics (its policies' `blocked.*` among them) and their values.
+    public var metrics: [RunSummary.MetricInfo]
     public var values: [Double?]
     public var fingerprint: String
     public var scenarioHash: String
@@ -106,7 +108,7 @@ public struct SweepRunner: Sendable {
       store.set(
         position,
         RunResult(
-          run: run, values: report.summary.values, fingerprint: report.fingerprint,
+          run: run, metrics: report.summary.catalog, values: report.summary.values, fingerprint: report.fingerprint,
           scenarioHash: report.scenarioHash))
       progress?(store.finished, runs.count)
     }

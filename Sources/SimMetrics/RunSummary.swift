@@ -4,131 +4,236 @@ import SimModel
 /// The named metrics of one run, in a stable order: what `expect` assertions, `summary.csv` and
 /// the printed summary refer to.
 public struct RunSummary: Sendable {
-  /// A metric's name, and whether it is a duration (seconds) or a count.
+  /// Which way a metric is better, for `compare`'s verdicts.
+  public enum Better: Int, Sendable {
+    case lower = -1
+    case neither = 0
+    case higher = 1
+  }
+
+  /// One metric, declared once: name, unit, better direction, meaning and how it is computed.
+  /// Summary columns, `docs/metrics.md`, `compare`'s verdict direction, `expect`'s names and the
+  /// report's labels all come from these declarations.
   public struct MetricInfo: Sendable {
     public var name: String
-    public var isDuration: Bool
+    /// "s" for a duration; otherwise what is counted ("writes", "rows", "bytes"), or "1" for a
+    /// 0/1 outcome.
+    public var unit: String
+    public var better: Better
     public var meaning: String
+    /// The value from a run's tally; nil where undefined (no visible rows, never converged).
+    let compute: @Sendable (Inputs) -> Double?
+
+    init(
+      _ name: String, _ unit: String, _ better: Better, _ meaning: String,
+      _ compute: @escaping @Sendable (Inputs) -> Double?
+    ) {
+      (self.name, self.unit, self.better, self.meaning, self.compute) = (name, unit, better, meaning, compute)
+    }
+
+    /// Whether the metric is a duration in seconds.
+    public var isDuration: Bool { unit == "s" }
 
     /// Whether the metric is a 0/1 outcome (`converged`): its replications' mean is a
     /// proportion, with a Wilson interval.
-    public var isProportion: Bool { name == "converged" }
+    public var isProportion: Bool { unit == "1" }
 
-    /// Which way is better, for `compare`: lower for latencies, waits, losses and errors; higher
-    /// for what was delivered; neither for plain counts of activity.
-    public var betterDirection: Int {
-      let lower = [
-        "latency.", "stage.", "blocked.", "errors.", "convergenceTime", "lostUpdates", "writesLost",
-        "writesPending", "ghosts", "duplicates", "rowsNotVisible", "setupFailures", "pushes.dropped",
-        "pushes.discarded", "exportsFailed", "importsFailed", "orphan", "recordsHidden", "rowsHidden",
-      ]
-      let higher = ["rowsVisible", "converged", "writesCommitted"]
-      if lower.contains(where: { name.hasPrefix($0) }) { return -1 }
-      if higher.contains(name) { return 1 }
-      return 0
-    }
+    /// Which way is better, for `compare`: -1 lower, 1 higher, 0 neither.
+    public var betterDirection: Int { better.rawValue }
   }
 
-  /// Values by metric, in `catalog` order; nil where undefined (no visible rows, never converged).
+  /// What the metrics are computed from: the tally, with what several metrics share computed once.
+  struct Inputs {
+    var tally: SummaryTally
+    /// p50, p90, p95, p99 of visible rows' latency, seconds (nil with no visible rows).
+    var percentiles: [Double]?
+
+    var counters: RunCounters { tally.counters }
+
+    /// Index of a policy or wait cause in the tally's blocked counters.
+    func blocked(_ name: String) -> Int? { tally.policyNames.firstIndex(of: name) }
+  }
+
+  /// Values by metric, in `catalog` order; nil where undefined.
   public var values: [Double?]
-  /// The metrics of this run: `RunSummary.catalog`, then the `blocked.*` metrics of any policy
-  /// in the run that is not one of SyncSim's own (a researcher's).
+  /// The metrics of this run: those of the policies in its set, then the wait causes.
   public var catalog: [MetricInfo]
 
-  /// Every metric SyncSim reports for its own policies.
+  /// Every metric SyncSim reports for its own registered policies (what `expect` and
+  /// `tolerances` may name).
   public static let catalog = catalog(policyNames: PolicyRegistry.standard.names)
 
   /// Every metric, with `blocked.<name>.*` for each of `policyNames` and then each wait cause.
   public static func catalog(policyNames: [String]) -> [MetricInfo] {
-    let policyNames = policyNames + WaitCause.names
-    var list: [MetricInfo] = [
-      MetricInfo(name: "latency.p50", isDuration: true, meaning: "median save-to-visible latency over visible rows"),
-      MetricInfo(name: "latency.p90", isDuration: true, meaning: "90th percentile latency"),
-      MetricInfo(name: "latency.p95", isDuration: true, meaning: "95th percentile latency"),
-      MetricInfo(name: "latency.p99", isDuration: true, meaning: "99th percentile latency"),
-      MetricInfo(name: "latency.max", isDuration: true, meaning: "longest latency"),
-      MetricInfo(name: "latency.mean", isDuration: true, meaning: "mean latency"),
-      MetricInfo(
-        name: "convergenceTime", isDuration: true, meaning: "last write to the last store change, if converged"),
-      MetricInfo(
-        name: "converged", isDuration: false,
-        meaning: "1 if every store equals the server with nothing pending at the end"),
-      MetricInfo(name: "writes", isDuration: false, meaning: "writes made"),
-      MetricInfo(name: "localEdits", isDuration: false, meaning: "edits of local-only entities (never synced)"),
-      MetricInfo(name: "writesCommitted", isDuration: false, meaning: "writes committed and not lost"),
-      MetricInfo(name: "writesPending", isDuration: false, meaning: "writes unsaved or not yet committed at the end"),
-      MetricInfo(
-        name: "writesSupersededLocally", isDuration: false, meaning: "writes replaced on their device before export"),
-      MetricInfo(
-        name: "lostUpdates", isDuration: false, meaning: "writes overwritten by a device that had not seen them"),
-      MetricInfo(
-        name: "writesLost", isDuration: false,
-        meaning: "writes lost on their device (reset without guard, removed store)"),
-      MetricInfo(
-        name: "ghosts", isDuration: false, meaning: "public records deleted at the server that devices still show"),
-      MetricInfo(name: "duplicates", isDuration: false, meaning: "live records repeating another's logical key"),
-      MetricInfo(name: "counterValue", isDuration: false, meaning: "server value of the incremented counter fields"),
-      MetricInfo(name: "contributions", isDuration: false, meaning: "live contribution records at the server"),
-      MetricInfo(name: "resets", isDuration: false, meaning: "mirroring resets"),
-      MetricInfo(name: "setupFailures", isDuration: false, meaning: "container setups that failed (134410)"),
-      MetricInfo(name: "orphanWindows", isDuration: false, meaning: "children held before their parent arrived"),
-      MetricInfo(
-        name: "recordsHidden", isDuration: false,
-        meaning: "(device, record) pairs hidden from older model versions at the end"),
-      MetricInfo(
-        name: "rowsHidden", isDuration: false,
-        meaning: "writes on records an observer's older model version does not fetch"),
-      MetricInfo(name: "orphanTime.total", isDuration: true, meaning: "time children were held without their parent"),
-      MetricInfo(name: "orphanTime.longest", isDuration: true, meaning: "longest orphan window"),
-      MetricInfo(name: "rows", isDuration: false, meaning: "(write, other device) pairs"),
-      MetricInfo(name: "rowsVisible", isDuration: false, meaning: "pairs whose write the device showed"),
-      MetricInfo(
-        name: "rowsNotVisible", isDuration: false, meaning: "committed writes a device had not shown at the end"),
+    head + LatencyRow.stageNames.enumerated().map(stageMetric) + activity
+      + PushEvent.allCases.map(pushMetric) + CloudError.allCases.enumerated().map(errorMetric)
+      + (policyNames + WaitCause.names).flatMap(blockedMetrics) + [events]
+  }
+
+  static let head: [MetricInfo] = [
+    percentile("latency.p50", 0, "median save-to-visible latency over visible rows"),
+    percentile("latency.p90", 1, "90th percentile latency"),
+    percentile("latency.p95", 2, "95th percentile latency"),
+    percentile("latency.p99", 3, "99th percentile latency"),
+    MetricInfo("latency.max", "s", .lower, "longest latency") {
+      $0.tally.latencies.count > 0 ? Double($0.tally.latencies.maximum) / 1e9 : nil
+    },
+    MetricInfo("latency.mean", "s", .lower, "mean latency") { $0.tally.latencies.mean.map { $0 / 1e9 } },
+    MetricInfo("convergenceTime", "s", .lower, "last write to the last store change, if converged") {
+      $0.tally.convergenceTime?.seconds
+    },
+    MetricInfo("converged", "1", .higher, "1 if every store equals the server with nothing pending at the end") {
+      $0.tally.converged ? 1 : 0
+    },
+    MetricInfo("writes", "writes", .neither, "writes made") { Double($0.tally.accounting.total) },
+    MetricInfo("localEdits", "edits", .neither, "edits of local-only entities (never synced)") {
+      Double($0.counters.localEdits)
+    },
+    MetricInfo("writesCommitted", "writes", .higher, "writes committed and not lost") {
+      Double($0.tally.accounting.committed)
+    },
+    MetricInfo("writesPending", "writes", .lower, "writes unsaved or not yet committed at the end") {
+      Double($0.tally.accounting.pending)
+    },
+    MetricInfo("writesSupersededLocally", "writes", .neither, "writes replaced on their device before export") {
+      Double($0.tally.accounting.supersededLocally)
+    },
+    MetricInfo("lostUpdates", "writes", .lower, "writes overwritten by a device that had not seen them") {
+      Double($0.tally.accounting.lostUpdates)
+    },
+    MetricInfo("writesLost", "writes", .lower, "writes lost on their device (reset without guard, removed store)") {
+      Double($0.tally.accounting.lost)
+    },
+    MetricInfo("ghosts", "records", .lower, "public records deleted at the server that devices still show") {
+      Double($0.tally.finalState.ghosts)
+    },
+    MetricInfo("duplicates", "records", .lower, "live records repeating another's logical key") {
+      Double($0.tally.finalState.duplicates)
+    },
+    MetricInfo("counterValue", "increments", .neither, "server value of the incremented counter fields") {
+      Double($0.tally.finalState.counterValue)
+    },
+    MetricInfo("contributions", "records", .neither, "live contribution records at the server") {
+      Double($0.tally.finalState.contributions)
+    },
+    MetricInfo("resets", "resets", .neither, "mirroring resets") { Double($0.counters.resets) },
+    MetricInfo("setupFailures", "setups", .lower, "container setups that failed (134410)") {
+      Double($0.counters.setupFailures)
+    },
+    MetricInfo("orphanWindows", "windows", .lower, "children held before their parent arrived") {
+      Double($0.counters.orphanWindows)
+    },
+    MetricInfo("recordsHidden", "pairs", .lower, "(device, record) pairs hidden from older model versions at the end") {
+      Double($0.tally.finalState.hiddenRecords)
+    },
+    MetricInfo("rowsHidden", "rows", .lower, "writes on records an observer's older model version does not fetch") {
+      Double($0.tally.hiddenRows)
+    },
+    MetricInfo("orphanTime.total", "s", .lower, "time children were held without their parent") {
+      $0.counters.orphanTotal.seconds
+    },
+    MetricInfo("orphanTime.longest", "s", .lower, "longest orphan window") { $0.counters.orphanLongest.seconds },
+    MetricInfo("rows", "rows", .neither, "(write, other device) pairs") { Double($0.tally.rowCount) },
+    MetricInfo("rowsVisible", "rows", .higher, "pairs whose write the device showed") {
+      Double($0.tally.latencies.count)
+    },
+    MetricInfo("rowsNotVisible", "rows", .lower, "committed writes a device had not shown at the end") {
+      Double($0.tally.notVisibleRows)
+    },
+  ]
+
+  static let activity: [MetricInfo] = [
+    MetricInfo("exports", "activities", .neither, "export activities that succeeded") {
+      Double($0.counters.exportsSucceeded)
+    },
+    MetricInfo("exportsFailed", "activities", .lower, "export activities that failed") {
+      Double($0.counters.exportsFailed)
+    },
+    MetricInfo("imports", "activities", .neither, "import activities that succeeded") {
+      Double($0.counters.importsSucceeded)
+    },
+    MetricInfo("importsFailed", "activities", .lower, "import activities that failed") {
+      Double($0.counters.importsFailed)
+    },
+    MetricInfo("exports.longest", "s", .neither, "longest export that carried records, start to end") {
+      $0.tally.longest.first { $0.name == "exports" }?.longest.duration.seconds
+    },
+    MetricInfo("imports.longest", "s", .neither, "longest import that carried records, start to end") {
+      $0.tally.longest.first { $0.name == "imports" }?.longest.duration.seconds
+    },
+    MetricInfo("imports.longestStartedAt", "s", .neither, "when the longest import started (run time)") {
+      $0.tally.longest.first { $0.name == "imports" }?.longest.startedAt.seconds
+    },
+    MetricInfo(
+      "retryAfter.mean", "s", .neither, "mean retry-after of serviceUnavailable and requestRateLimited answers"
+    ) {
+      $0.counters.retryAfterCount > 0
+        ? $0.counters.retryAfterTotal.seconds / Double($0.counters.retryAfterCount) : nil
+    },
+    MetricInfo("retryAfter.longest", "s", .neither, "longest retry-after answered") {
+      $0.counters.retryAfterCount > 0 ? $0.counters.retryAfterLongest.seconds : nil
+    },
+    MetricInfo("requestsUp", "requests", .neither, "modify requests") { Double($0.counters.requestsUp) },
+    MetricInfo("requestsDown", "requests", .neither, "fetch requests (pages)") { Double($0.counters.requestsDown) },
+    MetricInfo("recordsUp", "records", .neither, "records uploaded") { Double($0.counters.recordsUp) },
+    MetricInfo("recordsDown", "records", .neither, "records downloaded") { Double($0.counters.recordsDown) },
+    MetricInfo("bytesUp", "bytes", .neither, "bytes uploaded") { Double($0.counters.bytesUp) },
+    MetricInfo("bytesDown", "bytes", .neither, "bytes downloaded") { Double($0.counters.bytesDown) },
+  ]
+
+  static let events = MetricInfo("events", "events", .neither, "events processed") { Double($0.tally.events) }
+
+  static func percentile(_ name: String, _ index: Int, _ meaning: String) -> MetricInfo {
+    MetricInfo(name, "s", .lower, meaning) { $0.percentiles?[index] }
+  }
+
+  static func stageMetric(_ index: Int, _ stage: String) -> MetricInfo {
+    MetricInfo("stage.\(stage).mean", "s", .lower, "mean time in the \(stage) stage over visible rows") {
+      let count = $0.tally.latencies.count
+      return count > 0 ? $0.tally.stageSums[index] / Double(count) / 1e9 : nil
+    }
+  }
+
+  static func pushMetric(_ event: PushEvent) -> MetricInfo {
+    let better: Better = event == .dropped || event == .discarded ? .lower : .neither
+    return MetricInfo("pushes.\(event.rawValue)", "pushes", better, "pushes \(event.rawValue)") {
+      Double($0.counters.pushCount(event))
+    }
+  }
+
+  static func errorMetric(_ index: Int, _ error: CloudError) -> MetricInfo {
+    MetricInfo("errors.\(error.rawValue)", "errors", .lower, "\(error.rawValue) errors") {
+      Double($0.counters.cloudErrors[index])
+    }
+  }
+
+  /// `blocked.<name>.count`, `.total` and `.longest`: waits on a policy or a wait cause.
+  static func blockedMetrics(_ name: String) -> [MetricInfo] {
+    [
+      MetricInfo("blocked.\(name).count", "waits", .lower, "waits on \(name)") { inputs in
+        Double(inputs.blocked(name).map { inputs.counters.blockedCount[$0] } ?? 0)
+      },
+      MetricInfo("blocked.\(name).total", "s", .lower, "time activities waited on \(name)") { inputs in
+        inputs.blocked(name).map { inputs.counters.blockedTotal[$0].seconds } ?? 0
+      },
+      MetricInfo("blocked.\(name).longest", "s", .lower, "longest wait on \(name)") { inputs in
+        inputs.blocked(name).map { inputs.counters.blockedLongest[$0].seconds } ?? 0
+      },
     ]
-    for stage in LatencyRow.stageNames {
-      list.append(
-        MetricInfo(
-          name: "stage.\(stage).mean", isDuration: true, meaning: "mean time in the \(stage) stage over visible rows"))
-    }
-    list += [
-      MetricInfo(name: "exports", isDuration: false, meaning: "export activities that succeeded"),
-      MetricInfo(name: "exportsFailed", isDuration: false, meaning: "export activities that failed"),
-      MetricInfo(name: "imports", isDuration: false, meaning: "import activities that succeeded"),
-      MetricInfo(name: "importsFailed", isDuration: false, meaning: "import activities that failed"),
-      MetricInfo(name: "exports.longest", isDuration: true, meaning: "longest export that carried records, start to end"),
-      MetricInfo(name: "imports.longest", isDuration: true, meaning: "longest import that carried records, start to end"),
-      MetricInfo(
-        name: "imports.longestStartedAt", isDuration: true, meaning: "when the longest import started (run time)"),
-      MetricInfo(
-        name: "retryAfter.mean", isDuration: true,
-        meaning: "mean retry-after of serviceUnavailable and requestRateLimited answers"),
-      MetricInfo(name: "retryAfter.longest", isDuration: true, meaning: "longest retry-after answered"),
-      MetricInfo(name: "requestsUp", isDuration: false, meaning: "modify requests"),
-      MetricInfo(name: "requestsDown", isDuration: false, meaning: "fetch requests (pages)"),
-      MetricInfo(name: "recordsUp", isDuration: false, meaning: "records uploaded"),
-      MetricInfo(name: "recordsDown", isDuration: false, meaning: "records downloaded"),
-      MetricInfo(name: "bytesUp", isDuration: false, meaning: "bytes uploaded"),
-      MetricInfo(name: "bytesDown", isDuration: false, meaning: "bytes downloaded"),
-    ]
-    for event in PushEvent.allCases {
-      list.append(MetricInfo(name: "pushes.\(event.rawValue)", isDuration: false, meaning: "pushes \(event.rawValue)"))
-    }
-    for error in CloudError.allCases {
-      list.append(MetricInfo(name: "errors.\(error.rawValue)", isDuration: false, meaning: "\(error.rawValue) errors"))
-    }
-    for policy in policyNames {
-      list.append(MetricInfo(name: "blocked.\(policy).count", isDuration: false, meaning: "waits on \(policy)"))
-      list.append(
-        MetricInfo(name: "blocked.\(policy).total", isDuration: true, meaning: "time activities waited on \(policy)"))
-      list.append(MetricInfo(name: "blocked.\(policy).longest", isDuration: true, meaning: "longest wait on \(policy)"))
-    }
-    list.append(MetricInfo(name: "events", isDuration: false, meaning: "events processed"))
-    return list
   }
 
   public static let metricNames = catalog.map(\.name)
 
   public static func metric(named name: String) -> MetricInfo? { catalog.first { $0.name == name } }
+
+  /// The declaration of a `summary.csv` metric column: the catalog's, or for a policy outside
+  /// the registry its `blocked.*` declaration; nil for a column that is not a metric.
+  public static func metric(column name: String) -> MetricInfo? {
+    if let info = metric(named: name) { return info }
+    guard name.hasPrefix("blocked."), let dot = name.lastIndex(of: ".") else { return nil }
+    let policy = String(name[name.index(name.startIndex, offsetBy: 8)..<dot])
+    return blockedMetrics(policy).first { $0.name == name }
+  }
 
   /// The value of `name`, if defined.
   public func value(_ name: String) -> Double? {
@@ -141,80 +246,36 @@ public struct RunSummary: Sendable {
     self.init(tally: SummaryTally(recorder: recorder, events: events))
   }
 
-  /// Computes every metric from the tally of a run's parts.
+  /// Computes every metric of the run's catalog from the tally of its parts: the `blocked.*`
+  /// columns are those of the policies the run evaluated (a policy not in its set has none).
   public init(tally: SummaryTally) {
-    var named: [String: Double] = [:]
-    let latencies = tally.latencies
-    let stageSums = tally.stageSums
-    if let mean = latencies.mean {
-      let percentiles = latencies.percentiles([0.5, 0.9, 0.95, 0.99])!
-      for (name, value) in zip(["p50", "p90", "p95", "p99"], percentiles) {
-        named["latency.\(name)"] = Double(value) / 1e9
-      }
-      named["latency.max"] = Double(latencies.maximum) / 1e9
-      named["latency.mean"] = mean / 1e9
-      for (index, stage) in LatencyRow.stageNames.enumerated() {
-        named["stage.\(stage).mean"] = stageSums[index] / Double(latencies.count) / 1e9
-      }
-    }
-    if let convergence = tally.convergenceTime { named["convergenceTime"] = convergence.seconds }
-    named["converged"] = tally.converged ? 1 : 0
-    let accounting = tally.accounting
-    named["writes"] = Double(accounting.total)
-    named["localEdits"] = Double(tally.counters.localEdits)
-    named["writesCommitted"] = Double(accounting.committed)
-    named["writesPending"] = Double(accounting.pending)
-    named["writesSupersededLocally"] = Double(accounting.supersededLocally)
-    named["lostUpdates"] = Double(accounting.lostUpdates)
-    named["writesLost"] = Double(accounting.lost)
-    named["ghosts"] = Double(tally.finalState.ghosts)
-    named["duplicates"] = Double(tally.finalState.duplicates)
-    named["counterValue"] = Double(tally.finalState.counterValue)
-    named["contributions"] = Double(tally.finalState.contributions)
-    named["resets"] = Double(tally.counters.resets)
-    named["setupFailures"] = Double(tally.counters.setupFailures)
-    named["orphanWindows"] = Double(tally.counters.orphanWindows)
-    named["recordsHidden"] = Double(tally.finalState.hiddenRecords)
-    named["rowsHidden"] = Double(tally.hiddenRows)
-    named["orphanTime.total"] = tally.counters.orphanTotal.seconds
-    named["orphanTime.longest"] = tally.counters.orphanLongest.seconds
-    for (index, error) in CloudError.allCases.enumerated() {
-      named["errors.\(error.rawValue)"] = Double(tally.counters.cloudErrors[index])
-    }
-    named["rows"] = Double(tally.rowCount)
-    named["rowsVisible"] = Double(latencies.count)
-    named["rowsNotVisible"] = Double(tally.notVisibleRows)
-    let c = tally.counters
-    for (name, value) in [
-      ("exports", c.exportsSucceeded), ("exportsFailed", c.exportsFailed), ("imports", c.importsSucceeded),
-      ("importsFailed", c.importsFailed), ("requestsUp", c.requestsUp), ("requestsDown", c.requestsDown),
-      ("recordsUp", c.recordsUp), ("recordsDown", c.recordsDown),
-    ] {
-      named[name] = Double(value)
-    }
-    if c.retryAfterCount > 0 {
-      named["retryAfter.mean"] = c.retryAfterTotal.seconds / Double(c.retryAfterCount)
-      named["retryAfter.longest"] = c.retryAfterLongest.seconds
-    }
-    for (name, longest) in tally.longest {
-      named["\(name).longest"] = longest.duration.seconds
-      if name == "imports" { named["imports.longestStartedAt"] = longest.startedAt.seconds }
-    }
-    named["bytesUp"] = Double(c.bytesUp)
-    named["bytesDown"] = Double(c.bytesDown)
-    for event in PushEvent.allCases { named["pushes.\(event.rawValue)"] = Double(c.pushCount(event)) }
-    let ownNames = PolicyRegistry.standard.names
-    let extraNames = tally.policyNames.filter { !ownNames.contains($0) && !WaitCause.names.contains($0) }
-    let policyNames = ownNames + extraNames
-    for policy in policyNames + WaitCause.names {
-      let index = tally.policyNames.firstIndex(of: policy)
-      named["blocked.\(policy).count"] = Double(index.map { c.blockedCount[$0] } ?? 0)
-      named["blocked.\(policy).total"] = index.map { c.blockedTotal[$0].seconds } ?? 0
-      named["blocked.\(policy).longest"] = index.map { c.blockedLongest[$0].seconds } ?? 0
-    }
-    named["events"] = Double(tally.events)
-    catalog = policyNames == ownNames ? Self.catalog : Self.catalog(policyNames: policyNames)
-    values = catalog.map { named[$0.name] }
+    let percentiles = tally.latencies.count > 0
+      ? tally.latencies.percentiles([0.5, 0.9, 0.95, 0.99])?.map { Double($0) / 1e9 } : nil
+    let inputs = Inputs(tally: tally, percentiles: percentiles)
+    let policyNames = tally.policyNames.filter { !WaitCause.names.contains($0) }
+    catalog = policyNames == PolicyRegistry.standard.names ? Self.catalog : Self.catalog(policyNames: policyNames)
+    values = catalog.map { $0.compute(inputs) }
   }
 
+  /// `docs/metrics.md`: every metric with its unit, better direction and meaning (printed by
+  /// `syncsim schema metrics`; a test holds the committed file equal to it).
+  public static var document: String {
+    var lines = [
+      "<!-- Generated by `syncsim schema metrics` from RunSummary's declarations; a test holds this file equal. -->",
+      "# Metrics of `summary.csv`",
+      "",
+      "One column per metric, in this order; a run has the `blocked.<policy>.*` columns of the policies in",
+      "its set (the default set has no `singleDeviceAccount`), then those of every wait cause. Durations are",
+      "seconds. `better` is the direction `compare` calls an improvement. An empty cell is undefined (no",
+      "visible rows, never converged, no retry-after answered).",
+      "",
+      "| metric | unit | better | meaning |",
+      "|---|---|---|---|",
+    ]
+    for info in catalog {
+      let better = info.better == .lower ? "lower" : info.better == .higher ? "higher" : ""
+      lines.append("| `\(info.name)` | \(info.unit) | \(better) | \(info.meaning) |")
+    }
+    return lines.joined(separator: "\n")
+  }
 }

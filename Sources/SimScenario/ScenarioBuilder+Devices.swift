@@ -3,11 +3,8 @@ import SimMetrics
 import SimModel
 
 extension ScenarioBuilder {
-  static let deviceKeys = [
-    "name", "count", "account", "appState", "stores", "savePolicy", "uiRefresh", "backgroundPush", "power",
-    "network", "visibilityRequiresForeground", "uiMergeDelay", "resetGuard", "deduplicate", "modelVersion",
-    "suspendsInBackground", "backgroundGrace", "exportBackgroundTask", "pushRuntime",
-  ]
+  /// The keys of a device read by hand: structured values and references.
+  static let handKeys = ["name", "count", "account", "stores", "savePolicy", "uiRefresh", "modelVersion"]
 
   func devices(_ node: JSONNode?, accountsNode: JSONNode?, modelVersion: Int, _ spec: inout WorldSpec) -> [Group] {
     let declaredAccounts = reader.integer(accountsNode, "accounts", min: 1, max: ScenarioDecoder.Limits.maxAccounts)
@@ -24,7 +21,7 @@ extension ScenarioBuilder {
     var maxAccount = 0
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("devices", index)
-      guard let fields = reader.object(entry, path, known: Self.deviceKeys) else { continue }
+      guard let fields = reader.object(entry, path, known: parameters.deviceKeys) else { continue }
       let name = reader.required(fields, "name", path) { reader.name($0, $1) } ?? "device\(index)"
       if !groupNames.insert(name).inserted {
         reader.problem(ScenarioReader.join(path, "name"), "device name \"\(name)\" is used twice")
@@ -82,81 +79,15 @@ extension ScenarioBuilder {
 
   func configure(_ device: inout DeviceSpec, _ fields: Fields, _ path: String, modelVersion: Int) {
     let join = { ScenarioReader.join(path, $0) }
-    if let state = reader.choice(fields["appState"], join("appState"), AppState.self) { device.initialAppState = state }
+    let object = JSONNode.object(fields.map { ($0.key, $0.value) })
+    readParameters(
+      parameters.device, groups: parameters.deviceGroups, group: "", object, path, extra: Self.handKeys,
+      into: &device)
     if let stores = stores(fields["stores"], join("stores")) { device.stores = stores }
     savePolicy(fields["savePolicy"], join("savePolicy"), &device.app)
     uiRefresh(fields["uiRefresh"], join("uiRefresh"), &device.app)
-    if let push = reader.bool(fields["backgroundPush"], join("backgroundPush")) { device.app.backgroundPush = push }
-    if let value = reader.bool(fields["visibilityRequiresForeground"], join("visibilityRequiresForeground")) {
-      device.app.visibilityRequiresForeground = value
-    }
-    if let merge = reader.duration(fields["uiMergeDelay"], join("uiMergeDelay")) {
-      device.app.uiMergeSeconds = merge.seconds
-    }
-    if let guardOn = reader.bool(fields["resetGuard"], join("resetGuard")) { device.app.resetGuard = guardOn }
-    if let dedup = reader.bool(fields["deduplicate"], join("deduplicate")) { device.app.deduplicate = dedup }
-    if let suspends = reader.bool(fields["suspendsInBackground"], join("suspendsInBackground")) {
-      device.app.suspendsInBackground = suspends
-    }
-    if let grace = reader.duration(fields["backgroundGrace"], join("backgroundGrace")) {
-      device.app.backgroundGraceSeconds = grace.seconds
-    }
-    if let task = reader.duration(fields["exportBackgroundTask"], join("exportBackgroundTask")) {
-      device.app.exportBackgroundTaskSeconds = task.seconds
-    }
-    if let runtime = reader.duration(fields["pushRuntime"], join("pushRuntime")) {
-      device.app.pushRuntimeSeconds = runtime.seconds
-    }
     device.modelVersion =
       reader.integer(fields["modelVersion"], join("modelVersion"), min: 1, max: 1_000_000) ?? modelVersion
-    let powerKeys = ["battery", "pluggedIn", "lowPowerMode", "drainPerHour", "chargePerHour", "autoLowPowerBelow"]
-    if let power = reader.object(fields["power"], join("power"), known: powerKeys) {
-      let powerPath = join("power")
-      if let battery = reader.number(power["battery"], ScenarioReader.join(powerPath, "battery"), min: 0, max: 100) {
-        device.conditions.batteryPercent = battery
-      }
-      if let plugged = reader.bool(power["pluggedIn"], ScenarioReader.join(powerPath, "pluggedIn")) {
-        device.conditions.pluggedIn = plugged
-      }
-      if let lpm = reader.bool(power["lowPowerMode"], ScenarioReader.join(powerPath, "lowPowerMode")) {
-        device.conditions.lowPowerMode = lpm
-      }
-      if let drain = reader.number(
-        power["drainPerHour"], ScenarioReader.join(powerPath, "drainPerHour"), min: 0, max: 100)
-      {
-        device.conditions.drainPercentPerHour = drain
-      }
-      if let charge = reader.number(
-        power["chargePerHour"], ScenarioReader.join(powerPath, "chargePerHour"), min: 0, max: 1000)
-      {
-        device.conditions.chargePercentPerHour = charge
-      }
-      if let auto = reader.number(
-        power["autoLowPowerBelow"], ScenarioReader.join(powerPath, "autoLowPowerBelow"), min: 0, max: 100)
-      {
-        device.conditions.autoLowPowerBelowPercent = auto
-      }
-    }
-    let networkKeys = ["online", "latency", "uploadBytesPerSecond", "downloadBytesPerSecond"]
-    if let network = reader.object(fields["network"], join("network"), known: networkKeys) {
-      let networkPath = join("network")
-      if let online = reader.bool(network["online"], ScenarioReader.join(networkPath, "online")) {
-        device.conditions.online = online
-      }
-      if let latency = reader.distribution(network["latency"], ScenarioReader.join(networkPath, "latency")) {
-        device.requestLatency = latency
-      }
-      if let up = reader.number(
-        network["uploadBytesPerSecond"], ScenarioReader.join(networkPath, "uploadBytesPerSecond"), above: 0)
-      {
-        device.conditions.uploadBytesPerSecond = up
-      }
-      if let down = reader.number(
-        network["downloadBytesPerSecond"], ScenarioReader.join(networkPath, "downloadBytesPerSecond"), above: 0)
-      {
-        device.conditions.downloadBytesPerSecond = down
-      }
-    }
   }
 
   func stores(_ node: JSONNode?, _ path: String) -> [StoreKind]? {

@@ -7,11 +7,14 @@ struct ScenarioBuilder {
   let reader: ScenarioReader
   /// The scheduler policies a scenario may name.
   let policyRegistry: PolicyRegistry
+  /// The keys `ParameterTable` declares (or a test's additions).
+  let parameters: ParameterSet
   /// The metrics an expectation or tolerance may name (with the registry's policies' `blocked.*`).
   let metrics: [RunSummary.MetricInfo]
 
-  init(reader: ScenarioReader, policyRegistry: PolicyRegistry = .standard) {
+  init(reader: ScenarioReader, policyRegistry: PolicyRegistry = .standard, parameters: ParameterSet = .standard) {
     self.reader = reader
+    self.parameters = parameters
     self.policyRegistry = policyRegistry
     metrics =
       policyRegistry.names == PolicyRegistry.standard.names
@@ -78,9 +81,7 @@ struct ScenarioBuilder {
     }
     let dataModel = self.dataModel(top["model"])
     spec.entities = dataModel.entityDescriptions()
-    cloud(top["cloud"], &spec)
-    push(top["push"], &spec)
-    polling(top["polling"], &spec)
+    for name in ["cloud", "push", "polling"] { section(name, top[name], &spec) }
     scheduler(top["scheduler"], &spec)
     let groups = devices(top["devices"], accountsNode: top["accounts"], modelVersion: dataModel.version, &spec)
     if ModelRules.check(dataModel, zones: spec.zoneLayout().zones, reader: reader)
@@ -179,18 +180,8 @@ struct ScenarioBuilder {
     if top["sampleInterval"] != nil && !outputs.contains("timeline") {
       reader.warning("sampleInterval", "ignored: it samples timeline.csv, which \"outputs\" does not ask for")
     }
-    if case .object(let members) = top["cloud"]?.value {
-      let keys = Set(members.map(\.key))
-      for (key, needs) in [
-        ("networkRetryBackoff", "networkFailureProbability"), ("networkRetryBackoffCap", "networkFailureProbability"),
-        ("zoneBusyBackoff", "zoneBusyProbability"), ("zoneBusyBackoffCap", "zoneBusyProbability"),
-      ]
-      // The value as written: a probability refused as an error (1) leaves the decoded one at
-      // its default 0, and the warning must not call it 0.
-      where keys.contains(key) && Self.isZeroOrAbsent(members.first { $0.key == needs }?.value)
-      {
-        reader.warning(ScenarioReader.join("cloud", key), "ignored: \(needs) is 0, so nothing backs off")
-      }
+    if case .object = top["cloud"]?.value, let cloud = top["cloud"] {
+      warnInertParameters(parameters.world, .object([("cloud", cloud)]), "")
     }
   }
 

@@ -57,7 +57,8 @@ public enum ScenarioDecoder {
   ///
   /// A scenario whose `RunEstimate` is over a limit is refused unless `acceptLarge`.
   public static func decode(
-    _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard, checkingSweep: Bool = true,
+    _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard, parameters: ParameterSet = .standard,
+    checkingSweep: Bool = true,
     acceptLarge: Bool = false
   ) throws(ScenarioProblems) -> (Scenario, [ScenarioProblem]) {
     guard bytes.count <= Limits.maxFileBytes else {
@@ -83,7 +84,7 @@ public enum ScenarioDecoder {
       ])
     }
     let reader = ScenarioReader(file: file)
-    let scenario = ScenarioBuilder(reader: reader, policyRegistry: policies).build(root)
+    let scenario = ScenarioBuilder(reader: reader, policyRegistry: policies, parameters: parameters).build(root)
     var problems = reader.reportedProblems
     if !acceptLarge, let scenario, !problems.contains(where: { $0.severity == .error }) {
       problems += RunEstimate(scenario).problems(file: file)

@@ -18,7 +18,7 @@ public enum ScenarioResolver {
   /// overrides it. The two defaults that depend on other members are written out as decoded:
   /// `accounts` (one more than the highest account a device uses) and `environment`'s
   /// `polling.interval`.
-  public static func resolve(_ scenario: Scenario, duration: SimDuration? = nil) -> JSONNode {
+  public static func resolve(_ scenario: Scenario, duration: SimDuration? = nil, schema: JSONNode? = nil) -> JSONNode {
     var document = scenario.document
     if document.member("accounts") == nil {
       let count = scenario.spec.accountCount
@@ -36,7 +36,7 @@ public enum ScenarioResolver {
       let path: [JSONNode.PathStep] = [.key("polling"), .key("interval")]
       document = (try? document.setting(.string(interval), at: path[...]).get()) ?? document
     }
-    return fill(document, schema: schema)
+    return fill(document, schema: schema ?? Self.schema)
   }
 
   /// The canonical text of a resolved document: keys sorted, no whitespace, numbers by value,
@@ -47,9 +47,72 @@ public enum ScenarioResolver {
     return out
   }
 
-  /// `scenarioHash`: 16 hex digits of the canonical text's hash.
-  public static func hash(_ resolved: JSONNode) -> String {
-    TrajectoryFingerprint(bytes: canonicalText(resolved).utf8).hex
+  /// The version of what `hash` covers. Version 2 leaves defaults out, so a new key whose
+  /// default keeps behaviour changes no scenario's hash; a change to what is hashed bumps it.
+  public static let hashFormat = "syncsim-scenario-hash-2"
+
+  /// `scenarioHash`: 16 hex digits of the hash of `hashFormat` and the canonical text of the
+  /// resolved scenario with every member at its schema default left out (durations compared
+  /// by value: `"900s"` and `"15m"` are one).
+  public static func hash(_ resolved: JSONNode, schema: JSONNode? = nil) -> String {
+    let text = hashFormat + "\n" + canonicalText(withoutDefaults(resolved, schema: schema ?? Self.schema))
+    return TrajectoryFingerprint(bytes: text.utf8).hex
+  }
+
+  /// The document with every member that equals its schema default removed, and durations
+  /// written as seconds (so that equal durations compare equal).
+  static func withoutDefaults(_ node: JSONNode, schema: JSONNode) -> JSONNode {
+    let schema = dereferenced(schema)
+    if let seconds = durationSeconds(node, schema: schema) {
+      return JSONNode(value: .number(ScenarioReader.format(seconds), seconds), line: 0, column: 0)
+    }
+    switch node.value {
+    case .array(let elements):
+      guard let items = schema.member("items") else { return node }
+      return JSONNode(value: .array(elements.map { withoutDefaults($0, schema: items) }), line: 0, column: 0)
+    case .object(let members):
+      guard let objectSchema = branch(for: members, in: schema),
+        case .object(let properties)? = objectSchema.member("properties")?.value
+      else { return node }
+      var kept: [(key: String, value: JSONNode)] = []
+      for member in members {
+        guard let propertySchema = properties.first(where: { $0.key == member.key })?.value else {
+          kept.append(member)
+          continue
+        }
+        let stripped = withoutDefaults(member.value, schema: propertySchema)
+        if let value = defaultValue(propertySchema),
+          canonicalText(withoutDefaults(value, schema: propertySchema)) == canonicalText(stripped)
+        {
+          continue
+        }
+        kept.append((member.key, stripped))
+      }
+      return JSONNode(value: .object(kept), line: 0, column: 0)
+    default:
+      return node
+    }
+  }
+
+  /// The canonical text of `$defs/duration`, to know a duration's schema once dereferenced.
+  static let durationSchemaText = schema.member("$defs")?.member("duration").map { canonicalText($0) } ?? ""
+
+  /// The seconds of a value whose schema is a duration (or a distribution's plain-duration
+  /// form); nil for anything else.
+  static func durationSeconds(_ node: JSONNode, schema: JSONNode) -> Double? {
+    var isDuration = schema.member("oneOf") != nil && canonicalText(schema) == durationSchemaText
+    if !isDuration, case .array(let branches)? = schema.member("oneOf")?.value {
+      isDuration = branches.contains {
+        if case .string("#/$defs/duration")? = $0.member("$ref")?.value { return true }
+        return false
+      }
+    }
+    guard isDuration else { return nil }
+    switch node.value {
+    case .number(_, let value): return value
+    case .string(let text): return DurationText.parse(text)?.seconds
+    default: return nil
+    }
   }
 
   /// `resolved.json`: the version of syncsim, the seed (a run's) or seeds (a sweep point's), the
@@ -92,6 +155,8 @@ public enum ScenarioResolver {
   /// The default of an absent member: the schema's `default`, or for an object with no required
   /// members, an object of its members' defaults (so an absent `cloud` comes out in full).
   static func defaultValue(_ schema: JSONNode) -> JSONNode? {
+    // A property's own `default` sits beside its `$ref`: read it before following the reference.
+    if let value = schema.member("default") { return fill(value, schema: schema) }
     let schema = dereferenced(schema)
     if let value = schema.member("default") { return fill(value, schema: schema) }
     guard case .string("object")? = schema.member("type")?.value, schema.member("required") == nil,
@@ -166,7 +231,7 @@ public enum ScenarioResolver {
 
 extension JSONNode {
   /// The value of member `key` of an object; nil for a missing member or a non-object.
-  func member(_ key: String) -> JSONNode? {
+  public func member(_ key: String) -> JSONNode? {
     guard case .object(let members) = value else { return nil }
     return members.first { $0.key == key }?.value
   }

@@ -2,8 +2,10 @@ import SimMetrics
 import SimModel
 
 /// The JSON Schema of scenario files (draft 2020-12), printed by `syncsim schema` and committed as
-/// `Scenarios/schema.json`: the committed template with its `scheduler.policies` part produced
-/// from the policy registry, so that a new policy appears in the schema without editing it.
+/// `Scenarios/schema.json`: the hand-written template (`ScenarioSchemaTemplate`: structured
+/// values) with the keys `ParameterTable` declares, the policies of the registry, the metrics of
+/// the catalog and the duration grammar filled in, so that a new key or policy appears in the
+/// schema without editing it.
 public enum ScenarioSchema {
   /// The schema with SyncSim's own policies.
   public static let text = node.serialized()
@@ -13,28 +15,107 @@ public enum ScenarioSchema {
   static let node = documentNode(policies: .standard)
 
   /// The schema with the policies of `registry`.
-  public static func document(policies registry: PolicyRegistry) -> String {
-    documentNode(policies: registry).serialized()
+  public static func document(policies registry: PolicyRegistry, parameters: ParameterSet = .standard) -> String {
+    documentNode(policies: registry, parameters: parameters).serialized()
   }
 
   /// The schema with the policies of `registry`, as a tree.
-  static func documentNode(policies registry: PolicyRegistry) -> JSONNode {
+  public static func documentNode(policies registry: PolicyRegistry, parameters: ParameterSet = .standard) -> JSONNode {
     guard let template = try? JSONParser.parse(Array(ScenarioSchemaTemplate.text.utf8)) else {
-      preconditionFailure("the embedded schema template is not JSON: run Scripts/embed-schema.sh")
+      preconditionFailure("the schema template (ScenarioSchemaTemplate.swift) is not JSON")
+    }
+    let metrics = RunSummary.catalog(policyNames: registry.names)
+    let expanded = expand(template, parameters: parameters) { name in
+      switch name {
+      case "expect": expectNode(metrics)
+      case "tolerances": tolerancesNode(metrics)
+      default: durationNode()
+      }
     }
     let policies: [JSONNode.PathStep] = [.key("properties"), .key("scheduler"), .key("properties"), .key("policies")]
-    let duration: [JSONNode.PathStep] = [.key("$defs"), .key("duration")]
-    let metrics = RunSummary.catalog(policyNames: registry.names)
-    let expect: [JSONNode.PathStep] = [.key("properties"), .key("expect")]
-    let tolerances: [JSONNode.PathStep] = [.key("properties"), .key("tolerances")]
-    let schema = template.setting(policiesNode(registry), at: policies[...])
-      .flatMap { $0.setting(durationNode(), at: duration[...]) }
-      .flatMap { $0.setting(expectNode(metrics), at: expect[...]) }
-      .flatMap { $0.setting(tolerancesNode(metrics), at: tolerances[...]) }
-    switch schema {
+    switch expanded.setting(policiesNode(registry), at: policies[...]) {
     case .success(let schema): return schema
     case .failure(let error): preconditionFailure("schema template: \(error.message)")
     }
+  }
+
+  /// The template with each placeholder replaced: `{"$parameters": "cloud"}` by the declared
+  /// group, `{"$parameters": "devices:power"}` by a device key, `{"$generated": name}` by `part`.
+  static func expand(_ node: JSONNode, parameters: ParameterSet, part: (String) -> JSONNode) -> JSONNode {
+    switch node.value {
+    case .object(let members):
+      if members.count == 1, case .string(let name) = members[0].value.value {
+        if members[0].key == "$generated" { return part(name) }
+        if members[0].key == "$parameters" { return parametersNode(name, parameters) }
+      }
+      return JSONNode(
+        value: .object(members.map { ($0.key, expand($0.value, parameters: parameters, part: part)) }),
+        line: node.line, column: node.column)
+    case .array(let elements):
+      return JSONNode(
+        value: .array(elements.map { expand($0, parameters: parameters, part: part) }), line: node.line,
+        column: node.column)
+    default:
+      return node
+    }
+  }
+
+  /// The schema of a declared section (`cloud`) or device key (`devices:power`).
+  static func parametersNode(_ name: String, _ parameters: ParameterSet) -> JSONNode {
+    if name.hasPrefix("devices:") {
+      let key = String(name.dropFirst("devices:".count))
+      return memberNode(key, table: parameters.device, groups: parameters.deviceGroups)
+    }
+    return memberNode(name, table: parameters.world, groups: parameters.worldGroups)
+  }
+
+  /// The node of the key or group at `path`.
+  static func memberNode<Root>(_ path: String, table: [ParameterDefinition<Root>], groups: [ParameterGroup])
+    -> JSONNode
+  {
+    if let definition = table.first(where: { $0.path == path }) { return parameterNode(definition) }
+    guard let group = groups.first(where: { $0.path == path }) else {
+      preconditionFailure("schema template names \(path), which ParameterTable does not declare")
+    }
+    let children = ParameterTable.children(of: path, table: table, groups: groups)
+    var members: [(String, JSONNode)] = [
+      ("type", .string("object")), ("additionalProperties", .bool(false)), ("description", .string(group.meaning)),
+      (
+        "properties",
+        .object(
+          children.map { child in
+            switch child.child {
+            case .parameter(let index): (child.key, parameterNode(table[index]))
+            case .group(let nested): (child.key, memberNode(nested, table: table, groups: groups))
+            }
+          })
+      ),
+    ]
+    if !group.required.isEmpty { members.append(("required", .array(group.required.map { .string($0) }))) }
+    return .object(members)
+  }
+
+  /// One declared key: its kind's constraints, its meaning, unit and source, and its default.
+  static func parameterNode<Root>(_ definition: ParameterDefinition<Root>) -> JSONNode {
+    var members: [(String, JSONNode)] = [("description", .string(definition.describedForSchema))]
+    switch definition.kind {
+    case .integer(let min, let max):
+      members += [("type", .string("integer")), ("minimum", .number(Double(min))), ("maximum", .number(Double(max)))]
+    case .number(let min, let max, let above, let below):
+      members.append(("type", .string("number")))
+      if let min { members.append(("minimum", .number(min))) }
+      if let above { members.append(("exclusiveMinimum", .number(above))) }
+      if let max { members.append(("maximum", .number(max))) }
+      if let below { members.append(("exclusiveMaximum", .number(below))) }
+    case .ratio(let belowOne):
+      members += [("type", .string("number")), ("minimum", .number(0)), (belowOne ? "exclusiveMaximum" : "maximum", .number(1))]
+    case .duration: members.append(("$ref", .string("#/$defs/duration")))
+    case .bool: members.append(("type", .string("boolean")))
+    case .choice(let words): members.append(("enum", .array(words.map { .string($0) })))
+    case .distribution: members.append(("$ref", .string("#/$defs/distribution")))
+    }
+    if let value = definition.defaultNode { members.append(("default", value)) }
+    return .object(members)
   }
 
   /// `expect`: each entry names a metric (completed from the catalog) and bounds it.
