@@ -76,7 +76,8 @@ public struct Swarm: Sendable {
     }
     var spec = scenario.spec
     spec.reportObjects = true
-    let recorder = MetricsRecorder(policyNames: spec.scheduler.policies.map(\.name))
+    let recorder = MetricsRecorder(
+      policyNames: spec.scheduler.policies.map(\.name), reportedErrors: spec.reportedErrors)
     let checker = SwarmInvariants(forwardingTo: recorder)
     let outcome = WorldRunner.run(spec, sink: checker)
     var failures = checker.failures

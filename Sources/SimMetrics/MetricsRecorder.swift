@@ -43,6 +43,8 @@ public final class MetricsRecorder: ObservationSink {
 
   /// What can block an activity, by index: the scheduler's policies, then the wait causes.
   public let policyNames: [String]
+  /// The errors the run's summary reports (`errors.*` columns).
+  public let reportedErrors: [CloudError]
   /// Every observation so far, hashed: what the run's fingerprint adds to the trajectory's.
   public private(set) var digest = ObservationDigest()
   var storeDevice: [DeviceID] = []
@@ -103,9 +105,10 @@ public final class MetricsRecorder: ObservationSink {
 
   /// Records a run whose scheduler evaluates `policyNames`, in order; the wait causes follow them
   /// (`WaitCause`), as the model numbers them.
-  public init(policyNames: [String]) {
+  public init(policyNames: [String], reportedErrors: [CloudError] = CloudError.alwaysReported) {
     let policyNames = policyNames + WaitCause.names
     self.policyNames = policyNames
+    self.reportedErrors = reportedErrors
     counters.blockedCount = [Int](repeating: 0, count: policyNames.count)
     counters.blockedTotal = [SimDuration](repeating: .zero, count: policyNames.count)
     counters.blockedLongest = [SimDuration](repeating: .zero, count: policyNames.count)

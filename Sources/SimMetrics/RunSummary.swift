@@ -64,9 +64,9 @@ public struct RunSummary: Sendable {
   public static let catalog = catalog(policyNames: PolicyRegistry.standard.names)
 
   /// Every metric, with `blocked.<name>.*` for each of `policyNames` and then each wait cause.
-  public static func catalog(policyNames: [String]) -> [MetricInfo] {
+  public static func catalog(policyNames: [String], errors: [CloudError] = CloudError.allCases) -> [MetricInfo] {
     head + LatencyRow.stageNames.enumerated().map(stageMetric) + activity
-      + PushEvent.allCases.map(pushMetric) + CloudError.allCases.enumerated().map(errorMetric)
+      + PushEvent.allCases.map(pushMetric) + errors.map(errorMetric)
       + (policyNames + WaitCause.names).flatMap(blockedMetrics) + [events]
   }
 
@@ -201,8 +201,9 @@ public struct RunSummary: Sendable {
     }
   }
 
-  static func errorMetric(_ index: Int, _ error: CloudError) -> MetricInfo {
-    MetricInfo("errors.\(error.rawValue)", "errors", .lower, "\(error.rawValue) errors") {
+  static func errorMetric(_ error: CloudError) -> MetricInfo {
+    let index = CloudError.allCases.firstIndex(of: error)!
+    return MetricInfo("errors.\(error.rawValue)", "errors", .lower, "\(error.rawValue) errors") {
       Double($0.counters.cloudErrors[index])
     }
   }
@@ -253,7 +254,9 @@ public struct RunSummary: Sendable {
       ? tally.latencies.percentiles([0.5, 0.9, 0.95, 0.99])?.map { Double($0) / 1e9 } : nil
     let inputs = Inputs(tally: tally, percentiles: percentiles)
     let policyNames = tally.policyNames.filter { !WaitCause.names.contains($0) }
-    catalog = policyNames == PolicyRegistry.standard.names ? Self.catalog : Self.catalog(policyNames: policyNames)
+    catalog =
+      policyNames == PolicyRegistry.standard.names && tally.reportedErrors == CloudError.allCases
+      ? Self.catalog : Self.catalog(policyNames: policyNames, errors: tally.reportedErrors)
     values = catalog.map { $0.compute(inputs) }
   }
 
@@ -265,7 +268,8 @@ public struct RunSummary: Sendable {
       "# Metrics of `summary.csv`",
       "",
       "One column per metric, in this order; a run has the `blocked.<policy>.*` columns of the policies in",
-      "its set (the default set has no `singleDeviceAccount`), then those of every wait cause. Durations are",
+      "its set (the default set has no `singleDeviceAccount`), then those of every wait cause, and the",
+      "`errors.*` columns of the errors always reported plus those its faults can raise. Durations are",
       "seconds. `better` is the direction `compare` calls an improvement. An empty cell is undefined (no",
       "visible rows, never converged, no retry-after answered).",
       "",

@@ -26,12 +26,14 @@ public struct SummaryTally: Sendable {
   /// The longest export and import that carried records, by metric prefix.
   var longest: [(name: String, longest: (duration: SimDuration, startedAt: SimTime))] = []
   var policyNames: [String]
+  var reportedErrors: [CloudError]
   var events = 0
 
   /// The tally of one part, read from its recorder after its run ended.
   public init(recorder: MetricsRecorder, events: Int) {
     counters = recorder.counters
     policyNames = recorder.policyNames
+    reportedErrors = recorder.reportedErrors
     self.events = events
     // One pass over the rows (a large run has millions): latencies, stage sums, outcome counts.
     recorder.forEachLatencyRow { row in

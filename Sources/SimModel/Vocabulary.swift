@@ -77,6 +77,16 @@ public enum CloudError: String, Sendable, CaseIterable, Codable {
   case changeTokenExpired
 }
 
+extension CloudError {
+  /// The errors every run's summary has a column for. An error added later is reported only
+  /// in runs whose faults can raise it (`WorldSpec.reportedErrors`), so adding it, off by
+  /// default, changes no committed result.
+  public static let alwaysReported: [CloudError] = [
+    .networkUnavailable, .networkFailure, .limitExceeded, .serviceUnavailable, .requestRateLimited, .zoneBusy,
+    .quotaExceeded, .partialFailure, .serverRecordChanged, .changeTokenExpired,
+  ]
+}
+
 /// The kind of edit a person makes (spec §4).
 public enum EditKind: String, Sendable, CaseIterable, Codable {
   case insert, update, delete, increment, addContribution

@@ -35,6 +35,10 @@ public struct WorldSpec: Sendable {
   var writeReleaseMinimum = 4096
 
   public init() {}
+
+  /// The errors this world's summary reports (`errors.*` columns): those always reported and
+  /// those its request faults can raise.
+  public var reportedErrors: [CloudError] { RequestFaults.reportedErrors(for: server) }
 }
 
 /// Public-database polling (spec §7).

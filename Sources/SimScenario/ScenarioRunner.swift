@@ -125,7 +125,8 @@ public enum ScenarioRunner {
       waitingLimit: spilling ? 64 : .max
     ) {
       index, partSpec in
-      let recorder = MetricsRecorder(policyNames: partSpec.scheduler.policies.map(\.name))
+      let recorder = MetricsRecorder(
+        policyNames: partSpec.scheduler.policies.map(\.name), reportedErrors: partSpec.reportedErrors)
       recorder.pushDeliveryLatency = SimDuration(seconds: partSpec.push.deliveryLatencySeconds)
       recorder.keepsPushLog = keepsPushLog
       let outcome = WorldRunner.run(partSpec, sink: recorder, progress: partCount == 1 ? reporter?.value : nil)

@@ -37,6 +37,13 @@ enum RequestFaults {
     ZoneBusyFault.self,
   ]
 
+  /// The errors a run with `server`'s parameters reports: those always reported, and those of
+  /// the faults it turns on, in `CloudError`'s order.
+  static func reportedErrors(for server: ServerParameters) -> [CloudError] {
+    let raised = active(for: server).map(\.error)
+    return CloudError.allCases.filter { CloudError.alwaysReported.contains($0) || raised.contains($0) }
+  }
+
   /// The faults `server`'s parameters turn on, in order.
   static func active(for server: ServerParameters) -> [any RequestFault] {
     all.compactMap { $0.init(server: server) }
