@@ -191,7 +191,9 @@ struct CheckCommand {
     var information: [String] = []
     let onlyOld = oldMetrics.filter { !newMetrics.contains($0) }
     let onlyNew = newMetrics.filter { !oldMetrics.contains($0) }
-    if !onlyOld.isEmpty { information.append("metrics only in the committed results: " + onlyOld.joined(separator: ", ")) }
+    if !onlyOld.isEmpty {
+      information.append("metrics only in the committed results: " + onlyOld.joined(separator: ", "))
+    }
     if !onlyNew.isEmpty { information.append("metrics new in this run: " + onlyNew.joined(separator: ", ")) }
     var moved: [(line: String, size: Double)] = []
     for name in newMetrics where oldMetrics.contains(name) {

@@ -20,7 +20,8 @@ struct SwarmWorld {
         devices.append((name, account))
         var stores = "[\"private\""
         if !sharedParticipants.isEmpty {
-          stores += ", {\"shared\": {\"owner\": 0, \"participants\": [\(sharedParticipants.map(String.init).joined(separator: ", "))]}}"
+          stores +=
+            ", {\"shared\": {\"owner\": 0, \"participants\": [\(sharedParticipants.map(String.init).joined(separator: ", "))]}}"
         }
         stores += "]"
         let state = ["foreground", "background", "suspended"][Int(random.nextInt(below: 3))]
@@ -37,7 +38,10 @@ struct SwarmWorld {
         let kind = ["insert", "insert", "update", "delete"][Int(random.nextInt(below: 4))]
         let store = !sharedParticipants.isEmpty && random.bernoulli(0.3) ? ", \"store\": 1" : ""
         timeline.append(
-          (time, "{\"at\": \(at(time)), \"devices\": \"\(device.name)\", \"action\": {\"edit\": {\"kind\": \"\(kind)\"\(store)}}}"))
+          (
+            time,
+            "{\"at\": \(at(time)), \"devices\": \"\(device.name)\", \"action\": {\"edit\": {\"kind\": \"\(kind)\"\(store)}}}"
+          ))
       }
     }
     // Faults before the heal.
@@ -68,10 +72,16 @@ struct SwarmWorld {
       let time = random.uniform(600, heal - 600)
       let remove = random.bernoulli(0.5) ? "true" : "false"
       timeline.append(
-        (time, "{\"at\": \(at(time)), \"devices\": \"\(device)\", \"action\": {\"toggleSync\": {\"removeStoreFirst\": \(remove)}}}"))
+        (
+          time,
+          "{\"at\": \(at(time)), \"devices\": \"\(device)\", \"action\": {\"toggleSync\": {\"removeStoreFirst\": \(remove)}}}"
+        ))
     }
     // The heal: everything back to normal, every app launched and brought to the foreground.
-    for action in ["\"goOnline\"", "{\"lowPower\": false}", "{\"throttle\": false}", "{\"quota\": null}", "\"launch\"", "\"activate\""] {
+    for action in [
+      "\"goOnline\"", "{\"lowPower\": false}", "{\"throttle\": false}", "{\"quota\": null}", "\"launch\"",
+      "\"activate\"",
+    ] {
       timeline.append((heal, "{\"at\": \(at(heal)), \"devices\": \"all\", \"action\": \(action)}"))
     }
     // Pushes may still be dropped (a parameter), and a foreground app imports only on a push or
@@ -86,14 +96,17 @@ struct SwarmWorld {
     // healed, and must not stop convergence.
     var drawn = drawParameters(&random)
     var text = "{\n  \"version\": 1,\n  \"name\": \"\(name)\",\n"
-    text += "  \"description\": \"A syncsim swarm world: random devices, edits and faults, healed at \(Int(heal / 60)) min.\",\n"
+    text +=
+      "  \"description\": \"A syncsim swarm world: random devices, edits and faults, healed at \(Int(heal / 60)) min.\",\n"
     text += "  \"seed\": \(random.nextInt(below: 1_000_000)),\n"
     text += "  \"duration\": \"\(Int((Swarm.healAt + Swarm.livenessBound).seconds / 60))m\",\n"
     text += "  \"accounts\": \(accounts),\n  \"devices\": [\n" + deviceJSON.joined(separator: ",\n") + "\n  ],\n"
     // The container's throttle only where a fault forces it: it couples every account (one part),
     // and a world without it runs in parts, which the swarm compares with one kernel.
     var cloud = drawn["cloud"] ?? []
-    if throttled { cloud.insert("\"throttle\": {\"requestsPerSecond\": 1000, \"retryAfter\": {\"constant\": \"30s\"}}", at: 0) }
+    if throttled {
+      cloud.insert("\"throttle\": {\"requestsPerSecond\": 1000, \"retryAfter\": {\"constant\": \"30s\"}}", at: 0)
+    }
     drawn["cloud"] = cloud
     for section in ["cloud", "push", "polling", "scheduler"] {
       guard let members = drawn[section], !members.isEmpty else { continue }

@@ -250,7 +250,8 @@ public struct RunSummary: Sendable {
   /// Computes every metric of the run's catalog from the tally of its parts: the `blocked.*`
   /// columns are those of the policies the run evaluated (a policy not in its set has none).
   public init(tally: SummaryTally) {
-    let percentiles = tally.latencies.count > 0
+    let percentiles =
+      tally.latencies.count > 0
       ? tally.latencies.percentiles([0.5, 0.9, 0.95, 0.99])?.map { Double($0) / 1e9 } : nil
     let inputs = Inputs(tally: tally, percentiles: percentiles)
     let policyNames = tally.policyNames.filter { !WaitCause.names.contains($0) }

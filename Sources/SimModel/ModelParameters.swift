@@ -16,22 +16,22 @@ public struct ServerParameters: Equatable, Sendable {
   /// [C] 2.2 ms: fitted with `applyTimeScalesWithZone` to a measured first import (eczema-helper
   /// #713: 100 rows in 1.7 s, 4,100 in 14.5 s) and to Apple's "about 83 minutes per million
   /// records" (WWDC22 Core Data lounge); spec §8's ~3.5 ms is the figure this refines.
-  public var applyTimePerRecordSeconds = 0.0022
+  public var applyTimePerRecord = SimDuration(seconds: 0.0022)
   /// Whether the apply time grows with log₂ of the zone's record count (as an index lookup per
   /// record does: the mirroring metadata holds a row per record), scaled so that a zone of 4,096
-  /// records costs `applyTimePerRecordSeconds`; false keeps it constant. [C] the fit above:
+  /// records costs `applyTimePerRecord`; false keeps it constant. [C] the fit above:
   /// without it the two published figures disagree by half (0.64 s against 1 s per page).
   public var applyTimeScalesWithZone = true
   /// The container's setup on a store's first launch (the `setup` event: checking or creating
   /// its zone and database subscription) before its first import is asked for, seconds.
   /// [C] 0.8 s: the measured first import began 1.2 s after launch (eczema-helper #713), of
   /// which dasd's decision and the import's start delay take about 0.4 s.
-  public var setupSeconds = 0.8
+  public var setupTime = SimDuration(seconds: 0.8)
   /// The fixed cost of an import from an empty token (a first import, or one after a reset):
   /// fetching the database's changed zones before the zone's changes, and preparing the
   /// import, seconds; added to its first page. [C] 1.3 s, fitted to the measured 1.7 s for
   /// 100 rows (eczema-helper #713).
-  public var initialImportSeconds = 1.3
+  public var initialImportTime = SimDuration(seconds: 1.3)
   /// Fixed overhead bytes of one record beside its fields. [assumed] 300 B (record name, system fields).
   public var recordOverheadBytes = 300
   /// Size of a CDMR join record, bytes. [assumed] 400 B.
@@ -62,22 +62,22 @@ public struct ServerParameters: Equatable, Sendable {
   /// Probability that a request answers zoneBusy. [assumed] 0.
   public var zoneBusyProbability = 0.0
   /// The first zoneBusy delay, doubling per attempt. [A] CKError.h "a few seconds": 2 s [assumed].
-  public var zoneBusyBackoffSeconds = 2.0
+  public var zoneBusyBackoff = SimDuration(seconds: 2.0)
   /// The longest zoneBusy delay: the doubling stops here. [assumed] 5 min, as the network
   /// back-off's cap (the swarm found an uncapped delay of 2.3 h after a long run of other errors).
-  public var zoneBusyBackoffCapSeconds = 300.0
+  public var zoneBusyBackoffCap = SimDuration(seconds: 300.0)
   /// Probability that a request fails with networkFailure while online. [assumed] 0.
   public var networkFailureProbability = 0.0
   /// Backoff after the first immediate retry, doubling per attempt up to the cap, seconds.
   /// [A] CKError.h "retry immediately, but implement a backoff"; values [assumed].
-  public var networkRetryBackoffSeconds = 1.0
-  public var networkRetryBackoffCapSeconds = 300.0
+  public var networkRetryBackoff = SimDuration(seconds: 1.0)
+  public var networkRetryBackoffCap = SimDuration(seconds: 300.0)
   /// iCloud storage per account in bytes; nil = unlimited. [A] quotaExceeded.
   public var quotaBytesPerAccount: Int64? = nil
   /// Probability that a new object is a poison record the server always refuses. [assumed] 0.
   public var poisonRecordProbability = 0.0
   /// How long the server keeps the change history a token refers to; nil = forever. [assumed]
-  public var changeTokenRetentionSeconds: Double? = nil
+  public var changeTokenRetention: SimDuration? = nil
 
   public init() {}
 }
@@ -88,15 +88,15 @@ public struct PushParameters: Equatable, Sendable {
   /// (Apple promises "within about a minute" end to end; research §12 `pushFanoutLatency`).
   public var fanoutLatency = Distribution.lognormal(median: 2, p99: 60)
   /// From apsd to the app. [A] TN3163 example 0.1 s.
-  public var deliveryLatencySeconds = 0.1
+  public var deliveryLatency = SimDuration(seconds: 0.1)
   /// Probability that APNs drops a push. [assumed] 0.
   public var dropProbability = 0.0
   /// Background pushes per hour that wake the app; more are held. [A] "two or three per hour": 3.
-  public var backgroundPushBudgetPerHour = 3
+  public var backgroundBudgetPerHour = 3
   /// Pushes to one device within this window coalesce into one, seconds. [assumed] 0 (off).
-  public var coalescingWindowSeconds = 0.0
+  public var coalescingWindow = SimDuration(seconds: 0.0)
   /// How long APNs stores a push for an offline device, seconds. [A] 30 days.
-  public var offlineStorageSeconds = 30.0 * 86_400
+  public var offlineStorage = SimDuration(seconds: 30.0 * 86_400)
 
   public init() {}
 }
@@ -107,15 +107,15 @@ public struct SchedulerParameters: Sendable {
   public var decisionLatency = Distribution.lognormal(median: 0.3, p99: 0.6)
   /// From a signal (an activity of the group finishing, power or network changing) to the new
   /// decision, seconds. [A] TN3163: the group block cleared 89 ms after the export finished.
-  public var reevaluationLatencySeconds = 0.089
+  public var reevaluationLatency = SimDuration(seconds: 0.089)
   /// From approval to the start of an export. [A] TN3163: +1.0 s.
-  public var exportStartDelaySeconds = 1.0
+  public var exportStartDelay = SimDuration(seconds: 1.0)
   /// From approval to the start of an import. [A] TN3163: +0.095 s.
-  public var importStartDelaySeconds = 0.095
+  public var importStartDelay = SimDuration(seconds: 0.095)
   /// Duration of an export with nothing to export. [A] TN3163: 35 ms.
-  public var emptyExportSeconds = 0.035
+  public var emptyExportDuration = SimDuration(seconds: 0.035)
   /// At the latest, a waiting activity is re-evaluated after this long. [RE] 900 s (0x384).
-  public var policyValiditySeconds = 900.0
+  public var policyValidity = SimDuration(seconds: 900.0)
   /// The policies, evaluated in this order; the first refusal names the blocking policy.
   public var policies: [any SchedulerPolicy] = SchedulerParameters.defaultPolicies
 
@@ -138,7 +138,7 @@ public struct AppBehaviour: Equatable, Sendable {
   /// The debounce of `reloadOnImportEvent`, seconds. [C] [HowTo]: ~5 s.
   public var uiReloadDebounceSeconds = 5.0
   /// From the import's store update to the view context's merge, seconds. [assumed] 0.05 s.
-  public var uiMergeSeconds = 0.05
+  public var uiMergeDelay = SimDuration(seconds: 0.05)
   /// Whether a person sees a change only while the app is in the foreground. [assumed] true.
   public var visibilityRequiresForeground = true
   /// Whether the Remote notifications background mode is on. [A] required for push.
@@ -154,15 +154,15 @@ public struct AppBehaviour: Equatable, Sendable {
   /// has five seconds … Shortly after that method returns, the system puts your app into the
   /// suspended state" ("Extending your app's background execution time"); WWDC22 CloudKit lounge:
   /// sync log events "immediately stop … as soon as the app goes to the background".
-  public var backgroundGraceSeconds = 5.0
+  public var backgroundGrace = SimDuration(seconds: 5.0)
   /// An export in progress when the app leaves the foreground runs under a background task
   /// ("Core Data creates a background task" for export, [A] "Syncing a local store to the
   /// cloud") for at most this long, seconds. [A] 30 s: the figure Apple DTS reports for a
   /// background task since iOS 13 (forums 85066, 391799).
-  public var exportBackgroundTaskSeconds = 30.0
+  public var exportBackgroundTask = SimDuration(seconds: 30.0)
   /// How long a push keeps a suspended or not-running app running in the background, seconds.
   /// [A] "up to 30 seconds" ("Pushing background updates to your App").
-  public var pushRuntimeSeconds = 30.0
+  public var pushRuntime = SimDuration(seconds: 30.0)
 
   public init() {}
 }

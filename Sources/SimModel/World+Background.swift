@@ -19,7 +19,7 @@ extension World {
     let app = devices[device.index].traits.app
     guard app.suspendsInBackground else { return }
     devices[device.index].runsUntil = sim.now + SimDuration(seconds: graceSeconds)
-    devices[device.index].exportTaskUntil = sim.now + SimDuration(seconds: app.exportBackgroundTaskSeconds)
+    devices[device.index].exportTaskUntil = sim.now + app.exportBackgroundTask
     sim.schedule(.suspend(device), at: devices[device.index].runsUntil)
     if devices[device.index].exportTaskUntil > devices[device.index].runsUntil {
       sim.schedule(.suspend(device), at: devices[device.index].exportTaskUntil)
@@ -28,7 +28,7 @@ extension World {
 
   /// A push launched or resumed the app in the background: it runs for the push's runtime.
   mutating func runForPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    let runtime = SimDuration(seconds: devices[device.index].traits.app.pushRuntimeSeconds)
+    let runtime = devices[device.index].traits.app.pushRuntime
     devices[device.index].runsUntil = max(devices[device.index].runsUntil, sim.now + runtime)
     sim.schedule(.suspend(device), at: devices[device.index].runsUntil)
     wake(device, sim: &sim)

@@ -17,7 +17,7 @@ extension World {
     if plans[activity.index].batchEnds.isEmpty {
       // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
       dropExportedHistory(store, covered)
-      sim.schedule(.exportRequestDone(activity), after: SimDuration(seconds: spec.scheduler.emptyExportSeconds))
+      sim.schedule(.exportRequestDone(activity), after: spec.scheduler.emptyExportDuration)
       return
     }
     sendNextBatch(activity, sim: &sim)

@@ -138,22 +138,22 @@ extension World {
       + Self.transfer(page.bytes, bytesPerSecond: devices[device.index].downloadBytesPerSecond)
       + SimDuration(seconds: applyTimePerRecord(zone: stores[state.store.index].zone.index) * Double(page.records))
     if state.fromEmptyToken && state.pagesLeft == state.pagesTotal {
-      duration += SimDuration(seconds: spec.server.initialImportSeconds)
+      duration += spec.server.initialImportTime
     }
     return duration
   }
 
-  /// The time to apply one record into a store of `zone`: `applyTimePerRecordSeconds` at 4,096
+  /// The time to apply one record into a store of `zone`: `applyTimePerRecord` at 4,096
   /// records, growing with log₂ of the zone's records when `applyTimeScalesWithZone`.
   @inline(__always)
   func applyTimePerRecord(zone: Int) -> Double {
-    let perRecord = spec.server.applyTimePerRecordSeconds
+    let perRecord = spec.server.applyTimePerRecord.seconds
     guard spec.server.applyTimeScalesWithZone else { return perRecord }
     let records = Double(zones[zone].objects.count + 2)
     return perRecord * DeterministicMath.log(records) / Self.logReferenceRecords
   }
 
-  /// ln(4,096 + 2): the zone size at which the apply time is `applyTimePerRecordSeconds`.
+  /// ln(4,096 + 2): the zone size at which the apply time is `applyTimePerRecord`.
   static let logReferenceRecords = DeterministicMath.log(4_098)
 
   /// Requests the import's next page (again, for a retry, not before `notBefore`).
@@ -225,7 +225,7 @@ extension World {
     sink.observe(.imported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now))
     let app = devices[owner(of: store).index].traits.app
     if app.uiRefresh == .fetchedResults {
-      sim.schedule(.uiRefresh(store), after: SimDuration(seconds: app.uiMergeSeconds))
+      sim.schedule(.uiRefresh(store), after: app.uiMergeDelay)
     }
   }
 
@@ -292,7 +292,7 @@ extension World {
     let app = devices[owner(of: store).index].traits.app
     switch app.uiRefresh {
     case .fetchedResults:
-      sim.schedule(.uiRefresh(store), after: SimDuration(seconds: app.uiMergeSeconds))
+      sim.schedule(.uiRefresh(store), after: app.uiMergeDelay)
     case .reloadOnImportEvent:
       sim.cancel(stores[store.index].uiTimer)
       stores[store.index].uiTimer = sim.scheduleCancellable(

@@ -55,7 +55,7 @@ extension World {
       if spec.polling.appUseClock { pausePoll(store, sim: &sim) }
     }
     startGracePeriod(
-      device, graceSeconds: graceSeconds ?? devices[device.index].traits.app.backgroundGraceSeconds, sim: &sim)
+      device, graceSeconds: graceSeconds ?? devices[device.index].traits.app.backgroundGrace.seconds, sim: &sim)
     signal(device, sim: &sim)
   }
 

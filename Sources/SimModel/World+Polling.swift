@@ -6,7 +6,7 @@ extension World {
   mutating func schedulePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     guard zones[stores[store.index].zone.index].scope == .public else { return }
     sim.cancel(stores[store.index].pollTimer)
-    let interval = SimDuration(seconds: spec.polling.intervalSeconds)
+    let interval = spec.polling.interval
     stores[store.index].pollUseNanoseconds = interval.nanoseconds
     stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + interval)
     stores[store.index].pollDueAt = sim.now + interval

@@ -18,7 +18,7 @@ extension World {
   }
 
   mutating func sendPush(to device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
-    let window = SimDuration(seconds: spec.push.coalescingWindowSeconds)
+    let window = spec.push.coalescingWindow
     if window > .zero && sim.now - devices[device.index].lastPushSentAt < window {
       sink.observe(.push(device: device, event: .coalesced, at: sim.now))
       return
@@ -31,7 +31,7 @@ extension World {
     }
     let latency =
       spec.push.fanoutLatency.sampleDuration(using: &devices[device.index].streams.push)
-      + SimDuration(seconds: spec.push.deliveryLatencySeconds)
+      + spec.push.deliveryLatency
     sim.schedule(.pushArrives(device, zone), after: latency)
   }
 
@@ -75,7 +75,7 @@ extension World {
     }
     let hourAgo = sim.now.advanced(by: .seconds(-3600))
     pushWakes[device.index].removeAll { $0 <= hourAgo }
-    guard pushWakes[device.index].count < spec.push.backgroundPushBudgetPerHour else {
+    guard pushWakes[device.index].count < spec.push.backgroundBudgetPerHour else {
       if devices[device.index].heldPushZone.exists {
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
@@ -123,11 +123,11 @@ extension World {
     guard zone.exists else { return }
     devices[device.index].storedPushZone = .none
     let age = sim.now - devices[device.index].storedPushAt
-    if age > SimDuration(seconds: spec.push.offlineStorageSeconds) {
+    if age > spec.push.offlineStorage {
       sink.observe(.push(device: device, event: .discarded, at: sim.now))
       return
     }
-    let latency = SimDuration(seconds: spec.push.deliveryLatencySeconds)
+    let latency = spec.push.deliveryLatency
     sim.schedule(.pushArrives(device, zone), after: latency)
   }
 }

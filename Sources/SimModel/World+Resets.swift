@@ -38,11 +38,11 @@ extension World {
   /// True when the store's token points at history older than the server keeps.
   @inline(__always)
   func tokenExpired(_ store: StoreID, at now: SimTime) -> Bool {
-    guard let retention = spec.server.changeTokenRetentionSeconds else { return false }
+    guard let retention = spec.server.changeTokenRetention else { return false }
     let state = stores[store.index]
     let zone = state.zone.index
     guard state.importedToken > 0, state.importedToken < zones[zone].changeCount else { return false }
-    return now - state.tokenAt > SimDuration(seconds: retention)
+    return now - state.tokenAt > retention
   }
 
   /// Re-creating the container: without removing the store, setup fails with 134410 and the

@@ -41,7 +41,7 @@ extension World {
     // The container sets up in the app's process: a launch or a push asks again.
     guard stores[store.index].setup == .notBegun, processRuns(owner(of: store)) else { return }
     stores[store.index].setup = .running
-    sim.schedule(.setupDone(store), after: SimDuration(seconds: spec.server.setupSeconds))
+    sim.schedule(.setupDone(store), after: spec.server.setupTime)
   }
 
   mutating func setupDone(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
@@ -352,7 +352,7 @@ extension World {
   mutating func signal(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     // The count sits in the device's state, which is in cache here; the list's header is not.
     guard devices[device.index].waitingCount > 0 else { return }
-    let latency = SimDuration(seconds: spec.scheduler.reevaluationLatencySeconds)
+    let latency = spec.scheduler.reevaluationLatency
     for activity in waiting[device.index] {
       sim.cancel(activities[activity.index].recheck)
       activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)

@@ -112,9 +112,9 @@ public struct World: EventHandler {
       spec.server.throttleRequestsPerSecond != nil || spec.server.deviceThrottleRequestsPerMinute != nil
       || spec.timeline.contains { if case .throttle = $0.action { true } else { false } }
     runHistory = RunHistory(horizon: SimDuration(seconds: policies.runHorizonSeconds))
-    exportStartDelay = SimDuration(seconds: spec.scheduler.exportStartDelaySeconds)
-    importStartDelay = SimDuration(seconds: spec.scheduler.importStartDelaySeconds)
-    policyValidity = SimDuration(seconds: spec.scheduler.policyValiditySeconds)
+    exportStartDelay = spec.scheduler.exportStartDelay
+    importStartDelay = spec.scheduler.importStartDelay
+    policyValidity = spec.scheduler.policyValidity
     _ = writes.append(WriteState(store: StoreID.none, basedOn: .none, value: 0))
     writesReleaseAt = spec.writeReleaseMinimum
     buildEntities()
@@ -146,7 +146,7 @@ public struct World: EventHandler {
           schedulePoll(store, sim: &sim)
         }
       } else if devices[device].app == .background {
-        startGracePeriod(id, graceSeconds: devices[device].traits.app.backgroundGraceSeconds, sim: &sim)
+        startGracePeriod(id, graceSeconds: devices[device].traits.app.backgroundGrace.seconds, sim: &sim)
       }
       let deviceSpec = spec.devices[device]
       if let workload = deviceSpec.workload, workload.editsPerHour > 0 {

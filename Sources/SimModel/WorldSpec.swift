@@ -44,7 +44,7 @@ public struct WorldSpec: Sendable {
 /// Public-database polling (spec §7).
 public struct PollingParameters: Equatable, Sendable {
   /// Interval between polls. [A] TN3164: 30 min in development, up to 24 h in production.
-  public var intervalSeconds = 1800.0
+  public var interval = SimDuration(seconds: 1800.0)
   /// Whether polls happen only during app use. [W] WWDC20 (appUse); [A] technotes allow wallClock.
   public var appUseClock = true
   public init() {}
@@ -118,7 +118,7 @@ public struct UsageModel: Equatable, Sendable {
   public var sessionsPerDay: Double
   /// Session length, seconds. [assumed] lognormal median 2 min, p99 20 min.
   public var sessionLength = Distribution.lognormal(median: 120, p99: 1200)
-  /// From a session's end to suspension, seconds; nil uses the app's `backgroundGraceSeconds`.
+  /// From a session's end to suspension, seconds; nil uses the app's `backgroundGrace`.
   public var suspendAfterSeconds: Double? = nil
   /// Sessions on a clock rather than Poisson (`sessionsPerDay` is then 86,400 / period).
   public var period: Period?

@@ -191,9 +191,9 @@ public struct RunEstimate: Sendable, Equatable {
         events[device] += Cost.eventsPerNudge * count
       }
     }
-    let pollExcess = max(0, 1 / max(spec.polling.intervalSeconds, 1e-9) - 1 / Cost.defaultPollSeconds)
+    let pollExcess = max(0, 1 / max(spec.polling.interval.seconds, 1e-9) - 1 / Cost.defaultPollSeconds)
     let recheckExcess = max(
-      0, 1 / max(spec.scheduler.policyValiditySeconds, 1e-9) - 1 / Cost.defaultValiditySeconds)
+      0, 1 / max(spec.scheduler.policyValidity.seconds, 1e-9) - 1 / Cost.defaultValiditySeconds)
     var firstStore = 0
     for (index, device) in spec.devices.enumerated() {
       if let usage = device.usage {

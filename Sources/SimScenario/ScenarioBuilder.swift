@@ -74,8 +74,8 @@ struct ScenarioBuilder {
     }
     if let environment = reader.string(top["environment"], "environment") {
       switch environment {
-      case "development": spec.polling.intervalSeconds = 1800
-      case "production": spec.polling.intervalSeconds = 86_400
+      case "development": spec.polling.interval = .minutes(30)
+      case "production": spec.polling.interval = .hours(24)
       default: reader.problem("environment", "unknown value \"\(environment)\"", hint: "development or production")
       }
     }

@@ -127,7 +127,7 @@ public enum ScenarioRunner {
       index, partSpec in
       let recorder = MetricsRecorder(
         policyNames: partSpec.scheduler.policies.map(\.name), reportedErrors: partSpec.reportedErrors)
-      recorder.pushDeliveryLatency = SimDuration(seconds: partSpec.push.deliveryLatencySeconds)
+      recorder.pushDeliveryLatency = partSpec.push.deliveryLatency
       recorder.keepsPushLog = keepsPushLog
       let outcome = WorldRunner.run(partSpec, sink: recorder, progress: partCount == 1 ? reporter?.value : nil)
       let devices = partitioning.devices(ofPart: index)

@@ -70,7 +70,9 @@ public enum ScenarioSchema {
   }
 
   /// The node of the key or group at `path`.
-  static func memberNode<Root>(_ path: String, table: [ParameterDefinition<Root>], groups: [ParameterGroup])
+  static func memberNode<Root>(
+    _ path: String, table: [ParameterDefinition<Root>], groups: [ParameterGroup]
+  )
     -> JSONNode
   {
     if let definition = table.first(where: { $0.path == path }) { return parameterNode(definition) }
@@ -108,7 +110,9 @@ public enum ScenarioSchema {
       if let max { members.append(("maximum", .number(max))) }
       if let below { members.append(("exclusiveMaximum", .number(below))) }
     case .ratio(let belowOne):
-      members += [("type", .string("number")), ("minimum", .number(0)), (belowOne ? "exclusiveMaximum" : "maximum", .number(1))]
+      members += [
+        ("type", .string("number")), ("minimum", .number(0)), (belowOne ? "exclusiveMaximum" : "maximum", .number(1)),
+      ]
     case .duration: members.append(("$ref", .string("#/$defs/duration")))
     case .bool: members.append(("type", .string("boolean")))
     case .choice(let words): members.append(("enum", .array(words.map { .string($0) })))

@@ -26,7 +26,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
   @Test func publicDatabaseByWallClockIsBoundedByThePollIntervalAndLeavesGhosts() {
     var spec = TestWorlds.privatePair(hours: 50)
     spec.polling.appUseClock = false
-    spec.polling.intervalSeconds = 1800
+    spec.polling.interval = .minutes(30)
     for index in 0..<2 { spec.devices[index].stores = [.publicDatabase] }
     var workload = Workload(editsPerHour: 4)
     workload.insertShare = 0.4
@@ -158,7 +158,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
 
   @Test func anExpiredTokenMakesTheNextImportDownloadTheWholeZone() {
     var spec = SchedulerTests.quietPair(hours: 4)
-    spec.server.changeTokenRetentionSeconds = 3600
+    spec.server.changeTokenRetention = .hours(1)
     spec.timeline = [
       at(10, [0], .bulkInsert(count: 20, entity: 0, oneSave: true, over: .zero)), at(600, [1], .goOffline),
       at(3 * 3600, [1], .goOnline),
@@ -184,7 +184,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
       Issue.record("no import")
     }
     // Without retention the same reconnect fetches only the records changed since the token.
-    spec.server.changeTokenRetentionSeconds = nil
+    spec.server.changeTokenRetention = nil
     let (plainLog, _, _) = runLogged(spec)
     let plain = plainLog.observations.last {
       if case .imported(StoreID(1), _, _, let records, _) = $0 { return records > 0 }

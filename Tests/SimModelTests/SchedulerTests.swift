@@ -13,7 +13,7 @@ import Testing
     spec.push.fanoutLatency = .constant(1)
     // The container's first-launch setup would shift every hand-derived time by its length;
     // its own tests are in BackgroundExecutionTests.
-    spec.server.setupSeconds = 0
+    spec.server.setupTime = .zero
     return spec
   }
 
@@ -152,7 +152,7 @@ import Testing
 
   @Test func anImportRequestedDuringAnExportWaitsUntilTheExportEnds() {
     var spec = Self.quietPair()
-    spec.scheduler.reevaluationLatencySeconds = 0
+    spec.scheduler.reevaluationLatency = .zero
     spec.entities = [EntityDescription(name: "Blob", attributeBytes: [500_000])]
     spec.timeline = [
       TimelineAction(

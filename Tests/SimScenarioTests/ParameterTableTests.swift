@@ -14,7 +14,9 @@ import Testing
   static let minimal = #"{"version": 1, "name": "p", "devices": [{"name": "a"}]}"#
 
   /// The scenario (nil when refused) and every problem found.
-  func decode(_ text: String, parameters: ParameterSet = .standard) -> (scenario: Scenario?, problems: [ScenarioProblem]) {
+  func decode(
+    _ text: String, parameters: ParameterSet = .standard
+  ) -> (scenario: Scenario?, problems: [ScenarioProblem]) {
     do {
       let (scenario, problems) = try ScenarioDecoder.decode(Array(text.utf8), file: "p.json", parameters: parameters)
       return (scenario, problems)
@@ -66,10 +68,11 @@ import Testing
 
   @Test func swarmRangesAreForKeysDirectlyInASection() {
     let ranged = ParameterTable.world.filter { $0.swarm != nil }
-    #expect(ranged.map(\.path) == [
-      "cloud.networkFailureProbability", "cloud.changeTokenRetention", "cloud.zoneBusyProbability",
-      "push.dropProbability",
-    ])
+    #expect(
+      ranged.map(\.path) == [
+        "cloud.networkFailureProbability", "cloud.changeTokenRetention", "cloud.zoneBusyProbability",
+        "push.dropProbability",
+      ])
     for definition in ranged { #expect(definition.steps.count == 2) }
   }
 
@@ -102,7 +105,8 @@ import Testing
       })
     // In the schema, with its range and default.
     let schema = ScenarioSchema.documentNode(policies: .standard, parameters: parameters)
-    let node = try #require(schema.member("properties")?.member("cloud")?.member("properties")?.member("zoneBusyRetries"))
+    let node = try #require(
+      schema.member("properties")?.member("cloud")?.member("properties")?.member("zoneBusyRetries"))
     #expect(node.member("maximum")?.serialized() == "10")
     #expect(node.member("default")?.serialized() == "3")
     // Defaulted in resolved.json; at its default, the hash is the one without the key.
@@ -126,7 +130,9 @@ import Testing
     }
     let base = try hash(Self.minimal)
     #expect(try hash(#"{"version": 1, "name": "p", "devices": [{"name": "a", "backgroundPush": true}]}"#) == base)
-    #expect(try hash(#"{"version": 1, "name": "p", "devices": [{"name": "a"}], "scheduler": {"policyValidity": "15m"}}"#) == base)
+    #expect(
+      try hash(#"{"version": 1, "name": "p", "devices": [{"name": "a"}], "scheduler": {"policyValidity": "15m"}}"#)
+        == base)
     #expect(try hash(#"{"version": 1, "name": "p", "devices": [{"name": "a"}], "cloud": {"setupTime": 0.8}}"#) == base)
     #expect(try hash(#"{"version": 1, "name": "p", "devices": [{"name": "a"}], "cloud": {"setupTime": 0.9}}"#) != base)
     #expect(try hash(#"{"version": 1, "name": "p", "devices": [{"name": "a"}], "duration": "2h"}"#) != base)

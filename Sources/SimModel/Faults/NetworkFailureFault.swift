@@ -10,8 +10,8 @@ struct NetworkFailureFault: RequestFault {
   init?(server: ServerParameters) {
     guard server.networkFailureProbability > 0 else { return nil }
     probability = server.networkFailureProbability
-    backoffSeconds = server.networkRetryBackoffSeconds
-    backoffCapSeconds = server.networkRetryBackoffCapSeconds
+    backoffSeconds = server.networkRetryBackoff.seconds
+    backoffCapSeconds = server.networkRetryBackoffCap.seconds
   }
 
   var error: CloudError { .networkFailure }

@@ -10,8 +10,8 @@ struct ZoneBusyFault: RequestFault {
   init?(server: ServerParameters) {
     guard server.zoneBusyProbability > 0 else { return nil }
     probability = server.zoneBusyProbability
-    backoffSeconds = server.zoneBusyBackoffSeconds
-    backoffCapSeconds = server.zoneBusyBackoffCapSeconds
+    backoffSeconds = server.zoneBusyBackoff.seconds
+    backoffCapSeconds = server.zoneBusyBackoffCap.seconds
   }
 
   var error: CloudError { .zoneBusy }

@@ -49,8 +49,8 @@ public struct ParameterDefinition<Root>: Sendable {
       }
     }
 
-    public var seconds: Double {
-      if case .duration(let value) = self { return value.seconds }
+    public var duration: SimDuration {
+      if case .duration(let value) = self { return value }
       preconditionFailure("not a duration: \(self)")
     }
 

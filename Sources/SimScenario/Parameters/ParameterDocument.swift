@@ -23,7 +23,8 @@ public enum ParameterDocument {
     lines += table("`devices[]` (each entry)", parameters.device, groups: parameters.deviceGroups, prefix: "")
     for group in parameters.worldGroups where !group.path.contains(".") {
       let keys = parameters.world.filter { $0.steps.first == group.path }
-      lines += table("`\(group.path)`: \(group.meaning)", keys, groups: parameters.worldGroups, prefix: group.path + ".")
+      lines += table(
+        "`\(group.path)`: \(group.meaning)", keys, groups: parameters.worldGroups, prefix: group.path + ".")
     }
     while lines.last == "" { lines.removeLast() }
     return lines.joined(separator: "\n")
@@ -52,7 +53,8 @@ public enum ParameterDocument {
 
   /// What a key takes: its kind, range and unit.
   static func takes<Root>(_ definition: ParameterDefinition<Root>) -> String {
-    let unit = definition.unit.isEmpty || definition.unit == "s" || definition.unit == "ratio" ? "" : " " + definition.unit
+    let unit =
+      definition.unit.isEmpty || definition.unit == "s" || definition.unit == "ratio" ? "" : " " + definition.unit
     switch definition.kind {
     case .integer(let min, let max): return "integer \(number(Double(min)))–\(number(Double(max)))\(unit)"
     case .number(let min, let max, let above, let below):

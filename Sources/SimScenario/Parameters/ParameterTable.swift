@@ -61,8 +61,8 @@ public enum ParameterTable {
       source: "[C] fitted to a measured first import (eczema-helper #713) and Apple's 83 min per million records "
         + "(WWDC22 Core Data lounge)",
       meaning: "time to apply one imported record into a store whose zone holds 4,096 records",
-      apply: { $0.server.applyTimePerRecordSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.server.applyTimePerRecordSeconds)) }),
+      apply: { $0.server.applyTimePerRecord = $1.duration },
+      read: { .duration($0.server.applyTimePerRecord) }),
     World(
       "cloud.applyTimeScalesWithZone", .bool, default: .bool(true), source: "[C] the fit above",
       meaning: "the apply time grows with log2 of the zone's record count (an index lookup per record); false keeps "
@@ -72,15 +72,15 @@ public enum ParameterTable {
       "cloud.setupTime", .duration(positive: false), unit: "s", default: .duration("800ms"),
       source: "[C] a first import began 1.2 s after launch (eczema-helper #713)",
       meaning: "the container's setup on a store's first use (zone and subscription), before its first import",
-      apply: { $0.server.setupSeconds = $1.seconds }, read: { .duration(SimDuration(seconds: $0.server.setupSeconds)) }
+      apply: { $0.server.setupTime = $1.duration }, read: { .duration($0.server.setupTime) }
     ),
     World(
       "cloud.initialImportTime", .duration(positive: false), unit: "s", default: .duration("1.3s"),
       source: "[C] fitted to 1.7 s for 100 rows (eczema-helper #713)",
       meaning: "fixed cost of an import from an empty token (a first import, or one after a reset), added to its first "
         + "page",
-      apply: { $0.server.initialImportSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.server.initialImportSeconds)) }),
+      apply: { $0.server.initialImportTime = $1.duration },
+      read: { .duration($0.server.initialImportTime) }),
     World(
       "cloud.recordOverheadBytes", .integer(min: 0, max: 1 << 30), unit: "bytes", default: .integer(300),
       source: "[assumed]", meaning: "a record's bytes beside its fields (name, system fields)",
@@ -95,7 +95,8 @@ public enum ParameterTable {
       apply: { $0.server.assetThresholdBytes = $1.integer }, read: { .integer($0.server.assetThresholdBytes) }),
     World(
       "cloud.serverMaxRecordsPerRequest", .integer(min: 1, max: 100_000), unit: "records", default: .integer(400),
-      source: "[A] limitExceeded", meaning: "the server's limit: a larger request fails with limitExceeded and is "
+      source: "[A] limitExceeded",
+      meaning: "the server's limit: a larger request fails with limitExceeded and is "
         + "split in half",
       apply: { $0.server.serverMaxRecordsPerRequest = $1.integer },
       read: { .integer($0.server.serverMaxRecordsPerRequest) }),
@@ -135,14 +136,14 @@ public enum ParameterTable {
       source: "[A] CKError.h \"retry immediately, then back off\"; value [assumed]",
       meaning: "the delay after the first immediate retry of a network failure, doubling per attempt",
       needs: "cloud.networkFailureProbability",
-      apply: { $0.server.networkRetryBackoffSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.server.networkRetryBackoffSeconds)) }),
+      apply: { $0.server.networkRetryBackoff = $1.duration },
+      read: { .duration($0.server.networkRetryBackoff) }),
     World(
       "cloud.networkRetryBackoffCap", .duration(positive: false), unit: "s", default: .duration("5m"),
       source: "[assumed]", meaning: "the longest network-failure delay: the doubling stops here",
       needs: "cloud.networkFailureProbability",
-      apply: { $0.server.networkRetryBackoffCapSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.server.networkRetryBackoffCapSeconds)) }),
+      apply: { $0.server.networkRetryBackoffCap = $1.duration },
+      read: { .duration($0.server.networkRetryBackoffCap) }),
     World(
       "cloud.quotaBytesPerAccount", .integer(min: 0, max: Int.max / 2), unit: "bytes", default: .absent("unlimited"),
       source: "[A] quotaExceeded", meaning: "each account's iCloud storage",
@@ -157,8 +158,8 @@ public enum ParameterTable {
       source: "[assumed] (Apple publishes none)",
       meaning: "how long the server keeps the change history a token refers to (an older token expires: a reset)",
       swarm: .init(probability: 0.2, lower: 600, upper: 3540, whole: true),
-      apply: { $0.server.changeTokenRetentionSeconds = $1.seconds },
-      read: { $0.server.changeTokenRetentionSeconds.map { .duration(SimDuration(seconds: $0)) } }),
+      apply: { $0.server.changeTokenRetention = $1.duration },
+      read: { $0.server.changeTokenRetention.map { .duration($0) } }),
     World(
       "cloud.deviceThrottleRequestsPerMinute", .number(above: 0), unit: "requests/min", default: .absent("none"),
       source: "[A] TN3162; value [assumed]",
@@ -174,14 +175,14 @@ public enum ParameterTable {
       "cloud.zoneBusyBackoff", .duration(positive: true), unit: "s", default: .duration("2s"),
       source: "[A] CKError.h \"a few seconds\"", meaning: "the first zoneBusy delay, doubling per attempt",
       needs: "cloud.zoneBusyProbability",
-      apply: { $0.server.zoneBusyBackoffSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.server.zoneBusyBackoffSeconds)) }),
+      apply: { $0.server.zoneBusyBackoff = $1.duration },
+      read: { .duration($0.server.zoneBusyBackoff) }),
     World(
       "cloud.zoneBusyBackoffCap", .duration(positive: true), unit: "s", default: .duration("5m"),
       source: "[assumed] as networkRetryBackoffCap", meaning: "the longest zoneBusy delay: the doubling stops here",
       needs: "cloud.zoneBusyProbability",
-      apply: { $0.server.zoneBusyBackoffCapSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.server.zoneBusyBackoffCapSeconds)) }),
+      apply: { $0.server.zoneBusyBackoffCap = $1.duration },
+      read: { .duration($0.server.zoneBusyBackoffCap) }),
   ]
 
   static let push: [World] = [
@@ -193,8 +194,8 @@ public enum ParameterTable {
     World(
       "push.deliveryLatency", .duration(positive: false), unit: "s", default: .duration("100ms"),
       source: "[A] TN3163 example", meaning: "from apsd to the app",
-      apply: { $0.push.deliveryLatencySeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.push.deliveryLatencySeconds)) }),
+      apply: { $0.push.deliveryLatency = $1.duration },
+      read: { .duration($0.push.deliveryLatency) }),
     World(
       "push.dropProbability", .ratio(belowOne: false), unit: "ratio", default: .number(0), source: "[assumed]",
       meaning: "probability that APNs drops a push", swarm: .init(probability: 0.3, lower: 0.1, upper: 1),
@@ -202,18 +203,18 @@ public enum ParameterTable {
     World(
       "push.backgroundBudgetPerHour", .integer(min: 0, max: 1_000_000), unit: "wakes/h", default: .integer(3),
       source: "[A] \"two or three per hour\"", meaning: "background pushes per hour that wake the app; more are held",
-      apply: { $0.push.backgroundPushBudgetPerHour = $1.integer },
-      read: { .integer($0.push.backgroundPushBudgetPerHour) }),
+      apply: { $0.push.backgroundBudgetPerHour = $1.integer },
+      read: { .integer($0.push.backgroundBudgetPerHour) }),
     World(
       "push.coalescingWindow", .duration(positive: false), unit: "s", default: .duration("0"), source: "[assumed]",
       meaning: "pushes to one device within this window coalesce into one (0 = off)",
-      apply: { $0.push.coalescingWindowSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.push.coalescingWindowSeconds)) }),
+      apply: { $0.push.coalescingWindow = $1.duration },
+      read: { .duration($0.push.coalescingWindow) }),
     World(
       "push.offlineStorage", .duration(positive: false), unit: "s", default: .duration("30d"),
       source: "[A] APNs stores one notification per app", meaning: "how long APNs stores a push for an offline device",
-      apply: { $0.push.offlineStorageSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.push.offlineStorageSeconds)) }),
+      apply: { $0.push.offlineStorage = $1.duration },
+      read: { .duration($0.push.offlineStorage) }),
   ]
 
   static let polling: [World] = [
@@ -224,8 +225,8 @@ public enum ParameterTable {
         why: "a poll is a request to the server; documented intervals are 30 minutes to a day [A TN3164]"),
       unit: "s", default: .duration("30m"), source: "[A] TN3164: 30 min in development, up to 24 h in production",
       meaning: "time between a public-database store's polls (`environment: production` makes it 24 h)",
-      apply: { $0.polling.intervalSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.polling.intervalSeconds)) }),
+      apply: { $0.polling.interval = $1.duration },
+      read: { .duration($0.polling.interval) }),
     World(
       "polling.clock", .choice(["appUse", "wallClock"]), default: .choice("appUse"),
       source: "[W] WWDC20 \"after about every 30 minutes of application use\"; [A] technotes allow wall clock",
@@ -244,23 +245,23 @@ public enum ParameterTable {
       "scheduler.reevaluationLatency", .duration(positive: false), unit: "s", default: .duration("89ms"),
       source: "[A] TN3163: the group block cleared 89 ms after the export ended",
       meaning: "from a signal (an activity finishing, power or network changing) to the new decision",
-      apply: { $0.scheduler.reevaluationLatencySeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.scheduler.reevaluationLatencySeconds)) }),
+      apply: { $0.scheduler.reevaluationLatency = $1.duration },
+      read: { .duration($0.scheduler.reevaluationLatency) }),
     World(
       "scheduler.exportStartDelay", .duration(positive: false), unit: "s", default: .duration("1s"),
       source: "[A] TN3163", meaning: "from approval to the start of an export",
-      apply: { $0.scheduler.exportStartDelaySeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.scheduler.exportStartDelaySeconds)) }),
+      apply: { $0.scheduler.exportStartDelay = $1.duration },
+      read: { .duration($0.scheduler.exportStartDelay) }),
     World(
       "scheduler.importStartDelay", .duration(positive: false), unit: "s", default: .duration("95ms"),
       source: "[A] TN3163", meaning: "from approval to the start of an import",
-      apply: { $0.scheduler.importStartDelaySeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.scheduler.importStartDelaySeconds)) }),
+      apply: { $0.scheduler.importStartDelay = $1.duration },
+      read: { .duration($0.scheduler.importStartDelay) }),
     World(
       "scheduler.emptyExportDuration", .duration(positive: false), unit: "s", default: .duration("35ms"),
       source: "[A] TN3163", meaning: "how long an export with nothing to export takes",
-      apply: { $0.scheduler.emptyExportSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.scheduler.emptyExportSeconds)) }),
+      apply: { $0.scheduler.emptyExportDuration = $1.duration },
+      read: { .duration($0.scheduler.emptyExportDuration) }),
     World(
       "scheduler.policyValidity",
       .duration(
@@ -269,8 +270,8 @@ public enum ParameterTable {
           + "re-checks only spin"),
       unit: "s", default: .duration("900s"), source: "[RE] 900 s (0x384)",
       meaning: "at the latest, a waiting activity is re-evaluated after this long",
-      apply: { $0.scheduler.policyValiditySeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.scheduler.policyValiditySeconds)) }),
+      apply: { $0.scheduler.policyValidity = $1.duration },
+      read: { .duration($0.scheduler.policyValidity) }),
     World(
       "scheduler.exportRequestCoalescing", .bool, default: .bool(true), source: "[A] TN3163 error 134417",
       meaning: "an export asked for while one is pending joins it",
@@ -282,7 +283,8 @@ public enum ParameterTable {
   public static let device: [Device] = [
     Device(
       "appState", .choice(AppState.allCases.map(\.rawValue)), default: .choice("foreground"), source: "",
-      meaning: "the app's state at the start", apply: { $0.initialAppState = AppState(rawValue: $1.word) ?? .foreground },
+      meaning: "the app's state at the start",
+      apply: { $0.initialAppState = AppState(rawValue: $1.word) ?? .foreground },
       read: { .choice($0.initialAppState.rawValue) }),
     Device(
       "backgroundPush", .bool, default: .bool(true), source: "[A] required for push",
@@ -336,7 +338,7 @@ public enum ParameterTable {
     Device(
       "uiMergeDelay", .duration(positive: false), unit: "s", default: .duration("50ms"), source: "[assumed]",
       meaning: "from an import's store update to the view context's merge",
-      apply: { $0.app.uiMergeSeconds = $1.seconds }, read: { .duration(SimDuration(seconds: $0.app.uiMergeSeconds)) }),
+      apply: { $0.app.uiMergeDelay = $1.duration }, read: { .duration($0.app.uiMergeDelay) }),
     Device(
       "resetGuard", .bool, default: .bool(false), source: "[HowTo] isResettingSync",
       meaning: "saves wait while a reset runs; off, they are lost", apply: { $0.app.resetGuard = $1.bool },
@@ -354,19 +356,19 @@ public enum ParameterTable {
       "backgroundGrace", .duration(positive: false), unit: "s", default: .duration("5s"),
       source: "[A] applicationDidEnterBackground's five seconds; WWDC22 CloudKit lounge",
       meaning: "from leaving the foreground to suspension",
-      apply: { $0.app.backgroundGraceSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.app.backgroundGraceSeconds)) }),
+      apply: { $0.app.backgroundGrace = $1.duration },
+      read: { .duration($0.app.backgroundGrace) }),
     Device(
       "exportBackgroundTask", .duration(positive: false), unit: "s", default: .duration("30s"),
       source: "[A] Core Data creates a background task for export; Apple DTS: 30 s since iOS 13 (forums 85066)",
       meaning: "an export in progress on leaving the foreground runs under a background task for at most this long",
-      apply: { $0.app.exportBackgroundTaskSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.app.exportBackgroundTaskSeconds)) }),
+      apply: { $0.app.exportBackgroundTask = $1.duration },
+      read: { .duration($0.app.exportBackgroundTask) }),
     Device(
       "pushRuntime", .duration(positive: false), unit: "s", default: .duration("30s"),
       source: "[A] \"Pushing background updates to your App\": up to 30 s",
       meaning: "how long a push keeps a suspended or not-running app running in the background",
-      apply: { $0.app.pushRuntimeSeconds = $1.seconds },
-      read: { .duration(SimDuration(seconds: $0.app.pushRuntimeSeconds)) }),
+      apply: { $0.app.pushRuntime = $1.duration },
+      read: { .duration($0.app.pushRuntime) }),
   ]
 }

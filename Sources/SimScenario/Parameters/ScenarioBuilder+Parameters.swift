@@ -112,7 +112,9 @@ extension ParameterTable {
 
   /// The members of `group` (`""` for the root) in table order, a nested group where its first
   /// key is.
-  static func children<Root>(of group: String, table: [ParameterDefinition<Root>], groups: [ParameterGroup])
+  static func children<Root>(
+    of group: String, table: [ParameterDefinition<Root>], groups: [ParameterGroup]
+  )
     -> [(key: String, child: Child)]
   {
     let depth = group.isEmpty ? 0 : group.split(separator: ".").count
