@@ -34,6 +34,41 @@ import Testing
     }
   }
 
+  /// Metric by metric: a metric on one side only is information; the same trajectory with a
+  /// different value says the computation changed; a re-hashed scenario tells edits apart.
+  @Test func checkReportsOneSidedMetricsAsInformationAndNamesTheKindOfChange() throws {
+    try withTemporaryDirectory { directory in
+      let scenario = packageRoot + "/Scenarios/quickstart.json"
+      let baseline = directory + "/baseline"
+      #expect(syncsim("check", scenario, "--baseline", baseline, "--update").code == 0)
+      let path = baseline + "/quickstart/summary.csv"
+      let original = try String(contentsOfFile: path, encoding: .utf8)
+      let parsed = try #require(CSVTable.parse(original))
+      // An older format with a column for a policy not in the run's set: information only.
+      let extra = ["blocked.thermal.count", "blocked.thermal.total", "blocked.thermal.longest"]
+      var table = CSVTable(columns: parsed.columns + extra)
+      table.append(parsed.rows[0] + ["0", "0.000000000", "0.000000000"])
+      try table.text.write(toFile: path, atomically: true, encoding: .utf8)
+      let older = syncsim("check", scenario, "--baseline", baseline)
+      #expect(older.code == 0)
+      #expect(older.out.contains("same behaviour, fingerprint "))
+      #expect(
+        older.out.contains(
+          "information: metrics only in the committed results: blocked.thermal.count, blocked.thermal.total, "
+            + "blocked.thermal.longest"))
+      // The same trajectory giving another value: the computation changed, not the model.
+      let column = try #require(parsed.columns.firstIndex(of: "latency.p50"))
+      var row = parsed.rows[0]
+      row[column] = "5.000000000"
+      var moved = CSVTable(columns: parsed.columns)
+      moved.append(row)
+      try moved.text.write(toFile: path, atomically: true, encoding: .utf8)
+      let computed = syncsim("check", scenario, "--baseline", baseline)
+      #expect(computed.code == 1)
+      #expect(computed.out.contains("gives other metrics: how a metric is computed changed, most latency.p50: 5.000 s → 4.922 s (-1.6 %)"))
+    }
+  }
+
   @Test func aMissingBaselineFailsWithTheCommandThatCreatesIt() throws {
     withTemporaryDirectory { directory in
       let result = syncsim("check", packageRoot + "/Scenarios/quickstart.json", "--baseline", directory)
