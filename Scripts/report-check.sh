@@ -157,5 +157,10 @@ expected = "p50 " + duration(float(summary["latency.p50"]))
 assert label == expected, f"p50 label {label!r}, summary.csv says {expected!r}"
 sweep = open(work + "/sweep.dom").read()
 assert sweep.count('class="mean"') >= 4 and 'class="interval"' in sweep, "sweep report: points or intervals missing"
+# The numeric factor is drawn on a numeric axis, in the DOM the browser built; each chart has a file.
+assert re.search(r'<svg id="chart-latency_p50" data-x-axis="linear"', sweep), "sweep report: the numeric factor is not on a numeric axis"
+assert 'class="series"' in sweep and 'class="band"' in sweep, "sweep report: lines or bands missing"
+import os
+assert os.path.exists(work + "/sweep/report-latency_p50.svg"), "sweep report: no report-latency_p50.svg beside the page"
 print(f"report-check: ok (p50 label {label!r} matches summary.csv)")
 PY

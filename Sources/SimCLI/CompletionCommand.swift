@@ -26,7 +26,7 @@ enum CompletionCommand {
     ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--accept-large", "--help"]),
     ("merge", ["--out", "--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),
-    ("report", ["--write", "--metric", "--out", "--help"]),
+    ("report", ["--write", "--metric", "--x", "--out", "--help"]),
     ("schema", ["policies", "records", "diff", "--help"]),
     (
       "bench",

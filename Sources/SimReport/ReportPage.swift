@@ -7,15 +7,37 @@ public enum ReportPage {
   /// `write` picks the journey drawn for a run; `metrics` the panels of a sweep.
   public static func html(directory: String, write: Int? = nil, metrics: [String] = []) -> Result<String, ReportProblem>
   {
-    if let sweep = SweepPage(directory: directory, metrics: metrics) { return sweep.html() }
+    files(directory: directory, write: write, metrics: metrics).map { $0[0].text }
+  }
+
+  /// The page (`report.html`, first) and, for a sweep, each chart as its own `.svg` file, to be
+  /// written beside it. `x` picks a sweep's x-axis factor (default: the first numeric one).
+  public static func files(
+    directory: String, write: Int? = nil, metrics: [String] = [], x: String? = nil
+  )
+    -> Result<[(name: String, text: String)], ReportProblem>
+  {
+    if let sweep = SweepPage(directory: directory, metrics: metrics, xFactor: x) {
+      return sweep.html().map { [("report.html", $0.page)] + $0.charts.map { ($0.file, $0.svg) } }
+    }
     guard let run = RunPage(directory: directory, write: write) else {
       return .failure(
         ReportProblem(
           message: "no summary.csv (run) or sweep-summary.csv (sweep) in it",
           hint: "report reads the folder that `run` or `sweep` wrote"))
     }
-    return run.html()
+    return run.html().map { [("report.html", $0)] }
   }
+
+  /// The charts' own classes, light and dark (`prefers-color-scheme`): the page's style and each
+  /// standalone `.svg` file carry them.
+  static let chartStyle = """
+    .grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#444;stroke-width:1}
+    .tick{font-size:11px;fill:#444}.label{font-size:12px;fill:#222}.small{font-size:11px;fill:#333}
+    .marker{font-size:12px;font-weight:600;fill:#222}.inbar{font-size:11px;fill:#fff}
+    text{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif}
+    @media (prefers-color-scheme: dark){.grid{stroke:#3a3a3a}.axis{stroke:#bbb}.tick{fill:#bbb}.label,.marker{fill:#eee}.small{fill:#ddd}}
+    """
 
   static let style = """
     body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px auto;max-width:960px;color:#222;background:#fff}
@@ -24,11 +46,10 @@ public enum ReportPage {
     table{border-collapse:collapse;font-size:13px;margin:8px 0}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
     table.metrics th{background:#f6f6f6;font-weight:600}
     svg{display:block;margin:8px 0;font-family:inherit}
-    .grid{stroke:#e6e6e6;stroke-width:1}.axis{stroke:#444;stroke-width:1}
-    .tick{font-size:11px;fill:#444}.label{font-size:12px;fill:#222}.small{font-size:11px;fill:#333;color:#555}
-    .marker{font-size:12px;font-weight:600;fill:#222}.inbar{font-size:11px;fill:#fff}
     .caption{font-size:13px;color:#555;margin:4px 0 12px}.note{font-style:italic;color:#666}
-    """
+    @media (prefers-color-scheme: dark){body{color:#e6e6e6;background:#121212}.meta,.caption,.note{color:#aaa}
+    h2{border-color:#444}th,td{border-color:#444}table.metrics th{background:#222}}
+    """ + "\n" + chartStyle
 
   /// The page's second wall behind escaping: no script of any kind (inline, attribute handlers,
   /// `javascript:` links), nothing fetched, no form sent, no base to redirect links; only the

@@ -8,7 +8,9 @@ extension RunPage {
     var best: (latency: Double, write: Int)?
     for row in latency.rows where latency.text(row, "outcome") == "visible" {
       guard let value = latency.number(row, "latency"), let write = Int(latency.text(row, "write")) else { continue }
-      if best == nil || value > best!.latency || (value == best!.latency && write < best!.write) { best = (value, write) }
+      if best == nil || value > best!.latency || (value == best!.latency && write < best!.write) {
+        best = (value, write)
+      }
     }
     return best?.write
   }
@@ -19,10 +21,12 @@ extension RunPage {
     let candidates: [(name: String, column: String)]
     switch stage {
     case "exportSchedule":
-      candidates = [("scheduler decision", "exportDecision")]
+      candidates =
+        [("scheduler decision", "exportDecision")]
         + latency.columns.filter { $0.hasPrefix("exportBlocked.") }.map { (String($0.dropFirst(14)), $0) }
     case "importSchedule":
-      candidates = [("scheduler decision", "importDecision")]
+      candidates =
+        [("scheduler decision", "importDecision")]
         + latency.columns.filter { $0.hasPrefix("importBlocked.") }.map { (String($0.dropFirst(14)), $0) }
     case "notify":
       candidates = latency.columns.filter { $0.hasPrefix("notify.") }.map { (String($0.dropFirst(7)), $0) }
@@ -72,7 +76,8 @@ extension RunPage {
     for (index, row) in rows.enumerated() {
       let barTop = top + Double(index) * (barHeight + 10)
       let observer = latency.text(row, "observer")
-      svg += "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(observer))</text>"
+      svg +=
+        "<text x=\"\(SVG.n(left - 8))\" y=\"\(SVG.n(barTop + 15))\" class=\"tick\" text-anchor=\"end\">\(XMLText.escaped(observer))</text>"
       table += "<tr><td>\(XMLText.escaped(observer))</td><td>\(XMLText.escaped(latency.text(row, "outcome")))</td>"
       var start = 0.0
       for (stage, name) in Self.stageNames.enumerated() {
@@ -84,11 +89,14 @@ extension RunPage {
         table += "<td>\(SVG.duration(seconds))<br><span class=\"small\">\(XMLText.escaped(why))</span></td>"
         guard seconds > 0 else { continue }
         let x0 = x(start), x1 = x(start + seconds)
-        svg += "<rect class=\"segment\" data-stage=\"\(name)\" data-cause=\"\(XMLText.escaped(why))\" x=\"\(SVG.n(x0))\" "
-        svg += "y=\"\(SVG.n(barTop))\" width=\"\(SVG.n(max(x1 - x0, 0.5)))\" height=\"\(SVG.n(barHeight))\" fill=\"\(SVG.color(stage))\">"
+        svg +=
+          "<rect class=\"segment\" data-stage=\"\(name)\" data-cause=\"\(XMLText.escaped(why))\" x=\"\(SVG.n(x0))\" "
+        svg +=
+          "y=\"\(SVG.n(barTop))\" width=\"\(SVG.n(max(x1 - x0, 0.5)))\" height=\"\(SVG.n(barHeight))\" fill=\"\(SVG.color(stage))\">"
         svg += "<title>\(name): \(XMLText.escaped(why)), \(SVG.duration(seconds))</title></rect>"
         if x1 - x0 > Double(why.count) * 6.5 + 8 {
-          svg += "<text x=\"\(SVG.n(x0 + 4))\" y=\"\(SVG.n(barTop + 15))\" class=\"inbar\">\(XMLText.escaped(why))</text>"
+          svg +=
+            "<text x=\"\(SVG.n(x0 + 4))\" y=\"\(SVG.n(barTop + 15))\" class=\"inbar\">\(XMLText.escaped(why))</text>"
         }
         start += seconds
       }

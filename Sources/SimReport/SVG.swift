@@ -20,6 +20,23 @@ enum SVG {
     return String(format: "%.2f d", seconds / 86400)
   }
 
+  /// A duration for a tick, in the unit `duration` uses for it (`100 s`, `5 min`, `1.5 h`, `7 d`).
+  static func shortDuration(_ seconds: Double) -> String {
+    if seconds == 0 { return "0" }
+    if abs(seconds) < 1 { return number(seconds * 1000) + " ms" }
+    if abs(seconds) < 120 { return number(seconds) + " s" }
+    if abs(seconds) < 7200 { return number(seconds / 60) + " min" }
+    if abs(seconds) < 172_800 { return number(seconds / 3600) + " h" }
+    return number(seconds / 86400) + " d"
+  }
+
+  /// A round step near `rough`: 1, 2 or 5 × 10ᵏ.
+  static func niceStep(_ rough: Double) -> Double {
+    guard rough > 0, rough.isFinite else { return 1 }
+    let magnitude = pow(10, floor(log10(rough)))
+    return [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? rough
+  }
+
   /// A plain number for labels: integers without decimals, others with up to four significant digits.
   static func number(_ value: Double) -> String {
     if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }

@@ -35,17 +35,23 @@ import Testing
       #expect(syncsim(["report", directory, "--out", directory + "/again.html"]).code == 0)
       #expect(try String(contentsOfFile: directory + "/again.html", encoding: .utf8) == html)
       // Self-contained: no script, nothing fetched.
-      for forbidden in ["<script", "src=", "href=", "@import", "url("] { #expect(!html.contains(forbidden), "\(forbidden)") }
+      for forbidden in ["<script", "src=", "href=", "@import", "url("] {
+        #expect(!html.contains(forbidden), "\(forbidden)")
+      }
 
       let summary = try table(directory + "/summary.csv")
       let row = summary.rows[0]
       for name in ["p50", "p95", "p99"] {
         let seconds = try #require(summary.number(row, "latency." + name))
-        #expect(html.contains("<text id=\"label-\(name)\"") && html.contains(">\(name) \(SVG.duration(seconds))</text>"))
-        #expect(html.contains("id=\"marker-\(name)\"") && html.contains("data-seconds=\"\(summary.text(row, "latency." + name))\""))
+        #expect(
+          html.contains("<text id=\"label-\(name)\"") && html.contains(">\(name) \(SVG.duration(seconds))</text>"))
+        #expect(
+          html.contains("id=\"marker-\(name)\"")
+            && html.contains("data-seconds=\"\(summary.text(row, "latency." + name))\""))
       }
       // The first stage bar is all observers, from summary.csv's stage means.
-      let stages = attributes(html, cls: "stage", "data-stage"), seconds = attributes(html, cls: "stage", "data-seconds")
+      let stages = attributes(html, cls: "stage", "data-stage"),
+        seconds = attributes(html, cls: "stage", "data-seconds")
       let expected = RunPage.stageNames.filter { (summary.number(row, "stage.\($0).mean") ?? 0) > 0 }
       #expect(Array(stages.prefix(expected.count)) == expected)
       for (stage, value) in zip(expected, seconds) {
@@ -57,7 +63,12 @@ import Testing
       #expect(attributes(html, cls: "cdf", "data-group") == ["iphone", "ipad"])
       #expect(html.contains("(\(visible.filter { latency.text($0, "observer") == "iphone" }.count) rows)"))
       // The journey is the slowest write's, a segment per non-zero stage of each observer's row.
-      let slowest = try #require(visible.max { (latency.number($0, "latency")!, -Int(latency.text($0, "write"))!) < (latency.number($1, "latency")!, -Int(latency.text($1, "write"))!) })
+      let slowest = try #require(
+        visible.max {
+          (latency.number($0, "latency")!, -Int(latency.text($0, "write"))!) < (
+            latency.number($1, "latency")!, -Int(latency.text($1, "write"))!
+          )
+        })
       #expect(html.contains("<svg id=\"write-journey\" data-write=\"\(latency.text(slowest, "write"))\""))
       let segments = attributes(html, cls: "segment", "data-stage")
       let journeyRows = latency.rows.filter { latency.text($0, "write") == latency.text(slowest, "write") }
@@ -87,23 +98,60 @@ import Testing
     }
   }
 
-  @Test func aSweepsReportPlotsEachMetricAgainstEachFactorWithItsIntervals() throws {
+  /// One chart per metric against the numeric factor, placed by value (not as categories), the
+  /// other factor as colour, each chart also a standalone SVG file.
+  @Test func aSweepsReportDrawsEachMetricOnANumericAxisWithTheOtherFactorsAsColour() throws {
     try withTemporaryDirectory { directory in
-      let sweep = ["sweep", Self.quickstart, "--set", "push.dropProbability=0,0.5", "--set", "duration=2h"]
+      let sweep = ["sweep", Self.quickstart, "--set", "push.dropProbability=0,0.1,0.5", "--set", "duration=1h,2h"]
       #expect(syncsim(sweep + ["--seeds", "1..3", "--out", directory]).code == 0)
-      #expect(syncsim(["report", directory, "--metric", "latency.p95", "--metric", "converged"]).code == 0)
+      let result = syncsim(["report", directory, "--metric", "latency.p95", "--metric", "converged"])
+      #expect(result.code == 0)
+      #expect(result.out.contains("and 2 chart .svg files beside it"))
       let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
       let summary = try table(directory + "/sweep-summary.csv")
+      // Every point of each metric once (one chart per metric, not one per factor).
       let means = attributes(html, cls: "mean", "data-mean")
       let expected = ["latency.p95", "converged"].flatMap { metric in
-        // One panel per factor (two here), each with every point of the metric.
-        Array(repeating: summary.rows.filter { summary.text($0, "metric") == metric }.map { summary.text($0, "mean") }, count: 2)
-          .flatMap { $0 }
+        summary.rows.filter { summary.text($0, "metric") == metric && !summary.text($0, "mean").isEmpty }
+          .map { summary.text($0, "mean") }
       }
-      #expect(means == expected)
-      #expect(html.contains("id=\"panel-latency_p95-push_dropProbability\""))
+      #expect(means.sorted() == expected.sorted())
+      #expect(html.contains("<svg id=\"chart-latency_p95\" data-x-axis=\"linear\" data-y-unit=\""))
+      #expect(html.contains("<svg id=\"chart-converged\" data-x-axis=\"linear\" data-y-unit=\"\""))
+      // Placed by value: 0.1 sits a fifth of the way from 0 to 0.5.
+      let xs = attributes(html, cls: "mean", "data-x"),
+        cxs = attributes(html, cls: "mean", "cx").compactMap(Double.init)
+      let at = { (label: String) in cxs[try #require(xs.firstIndex(of: label))] }
+      let (x0, x1, x5) = (try at("0"), try at("0.1"), try at("0.5"))
+      #expect(abs((x1 - x0) / (x5 - x0) - 0.2) < 0.001)
+      // The other factor as colour, one legend entry per value, and lines with bands.
+      #expect(html.contains(">duration=1h</text>") && html.contains(">duration=2h</text>"))
+      #expect(html.components(separatedBy: "class=\"series\"").count - 1 == 4)
+      #expect(html.contains("class=\"band\""))
+      #expect(html.contains("@media (prefers-color-scheme: dark)"))
+      let svg = try String(contentsOfFile: directory + "/report-latency_p95.svg", encoding: .utf8)
+      #expect(
+        svg.hasPrefix(
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart-latency_p95\""
+        ))
+      #expect(svg.contains("<style>") && svg.hasSuffix("</svg>\n"))
       #expect(syncsim(["report", directory, "--metric", "nosuch"]).code == 65)
+      #expect(syncsim(["report", directory, "--x", "nosuch"]).err.contains("no factor \"nosuch\""))
     }
+  }
+
+  @Test func axesReadNumbersAndDurationsAndGoLogarithmicAcrossDecades() {
+    let durations = XAxis(labels: ["100ms", "1s", "10s", "100s"])
+    #expect(durations.kind == .log && durations.isDuration)
+    #expect(durations.ticks.map(\.label) == ["100 ms", "1 s", "10 s", "100 s"])
+    let numbers = XAxis(labels: ["0", "0.25", "1"])
+    #expect(numbers.kind == .linear && numbers.values == [0, 0.25, 1])
+    #expect(XAxis(labels: ["a", "b"]).kind == .categories)
+    #expect(XAxis(labels: ["5"]).kind == .categories)
+    let hours = YAxis(high: 150_000, isDuration: true)
+    #expect(hours.unitName == "h" && hours.label(36_000) == "10 h" && hours.top >= 150_000)
+    #expect(YAxis(high: 90, isDuration: true).label(30) == "30 s")
+    #expect(YAxis(high: 900, isDuration: true).label(300) == "5 min")
   }
 
   @Test func handEditedFilesWithNonsenseNumbersAreDrawnNotTrapped() throws {
