@@ -79,6 +79,11 @@ public struct RunSummary: Sendable {
       $0.tally.latencies.count > 0 ? Double($0.tally.latencies.maximum) / 1e9 : nil
     },
     MetricInfo("latency.mean", "s", .lower, "mean latency") { $0.tally.latencies.mean.map { $0 / 1e9 } },
+    MetricInfo(
+      "latency.isLowerBound", "1", .lower,
+      "1 when committed writes were still unseen at the end (rowsNotVisible > 0): the latency statistics cover "
+        + "visible rows only, so each is a lower bound"
+    ) { $0.tally.notVisibleRows > 0 ? 1 : 0 },
     MetricInfo("convergenceTime", "s", .lower, "last write to the last store change, if converged") {
       $0.tally.convergenceTime?.seconds
     },
