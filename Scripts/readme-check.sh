@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs the README's shell blocks as a new user pastes them, in a clean clone of HEAD, with only the
+# Swift toolchain and the system's basic tools on PATH: no python3, no xmllint, no Chromium (the
+# README promises nothing else). Then `syncsim report` and `syncsim check` as the README writes
+# them. The one change: the install line's /usr/local/bin/ becomes a folder of the clone's own
+# (CI must not write outside its work tree), which goes first on PATH as /usr/local/bin would.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+git clone -q "$repo" "$work/clone"
+mkdir "$work/tools" "$work/bin"
+swift_dir="$(dirname "$(readlink -f "$(command -v swift)")")"
+for dir in /usr/local/bin /usr/bin /bin; do
+  for tool in "$dir"/*; do
+    name="$(basename "$tool")"
+    case "$name" in python* | pip* | xmllint | chromium* | google-chrome* | node | npm) continue ;; esac
+    [ -e "$work/tools/$name" ] || ln -s "$tool" "$work/tools/$name"
+  done
+done
+export PATH="$work/bin:$swift_dir:$work/tools"
+for tool in python3 xmllint chromium; do
+  if command -v "$tool" >/dev/null 2>&1; then
+    echo "readme-check: $tool is still on PATH ($(command -v "$tool"))" >&2
+    exit 1
+  fi
+done
+cd "$work/clone"
+{
+  awk '/^```sh/{inside=1; next} /^```/{inside=0} inside' README.md | sed "s|/usr/local/bin/|$work/bin/|"
+  echo 'syncsim report Results/quickstart'
+  echo 'syncsim check quickstart'
+} > "$work/commands.sh"
+echo "readme-check: running $(grep -c . "$work/commands.sh") lines of the README in a clean clone"
+bash -euo pipefail "$work/commands.sh" > "$work/out.txt" 2>&1 || {
+  tail -40 "$work/out.txt" >&2
+  echo "readme-check: a README command failed (above)" >&2
+  exit 1
+}
+grep -q "1 passed, 0 failed" "$work/out.txt"
+grep -q "Test run with .* passed" "$work/out.txt"
+test -s Results/quickstart/report.html
+echo "readme-check: ok (every README command passed with only the Swift toolchain)"
