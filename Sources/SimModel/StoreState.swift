@@ -13,6 +13,11 @@ struct StoreState {
   var runningInGroup: Int32 = 0
   /// The server change token the store is up to date with.
   var importedToken: Int32 = 0
+  /// Whether a finished import from the empty token gave the store a server change token, even
+  /// one of an empty zone; false at creation and after a reset. Only an import without one pays
+  /// `initialImportTime` (issue 34: a launch's import of an empty zone paid it, and the first
+  /// import that found records paid it again).
+  var holdsToken = false
   /// The token through which the store holds every change: the last import's, or further, page
   /// by page, while an import over several pages runs.
   var appliedToken: Int32 = 0

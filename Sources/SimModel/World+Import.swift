@@ -18,7 +18,7 @@ extension World {
     let snapshot = zones[zone].changeCount
     activities[activity.index].snapshotToken = snapshot
     activities[activity.index].snapshotAt = zones[zone].lastChangeAt
-    activities[activity.index].fromEmptyToken = stores[store.index].importedToken == 0
+    activities[activity.index].fromEmptyToken = !stores[store.index].holdsToken
     while importQueues.count <= activity.index {
       importQueues.append([])
       importPageTokens.append([])
@@ -201,6 +201,8 @@ extension World {
     }
     let state = activities[activity.index]
     finishImportToken(store, upTo: state.snapshotToken, changedAt: state.snapshotAt)
+    // A reset during the import cleared `fromEmptyToken`: its token belongs to the old history.
+    if state.fromEmptyToken { stores[store.index].holdsToken = true }
     sink.observe(
       .imported(
         store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))

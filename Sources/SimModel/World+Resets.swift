@@ -13,6 +13,7 @@ extension World {
       local[store.index][field] = LocalField()
     }
     stores[store.index].importedToken = 0
+    stores[store.index].holdsToken = false
     stores[store.index].appliedToken = 0
     // An import already fetching was asked from the old token: what it brings is kept, but it
     // must not move the store's token past changes the reset dropped (a store removed and
