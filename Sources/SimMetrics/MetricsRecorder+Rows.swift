@@ -278,21 +278,32 @@ extension MetricsRecorder {
     let exportStart = saved + row.stages.exportSchedule
     let notified = exportStart + row.stages.upload + row.stages.notify
     let importStart = notified + row.stages.importSchedule
-    let export = blockedTime(activities[Int(row.exportActivity)], from: saved, to: exportStart)
+    let export = chainBlockedTime(Int(row.exportActivity), from: saved, to: exportStart)
     guard row.importActivity >= 0, row.knownStages > 4 else { return (export, none) }
-    return (export, blockedTime(activities[Int(row.importActivity)], from: notified, to: importStart))
+    return (export, chainBlockedTime(Int(row.importActivity), from: notified, to: importStart))
   }
 
-  /// Time within [from, to] during which each policy blocked the activity.
-  func blockedTime(_ activity: ActivityRecord, from: SimTime, to: SimTime) -> [SimDuration] {
+  /// Time within [from, to] during which each policy or wait cause blocked the activity or the
+  /// earlier links of its chain (the store's previous activities of its kind: a retry after a
+  /// serviceUnavailable is a new activity, and every link's retry-after held the row). Each
+  /// earlier link counts only before the next one was requested, so no instant counts twice.
+  func chainBlockedTime(_ last: Int, from: SimTime, to: SimTime) -> [SimDuration] {
     var result = [SimDuration](repeating: .zero, count: policyNames.count)
-    for interval in activity.blocked {
-      let start = max(interval.from, from)
-      let end = min(interval.to, to)
-      if end > start { result[Int(interval.policy)] += end - start }
+    var index = last
+    var upper = to
+    while index >= 0 && upper > from {
+      let activity = activities[index]
+      for interval in activity.blocked {
+        let start = max(interval.from, from)
+        let end = min(interval.to, upper)
+        if end > start { result[Int(interval.policy)] += end - start }
+      }
+      upper = min(upper, activity.requestedAt)
+      index = Int(activity.previousOfKind)
     }
     return result
   }
+
 }
 
 /// Where every write ended up (spec §10 conservation): the four counts add up to all writes.

@@ -33,6 +33,9 @@ public final class MetricsRecorder: ObservationSink {
     public var records: Int32 = 0
     /// Every interval during which a policy (by index) refused it.
     public var blocked: [(policy: Int32, from: SimTime, to: SimTime)] = []
+    /// The store's previous activity of the same kind (-1 for none): a retry chain's earlier
+    /// links, whose waits held the rows the last link carried.
+    public var previousOfKind: Int32 = -1
   }
 
   /// The device a store belongs to.
@@ -53,6 +56,8 @@ public final class MetricsRecorder: ObservationSink {
   var writes: [WriteRecord] = []
   var writeIndex: [Int32] = []  // WriteID.raw → index into `writes`, or −1
   public internal(set) var activities: [ActivityRecord] = []
+  /// Each store's newest export (slot 2·store) and import (2·store + 1), for `previousOfKind`.
+  var lastOfKind: [Int32] = []
   var imports: [[(activity: ActivityID, token: Int32, at: SimTime)]] = []
   var visibility: [[(token: Int32, at: SimTime)]] = []
   public internal(set) var counters = RunCounters()
@@ -159,7 +164,12 @@ public final class MetricsRecorder: ObservationSink {
     switch observation {
     case .activityRequested(let activity, let kind, let store, let trigger, let at):
       precondition(activity.index == activities.count, "activities are announced in id order")
-      activities.append(ActivityRecord(kind: kind, store: store, trigger: trigger, requestedAt: at))
+      var record = ActivityRecord(kind: kind, store: store, trigger: trigger, requestedAt: at)
+      let slot = store.index * 2 + (kind == .export ? 0 : 1)
+      if slot >= lastOfKind.count { lastOfKind.append(contentsOf: repeatElement(-1, count: slot + 1 - lastOfKind.count)) }
+      record.previousOfKind = lastOfKind[slot]
+      lastOfKind[slot] = Int32(activity.index)
+      activities.append(record)
     case .activityBlocked(let activity, let policy, let from, let to):
       activities[activity.index].blocked.append((policy, from, to))
       let length = to - from
