@@ -16,14 +16,17 @@ extension MetricsRecorder {
   public func forEachLatencyRow(_ body: (LatencyRow) -> Void) {
     let ids = writeIDs
     var importsByStore = [[Int]](repeating: [], count: storeDevice.count)
-    for (index, activity) in activities.enumerated() where activity.kind == .import {
-      importsByStore[activity.store.index].append(index)
+    var lastExport = [Int](repeating: -1, count: storeDevice.count)
+    for (index, activity) in activities.enumerated() {
+      if activity.kind == .import { importsByStore[activity.store.index].append(index) } else {
+        lastExport[activity.store.index] = index
+      }
     }
     var source = RowSource(
       storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
       reached: TokensReached(imports: imports, visibility: visibility),
       end: EndStates(
-        at: endTime, importsByStore: importsByStore, lastPush: lastPush, lastAppState: lastAppState,
+        at: endTime, importsByStore: importsByStore, lastExport: lastExport, lastPush: lastPush, lastAppState: lastAppState,
         lastOnline: lastOnline, storeIsPublic: storeIsPublic, storeDisabled: storeDisabled, policyNames: policyNames))
     for (index, write) in writes.enumerated() {
       let zone = storeZone[write.store.index]
@@ -148,7 +151,7 @@ extension MetricsRecorder {
       }
       row.stages.save = saved - write.editedAt
       guard let committed = write.committedAt, write.activity.exists else {
-        stuck(&row, 1, at: saved, cause: "notExported")
+        stuckBeforeExport(&row, store: write.store, saved: saved)
         return row
       }
       let exportStart = activities[write.activity.index].startedAt ?? committed
@@ -227,6 +230,36 @@ extension MetricsRecorder {
       stuck(&row, 4, at: activity.requestedAt, cause: cause)
     }
 
+    /// A saved row not yet committed: stuck in exportSchedule, held by its store's newest export
+    /// (and the chain before it, whose blocked time its cause columns carry), named as an
+    /// import's hold is: a policy or wait cause blocking it at the end, `exporting`,
+    /// `exportFailed`, `decision`, a cancellation's reason, `storeDisabled` (error 134410), or
+    /// `notRequested` when no export was asked for since the save.
+    func stuckBeforeExport(_ row: inout LatencyRow, store: StoreID, saved: SimTime) {
+      let last = end.lastExport[store.index]
+      let cause: String
+      if end.storeDisabled[store.index] {
+        cause = "storeDisabled"
+      } else if last < 0 || (activities[last].finishedAt ?? end.at) < saved {
+        cause = "notRequested"
+      } else {
+        let activity = activities[last]
+        if let reason = activity.cancelled {
+          cause = reason.rawValue
+        } else if let open = activity.blocked.last, open.to == end.at {
+          cause = end.policyNames[Int(open.policy)]
+        } else if activity.startedAt != nil && activity.finishedAt == nil {
+          cause = "exporting"
+        } else if activity.finishedAt != nil {
+          cause = activity.succeeded ? "notRequested" : "exportFailed"
+        } else {
+          cause = "decision"
+        }
+      }
+      if last >= 0 { row.exportActivity = Int32(last) }
+      stuck(&row, 1, at: saved, cause: cause)
+    }
+
     /// Why no import was asked for since the commit: the observer's state at the end.
     func notifyCause(observer: StoreID, device: Int) -> String {
       if end.storeDisabled[observer.index] { return "storeDisabled" }
@@ -246,6 +279,8 @@ extension MetricsRecorder {
   struct EndStates {
     let at: SimTime
     let importsByStore: [[Int]]
+    /// Each store's newest export (-1 for none): what holds its saved, uncommitted writes.
+    let lastExport: [Int]
     let lastPush: [PushEvent?]
     let lastAppState: [AppState?]
     let lastOnline: [Bool]
