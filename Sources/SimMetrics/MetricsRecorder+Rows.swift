@@ -205,15 +205,28 @@ extension MetricsRecorder {
     func stuckBeforeImport(_ row: inout LatencyRow, observer: StoreID, committed: SimTime) {
       let device = storeDevice[observer.index].index
       let imports = end.importsByStore[observer.index]
-      // The observer's newest import requested since the commit: where the row waits now.
-      guard let last = imports.last, activities[last].requestedAt >= committed else {
+      // The observer's newest import, where the row waits now: one requested since the commit,
+      // or one requested before it that has not started yet (or started after it), which will
+      // fetch the row when it runs (a rate-limited import asked hours ago), so the row is held
+      // by that import, not by a push, with the split it would get were it visible a moment later.
+      guard let last = imports.last else {
         stuck(&row, 3, at: committed, cause: notifyCause(observer: observer, device: device))
         return
       }
       let activity = activities[last]
-      row.stages.notify = activity.requestedAt - committed
+      if activity.requestedAt < committed {
+        let fetchesTheRow =
+          activity.cancelled == nil && activity.finishedAt == nil && (activity.startedAt.map { $0 >= committed } ?? true)
+        guard fetchesTheRow else {
+          stuck(&row, 3, at: committed, cause: notifyCause(observer: observer, device: device))
+          return
+        }
+      }
+      let notified = max(committed, activity.requestedAt)
+      row.stages.notify = notified - committed
+      row.importActivity = Int32(last)
       if let started = activity.startedAt, activity.finishedAt == nil {
-        row.stages.importSchedule = started - activity.requestedAt
+        row.stages.importSchedule = started - notified
         stuck(&row, 5, at: started, cause: "importing")
         return
       }
@@ -227,7 +240,7 @@ extension MetricsRecorder {
       } else {
         cause = "decision"
       }
-      stuck(&row, 4, at: activity.requestedAt, cause: cause)
+      stuck(&row, 4, at: notified, cause: cause)
     }
 
     /// A saved row not yet committed: stuck in exportSchedule, held by its store's newest export

@@ -1,0 +1,39 @@
+import Foundation
+import SimMetrics
+import SimTestSupport
+import Testing
+
+/// A row stuck behind a rate-limited import names the import's hold, with the split it gets when
+/// it becomes visible a moment later (issue 34 item 2): nudges every few seconds run the app's
+/// imports into the rate limit; at the end of `nudge-timer` (8 h) 16 rows wait on an import asked
+/// before their commit.
+@Suite struct StuckImportCauseTests {
+  func rows(_ directory: String) throws -> [[String: String]] {
+    let table = try #require(
+      CSVTable.parse(try String(contentsOfFile: directory + "/latency.csv", encoding: .utf8)))
+    return table.rows.map { Dictionary(uniqueKeysWithValues: zip(table.columns, $0)) }
+  }
+
+  @Test func rowsBehindARateLimitedImportNameTheRateLimitAndKeepTheirSplit() throws {
+    try withTemporaryDirectory { directory in
+      let scenario = packageRoot + "/Scenarios/nudge-timer.json"
+      #expect(syncsim("run", scenario, "--out", directory + "/end").code <= 1)
+      #expect(syncsim("run", scenario, "--duration", "4d", "--out", directory + "/later").code <= 1)
+      let stuck = try rows(directory + "/end").filter { $0["stuckCause"] == "rateLimit" }
+      #expect(stuck.count == 16)
+      let later = Dictionary(
+        uniqueKeysWithValues: try rows(directory + "/later").map { ("\($0["write"]!)/\($0["observer"]!)", $0) })
+      for row in stuck {
+        #expect(row["stuckStage"] == "importSchedule" && row["notify"] == "0.000000000")
+        let schedule = Double(row["importSchedule"]!)!, rateLimit = Double(row["importBlocked.rateLimit"]!)!
+        #expect(abs(schedule - rateLimit) < 1e-6)
+        // Visible a moment later (the run goes on): still no notify time, the same wait under
+        // rateLimit plus what the extra time added (under two seconds).
+        let visible = try #require(later["\(row["write"]!)/\(row["observer"]!)"])
+        #expect(visible["outcome"] == "visible" && visible["notify"] == "0.000000000")
+        let extra = Double(visible["importBlocked.rateLimit"]!)! - rateLimit
+        #expect(extra >= 0 && extra < 2, "\(extra)")
+      }
+    }
+  }
+}
