@@ -164,6 +164,12 @@ extension MetricsRecorder {
         return row
       }
       row.outcome = .notVisible
+      // A public-database delete never reaches a reader (no tombstone to fetch): a ghost, not
+      // waiting on any push, poll or import. Its notify time has no cause split.
+      if write.kind == .delete && end.storeIsPublic[write.store.index] {
+        stuck(&row, 3, at: committed, cause: Self.ghost)
+        return row
+      }
       guard let importIndex = reached.firstImport(reaching: write.sequence, store: observer)
       else {
         stuckBeforeImport(&row, observer: observer, committed: committed)
@@ -188,6 +194,9 @@ extension MetricsRecorder {
       row.visibleAt = seen.at
       return row
     }
+
+    /// The stuck cause of a public-database delete that never reaches a reader.
+    static let ghost = "ghost"
 
     /// Marks `row` stuck in stage `stage`, which began at `since` (the edit when nil), until the end
     /// of the run; the stages before it (`fixed`, default all of them) are already set.
@@ -234,7 +243,8 @@ extension MetricsRecorder {
       if let reason = activity.cancelled {
         cause = reason.rawValue
       } else if activity.finishedAt != nil {
-        cause = end.storeDisabled[observer.index] ? "storeDisabled" : "importFailed"
+        cause =
+          end.storeDisabled[observer.index] ? "storeDisabled" : activity.succeeded ? "notFetched" : "importFailed"
       } else if let open = activity.blocked.last, open.to == end.at {
         cause = end.policyNames[Int(open.policy)]
       } else {
@@ -409,7 +419,7 @@ extension MetricsRecorder {
   /// again). A wait with no push at all is a poll's for the public database, the app's for a launch
   /// when it was not running, else an import the app asked for on its own.
   public func notifyCauses(_ row: LatencyRow) -> [SimDuration]? {
-    guard row.knownStages > 3, let committed = row.committedAt else { return nil }
+    guard row.knownStages > 3, let committed = row.committedAt, row.stuckCause != RowSource.ghost else { return nil }
     var causes = [SimDuration](repeating: .zero, count: LatencyRow.notifyCauseNames.count)
     let notified = committed + row.stages.notify
     guard notified > committed else { return causes }

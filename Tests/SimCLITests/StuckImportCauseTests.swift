@@ -36,4 +36,18 @@ import Testing
       }
     }
   }
+
+  /// A public-database delete never reaches a reader: its rows are ghosts, with no false cause.
+  @Test func publicDeletesAreGhostsWaitingOnNothing() throws {
+    try withTemporaryDirectory { directory in
+      #expect(syncsim("run", packageRoot + "/Scenarios/public-development.json", "--out", directory).code <= 1)
+      let deletes = try rows(directory).filter { $0["kind"] == "delete" }
+      #expect(deletes.count == 32)
+      for row in deletes {
+        #expect(row["outcome"] == "notVisible" && row["stuckStage"] == "notify" && row["stuckCause"] == "ghost")
+        #expect(row["notify.pollWait"] == "" && row["importSchedule"] == "" && row["importDecision"] == "")
+        #expect(Double(row["notify"]!)! > 0)
+      }
+    }
+  }
 }
