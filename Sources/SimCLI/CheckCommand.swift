@@ -138,7 +138,8 @@ struct CheckCommand {
       let name = base.lastIndex(of: ".").map { $0 > base.startIndex ? String(base[..<$0]) : base } ?? base
       return Outcome(name: name, failures: loaded.problems.map(\.description), note: "", isError: true)
     }
-    let report = ScenarioRunner.run(scenario)
+    // The audit: every row's stage and cause identities, in every part (issue 34).
+    let report = ScenarioRunner.run(scenario, audit: true)
     let reproduce = "reproduce: swift run -c release syncsim run \(file) --seed \(report.seed)"
     var failures = report.expectations.filter { !$0.passed }.map {
       "expectation \($0.expectation.path): \($0.description)"
@@ -158,6 +159,10 @@ struct CheckCommand {
       let comparison = compare(report, produced: produced, directory: directory)
       failures += comparison.failures
       note = comparison.note
+    }
+    if let audit = report.audit {
+      failures += audit.failures.map { "causes: " + $0 }
+      note += ", \(audit.checks) row identities hold"
     }
     note += ", \(report.expectations.count) expectations met"
     if !failures.isEmpty { failures.append(reproduce) }

@@ -88,18 +88,10 @@ public struct Swarm: Sendable {
     if accounting.total != checker.edits {
       failures.append("conservation: \(checker.edits) writes made, \(accounting.total) accounted for")
     }
-    // Stage sums: each visible row's stages add up to its latency, to the nanosecond.
-    recorder.forEachLatencyRow { row in
-      guard row.outcome == .visible, let latency = row.latency else { return }
-      checks += 1
-      var sum = SimDuration.zero
-      for index in 0..<LatencyRow.stageNames.count { sum += row.stages[index] }
-      if sum != latency, failures.count < 20 {
-        failures.append(
-          "stage sum: write \(row.write) on device \(row.observer): stages \(sum.seconds) s, latency \(latency.seconds) s"
-        )
-      }
-    }
+    // Every row's identities, visible or stuck: stages, and each stage's causes, to the nanosecond.
+    let audit = recorder.auditRows(limit: max(0, 20 - failures.count))
+    checks += audit.checks
+    failures += audit.failures.map { "causes: " + $0 }
     // Parts: a world of independent accounts gives, part by part, the metrics of one kernel.
     if WorldPartitioning(scenario.spec).count > 1 {
       checks += 1

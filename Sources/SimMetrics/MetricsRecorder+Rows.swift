@@ -18,7 +18,9 @@ extension MetricsRecorder {
     var importsByStore = [[Int]](repeating: [], count: storeDevice.count)
     var lastExport = [Int](repeating: -1, count: storeDevice.count)
     for (index, activity) in activities.enumerated() {
-      if activity.kind == .import { importsByStore[activity.store.index].append(index) } else {
+      if activity.kind == .import {
+        importsByStore[activity.store.index].append(index)
+      } else {
         lastExport[activity.store.index] = index
       }
     }
@@ -26,7 +28,8 @@ extension MetricsRecorder {
       storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
       reached: TokensReached(imports: imports, visibility: visibility),
       end: EndStates(
-        at: endTime, importsByStore: importsByStore, lastExport: lastExport, lastPush: lastPush, lastAppState: lastAppState,
+        at: endTime, importsByStore: importsByStore, lastExport: lastExport, lastPush: lastPush,
+        lastAppState: lastAppState,
         lastOnline: lastOnline, storeIsPublic: storeIsPublic, storeDisabled: storeDisabled, policyNames: policyNames))
     for (index, write) in writes.enumerated() {
       let zone = storeZone[write.store.index]
@@ -225,7 +228,8 @@ extension MetricsRecorder {
       let activity = activities[last]
       if activity.requestedAt < committed {
         let fetchesTheRow =
-          activity.cancelled == nil && activity.finishedAt == nil && (activity.startedAt.map { $0 >= committed } ?? true)
+          activity.cancelled == nil && activity.finishedAt == nil
+          && (activity.startedAt.map { $0 >= committed } ?? true)
         guard fetchesTheRow else {
           stuck(&row, 3, at: committed, cause: notifyCause(observer: observer, device: device))
           return

@@ -166,7 +166,9 @@ public final class MetricsRecorder: ObservationSink {
       precondition(activity.index == activities.count, "activities are announced in id order")
       var record = ActivityRecord(kind: kind, store: store, trigger: trigger, requestedAt: at)
       let slot = store.index * 2 + (kind == .export ? 0 : 1)
-      if slot >= lastOfKind.count { lastOfKind.append(contentsOf: repeatElement(-1, count: slot + 1 - lastOfKind.count)) }
+      if slot >= lastOfKind.count {
+        lastOfKind.append(contentsOf: repeatElement(-1, count: slot + 1 - lastOfKind.count))
+      }
       record.previousOfKind = lastOfKind[slot]
       lastOfKind[slot] = Int32(activity.index)
       activities.append(record)
@@ -283,7 +285,8 @@ extension MetricsRecorder {
       guard let start = activity.startedAt, let end = activity.finishedAt else { continue }
       switch activity.kind {
       case .export: if end - start > export?.duration ?? SimDuration(nanoseconds: -1) { export = (end - start, start) }
-      case .import: if end - start > `import`?.duration ?? SimDuration(nanoseconds: -1) { `import` = (end - start, start) }
+      case .import:
+        if end - start > `import`?.duration ?? SimDuration(nanoseconds: -1) { `import` = (end - start, start) }
       case .setup: break
       }
     }

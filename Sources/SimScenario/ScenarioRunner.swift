@@ -47,6 +47,9 @@ public struct RunReport {
   public let partRows: PartRows
   /// The per-row files written part by part while the run went (`run(spill:)`).
   public var spilled: Set<String>
+  /// With `audit`, how many row identities were checked in every part and the first failures
+  /// (`MetricsRecorder.auditRows`); nil otherwise.
+  public var audit: (checks: Int, failures: [String])?
 
   /// The first part's recorder (the only one of a world of one part). - Precondition: kept
   /// (the scenario asks for a file beside the summary).
@@ -93,7 +96,7 @@ public enum ScenarioRunner {
   public static func run(
     _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false,
     jobs: Int = 1, batchDevices: Int = PartitionedRunner.defaultBatchDevices, partitioned: Bool = true,
-    spill: ((String, [String]) -> CSVStream)? = nil, summaryOnly: Bool = false,
+    spill: ((String, [String]) -> CSVStream)? = nil, summaryOnly: Bool = false, audit: Bool = false,
     progress: ((SimTime, SimTime) -> Void)? = nil
   ) -> RunReport {
     var scenario = scenario
@@ -107,7 +110,8 @@ public enum ScenarioRunner {
     let spilledFiles =
       spill != nil && spillable && needsRecorders ? scenario.outputs.compactMap { PartRows.files[$0] } : []
     let keepsRecorders = needsRecorders && spilledFiles.isEmpty
-    let keepsPushLog = scenario.outputs.contains("latency")
+    let keepsPushLog = audit || scenario.outputs.contains("latency")
+    let audits = AuditTally()
     let ids = PartIDs(spec)
     let merger = RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
     let rowWriter = PartRows(
@@ -130,6 +134,7 @@ public enum ScenarioRunner {
       recorder.pushDeliveryLatency = partSpec.push.deliveryLatency
       recorder.keepsPushLog = keepsPushLog
       let outcome = WorldRunner.run(partSpec, sink: recorder, progress: partCount == 1 ? reporter?.value : nil)
+      if audit { audits.add(recorder.auditRows(limit: 5), part: index, of: partCount) }
       let devices = partitioning.devices(ofPart: index)
       let map = ids.map(devices: devices, part: partSpec)
       return RunPart(
@@ -171,7 +176,7 @@ public enum ScenarioRunner {
       scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
       expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
       partFingerprints: merger.fingerprints, coupling: partitioning.coupling, partRows: rowWriter,
-      spilled: Set(spilledFiles))
+      spilled: Set(spilledFiles), audit: audit ? audits.result : nil)
   }
 }
 

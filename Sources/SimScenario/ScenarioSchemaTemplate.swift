@@ -6,616 +6,427 @@
 /// `syncsim schema`'s output, never edited by hand (a test holds the two equal).
 enum ScenarioSchemaTemplate {
   static let text = #"""
-{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "https://syncsim.invalid/schema/scenario-v1.json",
-  "title": "SyncSim scenario, version 1",
-  "description": "A scenario for SyncSim. Every field not given takes docs/specification.md's default; tags: [A] Apple docs, [W] WWDC, [RE] reverse-engineered, [C] community, [assumed] no public number.",
-  "type": "object",
-  "additionalProperties": false,
-  "required": [
-    "version",
-    "devices"
-  ],
-  "$defs": {
-    "duration": {
-      "$generated": "duration"
-    },
-    "distribution": {
-      "description": "a distribution of durations: a plain duration (constant) or an object with exactly one kind",
-      "oneOf": [
-        {
-          "$ref": "#/$defs/duration"
+    {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "$id": "https://syncsim.invalid/schema/scenario-v1.json",
+      "title": "SyncSim scenario, version 1",
+      "description": "A scenario for SyncSim. Every field not given takes docs/specification.md's default; tags: [A] Apple docs, [W] WWDC, [RE] reverse-engineered, [C] community, [assumed] no public number.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "version",
+        "devices"
+      ],
+      "$defs": {
+        "duration": {
+          "$generated": "duration"
         },
-        {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "constant": {
-              "description": "always this duration",
+        "distribution": {
+          "description": "a distribution of durations: a plain duration (constant) or an object with exactly one kind",
+          "oneOf": [
+            {
               "$ref": "#/$defs/duration"
-            }
-          },
-          "required": [
-            "constant"
-          ]
-        },
-        {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "uniform": {
-              "description": "uniform between [lower, upper] (durations, lower ≤ upper)",
-              "type": "array",
-              "items": {
-                "$ref": "#/$defs/duration"
-              },
-              "minItems": 2,
-              "maxItems": 2
-            }
-          },
-          "required": [
-            "uniform"
-          ]
-        },
-        {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "exponential": {
-              "description": "exponential with the given mean",
+            },
+            {
               "type": "object",
               "additionalProperties": false,
               "properties": {
-                "mean": {
-                  "description": "the mean (a positive duration)",
+                "constant": {
+                  "description": "always this duration",
                   "$ref": "#/$defs/duration"
                 }
               },
               "required": [
-                "mean"
+                "constant"
               ]
-            }
-          },
-          "required": [
-            "exponential"
-          ]
-        },
-        {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "normal": {
-              "description": "normal, truncated at zero",
+            },
+            {
               "type": "object",
               "additionalProperties": false,
               "properties": {
-                "mean": {
-                  "description": "the mean (a duration)",
-                  "$ref": "#/$defs/duration"
-                },
-                "sd": {
-                  "description": "the standard deviation (a duration)",
-                  "$ref": "#/$defs/duration"
-                }
-              },
-              "required": [
-                "mean",
-                "sd"
-              ]
-            }
-          },
-          "required": [
-            "normal"
-          ]
-        },
-        {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "lognormal": {
-              "description": "either median and p99 (durations, p99 ≥ median), or mu and sigma of the log of seconds",
-              "oneOf": [
-                {
-                  "type": "object",
-                  "additionalProperties": false,
-                  "properties": {
-                    "median": {
-                      "description": "the median (a positive duration)",
-                      "$ref": "#/$defs/duration"
-                    },
-                    "p99": {
-                      "description": "the 99th percentile (a positive duration, at least the median)",
-                      "$ref": "#/$defs/duration"
-                    }
-                  },
-                  "required": [
-                    "median",
-                    "p99"
-                  ]
-                },
-                {
-                  "type": "object",
-                  "additionalProperties": false,
-                  "properties": {
-                    "mu": {
-                      "description": "the mean of the natural log of seconds",
-                      "type": "number"
-                    },
-                    "sigma": {
-                      "description": "the standard deviation of the natural log of seconds (0 or more)",
-                      "type": "number",
-                      "minimum": 0
-                    }
-                  },
-                  "required": [
-                    "mu",
-                    "sigma"
-                  ]
-                }
-              ]
-            }
-          },
-          "required": [
-            "lognormal"
-          ]
-        },
-        {
-          "type": "object",
-          "additionalProperties": false,
-          "properties": {
-            "choice": {
-              "description": "one of the listed durations, chosen with the given weights",
-              "type": "array",
-              "minItems": 1,
-              "items": {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "value": {
-                    "description": "a duration",
+                "uniform": {
+                  "description": "uniform between [lower, upper] (durations, lower ≤ upper)",
+                  "type": "array",
+                  "items": {
                     "$ref": "#/$defs/duration"
                   },
-                  "weight": {
-                    "description": "its relative weight (positive)",
-                    "type": "number",
-                    "exclusiveMinimum": 0
-                  }
-                },
-                "required": [
-                  "value",
-                  "weight"
-                ]
-              }
-            }
-          },
-          "required": [
-            "choice"
-          ]
-        }
-      ]
-    }
-  },
-  "properties": {
-    "$schema": {
-      "type": "string",
-      "description": "the schema for editors, e.g. \"schema.json\" (a path relative to the scenario) or the output of `syncsim schema`; ignored by SyncSim"
-    },
-    "version": {
-      "type": "integer",
-      "description": "the format's version: 1 (required). format version; read first, newer versions are rejected",
-      "minimum": 1,
-      "maximum": 1
-    },
-    "name": {
-      "type": "string",
-      "description": "names the results folder Results/<name>/",
-      "default": "scenario"
-    },
-    "description": {
-      "type": "string",
-      "description": "what the scenario shows and the source it reproduces. what the scenario shows and the source it reproduces",
-      "default": ""
-    },
-    "seed": {
-      "type": "integer",
-      "description": "root seed of every random stream",
-      "minimum": 0,
-      "default": 1
-    },
-    "duration": {
-      "$ref": "#/$defs/duration",
-      "description": "simulated time",
-      "default": "1h"
-    },
-    "environment": {
-      "enum": [
-        "development",
-        "production"
-      ],
-      "description": "sets polling.interval: development 30 min, production 24 h; when absent, polling.interval's default (30 min). sets the public-database poll interval: 30 min in development, 24 h in production [A] TN3164"
-    },
-    "accounts": {
-      "type": "integer",
-      "description": "number of iCloud accounts (at least one more than the highest account a device uses)",
-      "minimum": 1,
-      "default": 1
-    },
-    "devices": {
-      "type": "array",
-      "minItems": 1,
-      "description": "the devices, each a device or a group of `count` devices (required). device groups; a group with count > 1 has members name#0, name#1, ...",
-      "items": {
-        "type": "object",
-        "additionalProperties": false,
-        "properties": {
-          "name": {
-            "type": "string",
-            "description": "unique name, not \"all\", no \"#\"; group members are name#0 … name#N-1 (required). unique; not \"all\", no '#'"
-          },
-          "count": {
-            "type": "integer",
-            "description": "devices in the group",
-            "minimum": 1,
-            "maximum": 1000000,
-            "default": 1
-          },
-          "account": {
-            "description": "account index, or \"perDevice\" (member k signs in to account k)",
-            "default": 0,
-            "oneOf": [
-              {
-                "type": "integer",
-                "minimum": 0
+                  "minItems": 2,
+                  "maxItems": 2
+                }
               },
-              {
-                "const": "perDevice"
-              }
-            ]
-          },
-          "appState": {
-            "$parameters": "devices:appState"
-          },
-          "stores": {
-            "type": "array",
-            "default": [
-              "private"
-            ],
-            "description": "the stores and the databases they mirror",
-            "items": {
-              "oneOf": [
-                {
-                  "enum": [
-                    "private",
-                    "public",
-                    "localOnly"
-                  ]
-                },
-                {
+              "required": [
+                "uniform"
+              ]
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "exponential": {
+                  "description": "exponential with the given mean",
                   "type": "object",
                   "additionalProperties": false,
                   "properties": {
-                    "shared": {
-                      "description": "a zone shared through CKShare: its owner's account and the participants' accounts",
+                    "mean": {
+                      "description": "the mean (a positive duration)",
+                      "$ref": "#/$defs/duration"
+                    }
+                  },
+                  "required": [
+                    "mean"
+                  ]
+                }
+              },
+              "required": [
+                "exponential"
+              ]
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "normal": {
+                  "description": "normal, truncated at zero",
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "mean": {
+                      "description": "the mean (a duration)",
+                      "$ref": "#/$defs/duration"
+                    },
+                    "sd": {
+                      "description": "the standard deviation (a duration)",
+                      "$ref": "#/$defs/duration"
+                    }
+                  },
+                  "required": [
+                    "mean",
+                    "sd"
+                  ]
+                }
+              },
+              "required": [
+                "normal"
+              ]
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "lognormal": {
+                  "description": "either median and p99 (durations, p99 ≥ median), or mu and sigma of the log of seconds",
+                  "oneOf": [
+                    {
                       "type": "object",
                       "additionalProperties": false,
                       "properties": {
-                        "owner": {
-                          "description": "index of the account that owns the share (from 0)",
-                          "type": "integer",
-                          "minimum": 0
+                        "median": {
+                          "description": "the median (a positive duration)",
+                          "$ref": "#/$defs/duration"
                         },
-                        "participants": {
-                          "description": "indices of the accounts the share is shared with",
-                          "type": "array",
-                          "items": {
-                            "type": "integer",
-                            "minimum": 0
-                          }
+                        "p99": {
+                          "description": "the 99th percentile (a positive duration, at least the median)",
+                          "$ref": "#/$defs/duration"
                         }
                       },
                       "required": [
-                        "owner"
+                        "median",
+                        "p99"
+                      ]
+                    },
+                    {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "properties": {
+                        "mu": {
+                          "description": "the mean of the natural log of seconds",
+                          "type": "number"
+                        },
+                        "sigma": {
+                          "description": "the standard deviation of the natural log of seconds (0 or more)",
+                          "type": "number",
+                          "minimum": 0
+                        }
+                      },
+                      "required": [
+                        "mu",
+                        "sigma"
                       ]
                     }
-                  },
-                  "required": [
-                    "shared"
                   ]
                 }
+              },
+              "required": [
+                "lognormal"
+              ]
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "choice": {
+                  "description": "one of the listed durations, chosen with the given weights",
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "value": {
+                        "description": "a duration",
+                        "$ref": "#/$defs/duration"
+                      },
+                      "weight": {
+                        "description": "its relative weight (positive)",
+                        "type": "number",
+                        "exclusiveMinimum": 0
+                      }
+                    },
+                    "required": [
+                      "value",
+                      "weight"
+                    ]
+                  }
+                }
+              },
+              "required": [
+                "choice"
               ]
             }
-          },
-          "savePolicy": {
-            "description": "when the context saves [A] immediate; [HowTo] for onBackground",
-            "default": "immediate",
-            "oneOf": [
-              {
-                "enum": [
-                  "immediate",
-                  "onBackground"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "debounce": {
-                    "description": "save this long after the last edit (a duration) [assumed] 2 s",
-                    "$ref": "#/$defs/duration"
-                  }
-                },
-                "required": [
-                  "debounce"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "interval": {
-                    "description": "save every this long while there are unsaved edits (a duration)",
-                    "$ref": "#/$defs/duration"
-                  }
-                },
-                "required": [
-                  "interval"
-                ]
-              }
-            ]
-          },
-          "uiRefresh": {
-            "description": "how imports become visible: fetchedResults [A], reloadOnImportEvent with a debounce ([HowTo], ~5 s [C]), onLaunch",
-            "default": "fetchedResults",
-            "oneOf": [
-              {
-                "enum": [
-                  "fetchedResults",
-                  "reloadOnImportEvent",
-                  "onLaunch"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "reloadOnImportEvent": {
-                    "description": "reload the view this long after an import event (debounce, a duration); [C] [HowTo]: ~5 s",
-                    "$ref": "#/$defs/duration"
-                  }
-                },
-                "required": [
-                  "reloadOnImportEvent"
-                ]
-              }
-            ]
-          },
-          "backgroundPush": {
-            "$parameters": "devices:backgroundPush"
-          },
-          "power": {
-            "$parameters": "devices:power"
-          },
-          "network": {
-            "$parameters": "devices:network"
-          },
-          "visibilityRequiresForeground": {
-            "$parameters": "devices:visibilityRequiresForeground"
-          },
-          "uiMergeDelay": {
-            "$parameters": "devices:uiMergeDelay"
-          },
-          "resetGuard": {
-            "$parameters": "devices:resetGuard"
-          },
-          "deduplicate": {
-            "$parameters": "devices:deduplicate"
-          },
-          "suspendsInBackground": {
-            "$parameters": "devices:suspendsInBackground"
-          },
-          "backgroundGrace": {
-            "$parameters": "devices:backgroundGrace"
-          },
-          "exportBackgroundTask": {
-            "$parameters": "devices:exportBackgroundTask"
-          },
-          "pushRuntime": {
-            "$parameters": "devices:pushRuntime"
-          },
-          "modelVersion": {
-            "type": "integer",
-            "description": "the model version this group's app runs (default model.version)",
-            "minimum": 1
-          }
-        },
-        "required": [
-          "name"
-        ]
-      }
-    },
-    "model": {
-      "type": "object",
-      "additionalProperties": false,
+          ]
+        }
+      },
       "properties": {
+        "$schema": {
+          "type": "string",
+          "description": "the schema for editors, e.g. \"schema.json\" (a path relative to the scenario) or the output of `syncsim schema`; ignored by SyncSim"
+        },
         "version": {
           "type": "integer",
-          "description": "the model version ([CDModel]'s version-attribute strategy: older apps fetch only records of their version or older)",
+          "description": "the format's version: 1 (required). format version; read first, newer versions are rejected",
+          "minimum": 1,
+          "maximum": 1
+        },
+        "name": {
+          "type": "string",
+          "description": "names the results folder Results/<name>/",
+          "default": "scenario"
+        },
+        "description": {
+          "type": "string",
+          "description": "what the scenario shows and the source it reproduces. what the scenario shows and the source it reproduces",
+          "default": ""
+        },
+        "seed": {
+          "type": "integer",
+          "description": "root seed of every random stream",
+          "minimum": 0,
+          "default": 1
+        },
+        "duration": {
+          "$ref": "#/$defs/duration",
+          "description": "simulated time",
+          "default": "1h"
+        },
+        "environment": {
+          "enum": [
+            "development",
+            "production"
+          ],
+          "description": "sets polling.interval: development 30 min, production 24 h; when absent, polling.interval's default (30 min). sets the public-database poll interval: 30 min in development, 24 h in production [A] TN3164"
+        },
+        "accounts": {
+          "type": "integer",
+          "description": "number of iCloud accounts (at least one more than the highest account a device uses)",
           "minimum": 1,
           "default": 1
         },
-        "simulateRejection": {
-          "type": "boolean",
-          "description": "run a model CloudKit would refuse: every syncing store's setup fails (134060)",
-          "default": false
-        },
-        "entities": {
-          "description": "the entities of the Core Data / SwiftData model",
+        "devices": {
           "type": "array",
           "minItems": 1,
+          "description": "the devices, each a device or a group of `count` devices (required). device groups; a group with count > 1 has members name#0, name#1, ...",
           "items": {
             "type": "object",
             "additionalProperties": false,
             "properties": {
               "name": {
-                "description": "the entity's name (its record type is CD_ followed by its root entity's name)",
-                "type": "string"
-              },
-              "parent": {
                 "type": "string",
-                "description": "the parent entity's name (inheritance: the record type is the root's); default none. parent entity (inheritance): the record type is the root entity's [A]"
+                "description": "unique name, not \"all\", no \"#\"; group members are name#0 … name#N-1 (required). unique; not \"all\", no '#'"
               },
-              "attributes": {
-                "description": "the entity's attributes",
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "additionalProperties": false,
-                  "properties": {
-                    "name": {
-                      "description": "the attribute's name (its record field is CD_ followed by it)",
-                      "type": "string"
-                    },
-                    "type": {
-                      "enum": [
-                        "integer16",
-                        "integer32",
-                        "integer64",
-                        "decimal",
-                        "double",
-                        "float",
-                        "string",
-                        "boolean",
-                        "date",
-                        "binary",
-                        "uuid",
-                        "uri",
-                        "transformable",
-                        "undefined",
-                        "objectID",
-                        "Int",
-                        "Int16",
-                        "Int32",
-                        "Int64",
-                        "Decimal",
-                        "Double",
-                        "Float",
-                        "String",
-                        "Bool",
-                        "Date",
-                        "Data",
-                        "UUID",
-                        "URL"
-                      ],
-                      "default": "string",
-                      "description": "a Core Data type, or the Swift type of a SwiftData property"
-                    },
-                    "optional": {
-                      "type": "boolean",
-                      "description": "[A] must be optional or have a default",
-                      "default": true
-                    },
-                    "default": {
-                      "description": "a default value (any JSON)"
-                    },
-                    "bytes": {
-                      "type": "integer",
-                      "description": "typical size of a value in bytes; default by type [assumed]. typical size; over 750 KB string/binary/transformable values become assets [W] WWDC19",
-                      "minimum": 0
-                    },
-                    "maxBytes": {
-                      "type": "integer",
-                      "description": "largest size of a value in bytes; default: bytes. largest size (the 700 KB rule)",
-                      "minimum": 0
-                    },
-                    "unique": {
-                      "type": "boolean",
-                      "description": "@Attribute(.unique): not supported by CloudKit",
-                      "default": false
-                    },
-                    "options": {
-                      "type": "array",
-                      "items": {
-                        "enum": [
-                          "unique",
-                          "externalStorage",
-                          "transformable"
-                        ]
-                      },
-                      "description": "SwiftData @Attribute options: unique, externalStorage, transformable; default none. SwiftData @Attribute options"
-                    }
-                  },
-                  "required": [
-                    "name"
-                  ]
-                }
-              },
-              "relationships": {
-                "description": "the entity's relationships",
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "additionalProperties": false,
-                  "properties": {
-                    "name": {
-                      "description": "the relationship's name",
-                      "type": "string"
-                    },
-                    "destination": {
-                      "description": "the name of the entity it points to",
-                      "type": "string"
-                    },
-                    "toMany": {
-                      "type": "boolean",
-                      "description": "",
-                      "default": false
-                    },
-                    "optional": {
-                      "type": "boolean",
-                      "description": "[A] must be optional",
-                      "default": true
-                    },
-                    "inverse": {
-                      "type": "string",
-                      "description": "[A] required: records can arrive out of order"
-                    },
-                    "ordered": {
-                      "type": "boolean",
-                      "description": "[RE] not supported",
-                      "default": false
-                    },
-                    "deleteRule": {
-                      "enum": [
-                        "nullify",
-                        "cascade",
-                        "deny",
-                        "noAction"
-                      ],
-                      "default": "nullify",
-                      "description": "[A] Deny is not supported"
-                    }
-                  },
-                  "required": [
-                    "name",
-                    "destination"
-                  ]
-                }
-              },
-              "uniqueConstraints": {
-                "type": "array",
-                "items": {
-                  "type": "array",
-                  "items": {
-                    "type": "string"
-                  }
-                },
-                "description": "lists of attribute names that must be unique together (CloudKit refuses them); default none. not supported by CloudKit [A]"
-              },
-              "manyToManyLinks": {
+              "count": {
                 "type": "integer",
-                "description": "shorthand: anonymous many-to-many links per new object (CDMR records)",
-                "minimum": 0,
-                "default": 0
+                "description": "devices in the group",
+                "minimum": 1,
+                "maximum": 1000000,
+                "default": 1
+              },
+              "account": {
+                "description": "account index, or \"perDevice\" (member k signs in to account k)",
+                "default": 0,
+                "oneOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  {
+                    "const": "perDevice"
+                  }
+                ]
+              },
+              "appState": {
+                "$parameters": "devices:appState"
+              },
+              "stores": {
+                "type": "array",
+                "default": [
+                  "private"
+                ],
+                "description": "the stores and the databases they mirror",
+                "items": {
+                  "oneOf": [
+                    {
+                      "enum": [
+                        "private",
+                        "public",
+                        "localOnly"
+                      ]
+                    },
+                    {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "properties": {
+                        "shared": {
+                          "description": "a zone shared through CKShare: its owner's account and the participants' accounts",
+                          "type": "object",
+                          "additionalProperties": false,
+                          "properties": {
+                            "owner": {
+                              "description": "index of the account that owns the share (from 0)",
+                              "type": "integer",
+                              "minimum": 0
+                            },
+                            "participants": {
+                              "description": "indices of the accounts the share is shared with",
+                              "type": "array",
+                              "items": {
+                                "type": "integer",
+                                "minimum": 0
+                              }
+                            }
+                          },
+                          "required": [
+                            "owner"
+                          ]
+                        }
+                      },
+                      "required": [
+                        "shared"
+                      ]
+                    }
+                  ]
+                }
+              },
+              "savePolicy": {
+                "description": "when the context saves [A] immediate; [HowTo] for onBackground",
+                "default": "immediate",
+                "oneOf": [
+                  {
+                    "enum": [
+                      "immediate",
+                      "onBackground"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "debounce": {
+                        "description": "save this long after the last edit (a duration) [assumed] 2 s",
+                        "$ref": "#/$defs/duration"
+                      }
+                    },
+                    "required": [
+                      "debounce"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "interval": {
+                        "description": "save every this long while there are unsaved edits (a duration)",
+                        "$ref": "#/$defs/duration"
+                      }
+                    },
+                    "required": [
+                      "interval"
+                    ]
+                  }
+                ]
+              },
+              "uiRefresh": {
+                "description": "how imports become visible: fetchedResults [A], reloadOnImportEvent with a debounce ([HowTo], ~5 s [C]), onLaunch",
+                "default": "fetchedResults",
+                "oneOf": [
+                  {
+                    "enum": [
+                      "fetchedResults",
+                      "reloadOnImportEvent",
+                      "onLaunch"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "reloadOnImportEvent": {
+                        "description": "reload the view this long after an import event (debounce, a duration); [C] [HowTo]: ~5 s",
+                        "$ref": "#/$defs/duration"
+                      }
+                    },
+                    "required": [
+                      "reloadOnImportEvent"
+                    ]
+                  }
+                ]
+              },
+              "backgroundPush": {
+                "$parameters": "devices:backgroundPush"
+              },
+              "power": {
+                "$parameters": "devices:power"
+              },
+              "network": {
+                "$parameters": "devices:network"
+              },
+              "visibilityRequiresForeground": {
+                "$parameters": "devices:visibilityRequiresForeground"
+              },
+              "uiMergeDelay": {
+                "$parameters": "devices:uiMergeDelay"
+              },
+              "resetGuard": {
+                "$parameters": "devices:resetGuard"
+              },
+              "deduplicate": {
+                "$parameters": "devices:deduplicate"
+              },
+              "suspendsInBackground": {
+                "$parameters": "devices:suspendsInBackground"
+              },
+              "backgroundGrace": {
+                "$parameters": "devices:backgroundGrace"
+              },
+              "exportBackgroundTask": {
+                "$parameters": "devices:exportBackgroundTask"
+              },
+              "pushRuntime": {
+                "$parameters": "devices:pushRuntime"
+              },
+              "modelVersion": {
+                "type": "integer",
+                "description": "the model version this group's app runs (default model.version)",
+                "minimum": 1
               }
             },
             "required": [
@@ -623,340 +434,514 @@ enum ScenarioSchemaTemplate {
             ]
           }
         },
-        "configurations": {
-          "description": "the model's configurations: which entities each store holds, and whether it syncs",
+        "model": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "version": {
+              "type": "integer",
+              "description": "the model version ([CDModel]'s version-attribute strategy: older apps fetch only records of their version or older)",
+              "minimum": 1,
+              "default": 1
+            },
+            "simulateRejection": {
+              "type": "boolean",
+              "description": "run a model CloudKit would refuse: every syncing store's setup fails (134060)",
+              "default": false
+            },
+            "entities": {
+              "description": "the entities of the Core Data / SwiftData model",
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "name": {
+                    "description": "the entity's name (its record type is CD_ followed by its root entity's name)",
+                    "type": "string"
+                  },
+                  "parent": {
+                    "type": "string",
+                    "description": "the parent entity's name (inheritance: the record type is the root's); default none. parent entity (inheritance): the record type is the root entity's [A]"
+                  },
+                  "attributes": {
+                    "description": "the entity's attributes",
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "properties": {
+                        "name": {
+                          "description": "the attribute's name (its record field is CD_ followed by it)",
+                          "type": "string"
+                        },
+                        "type": {
+                          "enum": [
+                            "integer16",
+                            "integer32",
+                            "integer64",
+                            "decimal",
+                            "double",
+                            "float",
+                            "string",
+                            "boolean",
+                            "date",
+                            "binary",
+                            "uuid",
+                            "uri",
+                            "transformable",
+                            "undefined",
+                            "objectID",
+                            "Int",
+                            "Int16",
+                            "Int32",
+                            "Int64",
+                            "Decimal",
+                            "Double",
+                            "Float",
+                            "String",
+                            "Bool",
+                            "Date",
+                            "Data",
+                            "UUID",
+                            "URL"
+                          ],
+                          "default": "string",
+                          "description": "a Core Data type, or the Swift type of a SwiftData property"
+                        },
+                        "optional": {
+                          "type": "boolean",
+                          "description": "[A] must be optional or have a default",
+                          "default": true
+                        },
+                        "default": {
+                          "description": "a default value (any JSON)"
+                        },
+                        "bytes": {
+                          "type": "integer",
+                          "description": "typical size of a value in bytes; default by type [assumed]. typical size; over 750 KB string/binary/transformable values become assets [W] WWDC19",
+                          "minimum": 0
+                        },
+                        "maxBytes": {
+                          "type": "integer",
+                          "description": "largest size of a value in bytes; default: bytes. largest size (the 700 KB rule)",
+                          "minimum": 0
+                        },
+                        "unique": {
+                          "type": "boolean",
+                          "description": "@Attribute(.unique): not supported by CloudKit",
+                          "default": false
+                        },
+                        "options": {
+                          "type": "array",
+                          "items": {
+                            "enum": [
+                              "unique",
+                              "externalStorage",
+                              "transformable"
+                            ]
+                          },
+                          "description": "SwiftData @Attribute options: unique, externalStorage, transformable; default none. SwiftData @Attribute options"
+                        }
+                      },
+                      "required": [
+                        "name"
+                      ]
+                    }
+                  },
+                  "relationships": {
+                    "description": "the entity's relationships",
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "properties": {
+                        "name": {
+                          "description": "the relationship's name",
+                          "type": "string"
+                        },
+                        "destination": {
+                          "description": "the name of the entity it points to",
+                          "type": "string"
+                        },
+                        "toMany": {
+                          "type": "boolean",
+                          "description": "",
+                          "default": false
+                        },
+                        "optional": {
+                          "type": "boolean",
+                          "description": "[A] must be optional",
+                          "default": true
+                        },
+                        "inverse": {
+                          "type": "string",
+                          "description": "[A] required: records can arrive out of order"
+                        },
+                        "ordered": {
+                          "type": "boolean",
+                          "description": "[RE] not supported",
+                          "default": false
+                        },
+                        "deleteRule": {
+                          "enum": [
+                            "nullify",
+                            "cascade",
+                            "deny",
+                            "noAction"
+                          ],
+                          "default": "nullify",
+                          "description": "[A] Deny is not supported"
+                        }
+                      },
+                      "required": [
+                        "name",
+                        "destination"
+                      ]
+                    }
+                  },
+                  "uniqueConstraints": {
+                    "type": "array",
+                    "items": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
+                    "description": "lists of attribute names that must be unique together (CloudKit refuses them); default none. not supported by CloudKit [A]"
+                  },
+                  "manyToManyLinks": {
+                    "type": "integer",
+                    "description": "shorthand: anonymous many-to-many links per new object (CDMR records)",
+                    "minimum": 0,
+                    "default": 0
+                  }
+                },
+                "required": [
+                  "name"
+                ]
+              }
+            },
+            "configurations": {
+              "description": "the model's configurations: which entities each store holds, and whether it syncs",
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "name": {
+                    "description": "the configuration's name",
+                    "type": "string"
+                  },
+                  "entities": {
+                    "description": "names of the entities in this configuration",
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "syncs": {
+                    "type": "boolean",
+                    "description": "a local-only configuration never syncs",
+                    "default": true
+                  }
+                },
+                "required": [
+                  "name",
+                  "entities"
+                ]
+              }
+            }
+          },
+          "description": "the app's Core Data / SwiftData model: CloudKit compatibility rules, record mapping and record sizes"
+        },
+        "cloud": {
+          "$parameters": "cloud"
+        },
+        "push": {
+          "$parameters": "push"
+        },
+        "polling": {
+          "$parameters": "polling"
+        },
+        "scheduler": {
+          "$parameters": "scheduler"
+        },
+        "workloads": {
+          "description": "Poisson edits per device: rate, kind mix, entity and store",
           "type": "array",
           "items": {
             "type": "object",
             "additionalProperties": false,
             "properties": {
-              "name": {
-                "description": "the configuration's name",
-                "type": "string"
+              "devices": {
+                "description": "the devices it drives: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
+                "oneOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                ]
               },
-              "entities": {
-                "description": "names of the entities in this configuration",
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
+              "editsPerHour": {
+                "type": "number",
+                "description": "edits per hour per device, Poisson (required). Poisson rate",
+                "exclusiveMinimum": 0
               },
-              "syncs": {
+              "every": {
+                "description": "arrivals on a clock instead of Poisson: one every this long, the first at from + every (a duration, at least 10 ms; instead of editsPerHour)",
+                "$ref": "#/$defs/duration"
+              },
+              "jitter": {
+                "description": "each periodic arrival is delayed by a uniform draw in [0, jitter) (a duration; default 0)",
+                "$ref": "#/$defs/duration",
+                "default": 0
+              },
+              "from": {
+                "description": "periodic arrivals start counting here (a duration from the start of the run; default 0)",
+                "$ref": "#/$defs/duration",
+                "default": 0
+              },
+              "until": {
+                "description": "no edit after this (a duration from the start; default: the end of the run): the last periodic arrival, or where Poisson edits stop so the run can drain",
+                "$ref": "#/$defs/duration"
+              },
+              "insertShare": {
+                "type": "number",
+                "description": "",
+                "minimum": 0,
+                "maximum": 1,
+                "default": 0.3
+              },
+              "deleteShare": {
+                "type": "number",
+                "description": "",
+                "minimum": 0,
+                "maximum": 1,
+                "default": 0
+              },
+              "entity": {
+                "type": "string",
+                "description": "entity name; default the first"
+              },
+              "foregroundOnly": {
                 "type": "boolean",
-                "description": "a local-only configuration never syncs",
-                "default": true
+                "description": "edit only while the app is in front",
+                "default": false
+              },
+              "store": {
+                "type": "integer",
+                "description": "index into each device's stores (from 0); default the first syncing store",
+                "minimum": 0,
+                "maximum": 15
               }
             },
             "required": [
-              "name",
-              "entities"
-            ]
-          }
-        }
-      },
-      "description": "the app's Core Data / SwiftData model: CloudKit compatibility rules, record mapping and record sizes"
-    },
-    "cloud": {
-      "$parameters": "cloud"
-    },
-    "push": {
-      "$parameters": "push"
-    },
-    "polling": {
-      "$parameters": "polling"
-    },
-    "scheduler": {
-      "$parameters": "scheduler"
-    },
-    "workloads": {
-      "description": "Poisson edits per device: rate, kind mix, entity and store",
-      "type": "array",
-      "items": {
-        "type": "object",
-        "additionalProperties": false,
-        "properties": {
-          "devices": {
-            "description": "the devices it drives: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
+              "devices"
+            ],
             "oneOf": [
               {
-                "type": "string"
+                "required": [
+                  "editsPerHour"
+                ]
               },
               {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
+                "required": [
+                  "every"
+                ]
               }
             ]
-          },
-          "editsPerHour": {
-            "type": "number",
-            "description": "edits per hour per device, Poisson (required). Poisson rate",
-            "exclusiveMinimum": 0
-          },
-          "every": {
-            "description": "arrivals on a clock instead of Poisson: one every this long, the first at from + every (a duration, at least 10 ms; instead of editsPerHour)",
-            "$ref": "#/$defs/duration"
-          },
-          "jitter": {
-            "description": "each periodic arrival is delayed by a uniform draw in [0, jitter) (a duration; default 0)",
-            "$ref": "#/$defs/duration",
-            "default": 0
-          },
-          "from": {
-            "description": "periodic arrivals start counting here (a duration from the start of the run; default 0)",
-            "$ref": "#/$defs/duration",
-            "default": 0
-          },
-          "until": {
-            "description": "no edit after this (a duration from the start; default: the end of the run): the last periodic arrival, or where Poisson edits stop so the run can drain",
-            "$ref": "#/$defs/duration"
-          },
-          "insertShare": {
-            "type": "number",
-            "description": "",
-            "minimum": 0,
-            "maximum": 1,
-            "default": 0.3
-          },
-          "deleteShare": {
-            "type": "number",
-            "description": "",
-            "minimum": 0,
-            "maximum": 1,
-            "default": 0
-          },
-          "entity": {
-            "type": "string",
-            "description": "entity name; default the first"
-          },
-          "foregroundOnly": {
-            "type": "boolean",
-            "description": "edit only while the app is in front",
-            "default": false
-          },
-          "store": {
-            "type": "integer",
-            "description": "index into each device's stores (from 0); default the first syncing store",
-            "minimum": 0,
-            "maximum": 15
           }
         },
-        "required": [
-          "devices"
-        ],
-        "oneOf": [
-          {
+        "usage": {
+          "description": "Poisson app sessions per device: foreground sessions, their length, suspension after",
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "devices": {
+                "description": "the devices it drives: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
+                "oneOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                ]
+              },
+              "sessionsPerDay": {
+                "type": "number",
+                "description": "foreground sessions per day per device, Poisson (required). Poisson arrivals",
+                "exclusiveMinimum": 0
+              },
+              "every": {
+                "description": "arrivals on a clock instead of Poisson: one every this long, the first at from + every (a duration, at least 10 ms; instead of sessionsPerDay)",
+                "$ref": "#/$defs/duration"
+              },
+              "jitter": {
+                "description": "each periodic arrival is delayed by a uniform draw in [0, jitter) (a duration; default 0)",
+                "$ref": "#/$defs/duration",
+                "default": 0
+              },
+              "from": {
+                "description": "periodic arrivals start counting here (a duration from the start of the run; default 0)",
+                "$ref": "#/$defs/duration",
+                "default": 0
+              },
+              "until": {
+                "description": "the last periodic arrival is at most here (a duration from the start; default: the end of the run)",
+                "$ref": "#/$defs/duration"
+              },
+              "sessionLength": {
+                "$ref": "#/$defs/distribution",
+                "description": "length of a session [assumed]. [assumed] lognormal median 2m p99 20m",
+                "default": {
+                  "lognormal": {
+                    "median": "2m",
+                    "p99": "20m"
+                  }
+                }
+              },
+              "suspendAfter": {
+                "$ref": "#/$defs/duration",
+                "description": "from a session's end to suspension; by default the device's backgroundGrace (5 s [A])"
+              }
+            },
             "required": [
-              "editsPerHour"
-            ]
-          },
-          {
-            "required": [
-              "every"
-            ]
-          }
-        ]
-      }
-    },
-    "usage": {
-      "description": "Poisson app sessions per device: foreground sessions, their length, suspension after",
-      "type": "array",
-      "items": {
-        "type": "object",
-        "additionalProperties": false,
-        "properties": {
-          "devices": {
-            "description": "the devices it drives: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
+              "devices"
+            ],
             "oneOf": [
               {
-                "type": "string"
+                "required": [
+                  "sessionsPerDay"
+                ]
               },
               {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
+                "required": [
+                  "every"
+                ]
               }
             ]
-          },
-          "sessionsPerDay": {
-            "type": "number",
-            "description": "foreground sessions per day per device, Poisson (required). Poisson arrivals",
-            "exclusiveMinimum": 0
-          },
-          "every": {
-            "description": "arrivals on a clock instead of Poisson: one every this long, the first at from + every (a duration, at least 10 ms; instead of sessionsPerDay)",
-            "$ref": "#/$defs/duration"
-          },
-          "jitter": {
-            "description": "each periodic arrival is delayed by a uniform draw in [0, jitter) (a duration; default 0)",
-            "$ref": "#/$defs/duration",
-            "default": 0
-          },
-          "from": {
-            "description": "periodic arrivals start counting here (a duration from the start of the run; default 0)",
-            "$ref": "#/$defs/duration",
-            "default": 0
-          },
-          "until": {
-            "description": "the last periodic arrival is at most here (a duration from the start; default: the end of the run)",
-            "$ref": "#/$defs/duration"
-          },
-          "sessionLength": {
-            "$ref": "#/$defs/distribution",
-            "description": "length of a session [assumed]. [assumed] lognormal median 2m p99 20m",
-            "default": {
-              "lognormal": {
-                "median": "2m",
-                "p99": "20m"
-              }
-            }
-          },
-          "suspendAfter": {
-            "$ref": "#/$defs/duration",
-            "description": "from a session's end to suspension; by default the device's backgroundGrace (5 s [A])"
           }
         },
-        "required": [
-          "devices"
-        ],
-        "oneOf": [
-          {
-            "required": [
-              "sessionsPerDay"
-            ]
-          },
-          {
-            "required": [
-              "every"
-            ]
-          }
-        ]
-      }
-    },
-    "timeline": {
-      "description": "actions at given times: network, power, app state, edits, bulk inserts, failures",
-      "type": "array",
-      "items": {
-        "type": "object",
-        "additionalProperties": false,
-        "properties": {
-          "at": {
-            "description": "when the action happens, from the start of the run (a duration)",
-            "$ref": "#/$defs/duration"
-          },
-          "devices": {
-            "description": "the devices it acts on: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
-            "oneOf": [
-              {
-                "type": "string"
+        "timeline": {
+          "description": "actions at given times: network, power, app state, edits, bulk inserts, failures",
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "at": {
+                "description": "when the action happens, from the start of the run (a duration)",
+                "$ref": "#/$defs/duration"
               },
-              {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                }
-              }
-            ]
-          },
-          "action": {
-            "description": "a name (goOffline, goOnline, plug, unplug, launch, activate, background, terminate, forceQuit, nudge) or an object with exactly one valued action",
-            "oneOf": [
-              {
-                "enum": [
-                  "goOffline",
-                  "goOnline",
-                  "plug",
-                  "unplug",
-                  "launch",
-                  "activate",
-                  "background",
-                  "terminate",
-                  "forceQuit",
-                  "nudge"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "lowPower": {
-                    "description": "turn Low Power Mode on (true) or off (false)",
-                    "type": "boolean"
+              "devices": {
+                "description": "the devices it acts on: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
+                "oneOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
                   }
-                },
-                "required": [
-                  "lowPower"
                 ]
               },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "battery": {
-                    "description": "set the battery level, percent (0 to 100)",
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 100
-                  }
-                },
-                "required": [
-                  "battery"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "nudge": {
-                    "description": "post the app's nudge repeatedly ([HowTo]'s didBecomeActive post)",
+              "action": {
+                "description": "a name (goOffline, goOnline, plug, unplug, launch, activate, background, terminate, forceQuit, nudge) or an object with exactly one valued action",
+                "oneOf": [
+                  {
+                    "enum": [
+                      "goOffline",
+                      "goOnline",
+                      "plug",
+                      "unplug",
+                      "launch",
+                      "activate",
+                      "background",
+                      "terminate",
+                      "forceQuit",
+                      "nudge"
+                    ]
+                  },
+                  {
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
-                      "every": {
-                        "description": "the period of the nudges (a duration, at least 10 ms)",
-                        "$ref": "#/$defs/duration"
-                      },
-                      "until": {
-                        "description": "when the nudges stop, from the start of the run (a duration; default: the end of the run)",
-                        "$ref": "#/$defs/duration"
-                      },
-                      "jitter": {
-                        "description": "each repeat is delayed by a uniform draw in [0, jitter) from its time on the clock (a duration; default 0)",
-                        "$ref": "#/$defs/duration",
-                        "default": 0
+                      "lowPower": {
+                        "description": "turn Low Power Mode on (true) or off (false)",
+                        "type": "boolean"
                       }
-                    }
-                  }
-                },
-                "required": [
-                  "nudge"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "edit": {
-                    "description": "one edit: a kind (insert, update, delete, softDelete, increment, addContribution) or an object",
-                    "oneOf": [
-                      {
-                        "enum": [
-                          "insert",
-                          "update",
-                          "delete",
-                          "increment",
-                          "addContribution",
-                          "softDelete"
-                        ]
-                      },
-                      {
+                    },
+                    "required": [
+                      "lowPower"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "battery": {
+                        "description": "set the battery level, percent (0 to 100)",
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 100
+                      }
+                    },
+                    "required": [
+                      "battery"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "nudge": {
+                        "description": "post the app's nudge repeatedly ([HowTo]'s didBecomeActive post)",
                         "type": "object",
                         "additionalProperties": false,
                         "properties": {
-                          "kind": {
-                            "description": "the edit's kind",
+                          "every": {
+                            "description": "the period of the nudges (a duration, at least 10 ms)",
+                            "$ref": "#/$defs/duration"
+                          },
+                          "until": {
+                            "description": "when the nudges stop, from the start of the run (a duration; default: the end of the run)",
+                            "$ref": "#/$defs/duration"
+                          },
+                          "jitter": {
+                            "description": "each repeat is delayed by a uniform draw in [0, jitter) from its time on the clock (a duration; default 0)",
+                            "$ref": "#/$defs/duration",
+                            "default": 0
+                          }
+                        }
+                      }
+                    },
+                    "required": [
+                      "nudge"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "edit": {
+                        "description": "one edit: a kind (insert, update, delete, softDelete, increment, addContribution) or an object",
+                        "oneOf": [
+                          {
                             "enum": [
                               "insert",
                               "update",
@@ -966,13 +951,75 @@ enum ScenarioSchemaTemplate {
                               "softDelete"
                             ]
                           },
+                          {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "properties": {
+                              "kind": {
+                                "description": "the edit's kind",
+                                "enum": [
+                                  "insert",
+                                  "update",
+                                  "delete",
+                                  "increment",
+                                  "addContribution",
+                                  "softDelete"
+                                ]
+                              },
+                              "entity": {
+                                "description": "the entity edited (default: the model's first syncing entity)",
+                                "type": "string"
+                              },
+                              "key": {
+                                "type": "string",
+                                "description": "a logical key for an insert (duplicates)"
+                              },
+                              "store": {
+                                "type": "integer",
+                                "description": "index into each device's stores (from 0); default the first syncing store",
+                                "minimum": 0,
+                                "maximum": 15
+                              }
+                            },
+                            "required": [
+                              "kind"
+                            ]
+                          }
+                        ]
+                      }
+                    },
+                    "required": [
+                      "edit"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "bulkInsert": {
+                        "description": "insert many objects, in one save or one save each",
+                        "type": "object",
+                        "additionalProperties": false,
+                        "properties": {
+                          "count": {
+                            "type": "integer",
+                            "description": "",
+                            "minimum": 1
+                          },
                           "entity": {
-                            "description": "the entity edited (default: the model's first syncing entity)",
+                            "description": "the entity inserted (default: the model's first syncing entity)",
                             "type": "string"
                           },
-                          "key": {
-                            "type": "string",
-                            "description": "a logical key for an insert (duplicates)"
+                          "saves": {
+                            "description": "\"one\": a single save of all the objects; \"each\": a save per object (default one)",
+                            "enum": [
+                              "one",
+                              "each"
+                            ]
+                          },
+                          "over": {
+                            "description": "with saves \"each\": the inserts are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
+                            "$ref": "#/$defs/duration"
                           },
                           "store": {
                             "type": "integer",
@@ -982,248 +1029,201 @@ enum ScenarioSchemaTemplate {
                           }
                         },
                         "required": [
-                          "kind"
+                          "count"
                         ]
-                      }
-                    ]
-                  }
-                },
-                "required": [
-                  "edit"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "bulkInsert": {
-                    "description": "insert many objects, in one save or one save each",
-                    "type": "object",
-                    "additionalProperties": false,
-                    "properties": {
-                      "count": {
-                        "type": "integer",
-                        "description": "",
-                        "minimum": 1
-                      },
-                      "entity": {
-                        "description": "the entity inserted (default: the model's first syncing entity)",
-                        "type": "string"
-                      },
-                      "saves": {
-                        "description": "\"one\": a single save of all the objects; \"each\": a save per object (default one)",
-                        "enum": [
-                          "one",
-                          "each"
-                        ]
-                      },
-                      "over": {
-                        "description": "with saves \"each\": the inserts are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
-                        "$ref": "#/$defs/duration"
-                      },
-                      "store": {
-                        "type": "integer",
-                        "description": "index into each device's stores (from 0); default the first syncing store",
-                        "minimum": 0,
-                        "maximum": 15
                       }
                     },
                     "required": [
-                      "count"
+                      "bulkInsert"
                     ]
-                  }
-                },
-                "required": [
-                  "bulkInsert"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "resetSync": {
-                    "description": "a mirroring reset of the store, with its reason",
-                    "enum": [
-                      "accountChange",
-                      "zoneDeleted",
-                      "userPurgedZone",
-                      "historyExpired",
-                      "tokenExpired"
-                    ]
-                  }
-                },
-                "required": [
-                  "resetSync"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "toggleSync": {
-                    "description": "turn sync off and on again for the store ([HowTo]'s 134410 case)",
+                  },
+                  {
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
-                      "removeStoreFirst": {
-                        "description": "false: a second container on the same store, setup fails (134410) and the store stops syncing; true: the store is removed first, unexported changes are lost, everything is re-imported (default false)",
+                      "resetSync": {
+                        "description": "a mirroring reset of the store, with its reason",
+                        "enum": [
+                          "accountChange",
+                          "zoneDeleted",
+                          "userPurgedZone",
+                          "historyExpired",
+                          "tokenExpired"
+                        ]
+                      }
+                    },
+                    "required": [
+                      "resetSync"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "toggleSync": {
+                        "description": "turn sync off and on again for the store ([HowTo]'s 134410 case)",
+                        "type": "object",
+                        "additionalProperties": false,
+                        "properties": {
+                          "removeStoreFirst": {
+                            "description": "false: a second container on the same store, setup fails (134410) and the store stops syncing; true: the store is removed first, unexported changes are lost, everything is re-imported (default false)",
+                            "type": "boolean"
+                          }
+                        },
+                        "required": [
+                          "removeStoreFirst"
+                        ]
+                      }
+                    },
+                    "required": [
+                      "toggleSync"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "quota": {
+                        "description": "the owning account's iCloud quota in bytes, or null for unlimited",
+                        "oneOf": [
+                          {
+                            "type": "integer",
+                            "minimum": 0
+                          },
+                          {
+                            "type": "null"
+                          }
+                        ]
+                      }
+                    },
+                    "required": [
+                      "quota"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "throttle": {
+                        "description": "force the container's throttle on (true) or off (false)",
                         "type": "boolean"
                       }
                     },
                     "required": [
-                      "removeStoreFirst"
+                      "throttle"
                     ]
                   }
-                },
-                "required": [
-                  "toggleSync"
                 ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "quota": {
-                    "description": "the owning account's iCloud quota in bytes, or null for unlimited",
-                    "oneOf": [
-                      {
-                        "type": "integer",
-                        "minimum": 0
-                      },
-                      {
-                        "type": "null"
-                      }
-                    ]
-                  }
-                },
-                "required": [
-                  "quota"
-                ]
-              },
-              {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "throttle": {
-                    "description": "force the container's throttle on (true) or off (false)",
-                    "type": "boolean"
-                  }
-                },
-                "required": [
-                  "throttle"
-                ]
-              }
-            ]
-          }
-        },
-        "required": [
-          "at",
-          "devices",
-          "action"
-        ]
-      }
-    },
-    "expect": {
-      "$generated": "expect"
-    },
-    "sampleInterval": {
-      "$ref": "#/$defs/duration",
-      "description": "timeline.csv sampling interval; default about 200 samples"
-    },
-    "sweep": {
-      "type": "object",
-      "additionalProperties": false,
-      "properties": {
-        "factors": {
-          "description": "the factors: each a JSON path in the scenario and the values it takes",
-          "type": "array",
-          "items": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-              "path": {
-                "type": "string",
-                "description": "JSON path of the field, e.g. push.dropProbability or devices[1].power.battery"
-              },
-              "values": {
-                "type": "array",
-                "minItems": 1,
-                "description": "the values the field takes"
-              },
-              "zip": {
-                "type": "string",
-                "description": "factors with the same zip name step together instead of being crossed"
               }
             },
             "required": [
-              "path",
-              "values"
+              "at",
+              "devices",
+              "action"
             ]
           }
         },
-        "exclude": {
-          "description": "combinations to skip: objects of path: value, every listed factor having that value",
-          "type": "array",
-          "items": {
-            "type": "object",
-            "description": "path: value pairs; a combination matching all of them is skipped"
-          }
+        "expect": {
+          "$generated": "expect"
         },
-        "seeds": {
-          "description": "replications: a list, \"1..30\", or {\"from\": 1, \"count\": 30}",
-          "oneOf": [
-            {
+        "sampleInterval": {
+          "$ref": "#/$defs/duration",
+          "description": "timeline.csv sampling interval; default about 200 samples"
+        },
+        "sweep": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "factors": {
+              "description": "the factors: each a JSON path in the scenario and the values it takes",
               "type": "array",
               "items": {
-                "type": "integer",
-                "minimum": 0
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "path": {
+                    "type": "string",
+                    "description": "JSON path of the field, e.g. push.dropProbability or devices[1].power.battery"
+                  },
+                  "values": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "the values the field takes"
+                  },
+                  "zip": {
+                    "type": "string",
+                    "description": "factors with the same zip name step together instead of being crossed"
+                  }
+                },
+                "required": [
+                  "path",
+                  "values"
+                ]
               }
             },
-            {
-              "type": "string"
+            "exclude": {
+              "description": "combinations to skip: objects of path: value, every listed factor having that value",
+              "type": "array",
+              "items": {
+                "type": "object",
+                "description": "path: value pairs; a combination matching all of them is skipped"
+              }
             },
-            {
-              "type": "object",
-              "additionalProperties": false,
-              "properties": {
-                "from": {
-                  "description": "the first seed",
-                  "type": "integer",
-                  "minimum": 0
+            "seeds": {
+              "description": "replications: a list, \"1..30\", or {\"from\": 1, \"count\": 30}",
+              "oneOf": [
+                {
+                  "type": "array",
+                  "items": {
+                    "type": "integer",
+                    "minimum": 0
+                  }
                 },
-                "count": {
-                  "description": "how many seeds, consecutive from `from`",
-                  "type": "integer",
-                  "minimum": 1
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "from": {
+                      "description": "the first seed",
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "count": {
+                      "description": "how many seeds, consecutive from `from`",
+                      "type": "integer",
+                      "minimum": 1
+                    }
+                  },
+                  "required": [
+                    "from",
+                    "count"
+                  ]
                 }
-              },
-              "required": [
-                "from",
-                "count"
               ]
             }
-          ]
+          },
+          "description": "a parameter sweep for syncsim sweep (run ignores it)"
+        },
+        "outputs": {
+          "type": "array",
+          "items": {
+            "enum": [
+              "summary",
+              "latency",
+              "activities",
+              "timeline",
+              "objects"
+            ]
+          },
+          "description": "result files to write; default summary, latency, activities and timeline (summary is always written); objects (objects.csv: every store's objects at the end) only when named"
+        },
+        "tolerances": {
+          "$generated": "tolerances"
         }
-      },
-      "description": "a parameter sweep for syncsim sweep (run ignores it)"
-    },
-    "outputs": {
-      "type": "array",
-      "items": {
-        "enum": [
-          "summary",
-          "latency",
-          "activities",
-          "timeline",
-          "objects"
-        ]
-      },
-      "description": "result files to write; default summary, latency, activities and timeline (summary is always written); objects (objects.csv: every store's objects at the end) only when named"
-    },
-    "tolerances": {
-      "$generated": "tolerances"
+      }
     }
-  }
-}
-"""#
+    """#
 }

@@ -65,7 +65,9 @@ import Testing
       try moved.text.write(toFile: path, atomically: true, encoding: .utf8)
       let computed = syncsim("check", scenario, "--baseline", baseline)
       #expect(computed.code == 1)
-      #expect(computed.out.contains("gives other metrics: how a metric is computed changed, most latency.p50: 5.000 s → 4.881 s (-2.4 %)"))
+      #expect(
+        computed.out.contains(
+          "gives other metrics: how a metric is computed changed, most latency.p50: 5.000 s → 4.881 s (-2.4 %)"))
     }
   }
 

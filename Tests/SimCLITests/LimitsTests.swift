@@ -53,7 +53,9 @@ import Testing
   /// Issue 19: a fleet of independent accounts is estimated part by part: the latencies it
   /// keeps plus a few live parts, and the event and edit limits per part.
   @Test func aFleetOfIndependentAccountsIsEstimatedPartByPart() throws {
-    func fleet(_ perGroup: Int, hours: Int, rate: Int, outputs: String = #"["summary"]"#, accept: Bool = false) throws
+    func fleet(
+      _ perGroup: Int, hours: Int, rate: Int, outputs: String = #"["summary"]"#, accept: Bool = false
+    ) throws
       -> Scenario
     {
       try ScenarioDecoder.decode(
@@ -90,13 +92,16 @@ import Testing
       }
     }
     let perPart = problems(
-      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":2}],"workloads":[{"devices":"all","editsPerHour":1000}]}"#)
+      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":2}],"workloads":[{"devices":"all","editsPerHour":1000}]}"#
+    )
     #expect(perPart.contains { $0.contains("edits in all is over the limit of 20000000") }, "\(perPart)")
     let inAll = problems(
-      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":2000,"account":"perDevice"}],"workloads":[{"devices":"all","editsPerHour":100}]}"#)
+      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":2000,"account":"perDevice"}],"workloads":[{"devices":"all","editsPerHour":100}]}"#
+    )
     #expect(inAll.contains { $0.contains("edits in all is over the limit of 200000000") }, "\(inAll)")
     let fine = problems(
-      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":20,"account":"perDevice"}],"workloads":[{"devices":"all","editsPerHour":100}]}"#)
+      #"{"version":1,"duration":"3650d","devices":[{"name":"a","count":20,"account":"perDevice"}],"workloads":[{"devices":"all","editsPerHour":100}]}"#
+    )
     #expect(!fine.contains { $0.contains("edits") }, "\(fine)")
   }
 
@@ -116,7 +121,9 @@ import Testing
     try withTemporaryDirectory { directory in
       let out = directory + "/out"
       #expect(syncsim(["run", Self.quickstart, "--out", out]).code == 0)
-      let scenario = try ScenarioDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: Self.quickstart))), file: "q").0
+      let scenario = try ScenarioDecoder.decode(
+        Array(try Data(contentsOf: URL(fileURLWithPath: Self.quickstart))), file: "q"
+      ).0
       let report = ScenarioRunner.run(scenario)
       for (name, text) in report.files(version: SyncSimCommand.version, includeTrace: false) {
         #expect(try String(contentsOfFile: out + "/" + name, encoding: .utf8) == text, "\(name)")
@@ -185,6 +192,7 @@ import Testing
     let found = problems(
       #"{"version": 1, "devices": [{"name": "d", "count": 100000}], "outputs": ["summary"], "timeline": ["#
         + entries.joined(separator: ",") + "]}")
-    #expect(found.contains { $0.path == "timeline[20]" && $0.message.contains("over 2000000 devices in all") }, "\(found)")
+    #expect(
+      found.contains { $0.path == "timeline[20]" && $0.message.contains("over 2000000 devices in all") }, "\(found)")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SimMetrics
+import SimScenario
 import SimTestSupport
 import Testing
 
@@ -24,7 +25,8 @@ import Testing
       let number = { (row: [String], name: String) in Double(row[index(name)]) ?? 0 }
       let pending = table.rows.filter { $0[index("outcome")] == "pending" }
       #expect(pending.count > 300)
-      #expect(pending.allSatisfy { $0[index("stuckStage")] == "exportSchedule" && $0[index("stuckCause")] == "rateLimit" })
+      #expect(
+        pending.allSatisfy { $0[index("stuckStage")] == "exportSchedule" && $0[index("stuckCause")] == "rateLimit" })
       let schedule = pending.map { number($0, "exportSchedule") }.reduce(0, +)
       let rateLimit = pending.map { number($0, "exportBlocked.rateLimit") }.reduce(0, +)
       #expect(rateLimit / schedule > 0.999, "\(rateLimit) of \(schedule) s under rateLimit")
@@ -47,5 +49,19 @@ import Testing
       #expect(!pending.isEmpty)
       #expect(pending.allSatisfy { $0[cause] == "storeDisabled" })
     }
+  }
+}
+
+/// The audit `check` and the swarm run: every row's identities, to the nanosecond.
+@Suite struct RowAuditTests {
+  @Test func theAuditChecksEveryRowOfEveryPart() throws {
+    let text = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
+    let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "quickstart.json").0
+    let audit = try #require(ScenarioRunner.run(scenario, audit: true).audit)
+    // 118 rows (118 writes × the one other device), all visible: a stage check each, and an
+    // export, a notify and an import check.
+    #expect(audit.checks == 118 * 4)
+    #expect(audit.failures.isEmpty)
+    #expect(ScenarioRunner.run(scenario).audit == nil)
   }
 }

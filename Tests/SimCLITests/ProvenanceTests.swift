@@ -76,11 +76,17 @@ import Testing
       let hashColumn = try #require(table.columns.firstIndex(of: "scenarioHash"))
       let fingerprintColumn = try #require(table.columns.firstIndex(of: "fingerprint"))
       #expect(Set(table.rows.map { $0[hashColumn] }) == [try summaryRow(directory + "/p")["scenarioHash"]!])
-      #expect(table.rows.contains { $0[3] == "5" && $0[fingerprintColumn] == (try? summaryRow(directory + "/p"))?["fingerprint"] })
+      #expect(
+        table.rows.contains {
+          $0[3] == "5" && $0[fingerprintColumn] == (try? summaryRow(directory + "/p"))?["fingerprint"]
+        })
       let pointResolved = try String(contentsOfFile: directory + "/s/points/point-0000/resolved.json", encoding: .utf8)
       #expect(pointResolved.contains("\"seeds\": [4, 5]"))
       let summary = try String(contentsOfFile: directory + "/s/sweep-summary.csv", encoding: .utf8)
-      #expect(summary.hasPrefix("scenario,point,push.dropProbability,duration,metric,runs,n,mean,sd,ci95Low,ci95High,interval,scenarioHash,syncsimVersion\n"))
+      #expect(
+        summary.hasPrefix(
+          "scenario,point,push.dropProbability,duration,metric,runs,n,mean,sd,ci95Low,ci95High,interval,scenarioHash,syncsimVersion\n"
+        ))
     }
   }
 
@@ -121,7 +127,8 @@ import Testing
         "convergenceTime": [10, 12, 400, nil, nil],
         "latency.p50": [0, 0, 0, 0, 30],
       ]), factors: [])
-    let rows = Dictionary(uniqueKeysWithValues: summary.rows.map { ($0[2], Dictionary(uniqueKeysWithValues: zip(summary.columns, $0))) })
+    let rows = Dictionary(
+      uniqueKeysWithValues: summary.rows.map { ($0[2], Dictionary(uniqueKeysWithValues: zip(summary.columns, $0))) })
     let converged = try #require(rows["converged"])
     #expect(converged["interval"] == "wilson")
     let low = try #require(Double(converged["ci95Low"]!)), high = try #require(Double(converged["ci95High"]!))
@@ -170,14 +177,19 @@ import Testing
         }
         let results = CompareCommand.tests(a, b)
         tests = results.filter { $0.raw != nil }.count
-        if results.contains(where: { ["better", "worse", "changed"].contains($0.verdict.text) }) { splitsWithDiscovery += 1 }
+        if results.contains(where: { ["better", "worse", "changed"].contains($0.verdict.text) }) {
+          splitsWithDiscovery += 1
+        }
         if results.contains(where: { ($0.raw ?? 1) < 0.05 }) { splitsWithRawDiscovery += 1 }
       }
-      print("same-setup splits: \(splitsWithDiscovery)/50 with a Holm-significant verdict, \(splitsWithRawDiscovery)/50 with raw p < 0.05, \(tests) tests each")
+      print(
+        "same-setup splits: \(splitsWithDiscovery)/50 with a Holm-significant verdict, \(splitsWithRawDiscovery)/50 with raw p < 0.05, \(tests) tests each"
+      )
       #expect(tests > 50, "metrics tested per split: \(tests)")
       // Holm bounds the chance of any false verdict at 5 % per split: at most 2.5 of 50 expected.
       #expect(splitsWithDiscovery <= 5, "splits with a false verdict: \(splitsWithDiscovery) of 50")
-      #expect(splitsWithRawDiscovery >= 20, "uncorrected, false discoveries are common: \(splitsWithRawDiscovery) of 50")
+      #expect(
+        splitsWithRawDiscovery >= 20, "uncorrected, false discoveries are common: \(splitsWithRawDiscovery) of 50")
     }
   }
 

@@ -28,7 +28,8 @@ import Testing
     checker.observe(.storeCreated(store: StoreID(0), device: DeviceID(0), zone: ZoneID(0), scope: .private))
     checker.observe(.storeCreated(store: StoreID(1), device: DeviceID(1), zone: .none, scope: nil))
     checker.observe(.setupFailed(store: StoreID(0), code: 134410, at: t))
-    checker.observe(.activityRequested(activity: ActivityID(0), kind: .export, store: StoreID(0), trigger: .save, at: t))
+    checker.observe(
+      .activityRequested(activity: ActivityID(0), kind: .export, store: StoreID(0), trigger: .save, at: t))
     checker.observe(.activityStarted(activity: ActivityID(0), at: t))
     checker.observe(.committed(write: WriteID(1), activity: ActivityID(0), sequence: 1, at: t))
     checker.observe(.committed(write: WriteID(1), activity: ActivityID(0), sequence: 2, at: t))
