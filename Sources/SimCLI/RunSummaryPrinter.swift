@@ -57,11 +57,42 @@ enum RunSummaryPrinter {
           ? "none"
           : blocking.prefix(3).map { "\($0.0) \(DurationText.display(SimDuration(seconds: $0.1)))" }.joined(
             separator: ", ")))
+    if let waits = topCauses(report) { console.print("waits        " + waits) }
     let failed = report.expectations.filter { !$0.passed }
     if !report.expectations.isEmpty {
       console.print("expectations \(report.expectations.count - failed.count) met, \(failed.count) failed")
       for result in report.expectations { console.print("  \(result.passed ? "ok  " : "FAIL") \(result.description)") }
     }
     console.print("results      \(directory)/")
+  }
+
+  /// The largest causes of latency over every row, visible or stuck (to the end of the run), with
+  /// their share: what a person asks first ("what is it waiting on?"). Only where the run kept
+  /// its rows (`latency.csv`); nil otherwise.
+  static func topCauses(_ report: RunReport) -> String? {
+    guard report.scenario.outputs.contains("latency"), report.parts.allSatisfy({ $0.recorder != nil }) else {
+      return nil
+    }
+    var totals: [String: SimDuration] = [:]
+    var order: [String] = []
+    for part in report.parts {
+      for (name, total) in part.recorder!.causeTotals() {
+        if totals[name] == nil { order.append(name) }
+        totals[name, default: .zero] += total
+      }
+    }
+    let all = order.map { totals[$0]!.seconds }.reduce(0, +)
+    guard all > 0 else { return nil }
+    // The largest first; ties in pipeline order (a dictionary's order never reaches output).
+    let ranked = order.enumerated().sorted { a, b in
+      let (x, y) = (totals[a.element]!, totals[b.element]!)
+      return x != y ? x > y : a.offset < b.offset
+    }.map(\.element)
+    let rows = report.summary.value("rows").map(CSVTable.number) ?? "?"
+    return ranked.prefix(3).map { name in
+      let seconds = totals[name]!.seconds
+      return
+        "\(name) \(String(format: "%.0f", seconds / all * 100)) % (\(DurationText.display(SimDuration(seconds: seconds))))"
+    }.joined(separator: ", ") + "   of all \(rows) rows' time, stuck rows to the end"
   }
 }

@@ -37,6 +37,7 @@ struct RunPage {
   func html() -> Result<String, ReportProblem> {
     var body = header()
     body += section("Save-to-visible latency", latencyCDF())
+    body += section("What rows waited on: every row's time by cause", causeTable())
     body += section("Where the time goes: mean time per stage", stageBars())
     body += section("Blocked time per scheduler policy and wait cause, over simulated time", blockedOverTime())
     body += section("Device states", deviceTimeline())

@@ -50,4 +50,19 @@ import Testing
       }
     }
   }
+
+  /// Where a person looks: the console's `waits` line and the report's cause table name the
+  /// rate limit that holds the stuck rows, with the same total (issue 34 item 7).
+  @Test func theConsoleAndTheReportLeadWithWhatRowsWaitedOn() throws {
+    try withTemporaryDirectory { directory in
+      let run = syncsim("run", packageRoot + "/Scenarios/nudge-timer.json", "--out", directory)
+      #expect(run.out.contains("waits        importBlocked.rateLimit 100 % (47.31h), exportDecision 0 % (64.58s)"))
+      #expect(syncsim("report", directory).code == 0)
+      let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+      #expect(
+        html.contains(
+          "<table class=\"metrics\" id=\"causes\"><tr><th>cause</th><th>time</th><th>share</th></tr>"
+            + "<tr><th>importBlocked.rateLimit</th><td>47.31 h</td><td>99.9 %</td></tr>"))
+    }
+  }
 }
