@@ -58,6 +58,13 @@ enum RunSummaryPrinter {
           : blocking.prefix(3).map { "\($0.0) \(DurationText.display(SimDuration(seconds: $0.1)))" }.joined(
             separator: ", ")))
     if let waits = topCauses(report) { console.print("waits        " + waits) }
+    // A wait under a policy whose documented escape the model leaves out depends on that rule.
+    for definition in PolicyRegistry.standard.definitions {
+      guard let rule = definition.omittedRule, let held = summary.value("blocked.\(definition.name).total"), held > 0
+      else { continue }
+      console.print(
+        "note         \(definition.name) held activities for \(duration("blocked.\(definition.name).total")): \(rule)")
+    }
     let failed = report.expectations.filter { !$0.passed }
     if !report.expectations.isEmpty {
       console.print("expectations \(report.expectations.count - failed.count) met, \(failed.count) failed")

@@ -65,4 +65,17 @@ import Testing
             + "<tr><th>importBlocked.rateLimit</th><td>47.31 h</td><td>99.9 %</td></tr>"))
     }
   }
+
+  /// A run held by a policy whose documented escape the model leaves out says so (item 8).
+  @Test func aRunHeldByLowPowerModeNamesTheRuleTheModelLeavesOut() throws {
+    try withTemporaryDirectory { directory in
+      let held = syncsim("run", packageRoot + "/Scenarios/low-power-plug-cycle.json", "--out", directory + "/lp")
+      #expect(
+        held.out.contains(
+          "note         lowPowerMode held activities for 9.00h: dasd's rule that lets utility-priority activities "
+            + "through after 90 % of their window [RE] is not modelled"))
+      let free = syncsim("run", packageRoot + "/Scenarios/quickstart.json", "--out", directory + "/qs")
+      #expect(!free.out.contains("note "))
+    }
+  }
 }

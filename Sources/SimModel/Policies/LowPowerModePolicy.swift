@@ -22,7 +22,10 @@ public struct LowPowerModePolicy: SchedulerPolicy {
       PolicyOption(
         key: "batteryThreshold", kind: .number(min: 0, max: 100), defaultText: "30",
         source: "[RE] `_DASLowPowerModePolicy` 30 %", meaning: "percent below which plugged-in devices are refused too")
-    ]
+    ],
+    omittedRule:
+      "dasd's rule that lets utility-priority activities through after 90 % of their window [RE] is not modelled, "
+      + "so a real device may have run some of them sooner (docs/model-choices.md)"
   ) { options in
     var policy = LowPowerModePolicy()
     if let threshold = options.number("batteryThreshold") { policy.batteryThresholdPercent = threshold }

@@ -19,11 +19,15 @@ public struct PolicyDefinition: Sendable {
   public var options: [PolicyOption]
   /// Builds the policy from the options the scenario gave (the rest take their defaults).
   public var make: @Sendable (PolicyOptionValues) -> any SchedulerPolicy
+  /// A documented rule of the real policy that the model leaves out, if any: a run whose
+  /// activities this policy held says so, since the real device may have let them through.
+  public var omittedRule: String?
 
   public init(
     name: String, summary: String, source: String, isOnByDefault: Bool, options: [PolicyOption] = [],
-    make: @escaping @Sendable (PolicyOptionValues) -> any SchedulerPolicy
+    omittedRule: String? = nil, make: @escaping @Sendable (PolicyOptionValues) -> any SchedulerPolicy
   ) {
+    self.omittedRule = omittedRule
     self.name = name
     self.summary = summary
     self.source = source
