@@ -59,6 +59,7 @@ struct WorkloadTraits {
   var deleteShare: Double
   var entity: Int
   var foregroundOnly: Bool
+  var source: EditSource
   var store: Int?
   /// No Poisson edit after this.
   var until: SimTime
@@ -69,6 +70,7 @@ struct WorkloadTraits {
     deleteShare = workload.deleteShare
     entity = workload.entity
     foregroundOnly = workload.foregroundOnly
+    source = workload.source
     store = workload.store
     until = workload.until.map { SimTime($0) } ?? .distantFuture
   }

@@ -34,6 +34,19 @@ extension World {
     wake(device, sim: &sim)
   }
 
+  /// The app must run to edit (a workload's `source` is the app): a suspended or not-running app
+  /// is woken into the background for its grace period, with its export's background task, as a
+  /// background task of the app's own would.
+  mutating func runForEdit(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    let launched = devices[device.index].app == .notRunning
+    setAppState(device, .background, at: sim.now)
+    startGracePeriod(device, graceSeconds: devices[device.index].traits.app.backgroundGrace.seconds, sim: &sim)
+    wake(device, sim: &sim)
+    if launched {
+      for store in storeIDs(of: device) where isSyncing(store) { exportHistoryLeftByLastProcess(store, sim: &sim) }
+    }
+  }
+
   /// Suspends the app unless something keeps it running: its grace period or a push's runtime,
   /// or an export in progress within its background task's time.
   mutating func suspendIfIdle(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {

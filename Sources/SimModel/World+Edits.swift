@@ -21,6 +21,7 @@ extension World {
     scheduleNextEdit(device, workload, sim: &sim)
     if workload.foregroundOnly && devices[device.index].app != .foreground { return }
     guard let store = editTarget(device, storeIndex: workload.store) else { return }
+    if workload.source == .app && !processRuns(device) { runForEdit(device, sim: &sim) }
     let draw = devices[device.index].streams.edit.nextUnit()
     let kind: EditKind =
       draw < workload.insertShare ? .insert : draw < workload.insertShare + workload.deleteShare ? .delete : .update

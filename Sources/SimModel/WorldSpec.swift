@@ -92,6 +92,11 @@ public struct DeviceSpec: Sendable {
 }
 
 /// Poisson edits on a device (spec §4 workloads).
+/// What makes a workload's edits when the app is not in front.
+public enum EditSource: String, Sendable, CaseIterable, Codable {
+  case app, `extension`
+}
+
 public struct Workload: Equatable, Sendable {
   /// Mean edits per hour.
   public var editsPerHour: Double
@@ -103,6 +108,12 @@ public struct Workload: Equatable, Sendable {
   public var entity = 0
   /// Edits happen only while the app is in the foreground (a person edits in the app).
   public var foregroundOnly = false
+  /// What makes the edits when the app is not in front (issue 34): the app itself, which must
+  /// run to edit, so an edit wakes a suspended or not-running app into the background for its
+  /// `backgroundGrace` (as a background task would), or an extension (a widget, a share
+  /// extension) that saves to the shared store while the app sleeps, whose export waits for the
+  /// app's next run ([A] Core Data exports from the app's process).
+  public var source = EditSource.app
   /// The store the edits write: an index into the device's `stores`; nil writes the first
   /// syncing store.
   public var store: Int?

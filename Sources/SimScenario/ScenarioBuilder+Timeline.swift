@@ -71,7 +71,7 @@ extension ScenarioBuilder {
     guard let entries = reader.array(node, "workloads", maxCount: 10_000) else { return }
     let keys = [
       "devices", "editsPerHour", "every", "jitter", "from", "until", "insertShare", "deleteShare", "entity",
-      "foregroundOnly", "store",
+      "foregroundOnly", "source", "store",
     ]
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("workloads", index)
@@ -107,6 +107,9 @@ extension ScenarioBuilder {
       }
       if let foreground = reader.bool(fields["foregroundOnly"], ScenarioReader.join(path, "foregroundOnly")) {
         workload.foregroundOnly = foreground
+      }
+      if let source = reader.choice(fields["source"], ScenarioReader.join(path, "source"), EditSource.self) {
+        workload.source = source
       }
       workload.store = storeIndex(fields["store"], ScenarioReader.join(path, "store"), devices: devices, spec)
       for device in devices { spec.devices[device].workload = workload }

@@ -735,6 +735,11 @@ enum ScenarioSchemaTemplate {
                 "description": "edit only while the app is in front",
                 "default": false
               },
+              "source": {
+                "enum": ["app", "extension"],
+                "description": "what edits while the app is not in front: the app, which an edit wakes into the background for its backgroundGrace, or an extension (widget, share extension) whose saves wait for the app's next run to export",
+                "default": "app"
+              },
               "store": {
                 "type": "integer",
                 "description": "index into each device's stores (from 0); default the first syncing store",
