@@ -2,7 +2,8 @@ import Foundation
 
 /// One write's way to every other device.
 extension RunPage {
-  /// The slowest write: the visible row with the longest latency (the lowest write id on a tie).
+  /// The slowest write: the visible row with the longest latency (the lowest write id on a tie);
+  /// with no visible row, the first stuck one.
   func slowestWrite() -> Int? {
     guard let latency else { return nil }
     var best: (latency: Double, write: Int)?
@@ -12,7 +13,12 @@ extension RunPage {
         best = (value, write)
       }
     }
-    return best?.write
+    if let best { return best.write }
+    // No row became visible: the first write that is stuck somewhere (its journey runs to the end).
+    for row in latency.rows where !latency.text(row, "stuckStage").isEmpty {
+      if let write = Int(latency.text(row, "write")) { return write }
+    }
+    return nil
   }
 
   /// What a stage of `row` waited on most: the largest of its cause columns, or the stage itself.
@@ -47,7 +53,7 @@ extension RunPage {
   func journey() -> Result<String, ReportProblem> {
     guard let latency else { return .success(missing("latency.csv")) }
     guard let write = chosenWrite ?? slowestWrite() else {
-      return .success("<p class=\"note\">No row became visible: no journey to draw.</p>\n")
+      return .success("<p class=\"note\">No row was made: no journey to draw.</p>\n")
     }
     let rows = latency.rows.filter { latency.text($0, "write") == String(write) }
     guard let first = rows.first, let edited = latency.number(first, "editedAt") else {
