@@ -23,7 +23,9 @@ extension World {
     }
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for store in storeIDs(of: device) where isSyncing(store) {
-      requestImport(store, trigger: trigger, sim: &sim)
+      if fetchesOnForeground(store, launched: previous == .notRunning) {
+        requestImport(store, trigger: trigger, sim: &sim)
+      }
       if previous == .notRunning { exportHistoryLeftByLastProcess(store, sim: &sim) }
       if devices[device.index].traits.app.uiRefresh == .onLaunch {
         stores[store.index].uiToken = stores[store.index].appliedToken
@@ -36,6 +38,17 @@ extension World {
       }
     }
     signal(device, sim: &sim)
+  }
+
+  /// Whether coming to the front fetches: always for a private or shared store (a foreground app
+  /// imports on activation, spec §7); for a public-database store, as `polling.fetchOn` says.
+  func fetchesOnForeground(_ store: StoreID, launched: Bool) -> Bool {
+    guard zones[stores[store.index].zone.index].scope == .public else { return true }
+    switch spec.polling.fetchOn {
+    case .activation: return true
+    case .launch: return launched
+    case .interval: return false
+    }
   }
 
   /// A new process exports the saved history the last one left, whatever launched it (the person

@@ -233,6 +233,14 @@ public enum ParameterTable {
       meaning: "what the interval counts: time the app is in use, or wall-clock time",
       apply: { $0.polling.appUseClock = $1.word == "appUse" },
       read: { .choice($0.polling.appUseClock ? "appUse" : "wallClock") }),
+    World(
+      "polling.fetchOn", .choice(PublicFetchRule.allCases.map(\.rawValue)), default: .choice("activation"),
+      source: "[W] WWDC20 \"on launch or about every 30 minutes of use\" (launch); activation, the default, stands "
+        + "for launches after iOS terminates a suspended app, which the model does not simulate [assumed]",
+      meaning: "when a public-database store fetches besides its polls: at launch, at every activation, or on "
+        + "polls only (interval)",
+      apply: { $0.polling.fetchOn = PublicFetchRule(rawValue: $1.word) ?? .activation },
+      read: { .choice($0.polling.fetchOn.rawValue) }),
   ]
 
   static let scheduler: [World] = [
