@@ -20,8 +20,10 @@ extension World {
     }
     if changed {
       reportConditions(device, at: sim.now)
-      // Crossing a threshold (Low Power Mode's 30 %) is a signal for waiting activities.
-      if (before < 30) != (after < 30) || devices[device.index].lowPowerMode { signal(device, sim: &sim) }
+      // Crossing a threshold (Low Power Mode's 30 %, critical battery's 20 %) is a signal for
+      // waiting activities.
+      let crossed = [20.0, 30].contains { (before < $0) != (after < $0) }
+      if crossed || devices[device.index].lowPowerMode { signal(device, sim: &sim) }
     }
     sim.schedule(.batteryTick(device), after: World.batteryTickInterval)
   }

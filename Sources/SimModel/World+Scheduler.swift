@@ -149,7 +149,8 @@ extension World {
       runningInGroup: Int(storeState.runningInGroup),
       recentRuns: [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
-      online: device.online, devicesInAccount: Int(accounts[Int(device.account)].deviceCount))
+      online: device.online, devicesInAccount: Int(accounts[Int(device.account)].deviceCount),
+      appInForeground: device.app == .foreground)
   }
 
   /// Evaluates the policies in order; the first refusal blocks the activity.

@@ -17,6 +17,7 @@ public struct PolicyRegistry: Sendable {
     ActivityRateLimitPolicy.definition,
     LowPowerModePolicy.definition,
     NetworkPolicy.definition,
+    CriticalBatteryPolicy.definition,
     SingleDeviceAccountPolicy.definition,
   ])
 

@@ -24,7 +24,7 @@ struct PolicySet {
   private var others: [any SchedulerPolicy] = []
 
   /// Whether only the rate limiters read the run history (no researcher's policy might).
-  var onlyRateLimitsReadRuns: Bool { others.isEmpty }
+  var onlyRateLimitsReadRuns: Bool { !others.contains { $0.readsRunHistory } }
 
   init(_ policies: [any SchedulerPolicy]) {
     for policy in policies {
@@ -48,7 +48,7 @@ struct PolicySet {
   /// least a day when a researcher's policy might read them; 0 when no policy reads them.
   var runHorizonSeconds: Double {
     let limiters = rateLimits.map(\.horizonSeconds).max() ?? 0
-    return others.isEmpty ? limiters : max(limiters, Self.researchHorizonSeconds)
+    return onlyRateLimitsReadRuns ? limiters : max(limiters, Self.researchHorizonSeconds)
   }
 
   /// What a researcher's policy sees of the run history at least: dasd's longest CloudKit window.
