@@ -13,6 +13,7 @@ struct PolicySet {
     case rateLimit(Int)
     case lowPowerMode(Int)
     case network(Int)
+    case criticalBattery(Int)
     case other(Int)
   }
 
@@ -21,6 +22,7 @@ struct PolicySet {
   private var rateLimits: [ActivityRateLimitPolicy] = []
   private var lowPowerModes: [LowPowerModePolicy] = []
   private var networks: [NetworkPolicy] = []
+  private var criticalBatteries: [CriticalBatteryPolicy] = []
   private var others: [any SchedulerPolicy] = []
 
   /// Whether only the rate limiters read the run history (no researcher's policy might).
@@ -33,6 +35,8 @@ struct PolicySet {
       case let policy as ActivityRateLimitPolicy: order.append(.rateLimit(Self.add(policy, to: &rateLimits)))
       case let policy as LowPowerModePolicy: order.append(.lowPowerMode(Self.add(policy, to: &lowPowerModes)))
       case let policy as NetworkPolicy: order.append(.network(Self.add(policy, to: &networks)))
+      case let policy as CriticalBatteryPolicy:
+        order.append(.criticalBattery(Self.add(policy, to: &criticalBatteries)))
       default: order.append(.other(Self.add(policy, to: &others)))
       }
     }
@@ -90,6 +94,7 @@ struct PolicySet {
       return rateLimitsCannotRefuse ? .proceed : rateLimits[index].evaluate(activity, runs: runs)
     case .lowPowerMode(let index): return lowPowerModes[index].evaluate(activity)
     case .network(let index): return networks[index].evaluate(activity)
+    case .criticalBattery(let index): return criticalBatteries[index].evaluate(activity)
     case .other(let index): return others[index].evaluate(activity)
     }
   }
