@@ -213,11 +213,21 @@ struct CheckCommand {
     // The scenario changed when its resolved form hashes differently today: the committed
     // resolved.json is hashed again, so a new hash format or a new default is not a change.
     let committedHash = committedScenarioHash(directory) ?? value("scenarioHash")
-    let scenarioChanged = committedHash != report.scenarioHash
+    // A different hash with only unwritten members differing is a change of SyncSim's defaults:
+    // the model changed, not the scenario file.
+    let defaults = committedHash == report.scenarioHash ? [] : changedDefaults(report, directory)
+    let scenarioChanged = committedHash != report.scenarioHash && defaults == nil
+    if let defaults, !defaults.isEmpty {
+      information.append(
+        "defaults changed since the results were recorded: " + defaults.prefix(5).joined(separator: ", ")
+          + (defaults.count > 5 ? " and \(defaults.count - 5) more" : ""))
+    }
     let cause =
       scenarioChanged
       ? "the scenario file changed (scenarioHash \(committedHash ?? "?") → \(report.scenarioHash))"
-      : "the scenario is the same, so the model changed"
+      : defaults?.isEmpty == false
+        ? "the scenario file is the same but SyncSim's defaults changed, so the model changed"
+        : "the scenario is the same, so the model changed"
     let informationNote = information.isEmpty ? "" : "; information: " + information.joined(separator: "; ")
     if value("fingerprint") == report.fingerprint {
       let differing = produced.filter { file in
@@ -269,6 +279,16 @@ struct CheckCommand {
       "behaviour changed: \(moved.count) metric\(moved.count == 1 ? "" : "s") moved, most \(moved[0].line); "
       + "\(cause); fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)"
     return ([headline] + moved.map(\.line) + information, "")
+  }
+
+  /// The defaults that differ between the committed `resolved.json` and today's resolution of the
+  /// same scenario; nil when the scenario file itself changed (or there is no resolved.json).
+  static func changedDefaults(_ report: RunReport, _ directory: String) -> [String]? {
+    guard let data = FileManager.default.contents(atPath: OutputPath.join(directory, "resolved.json")),
+      let root = try? JSONParser.parse(Array(data)), let recorded = root.member("scenario")
+    else { return nil }
+    return ScenarioResolver.changedDefaults(
+      recorded: recorded, current: report.resolved, written: report.scenario.document)
   }
 
   /// The committed run's scenario hashed as this version hashes: nil without a readable

@@ -85,4 +85,6 @@ struct DeviceStreams {
   var network: RandomStream
   var scheduler: RandomStream
   var push: RandomStream
+  /// Background runtimes (a push launch's).
+  var background: RandomStream
 }

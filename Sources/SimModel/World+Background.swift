@@ -28,7 +28,9 @@ extension World {
 
   /// A push launched or resumed the app in the background: it runs for the push's runtime.
   mutating func runForPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    let runtime = devices[device.index].traits.app.pushRuntime
+    let app = devices[device.index].traits.app
+    let runtime = min(
+      app.pushRuntime.sampleDuration(using: &devices[device.index].streams.background), app.pushRuntimeLimit)
     devices[device.index].runsUntil = max(devices[device.index].runsUntil, sim.now + runtime)
     sim.schedule(.suspend(device), at: devices[device.index].runsUntil)
     wake(device, sim: &sim)

@@ -47,6 +47,61 @@ public enum ScenarioResolver {
     return out
   }
 
+  /// Where a recorded resolved scenario and today's differ only in members the scenario file does
+  /// not write: the defaults that changed since (`devices[1].pushRuntime`), in document order.
+  /// Nil when a member the file writes differs (the file changed); empty when nothing differs.
+  public static func changedDefaults(recorded: JSONNode, current: JSONNode, written: JSONNode) -> [String]? {
+    var paths: [(path: String, steps: [JSONNode.PathStep])] = []
+    differences(recorded, current, path: "", steps: [], top: true, into: &paths)
+    for difference in paths where writes(written, difference.steps) { return nil }
+    return paths.map(\.path)
+  }
+
+  static func differences(
+    _ a: JSONNode, _ b: JSONNode, path: String, steps: [JSONNode.PathStep], top: Bool,
+    into paths: inout [(path: String, steps: [JSONNode.PathStep])]
+  ) {
+    switch (a.value, b.value) {
+    case (.object(let left), .object(let right)):
+      var keys = left.map(\.key)
+      for member in right where !keys.contains(member.key) { keys.append(member.key) }
+      for key in keys where !(top && ignoredForHash.contains(key)) {
+        let child = (path.isEmpty ? key : path + "." + key, steps + [.key(key)])
+        guard let x = left.first(where: { $0.key == key })?.value, let y = right.first(where: { $0.key == key })?.value
+        else {
+          paths.append(child)
+          continue
+        }
+        differences(x, y, path: child.0, steps: child.1, top: false, into: &paths)
+      }
+    case (.array(let left), .array(let right)) where left.count == right.count:
+      for index in left.indices {
+        differences(
+          left[index], right[index], path: path + "[\(index)]", steps: steps + [.index(index)], top: false,
+          into: &paths)
+      }
+    default:
+      if canonicalText(a) != canonicalText(b) { paths.append((path, steps)) }
+    }
+  }
+
+  /// Whether `document` has a member at `steps` (a path it writes).
+  static func writes(_ document: JSONNode, _ steps: [JSONNode.PathStep]) -> Bool {
+    var node = document
+    for step in steps {
+      switch (step, node.value) {
+      case (.key(let key), .object(let members)):
+        guard let next = members.first(where: { $0.key == key })?.value else { return false }
+        node = next
+      case (.index(let index), .array(let elements)):
+        guard elements.indices.contains(index) else { return false }
+        node = elements[index]
+      default: return false
+      }
+    }
+    return true
+  }
+
   /// The version of what `hash` covers. Version 2 leaves defaults out, so a new key whose
   /// default keeps behaviour changes no scenario's hash; a change to what is hashed bumps it.
   public static let hashFormat = "syncsim-scenario-hash-2"

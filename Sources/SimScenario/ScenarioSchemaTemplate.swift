@@ -423,6 +423,9 @@ enum ScenarioSchemaTemplate {
               "pushRuntime": {
                 "$parameters": "devices:pushRuntime"
               },
+              "pushRuntimeLimit": {
+                "$parameters": "devices:pushRuntimeLimit"
+              },
               "modelVersion": {
                 "type": "integer",
                 "description": "the model version this group's app runs (default model.version)",
