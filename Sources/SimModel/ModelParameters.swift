@@ -57,8 +57,17 @@ public struct ServerParameters: Equatable, Sendable {
   /// TN3162), or every device of the container (true: spec §11.9 read literally).
   public var retryAfterHoldsContainer = false
   /// Requests per minute one device may send before answers turn to requestRateLimited (a
-  /// device-side throttle, TN3162); nil = none. Retry-after is drawn from `throttleRetryAfter`.
+  /// device-side throttle, TN3162); nil = none.
   public var deviceThrottleRequestsPerMinute: Double? = nil
+  /// The retry-after of a requestRateLimited answer. [A][C] as `throttleRetryAfter` (the published
+  /// values do not tell the two errors apart: TN3162's 51.6 s is a requestRateLimited).
+  public var deviceThrottleRetryAfter = Distribution.lognormal(median: 37, p99: 113)
+  /// Probability that the container's setup on a store's first use fails with serviceUnavailable
+  /// ("Error connecting to CloudKit daemon"), to be tried again after `setupRetryAfter`. [assumed] 0.
+  public var setupFailureProbability = 0.0
+  /// The retry-after of a failed setup. [C] 5 s: a logged "Service Unavailable … Error connecting
+  /// to CloudKit daemon … Retry after 5.0 seconds" during the mirroring delegate's setup.
+  public var setupRetryAfter = Distribution.constant(5)
   /// Probability that a request answers zoneBusy. [assumed] 0.
   public var zoneBusyProbability = 0.0
   /// The first zoneBusy delay, doubling per attempt. [A] CKError.h "a few seconds": 2 s [assumed].

@@ -45,6 +45,17 @@ extension World {
   }
 
   mutating func setupDone(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    // The setup may fail as the CloudKit daemon answers serviceUnavailable: tried again after the
+    // answer's retry-after (drawn only when failures are on, so other runs keep their streams).
+    let device = owner(of: store).index
+    if spec.server.setupFailureProbability > 0,
+      devices[device].streams.network.bernoulli(spec.server.setupFailureProbability)
+    {
+      let wait = spec.server.setupRetryAfter.sampleDuration(using: &devices[device].streams.network)
+      sink.observe(.cloudError(store: store, error: .serviceUnavailable, retryAfter: wait, at: sim.now))
+      sim.schedule(.setupDone(store), after: wait + spec.server.setupTime)
+      return
+    }
     stores[store.index].setup = .done
     // Suspended or terminated meanwhile: an activation, a launch or a push asks for the import,
     // and the wake asks for the export a save asked for before the setup (a save just before

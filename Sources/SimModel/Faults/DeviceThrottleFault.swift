@@ -9,7 +9,7 @@ struct DeviceThrottleFault: RequestFault {
   init?(server: ServerParameters) {
     guard let limit = server.deviceThrottleRequestsPerMinute else { return nil }
     requestsPerMinute = limit
-    retryAfter = server.throttleRetryAfter
+    retryAfter = server.deviceThrottleRetryAfter
   }
 
   var error: CloudError { .requestRateLimited }

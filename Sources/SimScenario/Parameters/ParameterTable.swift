@@ -167,6 +167,23 @@ public enum ParameterTable {
       apply: { $0.server.deviceThrottleRequestsPerMinute = $1.number },
       read: { $0.server.deviceThrottleRequestsPerMinute.map { .number($0) } }),
     World(
+      "cloud.deviceThrottleRetryAfter", .distribution, unit: "s",
+      default: .distribution(#"{"lognormal": {"median": "37s", "p99": "113s"}}"#),
+      source: "[A][C] as cloud.throttle.retryAfter: the published values do not tell the errors apart",
+      meaning: "the retry-after of a requestRateLimited answer", needs: "cloud.deviceThrottleRequestsPerMinute",
+      apply: { $0.server.deviceThrottleRetryAfter = $1.distribution },
+      read: { .distribution($0.server.deviceThrottleRetryAfter) }),
+    World(
+      "cloud.setupFailureProbability", .ratio(belowOne: true), unit: "ratio", default: .number(0), source: "[assumed]",
+      meaning: "probability that a store's container setup fails with serviceUnavailable (the CloudKit daemon) and "
+        + "is tried again after setupRetryAfter",
+      apply: { $0.server.setupFailureProbability = $1.number }, read: { .number($0.server.setupFailureProbability) }),
+    World(
+      "cloud.setupRetryAfter", .distribution, unit: "s", default: .distribution(#""5s""#),
+      source: "[C] a logged \"Error connecting to CloudKit daemon … Retry after 5.0 seconds\" during setup",
+      meaning: "the retry-after of a failed setup", needs: "cloud.setupFailureProbability",
+      apply: { $0.server.setupRetryAfter = $1.distribution }, read: { .distribution($0.server.setupRetryAfter) }),
+    World(
       "cloud.zoneBusyProbability", .ratio(belowOne: true), unit: "ratio", default: .number(0), source: "[assumed]",
       meaning: "probability that a request answers zoneBusy",
       swarm: .init(probability: 0.3, lower: 0.01, upper: 0.2),
