@@ -34,6 +34,11 @@ struct DeviceState {
   /// The zone of the push APNs defers while the device is under power restriction, or none.
   var deferredPushZone = ZoneID.none
   var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
+  /// When the person last opened the app (the start of the run counts as one).
+  var lastOpenedAt = SimTime.zero
+  /// The next background push of the device's other apps (`otherAppsBackgroundPushesPerHour`),
+  /// admitted against the shared budget when this app's next push is.
+  var otherAppsNextPushAt: SimTime?
   /// In the background: the process runs at least until then (the grace period after leaving
   /// the foreground, or a push's runtime).
   var runsUntil = SimTime.zero

@@ -102,6 +102,14 @@ public struct PushParameters: Equatable, Sendable {
   public var dropProbability = 0.0
   /// Background pushes per hour that wake the app; more are held. [A] "two or three per hour": 3.
   public var backgroundBudgetPerHour = 3
+  /// Background pushes per day that wake apps, device-wide (all apps share it; the budget resets
+  /// every 24 hours of the run); nil = no daily budget. [C] Apple developer forums 776933: "the
+  /// budgets are reset every 24 hours"; no number is published.
+  public var backgroundBudgetPerDay: Int? = nil
+  /// An app the person has not opened for longer than this gets no background push at all. [C]
+  /// forums 776933: "not delivered to the app at all if the user has not launched the app for a
+  /// while"; the while is [assumed] 7 days (the app counts as opened at the start of the run).
+  public var deliveryRequiresLaunchWithin = SimDuration.days(7)
   /// Pushes to one device within this window coalesce into one, seconds. [assumed] 0 (off).
   public var coalescingWindow = SimDuration(seconds: 0.0)
   /// How long APNs stores a push for an offline device, seconds. [A] 30 days.
@@ -200,6 +208,13 @@ public struct DeviceConditions: Equatable, Sendable {
   public var chargePercentPerHour = 0.0
   /// Low Power Mode turns on by itself below this level (iOS offers it at 20 %); nil = never.
   public var autoLowPowerBelowPercent: Double? = nil
+  /// Background pushes per hour that other apps of the device receive: they use the device-wide
+  /// push budget this app shares (`push.backgroundBudgetPerHour`, `backgroundBudgetPerDay`),
+  /// arriving evenly. [C] forums 776933 ("across all apps on a device"); 0 [assumed].
+  public var otherAppsBackgroundPushesPerHour = 0.0
+  /// Run from Xcode with a debugger attached: the push budget does not apply, which is why a
+  /// developer's own tests look better than the field. [C] forums 776933.
+  public var debuggerAttached = false
 
   public init() {}
 }

@@ -14,6 +14,7 @@ extension World {
     guard previous != .foreground else { return }
     devices[device.index].forceQuit = false
     devices[device.index].launchedForPush = false
+    devices[device.index].lastOpenedAt = sim.now
     setAppState(device, .foreground, at: sim.now)
     wake(device, sim: &sim)
     releaseHeldPush(device, sim: &sim)

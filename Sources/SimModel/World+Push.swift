@@ -49,6 +49,41 @@ extension World {
     deliverPush(device, zone: zone, sim: &sim)
   }
 
+  /// Whether one more background push may wake the app: the device-wide budgets, per sliding
+  /// hour and per day of the run, shared with the other apps' pushes (which arrive evenly at
+  /// `otherAppsBackgroundPushesPerHour` and are admitted, or not, by the same budgets at their own
+  /// times); none with a debugger attached.
+  mutating func withinPushBudget(_ device: DeviceID, at now: SimTime) -> Bool {
+    let conditions = spec.devices[device.index].conditions
+    if conditions.debuggerAttached { return true }
+    if conditions.otherAppsBackgroundPushesPerHour > 0 {
+      let period = SimDuration(seconds: 3600 / conditions.otherAppsBackgroundPushesPerHour)
+      var next = devices[device.index].otherAppsNextPushAt ?? SimTime.zero + period
+      while next <= now {
+        if fitsPushBudget(device, at: next) { pushWakes[device.index].append(next) }
+        next = next + period
+      }
+      devices[device.index].otherAppsNextPushAt = next
+    }
+    return fitsPushBudget(device, at: now)
+  }
+
+  /// Whether a wake at `time` fits the hourly and daily budgets, given the wakes before it.
+  mutating func fitsPushBudget(_ device: DeviceID, at time: SimTime) -> Bool {
+    let day = Int64(86_400_000_000_000)
+    let dayStart = SimTime(nanoseconds: time.nanoseconds / day * day)
+    let hourAgo = time.advanced(by: .seconds(-3600))
+    // Wakes older than both windows no longer count.
+    let daily = spec.push.backgroundBudgetPerDay
+    let horizon = daily == nil ? hourAgo : min(hourAgo, SimTime(nanoseconds: dayStart.nanoseconds - 1))
+    pushWakes[device.index].removeAll { $0 <= horizon }
+    if pushWakes[device.index].lazy.filter({ $0 > hourAgo }).count >= spec.push.backgroundBudgetPerHour {
+      return false
+    }
+    if let daily, pushWakes[device.index].lazy.filter({ $0 >= dayStart }).count >= daily { return false }
+    return true
+  }
+
   /// The device received a push: wake the app within its budget, or hold it.
   mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].traits.app.backgroundPush else {
@@ -60,7 +95,9 @@ extension World {
       importForPush(device, zone: zone, sim: &sim)
       return
     }
-    if devices[device.index].forceQuit {
+    if devices[device.index].forceQuit
+      || sim.now - devices[device.index].lastOpenedAt > spec.push.deliveryRequiresLaunchWithin
+    {
       sink.observe(.push(device: device, event: .discarded, at: sim.now))
       return
     }
@@ -73,9 +110,7 @@ extension World {
       sink.observe(.push(device: device, event: .deferred, at: sim.now))
       return
     }
-    let hourAgo = sim.now.advanced(by: .seconds(-3600))
-    pushWakes[device.index].removeAll { $0 <= hourAgo }
-    guard pushWakes[device.index].count < spec.push.backgroundBudgetPerHour else {
+    guard withinPushBudget(device, at: sim.now) else {
       if devices[device.index].heldPushZone.exists {
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }

@@ -426,6 +426,12 @@ enum ScenarioSchemaTemplate {
               "pushRuntimeLimit": {
                 "$parameters": "devices:pushRuntimeLimit"
               },
+              "otherAppsBackgroundPushesPerHour": {
+                "$parameters": "devices:otherAppsBackgroundPushesPerHour"
+              },
+              "debuggerAttached": {
+                "$parameters": "devices:debuggerAttached"
+              },
               "modelVersion": {
                 "type": "integer",
                 "description": "the model version this group's app runs (default model.version)",

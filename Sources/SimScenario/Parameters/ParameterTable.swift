@@ -223,6 +223,20 @@ public enum ParameterTable {
       apply: { $0.push.backgroundBudgetPerHour = $1.integer },
       read: { .integer($0.push.backgroundBudgetPerHour) }),
     World(
+      "push.backgroundBudgetPerDay", .integer(min: 0, max: 1_000_000), unit: "wakes/day", default: .absent("none"),
+      source: "[C] Apple developer forums 776933: budgets \"reset every 24 hours\"; no number published",
+      meaning: "background pushes per day that wake apps, device-wide (shared with other apps; resets every 24 h "
+        + "of the run)",
+      apply: { $0.push.backgroundBudgetPerDay = $1.integer }, read: { $0.push.backgroundBudgetPerDay.map { .integer($0) } }),
+    World(
+      "push.deliveryRequiresLaunchWithin", .duration(positive: true), unit: "s", default: .duration("7d"),
+      source: "[C] forums 776933: \"not delivered to the app at all if the user has not launched the app for a "
+        + "while\"; the while [assumed]",
+      meaning: "an app not opened by the person for longer than this gets no background push (the start counts as "
+        + "an opening)",
+      apply: { $0.push.deliveryRequiresLaunchWithin = $1.duration },
+      read: { .duration($0.push.deliveryRequiresLaunchWithin) }),
+    World(
       "push.coalescingWindow", .duration(positive: false), unit: "s", default: .duration("0"), source: "[assumed]",
       meaning: "pushes to one device within this window coalesce into one (0 = off)",
       apply: { $0.push.coalescingWindow = $1.duration },
@@ -338,6 +352,17 @@ public enum ParameterTable {
       source: "iOS offers it at 20 %", meaning: "Low Power Mode turns on by itself below this battery level",
       apply: { $0.conditions.autoLowPowerBelowPercent = $1.number },
       read: { $0.conditions.autoLowPowerBelowPercent.map { .number($0) } }),
+    Device(
+      "otherAppsBackgroundPushesPerHour", .number(min: 0, max: 3600), unit: "pushes/h", default: .number(0),
+      source: "[C] forums 776933: the budget is \"across all apps on a device\"; load [assumed]",
+      meaning: "background pushes other apps of the device receive, evenly: they use the device-wide budget",
+      apply: { $0.conditions.otherAppsBackgroundPushesPerHour = $1.number },
+      read: { .number($0.conditions.otherAppsBackgroundPushesPerHour) }),
+    Device(
+      "debuggerAttached", .bool, default: .bool(false),
+      source: "[C] forums 776933: \"the throttle is disabled if you run your app with a debugger attached\"",
+      meaning: "run from Xcode with a debugger: the push budget does not apply",
+      apply: { $0.conditions.debuggerAttached = $1.bool }, read: { .bool($0.conditions.debuggerAttached) }),
     Device(
       "network.online", .bool, default: .bool(true), source: "", meaning: "connected at the start",
       apply: { $0.conditions.online = $1.bool }, read: { .bool($0.conditions.online) }),
