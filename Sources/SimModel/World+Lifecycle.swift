@@ -213,8 +213,22 @@ extension World {
       sim.schedule(.sessionStart(device), at: max(at, sim.now))
       return
     }
-    let gap = devices[device.index].streams.usage.exponential(mean: 86_400 / usage.sessionsPerDay)
-    sim.schedule(.sessionStart(device), after: SimDuration(seconds: gap))
+    guard let weights = usage.byHour, let start = spec.clockStart, let peak = weights.max(), peak > 0 else {
+      let gap = devices[device.index].streams.usage.exponential(mean: 86_400 / usage.sessionsPerDay)
+      sim.schedule(.sessionStart(device), after: SimDuration(seconds: gap))
+      return
+    }
+    // Hourly rates by thinning: candidates at the peak hour's rate, each kept with its hour's
+    // share of the peak; the mean of the weights keeps `sessionsPerDay` a day.
+    let mean = weights.reduce(0, +) / 24
+    let peakRate = usage.sessionsPerDay * peak / mean
+    var at = sim.now
+    for _ in 0..<100_000 {
+      at = at + SimDuration(seconds: devices[device.index].streams.usage.exponential(mean: 86_400 / peakRate))
+      let hour = Int(((at.nanoseconds + start.nanoseconds) / 3_600_000_000_000) % 24)
+      if devices[device.index].streams.usage.nextUnit() < weights[hour] / peak { break }
+    }
+    sim.schedule(.sessionStart(device), at: at)
   }
 
   mutating func sessionStart(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {

@@ -13,6 +13,9 @@ public struct WorldSpec: Sendable {
   public var polling = PollingParameters()
   /// Whether a second export request is dropped while one is pending. [A] TN3163 error 134417.
   public var exportRequestCoalescing = true
+  /// The time of day at the run's start (`start`), for clock times and hourly usage; nil when the
+  /// scenario gives none (offsets only).
+  public var clockStart: SimDuration?
   /// The app's entities; edits pick from these.
   public var entities: [EntityDescription] = [EntityDescription(name: "Item")]
   /// Number of iCloud accounts.
@@ -142,6 +145,10 @@ public struct UsageModel: Equatable, Sendable {
   public var sessionLength = Distribution.lognormal(median: 120, p99: 1200)
   /// From a session's end to suspension, seconds; nil uses the app's `backgroundGrace`.
   public var suspendAfterSeconds: Double? = nil
+  /// Relative session rates for each hour of the day (24 weights, from midnight; needs the
+  /// run's `clockStart`): sessions stay `sessionsPerDay` a day on average, spread as people
+  /// open apps, in the morning and evening more than at night. Nil spreads them evenly.
+  public var byHour: [Double]?
   /// Sessions on a clock rather than Poisson (`sessionsPerDay` is then 86,400 / period).
   public var period: Period?
   public init(sessionsPerDay: Double) { self.sessionsPerDay = sessionsPerDay }

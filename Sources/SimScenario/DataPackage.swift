@@ -144,6 +144,7 @@ public enum DataPackage {
     ],
     "timeline.csv": [
       "time": time("the sample's time"),
+      "clock": text("the sample's time of day, HH:MM:SS (with the scenario's start)"),
       "device": text("the device"),
       "app": text("the app's state: foreground, background, suspended or notRunning"),
       "batteryPercent": Field(type: "number", unit: "%", description: "battery level"),

@@ -14,10 +14,19 @@ extension RunReport {
 
   /// The columns of `timeline.csv`.
   public var timelineColumns: [String] {
-    [
-      "scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online",
-      "pendingWrites", "behindWrites", "converged",
-    ]
+    // With a `start`, the time of day beside each offset (a run without one keeps its columns).
+    ["scenario", "seed", "time"] + (scenario.spec.clockStart == nil ? [] : ["clock"])
+      + [
+        "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online", "pendingWrites", "behindWrites",
+        "converged",
+      ]
+  }
+
+  /// The time of day at `time` into the run, "HH:MM:SS" (days wrap), for a run with a `start`.
+  static func clock(_ time: SimTime, start: SimDuration) -> String {
+    let seconds = ((time.nanoseconds + start.nanoseconds) / 1_000_000_000) % 86_400
+    let two = { (value: Int64) in value < 10 ? "0\(value)" : String(value) }
+    return "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
   }
 
   /// Each row of `timeline.csv`, in order, into `table` (a table in memory or a stream to a file).
@@ -74,13 +83,14 @@ extension RunReport {
           behindIndex += 1
         }
         table.append(
-          runColumns + [
-            CSVTable.seconds(now), scenario.deviceNames[device], app.rawValue,
-            condition.map { CSVTable.number($0.batteryPercent) } ?? "", flag(condition?.pluggedIn),
-            flag(condition?.lowPowerMode),
-            flag(condition?.online), String(pendingCount), String(behindCount),
-            pendingCount == 0 && behindCount == 0 ? "1" : "0",
-          ])
+          runColumns + [CSVTable.seconds(now)]
+            + (scenario.spec.clockStart.map { [Self.clock(now, start: $0)] } ?? []) + [
+              scenario.deviceNames[device], app.rawValue,
+              condition.map { CSVTable.number($0.batteryPercent) } ?? "", flag(condition?.pluggedIn),
+              flag(condition?.lowPowerMode),
+              flag(condition?.online), String(pendingCount), String(behindCount),
+              pendingCount == 0 && behindCount == 0 ? "1" : "0",
+            ])
         time += step
       }
     }

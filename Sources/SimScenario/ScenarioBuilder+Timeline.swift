@@ -123,7 +123,9 @@ extension ScenarioBuilder {
       guard
         let fields = reader.object(
           entry, path,
-          known: ["devices", "sessionsPerDay", "every", "jitter", "from", "until", "sessionLength", "suspendAfter"])
+          known: [
+            "devices", "sessionsPerDay", "every", "jitter", "from", "until", "sessionLength", "suspendAfter", "byHour",
+          ])
       else { continue }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let period = self.period(fields, path, rateKey: "sessionsPerDay")
@@ -139,8 +141,29 @@ extension ScenarioBuilder {
       if let suspend = reader.duration(fields["suspendAfter"], ScenarioReader.join(path, "suspendAfter")) {
         usage.suspendAfterSeconds = suspend.seconds
       }
+      usage.byHour = byHour(fields["byHour"], ScenarioReader.join(path, "byHour"), spec)
       for device in devices { spec.devices[device].usage = usage }
     }
+  }
+
+  /// `byHour`: 24 non-negative weights, one per hour from midnight, not all zero; it needs `start`.
+  func byHour(_ node: JSONNode?, _ path: String, _ spec: WorldSpec) -> [Double]? {
+    guard let entries = reader.array(node, path, maxCount: 24) else { return nil }
+    let weights = entries.enumerated().compactMap { reader.number($1, ScenarioReader.index(path, $0), min: 0) }
+    guard weights.count == entries.count else { return nil }
+    if weights.count != 24 {
+      reader.problem(path, "\(weights.count) weights; one per hour of the day is 24", hint: "from midnight to 23:00")
+      return nil
+    }
+    if weights.allSatisfy({ $0 == 0 }) {
+      reader.problem(path, "every weight is 0", hint: "sessions need at least one hour with a weight")
+      return nil
+    }
+    if spec.clockStart == nil {
+      reader.problem(path, "hourly usage needs the run's \"start\"", hint: "add \"start\": \"07:00\"")
+      return nil
+    }
+    return weights
   }
 
   /// A periodic pattern (`every`, `jitter`, `from`, `until`) instead of the Poisson `rateKey`;
@@ -190,6 +213,21 @@ extension ScenarioBuilder {
     "lowPower", "battery", "nudge", "edit", "bulkInsert", "resetSync", "toggleSync", "quota", "throttle",
   ]
 
+  /// A timeline entry's time: an offset from the start, or a clock time ("23:00") at its next
+  /// occurrence at or after the run's `start` (the next day when it is earlier in the day).
+  func at(_ node: JSONNode?, _ path: String, _ spec: WorldSpec) -> SimDuration? {
+    if case .string(let text)? = node?.value, let clock = Self.clockTime(text) {
+      guard let start = spec.clockStart else {
+        reader.problem(path, "the clock time \"\(text)\" needs the run's \"start\"", hint: "add \"start\": \"22:00\"")
+        return nil
+      }
+      let day = SimDuration.days(1)
+      return SimDuration(
+        nanoseconds: ((clock - start).nanoseconds % day.nanoseconds + day.nanoseconds) % day.nanoseconds)
+    }
+    return reader.duration(node, path, max: ScenarioDecoder.Limits.maxDuration)
+  }
+
   func timeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
     guard let entries = reader.array(node, "timeline", maxCount: ScenarioDecoder.Limits.maxTimelineEntries) else {
       return
@@ -198,7 +236,7 @@ extension ScenarioBuilder {
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("timeline", index)
       guard let fields = reader.object(entry, path, known: ["at", "devices", "action"]) else { continue }
-      let at = reader.required(fields, "at", path) { reader.duration($0, $1, max: ScenarioDecoder.Limits.maxDuration) }
+      let at = reader.required(fields, "at", path) { node, atPath in self.at(node, atPath, spec) }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let parsed = reader.required(fields, "action", path) { self.action($0, $1, devices: devices ?? [], spec) }
       guard let at, let devices, let (action, store) = parsed else { continue }

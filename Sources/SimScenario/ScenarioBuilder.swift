@@ -66,6 +66,7 @@ struct ScenarioBuilder {
         hint: "begin with a letter or digit")
     }
     let description = reader.string(top["description"], "description") ?? ""
+    if let start = top["start"] { spec.clockStart = clockStart(start) }
     if let seedNode = top["seed"] { spec.seed = seed(seedNode) ?? spec.seed }
     if let duration = reader.duration(
       top["duration"], "duration", positive: true, max: ScenarioDecoder.Limits.maxDuration)
@@ -150,6 +151,38 @@ struct ScenarioBuilder {
       return step
     }
     return .days(1)
+  }
+
+  /// `start`: the time of day at the run's start, "22:00", "22:00:30" or with a date
+  /// "2026-03-02T22:00" (the date is for the reader; the model needs the time of day).
+  func clockStart(_ node: JSONNode) -> SimDuration? {
+    guard let text = reader.string(node, "start") else { return nil }
+    let time = text.split(separator: "T").last.map(String.init) ?? text
+    let datePart = text.contains("T") ? String(text.split(separator: "T")[0]) : nil
+    let dateOK =
+      datePart.map { part in
+        let fields = part.split(separator: "-", omittingEmptySubsequences: false)
+        return fields.count == 3 && fields.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+      } ?? true
+    guard dateOK, text.split(separator: "T").count <= 2, let clock = Self.clockTime(time) else {
+      reader.problem(
+        "start", "\"\(text)\" is not a time of day", hint: "for example \"22:00\" or \"2026-03-02T22:00\"")
+      return nil
+    }
+    return clock
+  }
+
+  /// "HH:MM" or "HH:MM:SS" as the time since midnight; nil for anything else.
+  static func clockTime(_ text: String) -> SimDuration? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2 || parts.count == 3,
+      parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isNumber) })
+        || (parts[0].count == 1 && parts[0].allSatisfy(\.isNumber)),
+      let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours < 24, minutes < 60
+    else { return nil }
+    let seconds = parts.count == 3 ? Int64(parts[2]) : 0
+    guard let seconds, seconds < 60 else { return nil }
+    return .seconds(hours * 3600 + minutes * 60 + seconds)
   }
 
   func seed(_ node: JSONNode) -> UInt64? {

@@ -32,7 +32,7 @@ public enum ScenarioDecoder {
   static let topKeys = [
     "$schema", "version", "name", "description", "seed", "duration", "environment", "accounts", "devices", "model",
     "cloud", "push", "polling", "scheduler", "workloads", "usage", "timeline", "expect", "sampleInterval",
-    "tolerances", "outputs", "sweep",
+    "tolerances", "outputs", "sweep", "start",
   ]
 
   /// Where the first byte that is not valid UTF-8 is, or nil when all of it is.

@@ -827,6 +827,13 @@ enum ScenarioSchemaTemplate {
                   }
                 }
               },
+              "byHour": {
+                "type": "array",
+                "description": "24 relative session rates, one per hour from midnight (needs start): sessionsPerDay spread as people open apps",
+                "items": {"type": "number", "minimum": 0},
+                "minItems": 24,
+                "maxItems": 24
+              },
               "suspendAfter": {
                 "$ref": "#/$defs/duration",
                 "description": "from a session's end to suspension; by default the device's backgroundGrace (5 s [A])"
@@ -857,8 +864,11 @@ enum ScenarioSchemaTemplate {
             "additionalProperties": false,
             "properties": {
               "at": {
-                "description": "when the action happens, from the start of the run (a duration)",
-                "$ref": "#/$defs/duration"
+                "description": "when the action happens: a duration from the start of the run, or with start a clock time (\"23:00\", its next occurrence)",
+                "anyOf": [
+                  {"$ref": "#/$defs/duration"},
+                  {"type": "string", "pattern": "^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"}
+                ]
               },
               "devices": {
                 "description": "the devices it acts on: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these",
@@ -1140,7 +1150,12 @@ enum ScenarioSchemaTemplate {
         "expect": {
           "$generated": "expect"
         },
-        "sampleInterval": {
+        "start": {
+      "type": "string",
+      "description": "the time of day at the run's start, \"22:00\" or \"2026-03-02T22:00\" (the date is for the reader): timeline entries may then say \"at\": \"23:00\" (the next such time), usage may follow byHour, and timeline.csv gains a clock column",
+      "pattern": "^([0-9]+-[0-9]+-[0-9]+T)?[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"
+    },
+    "sampleInterval": {
           "$ref": "#/$defs/duration",
           "description": "timeline.csv sampling interval; default about 200 samples"
         },

@@ -1,0 +1,58 @@
+import Foundation
+import SimMetrics
+import SimTestSupport
+import Testing
+
+/// Time of day (issue 36 item 5): a start clock, clock times in the timeline (the next such
+/// time), usage by hour of day, and the time of day in timeline.csv.
+@Suite struct TimeOfDayTests {
+  static let scenario = #"""
+    {"version": 1, "name": "overnight", "duration": "2d", "start": "2026-03-02T22:00",
+     "devices": [{"name": "iphone"}, {"name": "ipad", "appState": "suspended"}],
+     "usage": [{"devices": "ipad", "sessionsPerDay": 48,
+                "byHour": [0,0,0,0,0,0,0,3,3,1,1,1,1,1,1,1,1,1,2,3,3,2,0,0]}],
+     "timeline": [{"at": "23:00", "devices": "iphone", "action": {"edit": "insert"}},
+                  {"at": "21:00", "devices": "iphone", "action": {"edit": "insert"}}],
+     "outputs": ["summary", "latency", "timeline"]}
+    """#
+
+  func table(_ path: String) throws -> [[String: String]] {
+    let table = try #require(CSVTable.parse(try String(contentsOfFile: path, encoding: .utf8)))
+    return table.rows.map { Dictionary(uniqueKeysWithValues: zip(table.columns, $0)) }
+  }
+
+  @Test func clockTimesUsageByHourAndTheClockColumn() throws {
+    try withTemporaryDirectory { directory in
+      let file = directory + "/overnight.json"
+      try Self.scenario.write(toFile: file, atomically: true, encoding: .utf8)
+      #expect(syncsim("run", file, "--out", directory + "/out").code == 0)
+      // 23:00 with a start at 22:00 is 1 h in; 21:00 is the next day's, 23 h in.
+      let edits = try table(directory + "/out/latency.csv").compactMap { Double($0["editedAt"]!) }
+      #expect(edits.sorted() == [3600.0, 82800.0])
+      let timeline = try table(directory + "/out/timeline.csv")
+      // Samples every 15 min (the default for a 2-day run): 22:00:00, 22:15:00, ...
+      #expect(timeline[0]["clock"] == "22:00:00" && timeline[1]["clock"] == "22:15:00")
+      #expect(timeline.first { $0["time"] == "86400.000000000" }?["clock"] == "22:00:00")
+      // Sessions only in the hours with a weight: none from 22:00 to 07:00.
+      let hours = Set(
+        timeline.filter { $0["device"] == "ipad" && $0["app"] == "foreground" }.map { Int($0["clock"]!.prefix(2))! })
+      #expect(!hours.isEmpty)
+      #expect(hours.isDisjoint(with: [0, 1, 2, 3, 4, 5, 6]), "\(hours.sorted())")
+    }
+  }
+
+  @Test func aClockTimeNeedsAStartAndAProfileNeedsTwentyFourHours() throws {
+    try withTemporaryDirectory { directory in
+      let file = directory + "/bad.json"
+      try #"""
+      {"version": 1, "devices": [{"name": "a"}],
+       "usage": [{"devices": "a", "sessionsPerDay": 4, "byHour": [1, 2]}],
+       "timeline": [{"at": "23:00", "devices": "a", "action": "background"}]}
+      """#.write(toFile: file, atomically: true, encoding: .utf8)
+      let result = syncsim("validate", file)
+      #expect(result.code == 65)
+      #expect(result.err.contains("timeline[0].at: the clock time \"23:00\" needs the run's \"start\""))
+      #expect(result.err.contains("usage[0].byHour: 2 weights; one per hour of the day is 24"))
+    }
+  }
+}
