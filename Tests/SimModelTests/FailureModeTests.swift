@@ -489,7 +489,7 @@ func at(_ seconds: Int64, _ devices: [Int], _ action: TimelineAction.Action) -> 
   @Test func aDeviceThrottleAnswersRequestRateLimitedAndTheDeviceWaits() {
     var spec = SchedulerTests.quietPair(hours: 2)
     spec.server.deviceThrottleRequestsPerMinute = 3
-    spec.server.throttleRetryAfter = .constant(20)
+    spec.server.deviceThrottleRetryAfter = .constant(20)
     spec.timeline = [at(60, [0], .bulkInsert(count: 30, entity: 0, oneSave: false, over: .seconds(30)))]
     let (log, recorder, outcome) = runLogged(spec)
     var limited: [(SimTime, SimTime)] = []
