@@ -36,7 +36,7 @@ extension RunPage {
     var svg = SVG.open(
       id: "blocked-over-time", width: Self.width, height: height, label: "Blocked time per policy over time")
     svg += SVG.horizontalGrid(ticks, y: y, left: left, right: right)
-    svg += timeAxisTicks(x: x, end: end, y: bottom)
+    svg += runTimeAxisTicks(x: x, end: end, y: bottom)
     let binWidth = (right - left) / Double(binCount)
     for (index, bin) in bins.enumerated() {
       var stacked = 0.0
@@ -52,7 +52,7 @@ extension RunPage {
       }
     }
     svg += axisLabels(
-      x: "simulated time (\(timeUnit(end).name))", y: "waiting (\(unit))", left: left, right: right, top: top,
+      x: runTimeTitle(end), y: "waiting (\(unit))", left: left, right: right, top: top,
       bottom: bottom)
     svg += SVG.legend(legendEntries, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
@@ -82,6 +82,38 @@ extension RunPage {
   /// The unit for a time axis that ends at `end` seconds.
   func timeUnit(_ end: Double) -> (name: String, seconds: Double) {
     end >= 172_800 ? ("d", 86400) : end >= 7200 ? ("h", 3600) : end >= 120 ? ("min", 60) : ("s", 1)
+  }
+
+  /// The time of day at the run's start, read from timeline.csv's `clock` column (a scenario with
+  /// a `start`); nil otherwise.
+  var clockStart: Double? {
+    guard let timeline, timeline.columns.contains("clock"), let first = timeline.rows.first,
+      timeline.number(first, "time") == 0
+    else { return nil }
+    let parts = timeline.text(first, "clock").split(separator: ":").compactMap { Double($0) }
+    guard parts.count == 3 else { return nil }
+    return parts[0] * 3600 + parts[1] * 60 + parts[2]
+  }
+
+  /// The title of a run-time axis: the time of day with a start, else the offset's unit.
+  func runTimeTitle(_ end: Double) -> String {
+    clockStart == nil ? "simulated time (\(timeUnit(end).name))" : "time of day (from the scenario's start)"
+  }
+
+  /// Ticks of a run-time axis: offsets, or with a start the time of day ("23:00").
+  func runTimeAxisTicks(x: SVG.Scale, end: Double, y: Double) -> String {
+    guard let start = clockStart else { return timeAxisTicks(x: x, end: end, y: y) }
+    let unit = timeUnit(end)
+    var out = ""
+    for tick in SVG.linearTicks(upTo: end / unit.seconds) where tick * unit.seconds <= end * 1.0001 {
+      let offset = tick * unit.seconds
+      let seconds = Int((start + offset).rounded()) % 86_400
+      let label = String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60)
+      let px = x(offset)
+      out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 4))\" class=\"axis\"/>"
+      out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 16))\" class=\"tick\" text-anchor=\"middle\">\(label)</text>\n"
+    }
+    return out
   }
 
   func timeAxisTicks(x: SVG.Scale, end: Double, y: Double) -> String {
@@ -161,8 +193,8 @@ extension RunPage {
       svg += "\n"
     }
     svg += marks(laneOf: laneOf, x: x)
-    svg += timeAxisTicks(x: x, end: end, y: bottom)
-    svg += SVG.xAxis("simulated time (\(timeUnit(end).name))", left: left, right: right, bottom: bottom)
+    svg += runTimeAxisTicks(x: x, end: end, y: bottom)
+    svg += SVG.xAxis(runTimeTitle(end), left: left, right: right, bottom: bottom)
     svg += SVG.legend(legend, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
     var caption =

@@ -55,4 +55,16 @@ import Testing
       #expect(result.err.contains("usage[0].byHour: 2 weights; one per hour of the day is 24"))
     }
   }
+
+  /// The report's run-time axes read the time of day when the scenario has a start.
+  @Test func theReportsTimeAxesShowTheTimeOfDay() throws {
+    try withTemporaryDirectory { directory in
+      #expect(syncsim("run", packageRoot + "/Scenarios/critical-battery-overnight.json", "--out", directory).code == 0)
+      #expect(syncsim("report", directory).code == 0)
+      let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+      #expect(
+        html.contains("text-anchor=\"middle\">22:00</text>") && html.contains("text-anchor=\"middle\">06:00</text>"))
+      #expect(html.components(separatedBy: "time of day (from the scenario").count - 1 == 2)
+    }
+  }
 }
