@@ -45,7 +45,7 @@ struct MaintenanceWindowPolicy: SchedulerPolicy {
     let (scenario, _) = try ScenarioDecoder.decode(Array(Self.scenario.utf8), file: "m.json", policies: registry)
     #expect(
       scenario.spec.scheduler.policies.map(\.name) == [
-        "activityGroup", "rateLimit", "lowPowerMode", "network", "maintenance",
+        "activityGroup", "rateLimit", "lowPowerMode", "network", "criticalBattery", "maintenance",
       ])
     let policy = try #require(scenario.spec.scheduler.policies.last as? MaintenanceWindowPolicy)
     #expect(policy.untilSeconds == 900)
@@ -86,12 +86,13 @@ struct MaintenanceWindowPolicy: SchedulerPolicy {
       #"{"version": 1, "devices": [{"name": "a"}], "scheduler": {"policies": {"activityGroup": {"limit": 3}, "rateLimit": {"lowPowerWindow": "2h", "exemptPushLaunches": false, "windows": [{"maxRuns": 5, "window": "1m"}]}, "lowPowerMode": false, "singleDeviceAccount": {"delay": "1h"}}}}"#
     let (scenario, _) = try ScenarioDecoder.decode(Array(text.utf8), file: "d.json")
     let policies = scenario.spec.scheduler.policies
-    #expect(policies.map(\.name) == ["activityGroup", "rateLimit", "network", "singleDeviceAccount"])
+    #expect(
+      policies.map(\.name) == ["activityGroup", "rateLimit", "network", "criticalBattery", "singleDeviceAccount"])
     #expect((policies[0] as? ActivityGroupPolicy)?.limit == 3)
     let limiter = try #require(policies[1] as? ActivityRateLimitPolicy)
     #expect(limiter.windows == [RateLimitWindow(maxRuns: 5, windowSeconds: 60)])
     #expect(limiter.lowPowerWindowSeconds == 7200 && !limiter.exemptPushLaunches)
-    #expect((policies[3] as? SingleDeviceAccountPolicy)?.delaySeconds == 3600)
+    #expect((policies[4] as? SingleDeviceAccountPolicy)?.delaySeconds == 3600)
   }
 
   @Test func theSchemaAndTheReadmeTableComeFromTheRegistry() throws {
@@ -100,7 +101,11 @@ struct MaintenanceWindowPolicy: SchedulerPolicy {
     let policies = (((schema as? [String: Any])?["properties"] as? [String: Any])?["scheduler"] as? [String: Any])
       .flatMap { ($0["properties"] as? [String: Any])?["policies"] as? [String: Any] }
     let names = (policies?["properties"] as? [String: Any])?.keys.sorted()
-    #expect(names == ["activityGroup", "lowPowerMode", "maintenance", "network", "rateLimit", "singleDeviceAccount"])
+    #expect(
+      names == [
+        "activityGroup", "criticalBattery", "lowPowerMode", "maintenance", "network", "rateLimit",
+        "singleDeviceAccount",
+      ])
     let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
     #expect(readme.contains("<!-- policies:begin -->\n" + ScenarioSchema.policyTable() + "\n<!-- policies:end -->"))
     #expect(syncsim("schema", "policies").out == ScenarioSchema.policyTable() + "\n")
