@@ -102,9 +102,11 @@ public enum ScenarioResolver {
     return true
   }
 
-  /// The version of what `hash` covers. Version 2 leaves defaults out, so a new key whose
-  /// default keeps behaviour changes no scenario's hash; a change to what is hashed bumps it.
-  public static let hashFormat = "syncsim-scenario-hash-2"
+  /// The version of what `hash` covers. Version 2 left defaults out, so a new key whose default
+  /// keeps behaviour changes no scenario's hash; version 3 reads every duration by value, also
+  /// under `anyOf` (expectations' bounds, clock-or-duration timeline times). A change to what is
+  /// hashed bumps it.
+  public static let hashFormat = "syncsim-scenario-hash-3"
 
   /// `scenarioHash`: 16 hex digits of the hash of `hashFormat` and the canonical text of the
   /// resolved scenario with every member at its schema default left out (durations compared
@@ -156,7 +158,7 @@ public enum ScenarioResolver {
   /// form); nil for anything else.
   static func durationSeconds(_ node: JSONNode, schema: JSONNode) -> Double? {
     var isDuration = schema.member("oneOf") != nil && canonicalText(schema) == durationSchemaText
-    if !isDuration, case .array(let branches)? = schema.member("oneOf")?.value {
+    if !isDuration, case .array(let branches)? = (schema.member("oneOf") ?? schema.member("anyOf"))?.value {
       isDuration = branches.contains {
         if case .string("#/$defs/duration")? = $0.member("$ref")?.value { return true }
         return false
