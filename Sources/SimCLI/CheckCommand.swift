@@ -212,10 +212,16 @@ struct CheckCommand {
     }
     // The scenario changed when its resolved form hashes differently today: the committed
     // resolved.json is hashed again, so a new hash format or a new default is not a change.
-    let committedHash = committedScenarioHash(directory) ?? value("scenarioHash")
+    let recorded = committedScenario(directory)
+    let committedHash = recorded.map { ScenarioResolver.hash($0) } ?? value("scenarioHash")
     // A different hash with only unwritten members differing is a change of SyncSim's defaults:
     // the model changed, not the scenario file.
-    let defaults = committedHash == report.scenarioHash ? [] : changedDefaults(report, directory)
+    let defaults =
+      committedHash == report.scenarioHash
+      ? []
+      : recorded.flatMap {
+        ScenarioResolver.changedDefaults(recorded: $0, current: report.resolved, written: report.scenario.document)
+      }
     let scenarioChanged = committedHash != report.scenarioHash && defaults == nil
     if let defaults, !defaults.isEmpty {
       information.append(
@@ -281,23 +287,13 @@ struct CheckCommand {
     return ([headline] + moved.map(\.line) + information, "")
   }
 
-  /// The defaults that differ between the committed `resolved.json` and today's resolution of the
-  /// same scenario; nil when the scenario file itself changed (or there is no resolved.json).
-  static func changedDefaults(_ report: RunReport, _ directory: String) -> [String]? {
+  /// The committed run's resolved scenario (`resolved.json`'s `scenario`), hashed again as this
+  /// version hashes and compared with today's resolution; nil without a readable file.
+  static func committedScenario(_ directory: String) -> JSONNode? {
     guard let data = FileManager.default.contents(atPath: OutputPath.join(directory, "resolved.json")),
-      let root = try? JSONParser.parse(Array(data)), let recorded = root.member("scenario")
+      let root = try? JSONParser.parse(Array(data))
     else { return nil }
-    return ScenarioResolver.changedDefaults(
-      recorded: recorded, current: report.resolved, written: report.scenario.document)
-  }
-
-  /// The committed run's scenario hashed as this version hashes: nil without a readable
-  /// `resolved.json`.
-  static func committedScenarioHash(_ directory: String) -> String? {
-    guard let data = FileManager.default.contents(atPath: OutputPath.join(directory, "resolved.json")),
-      let root = try? JSONParser.parse(Array(data)), let scenario = root.member("scenario")
-    else { return nil }
-    return ScenarioResolver.hash(scenario)
+    return root.member("scenario")
   }
 
   /// One metric's move as a reviewer reads it: `latency.p50: 4.922 s → 5.906 s (+20.0 %)`, and

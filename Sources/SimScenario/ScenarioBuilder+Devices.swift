@@ -79,10 +79,8 @@ extension ScenarioBuilder {
 
   func configure(_ device: inout DeviceSpec, _ fields: Fields, _ path: String, modelVersion: Int) {
     let join = { ScenarioReader.join(path, $0) }
-    let object = JSONNode.object(fields.map { ($0.key, $0.value) })
-    readParameters(
-      parameters.device, groups: parameters.deviceGroups, group: "", object, path, extra: Self.handKeys,
-      into: &device)
+    // `devices` checked the entry's keys against the declared ones and `handKeys` already.
+    readParameters(parameters.device, groups: parameters.deviceGroups, group: "", fields: fields, path, into: &device)
     if let stores = stores(fields["stores"], join("stores")) { device.stores = stores }
     savePolicy(fields["savePolicy"], join("savePolicy"), &device.app)
     uiRefresh(fields["uiRefresh"], join("uiRefresh"), &device.app)

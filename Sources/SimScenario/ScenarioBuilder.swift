@@ -134,7 +134,7 @@ struct ScenarioBuilder {
       reader.problem("sampleInterval", "timeline.csv would have over 5,000,000 rows", hint: "sample less often")
     }
     checkWorkload(spec)
-    warnIgnoredSettings(top, spec, outputs: outputs)
+    warnIgnoredSettings(top, root, spec, outputs: outputs)
     return Scenario(
       name: name, description: description, spec: spec, deviceNames: names,
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
@@ -200,7 +200,7 @@ struct ScenarioBuilder {
   /// Rough size of the run before it starts, so a runaway scenario stops with a message.
   /// Settings that the rest of the scenario makes inert: each is a warning naming its path (an
   /// error under `validate --strict`), so that a change that does nothing does not pass silently.
-  func warnIgnoredSettings(_ top: Fields, _ spec: WorldSpec, outputs: [String]) {
+  func warnIgnoredSettings(_ top: Fields, _ root: JSONNode, _ spec: WorldSpec, outputs: [String]) {
     let hasPublic = spec.devices.contains { $0.stores.contains(.publicDatabase) }
     if !hasPublic {
       if top["polling"] != nil {
@@ -213,9 +213,7 @@ struct ScenarioBuilder {
     if top["sampleInterval"] != nil && !outputs.contains("timeline") {
       reader.warning("sampleInterval", "ignored: it samples timeline.csv, which \"outputs\" does not ask for")
     }
-    if case .object = top["cloud"]?.value, let cloud = top["cloud"] {
-      warnInertParameters(parameters.world, .object([("cloud", cloud)]), "")
-    }
+    warnInertParameters(parameters.world, root, "")
   }
 
   /// Whether a member is absent or the number 0.

@@ -15,6 +15,17 @@ extension ScenarioBuilder {
   ) -> Fields? {
     let children = ParameterTable.children(of: group, table: table, groups: groups)
     guard let fields = reader.object(node, path, known: children.map(\.key) + extra) else { return nil }
+    readParameters(table, groups: groups, group: group, fields: fields, path, into: &root)
+    return fields
+  }
+
+  /// Reads the declared keys of `group` from an object's members already checked against them
+  /// (a device entry, whose hand-read keys are checked with them).
+  func readParameters<Root>(
+    _ table: [ParameterDefinition<Root>], groups: [ParameterGroup], group: String, fields: Fields, _ path: String,
+    into root: inout Root
+  ) {
+    let children = ParameterTable.children(of: group, table: table, groups: groups)
     if let declared = groups.first(where: { $0.path == group }) {
       for key in declared.required where fields[key] == nil {
         reader.problem(ScenarioReader.join(path, key), "missing required key \"\(key)\"")
@@ -30,7 +41,6 @@ extension ScenarioBuilder {
         readParameters(table, groups: groups, group: nested, value, childPath, into: &root)
       }
     }
-    return fields
   }
 
   /// One value, read and checked as its kind says (nil when wrong, with the problem recorded).
@@ -86,7 +96,7 @@ extension ScenarioBuilder {
         Self.isZeroOrAbsent(Self.written(needs, in: object))
       else { continue }
       reader.warning(
-        ScenarioReader.join(path, definition.path), "ignored: \(needs) is 0, so nothing \(definition.inertVerb)")
+        ScenarioReader.join(path, definition.path), "ignored: \(needs) is 0, so nothing backs off")
     }
   }
 
@@ -96,11 +106,6 @@ extension ScenarioBuilder {
     for step in path.split(separator: ".") { node = node?.member(String(step)) }
     return node
   }
-}
-
-extension ParameterDefinition {
-  /// What does not happen while the key it needs is 0: "backs off" for the back-off keys.
-  var inertVerb: String { "backs off" }
 }
 
 extension ParameterTable {
