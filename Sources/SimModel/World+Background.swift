@@ -81,7 +81,7 @@ extension World {
       for request in requests {
         if request.isStart {
           // A start parked, then cancelled, has nothing left to resume.
-          guard activities[request.activity.index].phase == .approved else { continue }
+          guard scheduler.activities[request.activity.index].phase == .approved else { continue }
           reportSuspendedWait(request.activity, since: request.since, at: sim.now)
           sim.schedule(request.completion, at: sim.now)
         } else {

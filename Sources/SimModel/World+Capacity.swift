@@ -11,9 +11,9 @@ extension World {
   /// in the foreground are left out (how long the app is in front is not known in advance).
   mutating func reserveRecordCapacity() {
     let hours = Double(spec.duration.nanoseconds) / 3.6e12
-    var edits = [Double](repeating: 0, count: zones.count)
-    var objects = [Double](repeating: 0, count: zones.count)
-    var fields = [Double](repeating: 0, count: zones.count)
+    var edits = [Double](repeating: 0, count: server.zones.count)
+    var objects = [Double](repeating: 0, count: server.zones.count)
+    var fields = [Double](repeating: 0, count: server.zones.count)
     var writes = 0.0
     var ownEdits = [Double](repeating: 0, count: devices.count)
     var ownZone = [Int](repeating: -1, count: devices.count)
@@ -30,17 +30,18 @@ extension World {
       ownEdits[device] = expected
       ownZone[device] = zone
       objects[zone] += inserts * (1 + links)
-      fields[zone] += inserts * (Double(entityFieldCount[workload.entity]) + links)
+      fields[zone] += inserts * (Double(server.entityFieldCount[workload.entity]) + links)
       writes += expected
     }
-    for zone in zones.indices where edits[zone] > 0 {
-      zones[zone].objects.reserveCapacity(zones[zone].objects.count + Self.withMargin(objects[zone]))
-      zones[zone].server.reserveCapacity(zones[zone].server.count + Self.withMargin(fields[zone]))
+    for zone in server.zones.indices where edits[zone] > 0 {
+      server.zones[zone].objects.reserveCapacity(server.zones[zone].objects.count + Self.withMargin(objects[zone]))
+      server.zones[zone].server.reserveCapacity(server.zones[zone].server.count + Self.withMargin(fields[zone]))
       // A commit logs each record it changes (an edit's, and each of an insert's join records);
       // the log is compacted to the records' latest changes at twice the records and a margin.
-      zones[zone].changeLog.reserveCapacity(
-        zones[zone].changeLog.count
-          + Self.withMargin(min(edits[zone] + objects[zone], 2 * (Double(zones[zone].objects.count) + objects[zone]) + 1024)))
+      server.zones[zone].changeLog.reserveCapacity(
+        server.zones[zone].changeLog.count
+          + Self.withMargin(
+            min(edits[zone] + objects[zone], 2 * (Double(server.zones[zone].objects.count) + objects[zone]) + 1024)))
     }
     for store in stores.indices where stores[store].zone.exists {
       let zone = stores[store].zone.index
@@ -55,19 +56,19 @@ extension World {
   /// by push (a public zone's polls are not estimated). Capped at 2,048 runs a device; the
   /// history's growth slack was about half of the fleet's per-device state.
   mutating func reserveRunHistory(hours: Double, zoneEdits: [Double], ownEdits: [Double], ownZone: [Int]) {
-    guard runHistory.horizon > .zero, hours > 0 else { return }
-    let share = min(1, Double(runHistory.horizon.nanoseconds) / 3.6e12 / hours)
+    guard scheduler.runHistory.horizon > .zero, hours > 0 else { return }
+    let share = min(1, Double(scheduler.runHistory.horizon.nanoseconds) / 3.6e12 / hours)
     for device in devices.indices {
       var runs = ownEdits[device]
       for store in storeIDs(of: DeviceID(device)) where stores[store.index].zone.exists {
         let zone = stores[store.index].zone.index
-        guard zones[zone].scope != .public else { continue }
+        guard server.zones[zone].scope != .public else { continue }
         runs += zoneEdits[zone] - (ownZone[device] == zone ? ownEdits[device] : 0)
       }
       // A tighter margin than the records' (10 % and 16): a device that makes more runs than
       // this grows its history once, and the slack is per device.
       let expected = runs * share
-      if expected >= 1 { runHistory.reserve(device: device, runs: min(Int(expected * 1.1 + 16), 2_048)) }
+      if expected >= 1 { scheduler.runHistory.reserve(device: device, runs: min(Int(expected * 1.1 + 16), 2_048)) }
     }
   }
 

@@ -3,7 +3,7 @@ import SimKernel
 extension World {
   /// Reports the intervals of activities still blocked when the run ends, ending them there.
   mutating func closeOpenBlockedIntervals(at end: SimTime) {
-    for index in activities.indices where activities[index].phase == .blocked {
+    for index in scheduler.activities.indices where scheduler.activities[index].phase == .blocked {
       closeBlockedInterval(ActivityID(index), at: end)
     }
   }
@@ -16,9 +16,10 @@ extension World {
       if store.pendingExport.exists || store.runningExport.exists || store.disabled { return false }
       let zone = store.zone.index
       let stored = local[index].count
-      for field in 0..<Int(zones[zone].fieldCount) where zones[zone].server[field].write != .none || field < stored {
+      for field in 0..<Int(server.zones[zone].fieldCount)
+      where server.zones[zone].server[field].write != .none || field < stored {
         let write = field < stored ? local[index][field].write : .none
-        if write != zones[zone].server[field].write { return false }
+        if write != server.zones[zone].server[field].write { return false }
       }
     }
     return true

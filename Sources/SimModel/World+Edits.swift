@@ -3,9 +3,9 @@ import SimKernel
 /// Edits, saves and the save policies (spec §4).
 extension World {
   mutating func scheduleNextEdit(_ device: DeviceID, _ workload: WorkloadTraits, sim: inout Simulation<ModelEvent>) {
-    if hasPeriodicWorkloads, let period = workloadPeriods[device.index] {
-      periodicEdits[device.index] += 1
-      let k = periodicEdits[device.index]
+    if agenda.hasPeriodicWorkloads, let period = agenda.workloadPeriods[device.index] {
+      agenda.periodicEdits[device.index] += 1
+      let k = agenda.periodicEdits[device.index]
       guard let at = period.arrival(k, end: spec.duration, stream: &devices[device.index].streams.edit) else { return }
       sim.schedule(.workloadEdit(device), at: max(at, sim.now))
       return
@@ -47,8 +47,8 @@ extension World {
         break
       }
       let zone = stores[store.index].zone.index
-      let base = Int(zones[zone].objects[object.index].fieldBase)
-      let fieldCount = entityFieldCount[Int(zones[zone].objects[object.index].entity)]
+      let base = Int(server.zones[zone].objects[object.index].fieldBase)
+      let fieldCount = server.entityFieldCount[Int(server.zones[zone].objects[object.index].entity)]
       let field: Int32
       let value: Int32
       switch kind {
@@ -58,8 +58,8 @@ extension World {
       case .increment:
         field = Int32(min(1, fieldCount - 1))
         value = local[store.index][base + Int(field)].value &+ 1
-        if !counterFields.contains(where: { $0.zone == Int32(zone) && $0.field == Int32(base) + field }) {
-          counterFields.append((Int32(zone), Int32(base) + field))
+        if !server.counterFields.contains(where: { $0.zone == Int32(zone) && $0.field == Int32(base) + field }) {
+          server.counterFields.append((Int32(zone), Int32(base) + field))
         }
       case .softDelete:
         field = Int32(min(1, fieldCount - 1))
@@ -82,17 +82,17 @@ extension World {
     let probability = spec.server.poisonRecordProbability
     let poison = probability > 0 && devices[owner(of: store).index].streams.edit.bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
-    zones[zone].objects[object.index].key = key ?? -1
-    zones[zone].objects[object.index].version = devices[owner(of: store).index].traits.modelVersion
-    zones[zone].objects[object.index].contribution = kind == .addContribution
+    server.zones[zone].objects[object.index].key = key ?? -1
+    server.zones[zone].objects[object.index].version = devices[owner(of: store).index].traits.modelVersion
+    server.zones[zone].objects[object.index].contribution = kind == .addContribution
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
-      zones[zone].objects[object.index].parent = newestLiveObject(store, entity: referenced)?.raw ?? -1
+      server.zones[zone].objects[object.index].parent = newestLiveObject(store, entity: referenced)?.raw ?? -1
     }
-    let base = Int(zones[zone].objects[object.index].fieldBase)
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
     let write = newWrite(store, basedOn: .none)
     ensureLocalCapacity(store)
-    for field in 0..<entityFieldCount[entity] {
+    for field in 0..<server.entityFieldCount[entity] {
       local[store.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
     }
     history[store.index].append(Change(object: object, field: -1, write: write))
@@ -100,7 +100,7 @@ extension World {
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = allocateObject(zone: zone, entity: -1)
-      let linkBase = Int(zones[zone].objects[link.index].fieldBase)
+      let linkBase = Int(server.zones[zone].objects[link.index].fieldBase)
       setLocal(store, linkBase, write: .none, value: 1)
       history[store.index].append(Change(object: link, field: -1, write: .none))
     }
@@ -108,24 +108,25 @@ extension World {
 
   /// Registers a new object in the zone; entity −1 is a CDMR join record (one field).
   mutating func allocateObject(zone: Int, entity: Int, poison: Bool = false) -> ObjectID {
-    let object = ObjectID(zones[zone].objects.count)
-    let fieldCount = entity >= 0 ? entityFieldCount[entity] : 1
-    zones[zone].objects.append(ObjectState(entity: Int32(entity), fieldBase: zones[zone].fieldCount, poison: poison))
-    zones[zone].fieldCount += Int32(fieldCount)
-    zones[zone].server.append(repeating: ServerField(), count: fieldCount)
+    let object = ObjectID(server.zones[zone].objects.count)
+    let fieldCount = entity >= 0 ? server.entityFieldCount[entity] : 1
+    server.zones[zone].objects.append(
+      ObjectState(entity: Int32(entity), fieldBase: server.zones[zone].fieldCount, poison: poison))
+    server.zones[zone].fieldCount += Int32(fieldCount)
+    server.zones[zone].server.append(repeating: ServerField(), count: fieldCount)
     return object
   }
 
   /// A live object of `entity` in the store: a random one, or the first.
   mutating func findObject(_ store: StoreID, entity: Int, random: Bool) -> ObjectID? {
     let zone = stores[store.index].zone.index
-    let count = zones[zone].objects.count
+    let count = server.zones[zone].objects.count
     guard count > 0 else { return nil }
     let start = random ? Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(count))) : 0
     for step in 0..<count {
       let object = (start + step) % count
-      guard zones[zone].objects[object].entity == Int32(entity) else { continue }
-      if isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase)) { return ObjectID(object) }
+      guard server.zones[zone].objects[object].entity == Int32(entity) else { continue }
+      if isLive(store, fieldBase: Int(server.zones[zone].objects[object].fieldBase)) { return ObjectID(object) }
     }
     return nil
   }
@@ -149,7 +150,7 @@ extension World {
   func liveFieldCount() -> Int {
     var count = 0
     for index in local.indices { count += local[index].count }
-    for zone in zones.indices { count += zones[zone].server.count }
+    for zone in server.zones.indices { count += server.zones[zone].server.count }
     return count
   }
 
@@ -164,8 +165,8 @@ extension World {
     for index in local.indices {
       local[index].withRows(local[index].indices) { rows in for field in rows { live.append(field.write.raw) } }
     }
-    for zone in zones.indices {
-      zones[zone].server.withRows(zones[zone].server.indices) { rows in
+    for zone in server.zones.indices {
+      server.zones[zone].server.withRows(server.zones[zone].server.indices) { rows in
         for field in rows { live.append(field.write.raw) }
       }
     }
@@ -180,7 +181,7 @@ extension World {
   }
 
   mutating func ensureLocalCapacity(_ store: StoreID) {
-    let needed = Int(zones[stores[store.index].zone.index].fieldCount)
+    let needed = Int(server.zones[stores[store.index].zone.index].fieldCount)
     let have = local[store.index].count
     if have < needed {
       local[store.index].append(repeating: LocalField(), count: needed - have)
@@ -234,13 +235,13 @@ extension World {
     for index in saved..<history[store.index].count {
       let change = history[store.index][index]
       if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
-      let base = Int(zones[zone].objects[change.object.index].fieldBase)
+      let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let fields =
         change.field < 0
         ? base..<base + fieldCount(zone: zone, object: change.object)
         : base + Int(change.field)..<base + Int(change.field) + 1
       for field in fields where local[store.index][field].write == change.write {
-        let server = zones[zone].server[field]
+        let server = server.zones[zone].server[field]
         local[store.index][field] = LocalField(write: server.write, value: server.value)
       }
     }
@@ -248,20 +249,17 @@ extension World {
   }
 
   @inline(__always)
-  func fieldCount(zone: Int, object: ObjectID) -> Int {
-    let entity = Int(zones[zone].objects[object.index].entity)
-    return entity >= 0 ? entityFieldCount[entity] : 1
-  }
+  func fieldCount(zone: Int, object: ObjectID) -> Int { server.fieldCount(zone: zone, object: object) }
 }
 
 extension World {
   /// The most recently created live object of `entity` in the store.
   func newestLiveObject(_ store: StoreID, entity: Int) -> ObjectID? {
     let zone = stores[store.index].zone.index
-    var object = zones[zone].objects.count - 1
+    var object = server.zones[zone].objects.count - 1
     while object >= 0 {
-      if zones[zone].objects[object].entity == Int32(entity)
-        && isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase))
+      if server.zones[zone].objects[object].entity == Int32(entity)
+        && isLive(store, fieldBase: Int(server.zones[zone].objects[object].fieldBase))
       {
         return ObjectID(object)
       }

@@ -3,9 +3,9 @@ import SimKernel
 /// Export: history → records → batches → modify requests → server commits (spec §6).
 extension World {
   mutating func beginExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let store = activities[activity.index].store
+    let store = scheduler.activities[activity.index].store
     let covered = Int(stores[store.index].savedCount)
-    activities[activity.index].historyCovered = Int32(covered)
+    scheduler.activities[activity.index].historyCovered = Int32(covered)
     // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
     // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
     // so the plan is written where it lies, from the history's rows read in place; `makePlan`
@@ -34,47 +34,48 @@ extension World {
       return
     }
     let stamp = nextStamp()
-    let objectCount = zones[zone].objects.count
-    if scratchRank.count < objectCount {
-      scratchRank.append(repeating: 0, count: objectCount - scratchRank.count)
+    let objectCount = server.zones[zone].objects.count
+    if scratch.rank.count < objectCount {
+      scratch.rank.append(repeating: 0, count: objectCount - scratch.rank.count)
     }
     // Pass 1: keep current changes, give each object a record rank, count changes per record.
-    scratchKept.removeAllKeepingCapacity()
-    scratchObjects.removeAllKeepingCapacity()
-    scratchCounts.removeAllKeepingCapacity()
+    scratch.kept.removeAllKeepingCapacity()
+    scratch.objects.removeAllKeepingCapacity()
+    scratch.counts.removeAllKeepingCapacity()
     for change in changes {
-      guard isCurrent(change, in: store, fieldBase: Int(zones[zone].objects[change.object.index].fieldBase)) else {
+      guard isCurrent(change, in: store, fieldBase: Int(server.zones[zone].objects[change.object.index].fieldBase))
+      else {
         continue
       }
-      if zones[zone].objects[change.object.index].stamp != stamp {
-        zones[zone].objects[change.object.index].stamp = stamp
-        scratchRank[change.object.index] = Int32(scratchObjects.count)
-        scratchObjects.append(change.object)
-        scratchCounts.append(0)
+      if server.zones[zone].objects[change.object.index].stamp != stamp {
+        server.zones[zone].objects[change.object.index].stamp = stamp
+        scratch.rank[change.object.index] = Int32(scratch.objects.count)
+        scratch.objects.append(change.object)
+        scratch.counts.append(0)
       }
-      scratchCounts[Int(scratchRank[change.object.index])] += 1
-      scratchKept.append(change)
+      scratch.counts[Int(scratch.rank[change.object.index])] += 1
+      scratch.kept.append(change)
     }
     // Pass 2: place the changes record by record (a counting sort on the rank).
     plan.clear()
-    plan.entries.append(repeating: Change(object: ObjectID(0), field: 0, write: .none), count: scratchKept.count)
+    plan.entries.append(repeating: Change(object: ObjectID(0), field: 0, write: .none), count: scratch.kept.count)
     var start: Int32 = 0
-    for index in scratchCounts.indices {
-      let count = scratchCounts[index]
-      scratchCounts[index] = start
+    for index in scratch.counts.indices {
+      let count = scratch.counts[index]
+      scratch.counts[index] = start
       start += count
     }
-    for change in scratchKept {
-      let rank = Int(scratchRank[change.object.index])
-      plan.entries[Int(scratchCounts[rank])] = change
-      scratchCounts[rank] += 1
+    for change in scratch.kept {
+      let rank = Int(scratch.rank[change.object.index])
+      plan.entries[Int(scratch.counts[rank])] = change
+      scratch.counts[rank] += 1
     }
     // Pass 3: cut batches at the request limits (a record never splits).
     var records: Int32 = 0
     var bytes: Int64 = 0
     var assetBytes: Int64 = 0
     var entryIndex = 0
-    for object in scratchObjects {
+    for object in scratch.objects {
       let cost = recordCost(zone: zone, object: object)
       let recordBytes = cost.record
       let entriesEnd = entryIndex + plan.entries[entryIndex...].prefix { $0.object == object }.count
@@ -114,7 +115,7 @@ extension World {
     _ store: StoreID, zone: Int, object: ObjectID, changes: RowsView<Change>, into plan: inout ExportPlan
   ) {
     plan.clear()
-    let base = Int(zones[zone].objects[object.index].fieldBase)
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
     var inserts = false
     for change in changes where isCurrent(change, in: store, fieldBase: base) {
       inserts = inserts || change.field < 0
@@ -127,15 +128,16 @@ extension World {
 
   /// Sends the export's current batch (again, for a retry, not before `notBefore`).
   mutating func sendNextBatch(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
-    let device = owner(of: activities[activity.index].store)
-    let bytes = plans[activity.index].batchBytes[Int(activities[activity.index].nextBatch)]
+    let device = owner(of: scheduler.activities[activity.index].store)
+    let bytes = plans[activity.index].batchBytes[Int(scheduler.activities[activity.index].nextBatch)]
     let duration =
       requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
-    sendRequest(.exportRequestDone(activity), for: activity, from: device, taking: duration, notBefore: notBefore, sim: &sim)
+    sendRequest(
+      .exportRequestDone(activity), for: activity, from: device, taking: duration, notBefore: notBefore, sim: &sim)
   }
 
   mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let store = activities[activity.index].store
+    let store = scheduler.activities[activity.index].store
     if stores[store.index].disabled {
       // Sync was turned off while the request was on the wire: the container it belonged to is
       // gone, so nothing it carried commits, and no later batch is sent.
@@ -170,100 +172,141 @@ extension World {
       default: break  // a refused record fails every export until the data changes
       }
       return
+    case .partlySaved(let retryAt):
+      // The saved records commit as a batch of their own; the failed ones are the next batch,
+      // sent after the server's retry-after. Every record failed: the same batch again.
+      guard separateFailedRecords(activity, Int(scheduler.activities[activity.index].nextBatch)) else {
+        sendNextBatch(activity, notBefore: retryAt, sim: &sim)
+        return
+      }
+      commitCurrentBatch(activity, sim: &sim)
+      sendNextBatch(activity, notBefore: retryAt, sim: &sim)
+      return
     case .accepted:
       break
     }
-    let batch = Int(activities[activity.index].nextBatch)
+    commitCurrentBatch(activity, sim: &sim)
+    if Int(scheduler.activities[activity.index].nextBatch) < plans[activity.index].batchEnds.count {
+      sendNextBatch(activity, sim: &sim)
+      return
+    }
+    dropExportedHistory(store, Int(scheduler.activities[activity.index].historyCovered))
+    plans[activity.index].clear()
+    finishActivity(activity, succeeded: true, sim: &sim)
+  }
+
+  /// Commits the export's current batch at the server, tells the other devices, and moves on to
+  /// the next batch.
+  mutating func commitCurrentBatch(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let store = scheduler.activities[activity.index].store
+    let batch = Int(scheduler.activities[activity.index].nextBatch)
     let records = plans[activity.index].batchRecords[batch]
     commit(store, activity: activity, entries: batchRange(activity, batch), at: sim.now)
     sink.observe(
       .request(
         store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
-    activities[activity.index].records += records
-    activities[activity.index].merged = false
+    scheduler.activities[activity.index].records += records
+    scheduler.activities[activity.index].merged = false
     fanOutPush(from: store, sim: &sim)
-    activities[activity.index].nextBatch += 1
-    if Int(activities[activity.index].nextBatch) < plans[activity.index].batchEnds.count {
-      sendNextBatch(activity, sim: &sim)
-      return
-    }
-    dropExportedHistory(store, Int(activities[activity.index].historyCovered))
-    plans[activity.index].clear()
-    finishActivity(activity, succeeded: true, sim: &sim)
+    scheduler.activities[activity.index].nextBatch += 1
   }
 
-  /// The server's answer to the current batch: the general checks, then the modify-specific ones.
+  /// The server's answer to the current batch: the request faults, then the record faults
+  /// (`RecordFaults`), the first that answers reported with its error; or accepted.
   mutating func exportVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
     let general = generalVerdict(activity, at: now)
     guard case .accepted = general else { return general }
-    let store = activities[activity.index].store
-    let zone = stores[store.index].zone.index
-    let batch = Int(activities[activity.index].nextBatch)
+    let store = scheduler.activities[activity.index].store
+    let device = owner(of: store).index
+    let batch = Int(scheduler.activities[activity.index].nextBatch)
     let range = batchRange(activity, batch)
-    // Loops over the plan in place: copying the plan out (or closures over it) would retain
-    // its four buffers on every request.
-    var recordBytes: Int64 = 0
-    var lastObject: ObjectID?
-    var poisoned = false
-    for index in range {
-      let object = plans[activity.index].entries[index].object
-      poisoned = poisoned || zones[zone].objects[object.index].poison
-      if object != lastObject {
-        lastObject = object
-        recordBytes += recordCost(zone: zone, object: object).record
+    scratch.failedRecords.removeAll(keepingCapacity: true)
+    // The batch is read in place: copying the plan out would retain its buffers on every request.
+    let answer: (error: CloudError, outcome: RecordOutcome)? = plans[activity.index].entries.withUnsafeBufferPointer {
+      let request = ModifyRequest(
+        device: device, zone: stores[store.index].zone.index, store: store, now: now,
+        changes: UnsafeBufferPointer(rebasing: $0[range]), records: Int(plans[activity.index].batchRecords[batch]),
+        merged: scheduler.activities[activity.index].merged, importedToken: stores[store.index].importedToken)
+      for fault in server.recordFaults {
+        if let outcome = fault.answer(
+          request, server: server, random: &devices[device].streams.network, failed: &scratch.failedRecords)
+        {
+          return (fault.error, outcome)
+        }
       }
+      return nil
     }
-    if Int(plans[activity.index].batchRecords[batch]) > spec.server.serverMaxRecordsPerRequest
-      || recordBytes > Int64(spec.server.serverMaxBytesPerRequest)
-    {
-      sink.observe(.cloudError(store: store, error: .limitExceeded, retryAfter: nil, at: now))
+    guard let answer else { return .accepted }
+    switch answer.outcome {
+    case .tooLarge:
+      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now))
       // Split the batch in half and retry both. [A] limitExceeded
-      guard splitBatch(activity, batch) else { return .failed(.limitExceeded) }
+      guard splitBatch(activity, batch) else { return .failed(answer.error) }
       return .retry(at: now, cause: nil)
+    case .refused(let error):
+      sink.observe(.cloudError(store: store, error: error, retryAfter: nil, at: now))
+      return .failed(error)
+    case .changedOnServer:
+      // Merge the changed fields into the server record from the error and send it again.
+      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now))
+      scheduler.activities[activity.index].merged = true
+      return .retry(at: now, cause: nil)
+    case .recordsFailed(let retryAfter):
+      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: retryAfter, at: now))
+      return .partlySaved(retryAt: now + (retryAfter ?? .zero))
     }
-    if poisoned {
-      sink.observe(.cloudError(store: store, error: .partialFailure, retryAfter: nil, at: now))
-      return .failed(.partialFailure)
+  }
+
+  /// Splits batch `batch` so that the records the server saved come first and the failed ones
+  /// (`scratch.failedRecords`, positions in the batch) form the next batch, each part keeping its
+  /// records' order; false when every record failed (the batch is left as it is).
+  mutating func separateFailedRecords(_ activity: ActivityID, _ batch: Int) -> Bool {
+    let store = scheduler.activities[activity.index].store
+    let zone = stores[store.index].zone.index
+    let range = batchRange(activity, batch)
+    let records = Int(plans[activity.index].batchRecords[batch])
+    var failed = [Bool](repeating: false, count: records)
+    for position in scratch.failedRecords where Int(position) < records { failed[Int(position)] = true }
+    let failedCount = failed.count { $0 }
+    guard failedCount < records else { return false }
+    var saved: [Change] = []
+    var retried: [Change] = []
+    var savedBytes: Int64 = 0
+    var record = -1
+    var last: ObjectID?
+    for index in range {
+      let change = plans[activity.index].entries[index]
+      if change.object != last {
+        record += 1
+        last = change.object
+        if !failed[record] {
+          let cost = recordCost(zone: zone, object: change.object)
+          savedBytes += cost.record
+        }
+      }
+      if failed[record] { retried.append(change) } else { saved.append(change) }
+      if !failed[record] && change.field < 0 { savedBytes += recordCost(zone: zone, object: change.object).assets }
     }
-    if let quota = accounts[Int(zones[zone].ownerAccount)].quotaBytes {
-      let newBytes = plans[activity.index].entries[range].filter {
-        $0.field < 0 && zones[zone].server[Int(zones[zone].objects[$0.object.index].fieldBase)].write == .none
-      }
-      .reduce(Int64(0)) { total, change in
-        let cost = recordCost(zone: zone, object: change.object)
-        return total + cost.record + cost.assets
-      }
-      if accounts[Int(zones[zone].ownerAccount)].usageBytes + newBytes > quota {
-        sink.observe(.cloudError(store: store, error: .quotaExceeded, retryAfter: nil, at: now))
-        return .failed(.quotaExceeded)
-      }
-    }
-    if spec.server.savePolicy == .ifServerRecordUnchanged && !activities[activity.index].merged {
-      let token = stores[store.index].importedToken
-      let conflict = plans[activity.index].entries[range].contains { change in
-        zones[zone].objects[change.object.index].lastChange > token
-          && zones[zone].objects[change.object.index].lastStore != store
-      }
-      if conflict {
-        // Merge the changed fields into the server record from the error and send it again.
-        sink.observe(.cloudError(store: store, error: .serverRecordChanged, retryAfter: nil, at: now))
-        activities[activity.index].merged = true
-        return .retry(at: now, cause: nil)
-      }
-    }
-    return .accepted
+    plans[activity.index].entries.replaceSubrange(range, with: saved + retried)
+    let totalBytes = plans[activity.index].batchBytes[batch]
+    plans[activity.index].batchEnds.insert(Int32(range.lowerBound + saved.count), at: batch)
+    plans[activity.index].batchRecords[batch] = Int32(records - failedCount)
+    plans[activity.index].batchRecords.insert(Int32(failedCount), at: batch + 1)
+    plans[activity.index].batchBytes[batch] = savedBytes
+    plans[activity.index].batchBytes.insert(max(totalBytes - savedBytes, 0), at: batch + 1)
+    return true
   }
 
   /// Forgets the changes an export that ends early has already committed (its batches before the
   /// current one), so that the export after it does not send them again.
   mutating func dropCommittedHistory(_ activity: ActivityID) {
-    let batch = Int(activities[activity.index].nextBatch)
+    let batch = Int(scheduler.activities[activity.index].nextBatch)
     guard batch > 0 else { return }
-    let store = activities[activity.index].store
+    let store = scheduler.activities[activity.index].store
     let committedEnd = Int(plans[activity.index].batchEnds[batch - 1])
     var committed = Set<Change>()
     for index in 0..<committedEnd { committed.insert(plans[activity.index].entries[index]) }
-    let covered = min(Int(activities[activity.index].historyCovered), Int(stores[store.index].savedCount))
+    let covered = min(Int(scheduler.activities[activity.index].historyCovered), Int(stores[store.index].savedCount))
     var removed = 0
     history[store.index].withMutableRows { rows in
       var kept = 0
@@ -298,7 +341,7 @@ extension World {
 
   /// Splits batch `batch` into two at its middle record; false if it holds a single record.
   mutating func splitBatch(_ activity: ActivityID, _ batch: Int) -> Bool {
-    let store = activities[activity.index].store
+    let store = scheduler.activities[activity.index].store
     let records = Int(plans[activity.index].batchRecords[batch])
     guard records >= 2 else { return false }
     let zone = stores[store.index].zone.index
@@ -339,23 +382,23 @@ extension World {
     var sequence: Int32 = 0
     for index in entries {
       let change = plans[activity.index].entries[index]
-      let publicDelete = zones[zone].scope == .public && change.field == 0 && writes[change.write].value == 0
+      let publicDelete = server.zones[zone].scope == .public && change.field == 0 && writes[change.write].value == 0
       if change.object != lastObject && !publicDelete {
-        zones[zone].changeCount += 1
-        sequence = zones[zone].changeCount
-        zones[zone].changeLog.append(ZoneChange(object: change.object, token: sequence))
-        zones[zone].lastChangeAt = now
+        server.zones[zone].changeCount += 1
+        sequence = server.zones[zone].changeCount
+        server.zones[zone].changeLog.append(ZoneChange(object: change.object, token: sequence))
+        server.zones[zone].lastChangeAt = now
         lastObject = change.object
-        let base = Int(zones[zone].objects[change.object.index].fieldBase)
-        if zones[zone].server[base].write == .none && change.field < 0 {
+        let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
+        if server.zones[zone].server[base].write == .none && change.field < 0 {
           let cost = recordCost(zone: zone, object: change.object)
-          accounts[Int(zones[zone].ownerAccount)].usageBytes += cost.record + cost.assets
+          server.accounts[Int(server.zones[zone].ownerAccount)].usageBytes += cost.record + cost.assets
         }
-        zones[zone].objects[change.object.index].lastChange = sequence
-        zones[zone].objects[change.object.index].lastStore = store
+        server.zones[zone].objects[change.object.index].lastChange = sequence
+        server.zones[zone].objects[change.object.index].lastStore = store
         if spec.server.savePolicy == .allKeys { commitWholeRecord(store, zone: zone, object: change.object) }
       }
-      let base = Int(zones[zone].objects[change.object.index].fieldBase)
+      let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
       for field in fields where local[store.index][base + field].write == change.write || change.field >= 0 {
@@ -369,12 +412,12 @@ extension World {
         sink.observe(.committed(write: change.write, activity: logID(activity), sequence: committedAt, at: now))
       }
     }
-    zones[zone].compactChangeLogIfLong()
+    server.zones[zone].compactChangeLogIfLong()
   }
 
   /// `allKeys`: the arriving record replaces every field with the device's values.
   mutating func commitWholeRecord(_ store: StoreID, zone: Int, object: ObjectID) {
-    let base = Int(zones[zone].objects[object.index].fieldBase)
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
     for field in base..<base + fieldCount(zone: zone, object: object) where local[store.index][field].write != .none {
       setServerField(zone: zone, field, write: local[store.index][field].write, value: local[store.index][field].value)
     }
@@ -383,7 +426,7 @@ extension World {
   /// Overwrites a server field, detecting a lost update: the previous value came from another
   /// device and the new write was made without having seen it.
   mutating func setServerField(zone: Int, _ field: Int, write: WriteID, value: Int32) {
-    let previous = zones[zone].server[field].write
+    let previous = server.zones[zone].server[field].write
     // The new write's own columns (recent, so cached) first: the old write's store is a cold
     // read, needed only when the device had not seen the value it replaces.
     if previous != .none && previous != write && write != .none && writes[write].basedOn != previous
@@ -391,6 +434,6 @@ extension World {
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }
-    zones[zone].server[field] = ServerField(write: write, value: value)
+    server.zones[zone].server[field] = ServerField(write: write, value: value)
   }
 }

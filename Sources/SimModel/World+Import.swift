@@ -3,7 +3,7 @@ import SimKernel
 /// Import: fetch changes since the store's token in pages, merge, refresh the UI (spec §8, §4).
 extension World {
   mutating func beginImport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let store = activities[activity.index].store
+    let store = scheduler.activities[activity.index].store
     guard devices[owner(of: store).index].online else {
       finishActivity(activity, succeeded: false, sim: &sim)
       requestImport(store, trigger: .importAgain, sim: &sim)
@@ -15,10 +15,10 @@ extension World {
       sink.observe(.cloudError(store: store, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
       resetSync(store, reason: .tokenExpired, sim: &sim)
     }
-    let snapshot = zones[zone].changeCount
-    activities[activity.index].snapshotToken = snapshot
-    activities[activity.index].snapshotAt = zones[zone].lastChangeAt
-    activities[activity.index].fromEmptyToken = !stores[store.index].holdsToken
+    let snapshot = server.zones[zone].changeCount
+    scheduler.activities[activity.index].snapshotToken = snapshot
+    scheduler.activities[activity.index].snapshotAt = server.zones[zone].lastChangeAt
+    scheduler.activities[activity.index].fromEmptyToken = !stores[store.index].holdsToken
     while importQueues.count <= activity.index {
       importQueues.append([])
       importPageTokens.append([])
@@ -32,13 +32,13 @@ extension World {
       into: &importQueues[activity.index], hidden: &hidden)
     for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
     let records = importQueues[activity.index].count
-    activities[activity.index].records = Int32(records)
-    activities[activity.index].bytes = bytes
+    scheduler.activities[activity.index].records = Int32(records)
+    scheduler.activities[activity.index].bytes = bytes
     let pageSize = max(1, spec.server.importPageSize)
     // A public-database poll queries each record type (and CDMR) separately. [W] WWDC20
-    let minimum = zones[zone].scope == .public ? publicQueriesPerPoll : 1
-    activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
-    activities[activity.index].pagesTotal = activities[activity.index].pagesLeft
+    let minimum = server.zones[zone].scope == .public ? server.publicQueriesPerPoll : 1
+    scheduler.activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
+    scheduler.activities[activity.index].pagesTotal = scheduler.activities[activity.index].pagesLeft
     listPageTokens(activity, zone: zone, after: stores[store.index].importedToken, upTo: snapshot)
     scheduleNextPage(activity, sim: &sim)
   }
@@ -53,20 +53,21 @@ extension World {
     let queueCount = importQueues[activity.index].count
     guard queueCount > pageSize else { return }
     let pages = (queueCount + pageSize - 1) / pageSize
-    if scratchQueueSlot.count < zones[zone].objects.count {
-      scratchQueueSlot.append(contentsOf: repeatElement(-1, count: zones[zone].objects.count - scratchQueueSlot.count))
+    if scratch.queueSlot.count < server.zones[zone].objects.count {
+      scratch.queueSlot.append(
+        contentsOf: repeatElement(-1, count: server.zones[zone].objects.count - scratch.queueSlot.count))
     }
-    for (slot, object) in importQueues[activity.index].enumerated() { scratchQueueSlot[object.index] = Int32(slot) }
+    for (slot, object) in importQueues[activity.index].enumerated() { scratch.queueSlot[object.index] = Int32(slot) }
     // Per page: the first change (1-based token) of any of its records within the import's range.
     // Only a record's latest change counts, as the server keeps only that (its earlier changes
     // are in the same record, applied with it).
     var firstChange = [Int32](repeating: .max, count: pages)
-    var index = zones[zone].firstChange(after: token)
-    while index < zones[zone].changeLog.count && zones[zone].changeLog[index].token <= snapshot {
-      let change = zones[zone].changeLog[index]
+    var index = server.zones[zone].firstChange(after: token)
+    while index < server.zones[zone].changeLog.count && server.zones[zone].changeLog[index].token <= snapshot {
+      let change = server.zones[zone].changeLog[index]
       index += 1
-      guard zones[zone].isLatest(change) else { continue }
-      let slot = Int(scratchQueueSlot[change.object.index])
+      guard server.zones[zone].isLatest(change) else { continue }
+      let slot = Int(scratch.queueSlot[change.object.index])
       guard slot >= 0, slot < queueCount, importQueues[activity.index][slot] == change.object else { continue }
       let page = slot / pageSize
       firstChange[page] = min(firstChange[page], change.token)
@@ -84,7 +85,7 @@ extension World {
   /// first, the remainder last).
   @inline(__always)
   func nextPage(_ activity: ActivityID) -> (first: Int, records: Int, bytes: Int64) {
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     let pageSize = max(1, spec.server.importPageSize)
     let total = Int(state.records)
     let pages = max(1, (total + pageSize - 1) / pageSize)
@@ -105,19 +106,21 @@ extension World {
     guard snapshot > token else { return 0 }
     let stamp = nextStamp()
     var bytes: Int64 = 0
-    let isPublic = zones[zone].scope == .public
-    var index = zones[zone].changeLog.count - 1
-    while index >= 0 && zones[zone].changeLog[index].token > token {
-      let change = zones[zone].changeLog[index]
+    let isPublic = server.zones[zone].scope == .public
+    var index = server.zones[zone].changeLog.count - 1
+    while index >= 0 && server.zones[zone].changeLog[index].token > token {
+      let change = server.zones[zone].changeLog[index]
       let object = change.object
       index -= 1
       if change.token > snapshot { continue }
-      if zones[zone].objects[object.index].stamp == stamp { continue }
-      zones[zone].objects[object.index].stamp = stamp
+      if server.zones[zone].objects[object.index].stamp == stamp { continue }
+      server.zones[zone].objects[object.index].stamp = stamp
       // A public query returns live records only: a deleted record is simply absent.
-      if isPublic && zones[zone].server[Int(zones[zone].objects[object.index].fieldBase)].value == 0 { continue }
+      if isPublic && server.zones[zone].server[Int(server.zones[zone].objects[object.index].fieldBase)].value == 0 {
+        continue
+      }
       // An older app fetches only records with version ≤ its own ([CDModel]'s version attribute).
-      if zones[zone].objects[object.index].version > maxVersion {
+      if server.zones[zone].objects[object.index].version > maxVersion {
         hidden.append(object)
         continue
       }
@@ -130,7 +133,7 @@ extension World {
   }
 
   mutating func pageDuration(_ activity: ActivityID) -> SimDuration {
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     let device = owner(of: state.store)
     let page = nextPage(activity)
     var duration =
@@ -149,7 +152,7 @@ extension World {
   func applyTimePerRecord(zone: Int) -> Double {
     let perRecord = spec.server.applyTimePerRecord.seconds
     guard spec.server.applyTimeScalesWithZone else { return perRecord }
-    let records = Double(zones[zone].objects.count + 2)
+    let records = Double(server.zones[zone].objects.count + 2)
     return perRecord * DeterministicMath.log(records) / Self.logReferenceRecords
   }
 
@@ -159,14 +162,14 @@ extension World {
   /// Requests the import's next page (again, for a retry, not before `notBefore`).
   mutating func scheduleNextPage(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>)
   {
-    let device = owner(of: activities[activity.index].store)
+    let device = owner(of: scheduler.activities[activity.index].store)
     sendRequest(
       .importPageDone(activity), for: activity, from: device, taking: pageDuration(activity), notBefore: notBefore,
       sim: &sim)
   }
 
   mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let store = activities[activity.index].store
+    let store = scheduler.activities[activity.index].store
     if stores[store.index].disabled {
       // Sync was turned off: the page is not applied and no further page is fetched.
       finishActivity(activity, succeeded: false, sim: &sim)
@@ -187,19 +190,19 @@ extension World {
       finishActivity(activity, succeeded: false, sim: &sim)
       requestImport(store, trigger: .importAgain, sim: &sim)
       return
-    case .accepted:
-      break
+    case .accepted, .partlySaved:
+      break  // a fetch has no records of its own to fail
     }
     let page = nextPage(activity)
     applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
     sink.observe(.request(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
-    activities[activity.index].pagesLeft -= 1
-    if activities[activity.index].pagesLeft > 0 {
+    scheduler.activities[activity.index].pagesLeft -= 1
+    if scheduler.activities[activity.index].pagesLeft > 0 {
       pageApplied(activity, records: page.records, sim: &sim)
       scheduleNextPage(activity, sim: &sim)
       return
     }
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     finishImportToken(store, upTo: state.snapshotToken, changedAt: state.snapshotAt)
     // A reset during the import cleared `fromEmptyToken`: its token belongs to the old history.
     if state.fromEmptyToken { stores[store.index].holdsToken = true }
@@ -217,7 +220,7 @@ extension World {
   /// through the page's token, and a `fetchedResults` UI shows it after its merge (the rows of
   /// a first import appear page by page [C] eczema-helper #713).
   mutating func pageApplied(_ activity: ActivityID, records: Int, sim: inout Simulation<ModelEvent>) {
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     let done = Int(state.pagesTotal - state.pagesLeft)
     guard done - 1 < importPageTokens[activity.index].count else { return }
     let token = importPageTokens[activity.index][done - 1]
@@ -240,16 +243,16 @@ extension World {
     // the store as long as the zone's fields.
     local[store.index].withMutableRows { fields in
       for object in objects {
-        let base = Int(zones[zone].objects[object.index].fieldBase)
+        let base = Int(server.zones[zone].objects[object.index].fieldBase)
         for field in base..<base + fieldCount(zone: zone, object: object) where !fields[field].dirty {
-          let server = zones[zone].server[field]
+          let server = server.zones[zone].server[field]
           fields[field] = LocalField(write: server.write, value: server.value)
         }
       }
     }
     // A page is applied as a unit: a child is an orphan if its parent is missing after it.
     for object in objects {
-      let parent = Int(zones[zone].objects[object.index].parent)
+      let parent = Int(server.zones[zone].objects[object.index].parent)
       if parent >= 0 && isLive(store, object) && !isLive(store, ObjectID(parent)) {
         orphans[store.index].append((object, now))
       }
@@ -257,7 +260,7 @@ extension World {
     guard !orphans[store.index].isEmpty else { return }
     var still: [(child: ObjectID, since: SimTime)] = []
     for orphan in orphans[store.index] {
-      let parent = ObjectID(Int(zones[zone].objects[orphan.child.index].parent))
+      let parent = ObjectID(Int(server.zones[zone].objects[orphan.child.index].parent))
       if isLive(store, parent) {
         sink.observe(.orphanWindow(store: store, child: orphan.child, from: orphan.since, to: now))
       } else {
@@ -271,7 +274,7 @@ extension World {
   @inline(__always)
   func isLive(_ store: StoreID, _ object: ObjectID) -> Bool {
     let zone = stores[store.index].zone.index
-    return isLive(store, fieldBase: Int(zones[zone].objects[object.index].fieldBase))
+    return isLive(store, fieldBase: Int(server.zones[zone].objects[object.index].fieldBase))
   }
 
   /// Whether the store holds alive the object whose fields start at `fieldBase`.

@@ -44,7 +44,7 @@ extension World {
   /// Whether coming to the front fetches: always for a private or shared store (a foreground app
   /// imports on activation, spec §7); for a public-database store, as `polling.fetchOn` says.
   func fetchesOnForeground(_ store: StoreID, launched: Bool) -> Bool {
-    guard zones[stores[store.index].zone.index].scope == .public else { return true }
+    guard server.zones[stores[store.index].zone.index].scope == .public else { return true }
     switch spec.polling.fetchOn {
     case .activation: return true
     case .launch: return launched
@@ -94,7 +94,7 @@ extension World {
   // MARK: - Timeline
 
   mutating func perform(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (_, device, action, storeIndex) = actions[index]
+    let (_, device, action, storeIndex) = agenda.actions[index]
     defer {
       switch action {
       case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery: reportConditions(device, at: sim.now)
@@ -137,10 +137,10 @@ extension World {
       }
     case .quota(let bytes):
       let account = Int(devices[device.index].account)
-      accounts[account].quotaBytes = bytes
+      server.accounts[account].quotaBytes = bytes
       for index in stores.indices
       where stores[index].quotaStalled && stores[index].zone.exists
-        && zones[stores[index].zone.index].ownerAccount == Int32(account)
+        && server.zones[stores[index].zone.index].ownerAccount == Int32(account)
       {
         stores[index].quotaStalled = false
         requestExport(StoreID(index), trigger: .exportAgain, sim: &sim)
@@ -154,7 +154,7 @@ extension World {
         }
       }
     case .throttle(let on):
-      serverState.throttleForced = on
+      server.rates.throttleForced = on
     case .bulkInsert(let count, let entity, let oneSave, _):
       guard let store = editTarget(device, storeIndex: storeIndex), isSyncing(store) else { return }
       if oneSave {
@@ -168,7 +168,7 @@ extension World {
 
   /// Posts `didBecomeActive` ([HowTo]): the container schedules an import; repeats on a timer.
   mutating func nudge(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (at, device, action, _) = actions[index]
+    let (at, device, action, _) = agenda.actions[index]
     guard case .nudge(let every, let until, let jitter) = action else { return }
     if devices[device.index].app == .foreground {
       for store in storeIDs(of: device) where isSyncing(store) {
@@ -177,8 +177,8 @@ extension World {
     }
     guard let every, every > .zero else { return }
     // Repeats on the clock from the action's time: the k-th at `at + k·every`, plus its jitter.
-    bulkProgress[index] += 1
-    let nominal = SimTime(at + every * Int64(bulkProgress[index]))
+    agenda.bulkProgress[index] += 1
+    let nominal = SimTime(at + every * Int64(agenda.bulkProgress[index]))
     guard nominal <= SimTime(until ?? spec.duration) else { return }
     var next = nominal
     if jitter > .zero {
@@ -189,14 +189,14 @@ extension World {
 
   /// One object and one save of a bulk insert saved object by object.
   mutating func bulkStep(_ index: Int, sim: inout Simulation<ModelEvent>) {
-    let (_, device, action, storeIndex) = actions[index]
+    let (_, device, action, storeIndex) = agenda.actions[index]
     guard case .bulkInsert(let count, let entity, _, let over) = action,
       let store = editTarget(device, storeIndex: storeIndex), isSyncing(store)
     else { return }
     insertObject(store, entity: entity, kind: .insert, at: sim.now)
     save(store, sim: &sim)
-    bulkProgress[index] += 1
-    if Int(bulkProgress[index]) < count {
+    agenda.bulkProgress[index] += 1
+    if Int(agenda.bulkProgress[index]) < count {
       sim.schedule(.bulkStep(Int32(index)), after: over / Int64(max(count, 1)))
     }
   }
@@ -205,8 +205,8 @@ extension World {
 
   mutating func scheduleNextSession(_ device: DeviceID, _ usage: UsageModel, sim: inout Simulation<ModelEvent>) {
     if let period = usage.period {
-      periodicSessions[device.index] += 1
-      let k = periodicSessions[device.index]
+      agenda.periodicSessions[device.index] += 1
+      let k = agenda.periodicSessions[device.index]
       guard let at = period.arrival(k, end: spec.duration, stream: &devices[device.index].streams.usage) else {
         return
       }

@@ -30,10 +30,11 @@ extension World {
     var records = 0
     var objects = 0
     var loggedChanges = 0
-    for zone in zones.indices {
-      objects += zones[zone].objects.count
-      loggedChanges += zones[zone].changeLog.count
-      records += bytes(zones[zone].objects) + bytes(zones[zone].server) + bytes(zones[zone].changeLog)
+    for zone in server.zones.indices {
+      objects += server.zones[zone].objects.count
+      loggedChanges += server.zones[zone].changeLog.count
+      records +=
+        bytes(server.zones[zone].objects) + bytes(server.zones[zone].server) + bytes(server.zones[zone].changeLog)
     }
     for index in stores.indices {
       records += bytes(local[index]) + bytes(history[index])
@@ -41,23 +42,23 @@ extension World {
     records += writes.bytes
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
-    var fixed = bytes(devices) + bytes(stores) + bytes(plans) + bytes(zoneStores)
+    var fixed = bytes(devices) + bytes(stores) + bytes(plans) + bytes(server.zoneStores)
     fixed += bytes(requestLatencies)
-    fixed += bytes(accounts)
-    let runBytes = runHistory.bytes
-    let runHistory = runBytes.rows
+    fixed += bytes(server.accounts)
+    let runBytes = scheduler.runHistory.bytes
+    let runHistoryBytes = runBytes.rows
     for index in devices.indices {
-      fixed += heapBytes(pushWakes[index]) + heapBytes(waiting[index])
+      fixed += heapBytes(push.wakes[index]) + heapBytes(scheduler.waiting[index])
     }
-    fixed += runHistory
+    fixed += runHistoryBytes
     // The per-store row buffers' inline address and length, and the outer arrays of per-device
     // arrays: one reference each.
     fixed += (history.count + local.count) * MemoryLayout<RowBuffer<Change>>.stride
     fixed += runBytes.slots
-    fixed += (pushWakes.count + waiting.count) * 8
+    fixed += (push.wakes.count + scheduler.waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),
-      runHistoryBytesPerDevice: runHistory / max(1, devices.count), activityBytes: bytes(activities),
+      runHistoryBytesPerDevice: runHistoryBytes / max(1, devices.count), activityBytes: bytes(scheduler.activities),
       objects: objects, heldWrites: writes.heldCount, loggedChanges: loggedChanges)
   }
 }

@@ -4,7 +4,7 @@ import SimKernel
 /// every `polling.interval` of app use (or of wall clock), paused while the app is not running.
 extension World {
   mutating func schedulePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard zones[stores[store.index].zone.index].scope == .public else { return }
+    guard server.zones[stores[store.index].zone.index].scope == .public else { return }
     sim.cancel(stores[store.index].pollTimer)
     let interval = spec.polling.interval
     stores[store.index].pollUseNanoseconds = interval.nanoseconds
@@ -18,7 +18,7 @@ extension World {
   }
 
   mutating func resumePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard zones[stores[store.index].zone.index].scope == .public,
+    guard server.zones[stores[store.index].zone.index].scope == .public,
       !sim.isPending(stores[store.index].pollTimer)
     else { return }
     let remaining = SimDuration(nanoseconds: max(0, stores[store.index].pollUseNanoseconds))

@@ -5,12 +5,12 @@ extension World {
   /// After a commit: one push to every other device with access to the zone.
   mutating func fanOutPush(from store: StoreID, sim: inout Simulation<ModelEvent>) {
     let zone = stores[store.index].zone.index
-    guard zones[zone].scope != .public else { return }
+    guard server.zones[zone].scope != .public else { return }
     var lastDevice: DeviceID?
-    let start = Int(zones[zone].storeStart)
+    let start = Int(server.zones[zone].storeStart)
     // By index: a slice of the list would retain and release it.
-    for index in start..<start + Int(zones[zone].storeCount) {
-      let other = zoneStores[index]
+    for index in start..<start + Int(server.zones[zone].storeCount) {
+      let other = server.zoneStores[index]
       guard owner(of: other) != owner(of: store) && owner(of: other) != lastDevice else { continue }
       lastDevice = owner(of: other)
       sendPush(to: owner(of: other), zone: ZoneID(zone), sim: &sim)
@@ -60,7 +60,7 @@ extension World {
       let period = SimDuration(seconds: 3600 / conditions.otherAppsBackgroundPushesPerHour)
       var next = devices[device.index].otherAppsNextPushAt ?? SimTime.zero + period
       while next <= now {
-        if fitsPushBudget(device, at: next) { pushWakes[device.index].append(next) }
+        if fitsPushBudget(device, at: next) { push.wakes[device.index].append(next) }
         next = next + period
       }
       devices[device.index].otherAppsNextPushAt = next
@@ -76,11 +76,11 @@ extension World {
     // Wakes older than both windows no longer count.
     let daily = spec.push.backgroundBudgetPerDay
     let horizon = daily == nil ? hourAgo : min(hourAgo, SimTime(nanoseconds: dayStart.nanoseconds - 1))
-    pushWakes[device.index].removeAll { $0 <= horizon }
-    if pushWakes[device.index].lazy.filter({ $0 > hourAgo }).count >= spec.push.backgroundBudgetPerHour {
+    push.wakes[device.index].removeAll { $0 <= horizon }
+    if push.wakes[device.index].lazy.filter({ $0 > hourAgo }).count >= spec.push.backgroundBudgetPerHour {
       return false
     }
-    if let daily, pushWakes[device.index].lazy.filter({ $0 >= dayStart }).count >= daily { return false }
+    if let daily, push.wakes[device.index].lazy.filter({ $0 >= dayStart }).count >= daily { return false }
     return true
   }
 
@@ -118,7 +118,7 @@ extension World {
       sink.observe(.push(device: device, event: .held, at: sim.now))
       return
     }
-    pushWakes[device.index].append(sim.now)
+    push.wakes[device.index].append(sim.now)
     sink.observe(.push(device: device, event: .delivered, at: sim.now))
     if devices[device.index].app != .foreground {
       // Launched (or resumed) in the background for the push, for its runtime. [A]

@@ -8,6 +8,9 @@ enum RequestVerdict {
   case retry(at: SimTime, cause: WaitCause?)
   /// The activity fails with this error.
   case failed(CloudError)
+  /// Some of a modify request's records were saved and the rest failed (listed in
+  /// `PlanningScratch.failedRecords`): the failed ones are sent again at this time.
+  case partlySaved(retryAt: SimTime)
 }
 
 /// CloudKit requests shared by export and import: when they may be sent, and how the server
@@ -34,27 +37,28 @@ extension World {
   /// The earliest time the device may send: after the container's and its own retry-after.
   @inline(__always)
   func earliestSend(_ device: DeviceID, at now: SimTime) -> SimTime {
-    serverState.earliestSend(device.index, at: now)
+    server.rates.earliestSend(device.index, at: now)
   }
 
   /// The answer to a request that completes now: the first registered fault that applies
   /// (`RequestFaults`), reported with its error, or accepted.
   mutating func generalVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
-    let store = activities[activity.index].store
-    let request = RequestContext(activity: activity, device: owner(of: store).index, now: now)
-    for fault in faults where fault.applies(to: request, in: &self) {
-      let recovery = fault.recovery(for: request, in: &self)
+    let store = scheduler.activities[activity.index].store
+    let device = owner(of: store).index
+    var request = RequestContext(
+      activity: activity, device: device, now: now, online: devices[device].online,
+      attempt: scheduler.activities[activity.index].attempt)
+    for fault in server.requestFaults
+    where fault.applies(to: request, rates: &server.rates, random: &devices[device].streams.network) {
+      if fault.countsAttempts {
+        request.attempt += 1
+        scheduler.activities[activity.index].attempt = request.attempt
+      }
+      let recovery = fault.recovery(for: request, rates: &server.rates, random: &devices[device].streams.network)
       sink.observe(.cloudError(store: store, error: fault.error, retryAfter: recovery.retryAfter, at: now))
       return recovery.retryAt.map { .retry(at: $0, cause: fault.waitCause) } ?? .failed(fault.error)
     }
-    activities[activity.index].attempt = 0
+    scheduler.activities[activity.index].attempt = 0
     return .accepted
-  }
-
-  /// Counts one more failed attempt of the activity's current request; returns the count (the
-  /// faults' back-offs grow with it, and an accepted request resets it).
-  mutating func countAttempt(_ activity: ActivityID) -> Int {
-    activities[activity.index].attempt += 1
-    return activities[activity.index].attempt
   }
 }

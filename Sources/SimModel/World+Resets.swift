@@ -20,8 +20,8 @@ extension World {
     // synced again mid-import kept only that import's records, and never converged).
     let running = stores[store.index].runningImport
     if running.exists {
-      activities[running.index].snapshotToken = 0
-      activities[running.index].fromEmptyToken = false
+      scheduler.activities[running.index].snapshotToken = 0
+      scheduler.activities[running.index].fromEmptyToken = false
       if running.index < importPageTokens.count { importPageTokens[running.index].removeAll(keepingCapacity: true) }
     }
     requestImport(store, trigger: .initial, sim: &sim)
@@ -42,7 +42,7 @@ extension World {
     guard let retention = spec.server.changeTokenRetention else { return false }
     let state = stores[store.index]
     let zone = state.zone.index
-    guard state.importedToken > 0, state.importedToken < zones[zone].changeCount else { return false }
+    guard state.importedToken > 0, state.importedToken < server.zones[zone].changeCount else { return false }
     return now - state.tokenAt > retention
   }
 
@@ -62,7 +62,7 @@ extension World {
     let (covered, unsent) = endExportWithTheRequestInFlight(store)
     let held = history[store.index].withRows(min(covered, saved)..<saved) { Array($0) }
     for change in unsent + held where change.write != .none {
-      let base = Int(zones[zone].objects[change.object.index].fieldBase)
+      let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
       // Only the write the store still held is lost; superseded ones are reported as such.
       if local[store.index][field].write == change.write {
@@ -91,12 +91,12 @@ extension World {
     guard activity.exists, activity.index < plans.count, !plans[activity.index].batchEnds.isEmpty else {
       return (0, [])
     }
-    let kept = min(Int(activities[activity.index].nextBatch) + 1, plans[activity.index].batchEnds.count)
+    let kept = min(Int(scheduler.activities[activity.index].nextBatch) + 1, plans[activity.index].batchEnds.count)
     let sentEnd = Int(plans[activity.index].batchEnds[kept - 1])
     let unsent = Array(plans[activity.index].entries[sentEnd...])
     plans[activity.index].keepBatches(kept)
-    let covered = Int(activities[activity.index].historyCovered)
-    activities[activity.index].historyCovered = 0
+    let covered = Int(scheduler.activities[activity.index].historyCovered)
+    scheduler.activities[activity.index].historyCovered = 0
     return (covered, unsent)
   }
 
@@ -106,14 +106,14 @@ extension World {
     let zone = stores[store.index].zone.index
     var winners: [Int32: ObjectID] = [:]  // lookup only; deletions follow object order
     var losers: [ObjectID] = []
-    for object in 0..<zones[zone].objects.count where zones[zone].objects[object].key >= 0 {
-      guard isLive(store, fieldBase: Int(zones[zone].objects[object].fieldBase)) else { continue }
-      let key = zones[zone].objects[object].key
+    for object in 0..<server.zones[zone].objects.count where server.zones[zone].objects[object].key >= 0 {
+      guard isLive(store, fieldBase: Int(server.zones[zone].objects[object].fieldBase)) else { continue }
+      let key = server.zones[zone].objects[object].key
       if winners[key] == nil { winners[key] = ObjectID(object) } else { losers.append(ObjectID(object)) }
     }
     guard !losers.isEmpty else { return }
     for object in losers {
-      let base = Int(zones[zone].objects[object.index].fieldBase)
+      let base = Int(server.zones[zone].objects[object.index].fieldBase)
       // A system write, not a person's: it is not announced as an edit.
       let write = newWrite(store, basedOn: local[store.index][base].write, value: 0)
       setLocal(store, base, write: write, value: 0)
@@ -130,43 +130,44 @@ extension World {
   func reportObjects() {
     for (index, store) in stores.enumerated() where store.zone.exists {
       let zone = store.zone.index
-      for object in 0..<zones[zone].objects.count {
-        let record = zones[zone].objects[object]
+      for object in 0..<server.zones[zone].objects.count {
+        let record = server.zones[zone].objects[object]
         let base = Int(record.fieldBase)
         let fields = fieldCount(zone: zone, object: ObjectID(object))
         var held = WriteID.none
-        var server = WriteID.none
+        var serverWrite = WriteID.none
         for field in base..<base + fields {
           if field < local[index].count { held = max(held, local[index][field].write) }
-          server = max(server, zones[zone].server[field].write)
+          serverWrite = max(serverWrite, server.zones[zone].server[field].write)
         }
         sink.observe(
           .objectState(
             store: StoreID(index), object: ObjectID(object), entity: record.entity,
             held: isLive(StoreID(index), fieldBase: base), write: held,
-            serverLive: zones[zone].server[base].write != .none && zones[zone].server[base].value == 1,
-            serverWrite: server))
+            serverLive: server.zones[zone].server[base].write != .none && server.zones[zone].server[base].value == 1,
+            serverWrite: serverWrite))
       }
     }
   }
 
   func finalState() -> FinalState {
     var state = FinalState()
-    for (index, store) in stores.enumerated() where store.zone.exists && zones[store.zone.index].scope == .public {
+    for (index, store) in stores.enumerated() where store.zone.exists && server.zones[store.zone.index].scope == .public
+    {
       let zone = store.zone.index
-      for object in 0..<zones[zone].objects.count {
-        let base = Int(zones[zone].objects[object].fieldBase)
-        let server = zones[zone].server[base]
+      for object in 0..<server.zones[zone].objects.count {
+        let base = Int(server.zones[zone].objects[object].fieldBase)
+        let server = server.zones[zone].server[base]
         if server.write != .none && server.value == 0 && isLive(StoreID(index), fieldBase: base) {
           state.ghosts += 1
         }
       }
     }
-    for zone in zones.indices {
+    for zone in server.zones.indices {
       var seen = Set<Int32>()  // membership only
-      for object in 0..<zones[zone].objects.count {
-        let record = zones[zone].objects[object]
-        let server = zones[zone].server[Int(record.fieldBase)]
+      for object in 0..<server.zones[zone].objects.count {
+        let record = server.zones[zone].objects[object]
+        let server = server.zones[zone].server[Int(record.fieldBase)]
         guard server.write != .none, server.value == 1 else { continue }
         if record.contribution { state.contributions += 1 }
         let key = record.key
@@ -176,16 +177,16 @@ extension World {
     for (index, store) in stores.enumerated() where store.zone.exists {
       let zone = store.zone.index
       let version = devices[store.device.index].traits.modelVersion
-      for object in 0..<zones[zone].objects.count where zones[zone].objects[object].version > version {
-        let base = Int(zones[zone].objects[object].fieldBase)
-        let server = zones[zone].server[base]
+      for object in 0..<server.zones[zone].objects.count where server.zones[zone].objects[object].version > version {
+        let base = Int(server.zones[zone].objects[object].fieldBase)
+        let server = server.zones[zone].server[base]
         if server.write != .none && server.value == 1 && !isLive(StoreID(index), fieldBase: base) {
           state.hiddenRecords += 1
         }
       }
     }
-    for counter in counterFields {
-      state.counterValue += Int(zones[Int(counter.zone)].server[Int(counter.field)].value)
+    for counter in server.counterFields {
+      state.counterValue += Int(server.zones[Int(counter.zone)].server[Int(counter.field)].value)
     }
     return state
   }

@@ -4,7 +4,7 @@ import SimKernel
 extension World {
   /// The id under which the activity in `slot` appears in observations (slots are reused).
   @inline(__always)
-  func logID(_ slot: ActivityID) -> ActivityID { ActivityID(Int(activities[slot.index].logID)) }
+  func logID(_ slot: ActivityID) -> ActivityID { ActivityID(Int(scheduler.activities[slot.index].logID)) }
 
   /// Asks for an export; a request while one is pending is dropped (error 134417).
   mutating func requestExport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
@@ -79,7 +79,7 @@ extension World {
   mutating func requestRetry(
     of ended: ActivityID, notBefore: SimTime, cause: WaitCause, sim: inout Simulation<ModelEvent>
   ) {
-    let state = activities[ended.index]
+    let state = scheduler.activities[ended.index]
     let store = state.store
     if state.kind == .export {
       requestExport(store, trigger: .retry, sim: &sim)
@@ -88,18 +88,20 @@ extension World {
     }
     let retry = state.kind == .export ? stores[store.index].pendingExport : stores[store.index].pendingImport
     guard retry.exists else { return }
-    if notBefore > retryWaits[retry.raw]?.notBefore ?? .zero {
-      retryWaits[retry.raw] = (notBefore, cause)
-      retryWaitCount = retryWaits.count
+    if notBefore > scheduler.retryWaits[retry.raw]?.notBefore ?? .zero {
+      scheduler.retryWaits[retry.raw] = (notBefore, cause)
+      scheduler.retryWaitCount = scheduler.retryWaits.count
     }
-    activities[retry.index].attempt = max(activities[retry.index].attempt, state.attempt)
+    scheduler.activities[retry.index].attempt = max(scheduler.activities[retry.index].attempt, state.attempt)
   }
 
   /// The wait the server or the network imposed on `activity` (a retry's retry-after or back-off),
   /// if it is not over. Only the retry's own: a device learns a retry-after from its own answer.
   @inline(__always)
   func serverWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
-    guard retryWaitCount > 0, let wait = retryWaits[activity.raw], wait.notBefore > now else { return nil }
+    guard scheduler.retryWaitCount > 0, let wait = scheduler.retryWaits[activity.raw], wait.notBefore > now else {
+      return nil
+    }
     return (wait.cause, wait.notBefore)
   }
 
@@ -107,18 +109,18 @@ extension World {
   @inline(__always)
   func retryAfterInForce(_ device: DeviceID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
     // Read only when a throttle can answer at all: most worlds have none.
-    guard retryAftersPossible else { return nil }
-    let container = max(serverState.containerBlockedUntil[device.index], serverState.containerWideBlockedUntil)
+    guard server.retryAftersPossible else { return nil }
+    let container = max(server.rates.containerBlockedUntil[device.index], server.rates.containerWideBlockedUntil)
     if container > now { return (.serverThrottle, container) }
-    if !serverState.deviceBlockedUntil.isEmpty && serverState.deviceBlockedUntil[device.index] > now {
-      return (.deviceThrottle, serverState.deviceBlockedUntil[device.index])
+    if !server.rates.deviceBlockedUntil.isEmpty && server.rates.deviceBlockedUntil[device.index] > now {
+      return (.deviceThrottle, server.rates.deviceBlockedUntil[device.index])
     }
     return nil
   }
 
   /// The position a wait cause takes in results: after the scheduler's policies.
   @inline(__always)
-  func position(of cause: WaitCause) -> Int32 { Int32(policies.order.count + Int(cause.rawValue)) }
+  func position(of cause: WaitCause) -> Int32 { Int32(scheduler.policies.order.count + Int(cause.rawValue)) }
 
   mutating func submit(
     _ kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>
@@ -127,15 +129,15 @@ extension World {
     let launched = devices[device].launchedForPush && devices[device].app != .foreground
     var state = ActivityState(
       kind: kind, store: store, trigger: trigger, requestedAt: sim.now, launchedForPush: launched)
-    state.logID = nextActivityLogID
-    nextActivityLogID += 1
+    state.logID = scheduler.nextActivityLogID
+    scheduler.nextActivityLogID += 1
     let activity: ActivityID
-    if let slot = freeActivitySlots.popLast() {
+    if let slot = scheduler.freeActivitySlots.popLast() {
       activity = slot
-      activities[slot.index] = state
+      scheduler.activities[slot.index] = state
     } else {
-      activity = ActivityID(activities.count)
-      activities.append(state)
+      activity = ActivityID(scheduler.activities.count)
+      scheduler.activities.append(state)
     }
     sink.observe(.activityRequested(activity: logID(activity), kind: kind, store: store, trigger: trigger, at: sim.now))
     scheduleDecision(activity, sim: &sim)
@@ -143,16 +145,16 @@ extension World {
   }
 
   mutating func scheduleDecision(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let device = owner(of: activities[activity.index].store).index
+    let device = owner(of: scheduler.activities[activity.index].store).index
     let latency = spec.scheduler.decisionLatency.sampleDuration(using: &devices[device].streams.scheduler)
-    activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
+    scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
   }
 
   /// What the policies see of `activity`, with its run history left empty: the rate limiters read
   /// the history through `RunHistory`, and only a researcher's policy needs it as a slice.
   @inline(__always)
   func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     let storeState = stores[state.store.index]
     let device = devices[storeState.device.index]
     return PolicyContext(
@@ -160,20 +162,22 @@ extension World {
       runningInGroup: Int(storeState.runningInGroup),
       recentRuns: [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
-      online: device.online, devicesInAccount: Int(accounts[Int(device.account)].deviceCount),
+      online: device.online, devicesInAccount: Int(server.accounts[Int(device.account)].deviceCount),
       appInForeground: device.app == .foreground)
   }
 
   /// Evaluates the policies in order; the first refusal blocks the activity.
   mutating func decide(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    guard activities[activity.index].phase == .deciding || activities[activity.index].phase == .blocked else {
+    guard
+      scheduler.activities[activity.index].phase == .deciding || scheduler.activities[activity.index].phase == .blocked
+    else {
       return
     }
     if let wait = serverWait(activity, at: sim.now) {
       block(activity, policy: position(of: wait.cause), until: wait.until, sim: &sim)
     } else if let refusal = firstRefusal(activity, now: sim.now) {
       block(activity, policy: refusal.policy, until: refusal.until, sim: &sim)
-    } else if !processRuns(owner(of: activities[activity.index].store)) {
+    } else if !processRuns(owner(of: scheduler.activities[activity.index].store)) {
       // Every policy would let it run, but the app is suspended: it waits for a wake, which
       // decides it again (no timed re-evaluation).
       block(activity, policy: position(of: .suspended), until: nil, recheck: false, sim: &sim)
@@ -190,17 +194,17 @@ extension World {
   /// same (a test checks them against asking every time).
   @inline(__always)
   mutating func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    let device = owner(of: activities[activity.index].store).index
-    // A local copy: a closure that read `self.policies` would copy the whole world.
-    let policies = self.policies
+    let device = owner(of: scheduler.activities[activity.index].store).index
+    // A local copy: a closure that read `self.scheduler.policies` would copy the whole world.
+    let policies = scheduler.policies
     let onlyLimitersRead = policies.onlyRateLimitsReadRuns
     if onlyLimitersRead
-      && runHistory.windowsHaveRoom(device: device, &devices[device].runs, at: now, policies: policies)
+      && scheduler.runHistory.windowsHaveRoom(device: device, &devices[device].runs, at: now, policies: policies)
     {
       return firstRefusalWithRoomInWindows(activity, now: now)
     }
     var context = policyContext(activity, now: now)
-    return runHistory.withRuns(device: device, &devices[device].runs, copyForResearcher: !onlyLimitersRead) {
+    return scheduler.runHistory.withRuns(device: device, &devices[device].runs, copyForResearcher: !onlyLimitersRead) {
       view, copy in
       context.recentRuns = copy
       return policies.firstRefusal(context, runs: view)
@@ -212,52 +216,54 @@ extension World {
   /// builds a context with no history at all.)
   @inline(__always)
   func firstRefusalWithRoomInWindows(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    policies.firstRefusal(policyContext(activity, now: now), runs: .none, rateLimitsCannotRefuse: true)
+    scheduler.policies.firstRefusal(policyContext(activity, now: now), runs: .none, rateLimitsCannotRefuse: true)
   }
 
   mutating func block(
     _ activity: ActivityID, policy: Int32, until: SimTime?, recheck: Bool = true, sim: inout Simulation<ModelEvent>
   ) {
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     if state.phase == .blocked && state.blockedPolicy != policy {
       closeBlockedInterval(activity, at: sim.now)
     }
     if state.phase != .blocked || state.blockedPolicy != policy {
-      activities[activity.index].blockedPolicy = policy
-      activities[activity.index].blockedSince = sim.now
+      scheduler.activities[activity.index].blockedPolicy = policy
+      scheduler.activities[activity.index].blockedSince = sim.now
     }
     if state.phase != .blocked {
-      waiting[owner(of: state.store).index].append(activity)
+      scheduler.waiting[owner(of: state.store).index].append(activity)
       devices[owner(of: state.store).index].waitingCount += 1
     }
-    activities[activity.index].phase = .blocked
+    scheduler.activities[activity.index].phase = .blocked
     guard recheck else {
-      activities[activity.index].recheck = .none
+      scheduler.activities[activity.index].recheck = .none
       return
     }
-    let validity = sim.now + policyValidity
+    let validity = sim.now + scheduler.policyValidity
     let recheckAt = min(until ?? validity, validity)
-    activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: max(recheckAt, sim.now))
+    scheduler.activities[activity.index].recheck = sim.scheduleCancellable(
+      .decide(activity), at: max(recheckAt, sim.now))
   }
 
   mutating func closeBlockedInterval(_ activity: ActivityID, at now: SimTime) {
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     guard state.phase == .blocked, state.blockedPolicy >= 0 else { return }
     sink.observe(
       .activityBlocked(activity: logID(activity), policy: state.blockedPolicy, from: state.blockedSince, to: now))
-    activities[activity.index].blockedPolicy = -1
+    scheduler.activities[activity.index].blockedPolicy = -1
   }
 
   mutating func approve(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     closeBlockedInterval(activity, at: sim.now)
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     let device = owner(of: state.store).index
     if state.phase == .blocked { stopWaiting(activity, device: device) }
-    activities[activity.index].phase = .approved
+    scheduler.activities[activity.index].phase = .approved
     stores[state.store.index].runningInGroup += 1
-    runHistory.record(sim.now, device: device, &devices[device].runs)
+    scheduler.runHistory.record(sim.now, device: device, &devices[device].runs)
     sink.observe(.activityApproved(activity: logID(activity), at: sim.now))
-    sim.schedule(.start(activity), after: state.kind == .export ? exportStartDelay : importStartDelay)
+    sim.schedule(
+      .start(activity), after: state.kind == .export ? scheduler.exportStartDelay : scheduler.importStartDelay)
   }
 
   /// Drops the store's activities that have not started: disabling, removing or resetting a store
@@ -272,8 +278,8 @@ extension World {
   /// Takes a blocked activity off its device's waiting list. Only a blocked activity waits (it
   /// leaves `.blocked` only through here), so callers check the phase and others skip the search.
   mutating func stopWaiting(_ activity: ActivityID, device: Int) {
-    guard let index = waiting[device].firstIndex(of: activity) else { return }
-    waiting[device].remove(at: index)
+    guard let index = scheduler.waiting[device].firstIndex(of: activity) else { return }
+    scheduler.waiting[device].remove(at: index)
     devices[device].waitingCount -= 1
   }
 
@@ -281,32 +287,32 @@ extension World {
   /// does not inherit it.
   @inline(__always)
   mutating func forgetRetryWait(_ activity: ActivityID) {
-    guard retryWaitCount > 0 else { return }
-    retryWaits[activity.raw] = nil
-    retryWaitCount = retryWaits.count
+    guard scheduler.retryWaitCount > 0 else { return }
+    scheduler.retryWaits[activity.raw] = nil
+    scheduler.retryWaitCount = scheduler.retryWaits.count
   }
 
   mutating func cancel(_ activity: ActivityID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     guard [.deciding, .blocked, .approved].contains(state.phase) else { return }
     let device = owner(of: state.store).index
     closeBlockedInterval(activity, at: sim.now)
     if state.phase == .blocked { stopWaiting(activity, device: device) }
     sim.cancel(state.recheck)
     if state.phase == .approved { stores[state.store.index].runningInGroup -= 1 }
-    activities[activity.index].phase = .finished
+    scheduler.activities[activity.index].phase = .finished
     if stores[state.store.index].pendingExport == activity { stores[state.store.index].pendingExport = .none }
     if stores[state.store.index].pendingImport == activity { stores[state.store.index].pendingImport = .none }
     sink.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now))
     forgetRetryWait(activity)
     // An approved activity's start is already scheduled: its slot stays taken, so that the start
     // finds it finished rather than another activity in its place.
-    if state.phase != .approved { freeActivitySlots.append(activity) }
+    if state.phase != .approved { scheduler.freeActivitySlots.append(activity) }
     signal(DeviceID(device), sim: &sim)
   }
 
   mutating func startActivity(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let state = activities[activity.index]
+    let state = scheduler.activities[activity.index]
     guard state.phase == .approved else { return }
     guard processRuns(owner(of: state.store)) else {
       // Approved, but the app was suspended before it could start: it starts when it wakes.
@@ -317,7 +323,7 @@ extension World {
         device: owner(of: state.store))
       return
     }
-    activities[activity.index].phase = .running
+    scheduler.activities[activity.index].phase = .running
     sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
     switch state.kind {
     case .export: stores[state.store.index].pendingExport = ActivityID.none
@@ -344,15 +350,15 @@ extension World {
   }
 
   mutating func finishActivity(_ activity: ActivityID, succeeded: Bool, sim: inout Simulation<ModelEvent>) {
-    let state = activities[activity.index]
-    activities[activity.index].phase = .finished
+    let state = scheduler.activities[activity.index]
+    scheduler.activities[activity.index].phase = .finished
     stores[state.store.index].runningInGroup -= 1
     if stores[state.store.index].runningExport == activity { stores[state.store.index].runningExport = ActivityID.none }
     if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID.none }
     sink.observe(
       .activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
     forgetRetryWait(activity)
-    freeActivitySlots.append(activity)
+    scheduler.freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)
     if state.kind == .export && devices[owner(of: state.store).index].app == .background {
       // The export's background task ends with it.
@@ -365,9 +371,9 @@ extension World {
     // The count sits in the device's state, which is in cache here; the list's header is not.
     guard devices[device.index].waitingCount > 0 else { return }
     let latency = spec.scheduler.reevaluationLatency
-    for activity in waiting[device.index] {
-      sim.cancel(activities[activity.index].recheck)
-      activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
+    for activity in scheduler.waiting[device.index] {
+      sim.cancel(scheduler.activities[activity.index].recheck)
+      scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
     }
   }
 }

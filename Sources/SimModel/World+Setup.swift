@@ -2,32 +2,32 @@ import SimKernel
 
 extension World {
   mutating func buildEntities() {
-    publicQueriesPerPoll = max(
+    server.publicQueriesPerPoll = max(
       1, spec.entities.count + (spec.entities.contains { $0.manyToManyLinksPerObject > 0 } ? 1 : 0))
     for entity in spec.entities {
       let size = entity.recordSize(
         overhead: spec.server.recordOverheadBytes, assetThreshold: spec.server.assetThresholdBytes,
         maxRecordBytes: spec.server.maxRecordBytes)
-      recordBytesByEntity.append(size.record)
-      assetBytesByEntity.append(size.assets)
-      entityFieldCount.append(entity.fieldCount)
+      server.recordBytesByEntity.append(size.record)
+      server.assetBytesByEntity.append(size.assets)
+      server.entityFieldCount.append(entity.fieldCount)
     }
   }
 
   mutating func buildDevices() {
     let layout = spec.zoneLayout()
     for zone in layout.zones { makeZone(zone.scope, owner: zone.owner) }
-    accounts = [AccountState](
+    server.accounts = [AccountState](
       repeating: AccountState(quotaBytes: spec.server.quotaBytesPerAccount), count: spec.accountCount)
     // Sized once: growing a column by doubling copied it whole, a tenth of the fleet's setup.
     let storeCount = spec.devices.reduce(0) { $0 + $1.stores.count }
     devices.reserveCapacity(spec.devices.count)
-    runHistory.reserveDevices(spec.devices.count)
+    scheduler.runHistory.reserveDevices(spec.devices.count)
     stores.reserveCapacity(storeCount)
     history.reserveCapacity(storeCount)
     local.reserveCapacity(storeCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
-      accounts[deviceSpec.account].deviceCount += 1
+      server.accounts[deviceSpec.account].deviceCount += 1
       requestLatencies.append(deviceSpec.requestLatency ?? spec.server.requestLatency)
       let c = deviceSpec.conditions
       let seed = spec.seed
@@ -53,23 +53,23 @@ extension World {
         let store = StoreID(stores.count)
         let zone = layout.storeZones[store.index]
         stores.append(StoreState(device: DeviceID(index), zone: ZoneID(Int(zone))))
-        if zone >= 0 { zones[Int(zone)].storeCount += 1 }
+        if zone >= 0 { server.zones[Int(zone)].storeCount += 1 }
         history.append(RowBuffer())
         local.append(RowBuffer())
         orphans.append([])
       }
-      runHistory.addDevice()
-      serverState.containerBlockedUntil.append(.zero)
+      scheduler.runHistory.addDevice()
+      server.rates.containerBlockedUntil.append(.zero)
       if spec.server.deviceThrottleRequestsPerMinute != nil {
-        serverState.deviceBlockedUntil.append(.zero)
-        serverState.deviceRequestTimes.append([])
+        server.rates.deviceBlockedUntil.append(.zero)
+        server.rates.deviceRequestTimes.append([])
       }
-      pushWakes.append([])
-      periodicEdits.append(0)
-      workloadPeriods.append(deviceSpec.workload?.period)
-      if deviceSpec.workload?.period != nil { hasPeriodicWorkloads = true }
-      periodicSessions.append(0)
-      waiting.append([])
+      push.wakes.append([])
+      agenda.periodicEdits.append(0)
+      agenda.workloadPeriods.append(deviceSpec.workload?.period)
+      if deviceSpec.workload?.period != nil { agenda.hasPeriodicWorkloads = true }
+      agenda.periodicSessions.append(0)
+      scheduler.waiting.append([])
       parked.append([])
     }
     listZoneStores()
@@ -79,14 +79,14 @@ extension World {
   mutating func listZoneStores() {
     var next: [Int32] = []
     var start: Int32 = 0
-    for zone in zones.indices {
-      zones[zone].storeStart = start
+    for zone in server.zones.indices {
+      server.zones[zone].storeStart = start
       next.append(start)
-      start += zones[zone].storeCount
+      start += server.zones[zone].storeCount
     }
-    zoneStores = [StoreID](repeating: StoreID.none, count: Int(start))
+    server.zoneStores = [StoreID](repeating: StoreID.none, count: Int(start))
     for (index, store) in stores.enumerated() where store.zone.exists {
-      zoneStores[Int(next[store.zone.index])] = StoreID(index)
+      server.zoneStores[Int(next[store.zone.index])] = StoreID(index)
       next[store.zone.index] += 1
     }
   }
@@ -94,17 +94,17 @@ extension World {
   mutating func makeZone(_ scope: DatabaseScope, owner: Int) {
     var zone = ZoneState(scope: scope)
     zone.ownerAccount = Int32(owner)
-    zones.append(zone)
+    server.zones.append(zone)
   }
 
   mutating func buildTimeline() {
     let ordered = spec.timeline.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
     for (_, action) in ordered {
       for device in action.devices {
-        actions.append((action.at, DeviceID(device), action.action, action.store))
+        agenda.actions.append((action.at, DeviceID(device), action.action, action.store))
       }
     }
-    bulkProgress = [Int32](repeating: 0, count: actions.count)
+    agenda.bulkProgress = [Int32](repeating: 0, count: agenda.actions.count)
   }
 }
 
@@ -113,9 +113,7 @@ extension World {
   /// a fixed size and no assets).
   @inline(__always)
   func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
-    let entity = Int(zones[zone].objects[object.index].entity)
-    return entity >= 0
-      ? (recordBytesByEntity[entity], assetBytesByEntity[entity]) : (Int64(spec.server.joinRecordBytes), 0)
+    server.recordCost(zone: zone, object: object)
   }
 
   /// A fresh stamp for marking a zone's objects (so a pass sees each object once).

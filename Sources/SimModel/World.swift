@@ -19,102 +19,52 @@ import SimKernel
 public struct World: EventHandler {
   let spec: WorldSpec
   let sink: any ObservationSink
+  /// The CloudKit server: zones, accounts, request rates and failure modes.
+  var server: CloudServer
+  /// The system scheduler: activities, waiting lists, retries, policies and run history.
+  var scheduler: SystemScheduler
+  /// The push service's deliveries, per device.
+  var push = PushService()
+  /// The people's side: workloads, sessions and the timeline.
+  var agenda = Agenda()
   let devices = Column<DeviceState>()
+  /// Per device: its request latency (its own or the server's).
+  var requestLatencies: [Distribution] = []
+  /// Per device: requests and starts waiting for its suspended process to wake.
+  var parked: [[ParkedRequest]] = []
+  // The Core Data mirroring client's state, per store and per activity slot.
   let stores = Column<StoreState>()
-  let zones = Column<ZoneState>()
-  /// Every zone's stores with access, zone by zone (see `ZoneState.storeStart`).
-  var zoneStores: [StoreID] = []
-  let activities = Column<ActivityState>()
-  var freeActivitySlots: [ActivityID] = []
-  var nextActivityLogID: Int32 = 0
   /// Per store: persistent history not yet exported, then the unsaved edits (the first
   /// `StoreState.savedCount` are saved), and the local store.
   let history = Column<RowBuffer<Change>>()
   let local = Column<RowBuffer<LocalField>>()
+  /// Per store: children held without their parent, and since when.
+  var orphans: [[(child: ObjectID, since: SimTime)]] = []
   /// Per activity slot: the plan of the export running in it (emptied when it ends).
   let plans = Column<ExportPlan>()
-  /// Per device: the start times of rate-limited runs.
-  let runHistory: RunHistory
-  /// Per device, for periodic workloads and sessions: how many arrivals have been scheduled.
-  var periodicEdits: [Int32] = []
-  /// Per device: its workload's periodic pattern, if it has one.
-  var workloadPeriods: [Period?] = []
-  /// Whether any device's workload is periodic (the common world reads no pattern per edit).
-  var hasPeriodicWorkloads = false
-  var periodicSessions: [Int32] = []
-  /// Per device: the start times of background push wakes.
-  var pushWakes: [[SimTime]] = []
-  /// Per device: activities waiting on a policy.
-  var waiting: [[ActivityID]] = []
+  /// Per activity slot: the records an import fetches, in the order the server returns them.
+  let importQueues = Column<[ObjectID]>()
+  /// Per activity slot of an import over several pages: after each page, the token through
+  /// which the store then holds every change (empty for one-page imports).
+  let importPageTokens = Column<[Int32]>()
+  var scratch = PlanningScratch()
+  /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
+  var stampCounter: Int32 = 0
   /// Per write (id 0 unused): its store, the write it replaced there, and its value, while the
   /// world can still read it (`WriteTable`).
   var writes = WriteTable()
   /// How many new writes trigger the next look at releasing writes.
   var writesReleaseAt = 0
-  /// Per device: its request latency (its own or the server's).
-  var requestLatencies: [Distribution] = []
-  /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
-  var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action, storeIndex: Int?)] = []
-  var bulkProgress: [Int32] = []
-  /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
-  var stampCounter: Int32 = 0
-  /// Scratch buffers for planning exports, reused across exports.
-  var scratchRank: [Int32] = []
-  var scratchKept: [Change] = []
-  var scratchObjects: [ObjectID] = []
-  var scratchCounts: [Int32] = []
-  var recordBytesByEntity: [Int64] = []
-  var assetBytesByEntity: [Int64] = []
-  /// Fields per entity, existence field included (read on every edit, commit and import).
-  var entityFieldCount: [Int] = []
-  /// The scheduler's fixed delays on the clock, converted once rather than per activity.
-  let exportStartDelay: SimDuration
-  let importStartDelay: SimDuration
-  let policyValidity: SimDuration
-  /// `spec.scheduler.policies`, in order, each kept as its concrete type.
-  let policies: PolicySet
-  /// The server's memory of request rates (throttles and retry-afters).
-  var serverState = ServerState()
-  /// The failure modes the server's parameters turn on, in the order they are asked.
-  let faults: [any RequestFault]
-  /// Per activity slot that retries a request: not before this time, waiting for this cause.
-  /// Apart from the activity table, which every decision reads: most worlds never retry.
-  var retryWaits: [Int32: (notBefore: SimTime, cause: WaitCause)] = [:]  // lookup only
-  /// `retryWaits.count`, kept inline: a decision checks it, and the table's header is cold.
-  var retryWaitCount = 0
-  /// Whether a throttle can answer with a retry-after (a rate, a device limit or a timeline action).
-  let retryAftersPossible: Bool
-  /// Queries per public-database poll: one per record type, plus one for CDMR join records.
-  var publicQueriesPerPoll = 1
-  /// Per account: its devices, and its bytes stored against its quota.
-  var accounts: [AccountState] = []
-  /// Server fields that received increments: (zone, field), in first-increment order.
-  var counterFields: [(zone: Int32, field: Int32)] = []
-  /// Per activity slot: the records an import fetches, in the order the server returns them.
-  let importQueues = Column<[ObjectID]>()
-  /// Per store: children held without their parent, and since when.
-  var orphans: [[(child: ObjectID, since: SimTime)]] = []
-  /// Per device: requests and starts waiting for its suspended process to wake.
-  var parked: [[ParkedRequest]] = []
-  /// Per activity slot of an import over several pages: after each page, the token through
-  /// which the store then holds every change (empty for one-page imports).
-  let importPageTokens = Column<[Int32]>()
-  /// Per object of the zone an import scans: its position in the import's queue (scratch).
-  var scratchQueueSlot: [Int32] = []
 
   /// Builds the world of `spec`, reporting to `sink`.
   public init(spec: WorldSpec, sink: any ObservationSink) {
     self.spec = spec
     self.sink = sink
-    policies = PolicySet(spec.scheduler.policies)
-    faults = RequestFaults.active(for: spec.server)
-    retryAftersPossible =
-      spec.server.throttleRequestsPerSecond != nil || spec.server.deviceThrottleRequestsPerMinute != nil
-      || spec.timeline.contains { if case .throttle = $0.action { true } else { false } }
-    runHistory = RunHistory(horizon: SimDuration(seconds: policies.runHorizonSeconds))
-    exportStartDelay = spec.scheduler.exportStartDelay
-    importStartDelay = spec.scheduler.importStartDelay
-    policyValidity = spec.scheduler.policyValidity
+    server = CloudServer(
+      parameters: spec.server,
+      forcedThrottlePossible: spec.timeline.contains { if case .throttle = $0.action { true } else { false } },
+      extraRecordFaults: spec.extraRecordFaults)
+    scheduler = SystemScheduler(spec.scheduler)
     _ = writes.append(WriteState(store: StoreID.none, basedOn: .none, value: 0))
     writesReleaseAt = spec.writeReleaseMinimum
     buildEntities()
@@ -126,7 +76,7 @@ public struct World: EventHandler {
   /// Schedules the events that start the run: launches, workloads, sessions, the timeline.
   public mutating func start(_ sim: inout Simulation<ModelEvent>) {
     for (index, store) in stores.enumerated() {
-      let scope = store.zone.exists ? zones[store.zone.index].scope : nil
+      let scope = store.zone.exists ? server.zones[store.zone.index].scope : nil
       sink.observe(.storeCreated(store: StoreID(index), device: store.device, zone: store.zone, scope: scope))
     }
     if let code = spec.modelRejectionCode {
@@ -159,8 +109,8 @@ public struct World: EventHandler {
         sim.schedule(.batteryTick(id), after: World.batteryTickInterval)
       }
     }
-    for index in actions.indices {
-      sim.schedule(.timeline(Int32(index)), at: SimTime(actions[index].at))
+    for index in agenda.actions.indices {
+      sim.schedule(.timeline(Int32(index)), at: SimTime(agenda.actions[index].at))
     }
   }
 

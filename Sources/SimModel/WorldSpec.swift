@@ -36,6 +36,8 @@ public struct WorldSpec: Sendable {
   /// The fewest writes made between two releases of unreferenced writes (`WriteTable`); tests set
   /// 1 to release at every write and check that nothing changes.
   var writeReleaseMinimum = 4096
+  /// Record faults asked after SyncSim's own (`RecordFaults`): a test's or a researcher's.
+  var extraRecordFaults: [any RecordFault] = []
 
   public init() {}
 

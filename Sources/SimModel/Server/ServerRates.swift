@@ -2,7 +2,7 @@ import SimKernel
 
 /// What the CloudKit server remembers about request rates: the container's throttle and each
 /// device's own (spec §6).
-struct ServerState {
+struct ServerRates {
   /// Per device: no request before this time, the retry-after the container's throttle stated in
   /// the device's last serviceUnavailable answer. A device learns it only from its own answer:
   /// the others send, and learn it when they are answered. [A] TN3162

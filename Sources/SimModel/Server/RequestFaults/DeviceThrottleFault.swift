@@ -16,18 +16,20 @@ struct DeviceThrottleFault: RequestFault {
   var waitCause: WaitCause { .deviceThrottle }
 
   /// Counts the request against the device's per-minute rate; true when over it.
-  func applies(to request: RequestContext, in world: inout World) -> Bool {
+  func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool {
     let windowStart = request.now.advanced(by: .seconds(-60))
-    world.serverState.deviceRequestTimes[request.device].removeAll { $0 <= windowStart }
-    if Double(world.serverState.deviceRequestTimes[request.device].count) >= requestsPerMinute { return true }
-    world.serverState.deviceRequestTimes[request.device].append(request.now)
+    rates.deviceRequestTimes[request.device].removeAll { $0 <= windowStart }
+    if Double(rates.deviceRequestTimes[request.device].count) >= requestsPerMinute { return true }
+    rates.deviceRequestTimes[request.device].append(request.now)
     return false
   }
 
-  func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
-    let wait = retryAfter.sampleDuration(using: &world.devices[request.device].streams.network)
-    let until = max(world.serverState.deviceBlockedUntil[request.device], request.now + wait)
-    world.serverState.deviceBlockedUntil[request.device] = until
+  func recovery(
+    for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
+  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+    let wait = retryAfter.sampleDuration(using: &random)
+    let until = max(rates.deviceBlockedUntil[request.device], request.now + wait)
+    rates.deviceBlockedUntil[request.device] = until
     return (until, wait)
   }
 }

@@ -4,7 +4,9 @@ import SimKernel
 /// it answers, and how the request recovers.
 ///
 /// Faults are asked in `RequestFaults.all`'s order when a request completes; the first that
-/// applies answers it. A new failure mode is one file and one line in that list.
+/// applies answers it. A new failure mode is one file and one line in that list. A fault sees the
+/// request, the server's memory of request rates and the request's random stream (the device's
+/// network stream), never the world.
 protocol RequestFault: Sendable {
   /// The fault for `server`'s parameters, or nil when they turn it off (it is then never asked).
   init?(server: ServerParameters)
@@ -12,12 +14,21 @@ protocol RequestFault: Sendable {
   var error: CloudError { get }
   /// What a retry's wait is attributed to.
   var waitCause: WaitCause { get }
-  /// Whether it hits `request` now. May draw from the device's network stream or count the
-  /// request against a rate, as the server would.
-  func applies(to request: RequestContext, in world: inout World) -> Bool
+  /// Whether a hit counts one more failed attempt of the request (`RequestContext.attempt`),
+  /// for a back-off that grows with attempts. False by default.
+  var countsAttempts: Bool { get }
+  /// Whether it hits `request` now. May draw from `random` or count the request against a rate
+  /// in `rates`, as the server would.
+  func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool
   /// How the request recovers: sent again at `retryAt`, or the activity fails (nil); and the
   /// retry-after the server states, if any (reported with the error).
-  func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?)
+  func recovery(
+    for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
+  ) -> (retryAt: SimTime?, retryAfter: SimDuration?)
+}
+
+extension RequestFault {
+  var countsAttempts: Bool { false }
 }
 
 /// The request being answered.
@@ -25,6 +36,11 @@ struct RequestContext {
   var activity: ActivityID
   var device: Int
   var now: SimTime
+  /// Whether the device is online.
+  var online: Bool
+  /// The request's failed attempts so far, this one included once a fault that counts attempts
+  /// has hit it (an accepted request starts again from 0).
+  var attempt: Int
 }
 
 /// The registered failure modes, in the order the server and network apply them.

@@ -7,11 +7,13 @@ struct NetworkUnavailableFault: RequestFault {
   /// Never a retry: the activity fails and a new one waits on the Network policy.
   var waitCause: WaitCause { .networkBackoff }
 
-  func applies(to request: RequestContext, in world: inout World) -> Bool {
-    !world.devices[request.device].online
+  func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool {
+    !request.online
   }
 
-  func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+  func recovery(
+    for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
+  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
     (nil, nil)
   }
 }

@@ -16,13 +16,16 @@ struct ZoneBusyFault: RequestFault {
 
   var error: CloudError { .zoneBusy }
   var waitCause: WaitCause { .zoneBusy }
+  var countsAttempts: Bool { true }
 
-  func applies(to request: RequestContext, in world: inout World) -> Bool {
-    world.devices[request.device].streams.network.bernoulli(probability)
+  func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool {
+    random.bernoulli(probability)
   }
 
-  func recovery(for request: RequestContext, in world: inout World) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
-    let attempt = world.countAttempt(request.activity)
+  func recovery(
+    for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
+  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+    let attempt = request.attempt
     let delay = SimDuration(seconds: min(backoffSeconds * Double(1 << min(attempt - 1, 30)), backoffCapSeconds))
     return (request.now + delay, delay)
   }

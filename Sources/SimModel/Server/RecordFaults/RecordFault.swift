@@ -1,0 +1,66 @@
+import SimKernel
+
+/// One way the server answers a modify request about its records (spec §6, CKError docs): the
+/// request is too large, a record is refused, the quota is full, records changed on the server,
+/// or some records failed.
+///
+/// Asked in `RecordFaults.all`'s order after every request fault has let the request through;
+/// the first that answers decides. A fault sees the request, the server's own state and the
+/// request's random stream (the device's network stream), never the world. A new record
+/// failure is one file and one line in that list, or, outside SyncSim's own set,
+/// `WorldSpec.extraRecordFaults`.
+protocol RecordFault: Sendable {
+  /// The error it reports.
+  var error: CloudError { get }
+  /// Its answer to `request`, or nil when it lets the request through. A `.recordsFailed`
+  /// answer lists the failed records' positions in the batch in `failed`.
+  func answer(
+    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [Int32]
+  ) -> RecordOutcome?
+}
+
+/// A modify request's batch as the server receives it.
+struct ModifyRequest {
+  var device: Int
+  var zone: Int
+  /// The store that sends it.
+  var store: StoreID
+  var now: SimTime
+  /// The batch's changes, record by record (a record's changes are consecutive).
+  var changes: UnsafeBufferPointer<Change>
+  /// How many records the batch holds.
+  var records: Int
+  /// Whether the client has merged the server's records into this batch after a
+  /// serverRecordChanged answer (it is then saved as sent).
+  var merged: Bool
+  /// The change token through which the sending store has imported the zone.
+  var importedToken: Int32
+}
+
+/// A record fault's answer.
+enum RecordOutcome: Equatable, Sendable {
+  /// The request is over the server's per-request limits: the client splits the batch in half and
+  /// sends both, or fails when it holds one record (limitExceeded).
+  case tooLarge
+  /// The request fails as a whole with this error, and the export with it.
+  case refused(CloudError)
+  /// Records changed on the server since the store imported them: the client merges the
+  /// server's fields in and sends the batch again at once (serverRecordChanged).
+  case changedOnServer
+  /// The records listed in `failed` were not saved; the rest were. The client sends the failed
+  /// ones again after `retryAfter` (at once when nil) in the same export.
+  case recordsFailed(retryAfter: SimDuration?)
+}
+
+/// SyncSim's own record faults, in the order the server applies them.
+enum RecordFaults {
+  static let all: [any RecordFault] = [
+    RequestLimitFault(),
+    RefusedRecordFault(),
+    QuotaFault(),
+    ServerRecordChangedFault(),
+  ]
+
+  /// The record faults for `server`'s parameters, in order (each reads its own parameters).
+  static func active(for server: ServerParameters) -> [any RecordFault] { all }
+}

@@ -1,0 +1,54 @@
+import SimKernel
+
+/// The container's request rate (`cloud.throttle`) or a timeline `throttle`: the server answers
+/// serviceUnavailable with a retry-after, and no request of the container goes out before it.
+/// [A] TN3162
+struct ContainerThrottleFault: RequestFault {
+  let requestsPerSecond: Double?
+  let retryAfter: Distribution
+  let holdsContainer: Bool
+
+  init?(server: ServerParameters) {
+    // Always asked: a timeline action may force the throttle on.
+    requestsPerSecond = server.throttleRequestsPerSecond
+    retryAfter = server.throttleRetryAfter
+    holdsContainer = server.retryAfterHoldsContainer
+  }
+
+  var error: CloudError { .serviceUnavailable }
+  var waitCause: WaitCause { .serverThrottle }
+
+  /// Counts the request against the container's per-second rate; true when over it (or forced).
+  func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool {
+    if rates.throttleForced { return true }
+    guard let rate = requestsPerSecond else { return false }
+    let windowStart = request.now.advanced(by: .seconds(-1))
+    while rates.throttleHead < rates.throttleWindow.count
+      && rates.throttleWindow[rates.throttleHead] <= windowStart
+    {
+      rates.throttleHead += 1
+    }
+    let head = rates.throttleHead
+    if head > 1024 && head * 2 > rates.throttleWindow.count {
+      rates.throttleWindow.removeFirst(head)
+      rates.throttleHead = 0
+    }
+    let inWindow = rates.throttleWindow.count - rates.throttleHead
+    if Double(inWindow) >= rate { return true }
+    rates.throttleWindow.append(request.now)
+    return false
+  }
+
+  func recovery(
+    for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
+  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+    let wait = retryAfter.sampleDuration(using: &random)
+    let until = max(rates.containerBlockedUntil[request.device], request.now + wait)
+    rates.containerBlockedUntil[request.device] = until
+    if holdsContainer {
+      rates.containerWideBlockedUntil = max(rates.containerWideBlockedUntil, until)
+      return (rates.containerWideBlockedUntil, wait)
+    }
+    return (until, wait)
+  }
+}
