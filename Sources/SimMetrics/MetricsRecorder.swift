@@ -80,6 +80,9 @@ public final class MetricsRecorder: ObservationSink {
 
   /// Condition changes, in time order.
   public internal(set) var conditionChanges: [ConditionChange] = []
+  /// Changes of the declared conditions after the built-in ones (`ConditionTable`), in time order:
+  /// the condition's position in the table and its new value.
+  public internal(set) var levelChanges: [(device: DeviceID, condition: Int, value: Double, at: SimTime)] = []
   /// Every processed event, when tracing.
   public internal(set) var trace: [(kind: UInt32, entity: UInt32, at: SimTime)] = []
   /// App-state changes per device, for the timeline file.
@@ -210,6 +213,8 @@ public final class MetricsRecorder: ObservationSink {
       conditionChanges.append(
         ConditionChange(
           device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at))
+    case .level(let device, let condition, let value, let at):
+      levelChanges.append((device, Int(condition), value, at))
     case .event(let kind, let entity, let at):
       trace.append((kind, entity, at))
     case .cloudError(_, let error, let retryAfter, _):

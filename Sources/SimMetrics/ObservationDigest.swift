@@ -75,6 +75,8 @@ public struct ObservationDigest: Sendable {
     case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
       let flags: Int64 = (plugged ? 1 : 0) | (lowPower ? 2 : 0) | (online ? 4 : 0)
       fold(28, id(device), flags, Int64(bitPattern: battery.bitPattern), at.nanoseconds)
+    case .level(let device, let condition, let value, let at):
+      fold(30, id(device), Int64(condition), Int64(bitPattern: value.bitPattern), at.nanoseconds)
     case .event: return
     case .runEnded(let at, let converged): fold(29, converged ? 1 : 0, at.nanoseconds)
     }

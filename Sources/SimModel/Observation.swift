@@ -64,6 +64,9 @@ public enum Observation: Sendable {
   /// A device's power or network changed (also emitted once per device at the start).
   case conditions(
     device: DeviceID, batteryPercent: Double, pluggedIn: Bool, lowPowerMode: Bool, online: Bool, at: SimTime)
+  /// A declared condition after the built-in ones (`ConditionTable`) was set on a device:
+  /// `condition` is its position in the table.
+  case level(device: DeviceID, condition: Int32, value: Double, at: SimTime)
   /// An event was processed (only when `WorldSpec.traceEvents` is on).
   case event(kind: UInt32, entity: UInt32, at: SimTime)
   /// The run ended; `converged` says whether every store equals the server with nothing pending.

@@ -175,11 +175,17 @@ extension World {
     case .partlySaved(let retryAt):
       // The saved records commit as a batch of their own; the failed ones are the next batch,
       // sent after the server's retry-after. Every record failed: the same batch again.
-      guard separateFailedRecords(activity, Int(scheduler.activities[activity.index].nextBatch)) else {
+      // The request carried every record of the batch: it is reported whole, once.
+      let batch = Int(scheduler.activities[activity.index].nextBatch)
+      sink.observe(
+        .request(
+          store: store, upload: true, records: plans[activity.index].batchRecords[batch],
+          bytes: plans[activity.index].batchBytes[batch], at: sim.now))
+      guard separateFailedRecords(activity, batch) else {
         sendNextBatch(activity, notBefore: retryAt, sim: &sim)
         return
       }
-      commitCurrentBatch(activity, sim: &sim)
+      commitCurrentBatch(activity, reportingRequest: false, sim: &sim)
       sendNextBatch(activity, notBefore: retryAt, sim: &sim)
       return
     case .accepted:
@@ -196,15 +202,19 @@ extension World {
   }
 
   /// Commits the export's current batch at the server, tells the other devices, and moves on to
-  /// the next batch.
-  mutating func commitCurrentBatch(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+  /// the next batch. The request is reported unless it was already (a partly saved batch's).
+  mutating func commitCurrentBatch(
+    _ activity: ActivityID, reportingRequest: Bool = true, sim: inout Simulation<ModelEvent>
+  ) {
     let store = scheduler.activities[activity.index].store
     let batch = Int(scheduler.activities[activity.index].nextBatch)
     let records = plans[activity.index].batchRecords[batch]
     commit(store, activity: activity, entries: batchRange(activity, batch), at: sim.now)
-    sink.observe(
-      .request(
-        store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
+    if reportingRequest {
+      sink.observe(
+        .request(
+          store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
+    }
     scheduler.activities[activity.index].records += records
     scheduler.activities[activity.index].merged = false
     fanOutPush(from: store, sim: &sim)
@@ -227,14 +237,7 @@ extension World {
         device: device, zone: stores[store.index].zone.index, store: store, now: now,
         changes: UnsafeBufferPointer(rebasing: $0[range]), records: Int(plans[activity.index].batchRecords[batch]),
         merged: scheduler.activities[activity.index].merged, importedToken: stores[store.index].importedToken)
-      for fault in server.recordFaults {
-        if let outcome = fault.answer(
-          request, server: server, random: &devices[device].streams.network, failed: &scratch.failedRecords)
-        {
-          return (fault.error, outcome)
-        }
-      }
-      return nil
+      return server.answerModify(request, random: &devices[device].streams.network, failed: &scratch.failedRecords)
     }
     guard let answer else { return .accepted }
     switch answer.outcome {

@@ -155,6 +155,11 @@ extension World {
       }
     case .throttle(let on):
       server.rates.throttleForced = on
+    case .setLevel(let slot, let value):
+      devices[device.index].levels[slot] = value
+      sink.observe(
+        .level(device: device, condition: Int32(ConditionTable.builtInCount + slot), value: value, at: sim.now))
+      signal(device, sim: &sim)
     case .bulkInsert(let count, let entity, let oneSave, _):
       guard let store = editTarget(device, storeIndex: storeIndex), isSyncing(store) else { return }
       if oneSave {

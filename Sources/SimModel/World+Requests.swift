@@ -40,23 +40,18 @@ extension World {
     server.rates.earliestSend(device.index, at: now)
   }
 
-  /// The answer to a request that completes now: the first registered fault that applies
-  /// (`RequestFaults`), reported with its error, or accepted.
+  /// The answer to a request that completes now: the server's (`CloudServer.answer`), reported
+  /// with its error, or accepted.
   mutating func generalVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
     let store = scheduler.activities[activity.index].store
     let device = owner(of: store).index
-    var request = RequestContext(
+    let request = RequestContext(
       activity: activity, device: device, now: now, online: devices[device].online,
       attempt: scheduler.activities[activity.index].attempt)
-    for fault in server.requestFaults
-    where fault.applies(to: request, rates: &server.rates, random: &devices[device].streams.network) {
-      if fault.countsAttempts {
-        request.attempt += 1
-        scheduler.activities[activity.index].attempt = request.attempt
-      }
-      let recovery = fault.recovery(for: request, rates: &server.rates, random: &devices[device].streams.network)
-      sink.observe(.cloudError(store: store, error: fault.error, retryAfter: recovery.retryAfter, at: now))
-      return recovery.retryAt.map { .retry(at: $0, cause: fault.waitCause) } ?? .failed(fault.error)
+    if let answer = server.answer(request, random: &devices[device].streams.network) {
+      scheduler.activities[activity.index].attempt = answer.attempt
+      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: answer.retryAfter, at: now))
+      return answer.retryAt.map { .retry(at: $0, cause: answer.waitCause) } ?? .failed(answer.error)
     }
     scheduler.activities[activity.index].attempt = 0
     return .accepted

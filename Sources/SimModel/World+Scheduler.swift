@@ -157,13 +157,18 @@ extension World {
     let state = scheduler.activities[activity.index]
     let storeState = stores[state.store.index]
     let device = devices[storeState.device.index]
-    return PolicyContext(
+    var context = PolicyContext(
       now: now, kind: state.kind, requestedAt: state.requestedAt, launchedForPush: state.launchedForPush,
       runningInGroup: Int(storeState.runningInGroup),
       recentRuns: [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
-      online: device.online, devicesInAccount: Int(server.accounts[Int(device.account)].deviceCount),
+      online: device.online,
+      // The account's line is cold: read only when a policy of the set declares it reads it.
+      devicesInAccount: scheduler.policies.reads.contains(.account)
+        ? Int(server.accounts[Int(device.account)].deviceCount) : 0,
       appInForeground: device.app == .foreground)
+    if scheduler.policies.reads.contains(.conditions) { context.levels = device.levels }
+    return context
   }
 
   /// Evaluates the policies in order; the first refusal blocks the activity.

@@ -192,6 +192,9 @@ public struct TimelineAction: Sendable {
     case toggleSync(removeStoreFirst: Bool)
     /// Sets the iCloud storage quota of the device's account (nil = unlimited).
     case quota(bytes: Int64?)
+    /// Sets a declared condition after the built-in ones (`ConditionTable`, at `slot` after
+    /// them) to `value`; the built-in ones have their own actions.
+    case setLevel(slot: Int, value: Double)
     /// Forces the container's throttle on (every request answers serviceUnavailable) or off.
     case throttle(Bool)
   }

@@ -16,10 +16,19 @@ extension RunReport {
   public var timelineColumns: [String] {
     // With a `start`, the time of day beside each offset (a run without one keeps its columns).
     ["scenario", "seed", "time"] + (scenario.spec.clockStart == nil ? [] : ["clock"])
-      + [
-        "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online", "pendingWrites", "behindWrites",
-        "converged",
-      ]
+      + ["device", "app", "batteryPercent", "pluggedIn", "lowPowerMode", "online"]
+      + sampledLevels.map { ConditionTable.all[$0].name } + ["pendingWrites", "behindWrites", "converged"]
+  }
+
+  /// The declared conditions after the built-in ones that `timeline.csv` samples, by position in
+  /// `ConditionTable`: those sampled always, and those the run's timeline sets.
+  var sampledLevels: [Int] {
+    (ConditionTable.builtInCount..<ConditionTable.all.count).filter { index in
+      ConditionTable.all[index].alwaysSampled
+        || scenario.spec.timeline.contains {
+          if case .setLevel(let slot, _) = $0.action { slot + ConditionTable.builtInCount == index } else { false }
+        }
+    }
   }
 
   /// The time of day at `time` into the run, "HH:MM:SS" (days wrap), for a run with a `start`.
@@ -35,6 +44,8 @@ extension RunReport {
     // Step functions per device: (time, new value), already in time order from the observations.
     var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
     var conditionSteps = [[MetricsRecorder.ConditionChange]](repeating: [], count: deviceCount)
+    var levelSteps = [[(condition: Int, value: Double, at: SimTime)]](repeating: [], count: deviceCount)
+    let sampledLevels = sampledLevels
     // Counters as +1/−1 events per device, sorted by time.
     var pending = [[(SimTime, Int)]](repeating: [], count: deviceCount)
     var behind = [[(SimTime, Int)]](repeating: [], count: deviceCount)
@@ -42,6 +53,9 @@ extension RunReport {
       guard let recorder = part.recorder else { continue }
       for (device, state, at) in recorder.appStates { appSteps[part.device(device).index].append((at, state)) }
       for change in recorder.conditionChanges { conditionSteps[part.device(change.device).index].append(change) }
+      for change in recorder.levelChanges {
+        levelSteps[part.device(change.device).index].append((change.condition, change.value, change.at))
+      }
       for write in recorder.writesForTimeline() {
         let device = part.device(write.device).index
         pending[device].append((write.editedAt, 1))
@@ -62,6 +76,8 @@ extension RunReport {
     for device in 0..<deviceCount {
       var app = scenario.spec.devices[device].initialAppState
       var condition: MetricsRecorder.ConditionChange?
+      var levels = sampledLevels.map { ConditionTable.all[$0].defaultValue }
+      var levelIndex = 0
       var (appIndex, conditionIndex, pendingIndex, behindIndex, pendingCount, behindCount) = (0, 0, 0, 0, 0, 0)
       var time: Int64 = 0
       while time <= outcome.endTime.nanoseconds {
@@ -73,6 +89,11 @@ extension RunReport {
         while conditionIndex < conditionSteps[device].count && conditionSteps[device][conditionIndex].at <= now {
           condition = conditionSteps[device][conditionIndex]
           conditionIndex += 1
+        }
+        while levelIndex < levelSteps[device].count && levelSteps[device][levelIndex].at <= now {
+          let change = levelSteps[device][levelIndex]
+          if let column = sampledLevels.firstIndex(of: change.condition) { levels[column] = change.value }
+          levelIndex += 1
         }
         while pendingIndex < pending[device].count && pending[device][pendingIndex].0 <= now {
           pendingCount += pending[device][pendingIndex].1
@@ -88,7 +109,9 @@ extension RunReport {
               scenario.deviceNames[device], app.rawValue,
               condition.map { CSVTable.number($0.batteryPercent) } ?? "", flag(condition?.pluggedIn),
               flag(condition?.lowPowerMode),
-              flag(condition?.online), String(pendingCount), String(behindCount),
+              flag(condition?.online),
+            ] + zip(sampledLevels, levels).map { ConditionTable.all[$0].text($1) } + [
+              String(pendingCount), String(behindCount),
               pendingCount == 0 && behindCount == 0 ? "1" : "0",
             ])
         time += step

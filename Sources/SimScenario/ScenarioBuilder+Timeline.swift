@@ -210,8 +210,47 @@ extension ScenarioBuilder {
     "nudge": .nudge(every: nil, until: nil, jitter: .zero),
   ]
   static let valuedActions = [
-    "lowPower", "battery", "nudge", "edit", "bulkInsert", "resetSync", "toggleSync", "quota", "throttle",
+    "lowPower", "battery", "nudge", "edit", "bulkInsert", "resetSync", "toggleSync", "quota", "throttle", "set",
   ]
+
+  /// `{"set": {"<condition>": value}}`: one declared condition (`ConditionTable`) set to a value
+  /// of its kind. A built-in condition becomes its own action (`{"set": {"pluggedIn": true}}` is
+  /// `plug`), so both spellings run the same.
+  func setAction(_ node: JSONNode, _ path: String) -> TimelineAction.Action? {
+    let names = ConditionTable.all.map(\.name)
+    guard let fields = reader.object(node, path, known: names) else { return nil }
+    guard fields.count == 1, let (name, value) = fields.first, let index = ConditionTable.index(named: name) else {
+      reader.problem(
+        path, "\"set\" takes exactly one condition",
+        hint: "one of: " + names.joined(separator: ", ")
+          + "; write one timeline entry per condition")
+      return nil
+    }
+    let inner = ScenarioReader.join(path, name)
+    let condition = ConditionTable.all[index]
+    let number: Double?
+    switch condition.kind {
+    case .bool: number = reader.bool(value, inner).map { $0 ? 1 : 0 }
+    case .percent: number = reader.number(value, inner, min: 0, max: 100)
+    case .level(let levels):
+      guard let text = reader.string(value, inner) else { return nil }
+      number = levels.firstIndex(of: text).map(Double.init)
+      if number == nil {
+        reader.problem(
+          inner, "\"\(text)\" is not a \(name) level",
+          hint: suggestion(for: text, among: levels).map { "did you mean \"\($0)\"?" }
+            ?? "one of: " + levels.joined(separator: ", "))
+      }
+    }
+    guard let number else { return nil }
+    switch name {
+    case "battery": return .battery(number)
+    case "pluggedIn": return number != 0 ? .plug : .unplug
+    case "lowPowerMode": return .lowPower(number != 0)
+    case "online": return number != 0 ? .goOnline : .goOffline
+    default: return .setLevel(slot: index - ConditionTable.builtInCount, value: number)
+    }
+  }
 
   /// A timeline entry's time: an offset from the start, or a clock time ("23:00") at its next
   /// occurrence at or after the run's `start` (the next day when it is earlier in the day).
@@ -300,6 +339,7 @@ extension ScenarioBuilder {
     switch name {
     case "lowPower": return reader.bool(value, inner).map { (.lowPower($0), nil) }
     case "battery": return reader.number(value, inner, min: 0, max: 100).map { (.battery($0), nil) }
+    case "set": return setAction(value, inner).map { ($0, nil) }
     case "nudge":
       guard let fields = reader.object(value, inner, known: ["every", "until", "jitter"]) else { return nil }
       let every = reader.duration(fields["every"], ScenarioReader.join(inner, "every"), positive: true)

@@ -29,6 +29,7 @@ public enum ScenarioSchema {
       switch name {
       case "expect": expectNode(metrics)
       case "tolerances": tolerancesNode(metrics)
+      case "conditions": conditionsNode()
       default: durationNode()
       }
     }
@@ -58,6 +59,26 @@ public enum ScenarioSchema {
     default:
       return node
     }
+  }
+
+  /// The timeline's `set` action: exactly one declared condition (`ConditionTable`) and its value.
+  static func conditionsNode() -> JSONNode {
+    let properties: [(String, JSONNode)] = ConditionTable.all.map { condition in
+      var members: [(String, JSONNode)] = [
+        ("description", .string("\(condition.meaning) \(condition.source)"))
+      ]
+      switch condition.kind {
+      case .bool: members.append(("type", .string("boolean")))
+      case .percent: members += [("type", .string("number")), ("minimum", .number(0)), ("maximum", .number(100))]
+      case .level(let names): members.append(("enum", .array(names.map { .string($0) })))
+      }
+      return (condition.name, .object(members))
+    }
+    return .object([
+      ("description", .string("set one device condition (docs/parameters.md, Device conditions)")),
+      ("type", .string("object")), ("additionalProperties", .bool(false)), ("minProperties", .number(1)),
+      ("maxProperties", .number(1)), ("properties", .object(properties)),
+    ])
   }
 
   /// The schema of a declared section (`cloud`) or device key (`devices:power`).

@@ -1136,6 +1136,18 @@ enum ScenarioSchemaTemplate {
                     "required": [
                       "throttle"
                     ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                      "set": {
+                        "$generated": "conditions"
+                      }
+                    },
+                    "required": [
+                      "set"
+                    ]
                   }
                 ]
               }

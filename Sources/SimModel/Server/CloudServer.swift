@@ -42,6 +42,34 @@ struct CloudServer {
       || forcedThrottlePossible
   }
 
+  /// How the server answers a request that fails: the first request fault, in order, that
+  /// applies, with how the request recovers; nil when every fault lets it through.
+  mutating func answer(_ request: RequestContext, random: inout RandomStream) -> RequestFailure? {
+    var request = request
+    for fault in requestFaults where fault.applies(to: request, rates: &rates, random: &random) {
+      if fault.countsAttempts { request.attempt += 1 }
+      let recovery = fault.recovery(for: request, rates: &rates, random: &random)
+      return RequestFailure(
+        error: fault.error, waitCause: fault.waitCause, retryAt: recovery.retryAt, retryAfter: recovery.retryAfter,
+        attempt: request.attempt)
+    }
+    return nil
+  }
+
+  /// How the server answers a modify request that every request fault let through: the first
+  /// record fault, in order, that answers, with its error; nil when every record is saved.
+  /// `.recordsFailed` lists the failed records' positions in `failed`.
+  func answerModify(
+    _ request: ModifyRequest, random: inout RandomStream, failed: inout [Int32]
+  ) -> (error: CloudError, outcome: RecordOutcome)? {
+    for fault in recordFaults {
+      if let outcome = fault.answer(request, server: self, random: &random, failed: &failed) {
+        return (fault.error, outcome)
+      }
+    }
+    return nil
+  }
+
   /// A record's bytes and its assets' bytes (a CDMR join record has no assets).
   @inline(__always)
   func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
@@ -56,4 +84,15 @@ struct CloudServer {
     let entity = Int(zones[zone].objects[object.index].entity)
     return entity >= 0 ? entityFieldCount[entity] : 1
   }
+}
+
+/// A request fault's answer: the error, what a retry waits for, and when it may be sent again
+/// (nil: the activity fails), with the retry-after the server states.
+struct RequestFailure {
+  var error: CloudError
+  var waitCause: WaitCause
+  var retryAt: SimTime?
+  var retryAfter: SimDuration?
+  /// The request's failed attempts, this one counted if the fault counts attempts.
+  var attempt: Int
 }

@@ -1,3 +1,5 @@
+import SimModel
+
 /// `docs/parameters.md`: the tables of every declared key, printed by `syncsim schema parameters`
 /// (a test holds the committed file equal to it, so the documentation cannot drift from the
 /// decoder).
@@ -26,8 +28,43 @@ public enum ParameterDocument {
       lines += table(
         "`\(group.path)`: \(group.meaning)", keys, groups: parameters.worldGroups, prefix: group.path + ".")
     }
+    lines += conditionsTable()
     while lines.last == "" { lines.removeLast() }
     return lines.joined(separator: "\n")
+  }
+
+  /// The declared device conditions (`ConditionTable`): what the timeline's
+  /// `{"set": {"<condition>": value}}` takes, the actions that also set them, and whether
+  /// `timeline.csv` samples them.
+  static func conditionsTable() -> [String] {
+    var lines = [
+      "## Device conditions", "",
+      "A timeline entry's `{\"set\": {\"<condition>\": value}}` sets one; a scheduler policy reads them.",
+      "`timeline.csv` has a column for each condition sampled always, and for the others when the run's",
+      "timeline sets them.", "",
+      "| condition | takes | default | also set by | timeline.csv | meaning | source |",
+      "|---|---|---|---|---|---|---|",
+    ]
+    for condition in ConditionTable.all {
+      let takes: String
+      switch condition.kind {
+      case .bool: takes = "true or false"
+      case .percent: takes = "percent, 0 to 100"
+      case .level(let names): takes = names.map { "`\($0)`" }.joined(separator: ", ")
+      }
+      let defaultText: String
+      switch condition.kind {
+      case .bool: defaultText = condition.defaultValue != 0 ? "true" : "false"
+      default: defaultText = condition.text(condition.defaultValue)
+      }
+      let cells = [
+        "`\(condition.name)`", takes, defaultText,
+        condition.actions.isEmpty ? "" : condition.actions.map { "`\($0)`" }.joined(separator: ", "),
+        condition.alwaysSampled ? "always" : "when set", cell(condition.meaning), cell(condition.source),
+      ]
+      lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    return lines + [""]
   }
 
   static func table<Root>(

@@ -5,6 +5,7 @@ import SimKernel
 public struct ActivityGroupPolicy: SchedulerPolicy {
   public var limit = 1
   public var name: String { Self.definition.name }
+  public var inputs: PolicyInputs { [.activityGroup] }
   public init(limit: Int = 1) { self.limit = limit }
 
   public func evaluate(_ activity: PolicyContext) -> PolicyVerdict {

@@ -25,6 +25,7 @@ public struct ActivityRateLimitPolicy: SchedulerPolicy {
   /// Activities of an app launched for a background push skip the limiter. [RE] on.
   public var exemptPushLaunches = true
   public var name: String { Self.definition.name }
+  public var inputs: PolicyInputs { [.runHistory, .conditions, .appState] }
 
   public static let cloudKitWindows = [
     RateLimitWindow(maxRuns: 60, windowSeconds: 60),

@@ -7,8 +7,8 @@ import SimKernel
 /// essential.
 public struct CriticalBatteryPolicy: SchedulerPolicy {
   public var name: String { Self.definition.name }
+  public var inputs: PolicyInputs { [.conditions, .appState] }
   public var thresholdPercent = 20.0
-  public var readsRunHistory: Bool { false }
 
   public init() {}
 

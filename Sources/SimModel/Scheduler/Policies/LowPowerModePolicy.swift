@@ -5,6 +5,7 @@ import SimKernel
 public struct LowPowerModePolicy: SchedulerPolicy {
   public var batteryThresholdPercent = 30.0
   public var name: String { Self.definition.name }
+  public var inputs: PolicyInputs { [.conditions] }
   public init() {}
 
   public func evaluate(_ activity: PolicyContext) -> PolicyVerdict {

@@ -3,6 +3,7 @@ import SimKernel
 /// Network policy: CloudKit activities wait for connectivity. [A] CKSyncEngine docs.
 public struct NetworkPolicy: SchedulerPolicy {
   public var name: String { Self.definition.name }
+  public var inputs: PolicyInputs { [.conditions] }
   public init() {}
 
   public func evaluate(_ activity: PolicyContext) -> PolicyVerdict {

@@ -19,6 +19,7 @@ public struct PolicyRegistry: Sendable {
     NetworkPolicy.definition,
     CriticalBatteryPolicy.definition,
     SingleDeviceAccountPolicy.definition,
+    ThermalPolicy.definition,
   ])
 
   /// The registry with `definition` evaluated after the others.

@@ -25,11 +25,16 @@ struct PolicySet {
   private var criticalBatteries: [CriticalBatteryPolicy] = []
   private var others: [any SchedulerPolicy] = []
 
-  /// Whether only the rate limiters read the run history (no researcher's policy might).
-  var onlyRateLimitsReadRuns: Bool { !others.contains { $0.readsRunHistory } }
+  /// What the policies of the set read, together (`SchedulerPolicy.inputs`): the context is
+  /// filled in only for these.
+  private(set) var reads: PolicyInputs = []
+
+  /// Whether only the rate limiters read the run history (no researcher's policy declares it).
+  var onlyRateLimitsReadRuns: Bool { !others.contains { $0.inputs.contains(.runHistory) } }
 
   init(_ policies: [any SchedulerPolicy]) {
     for policy in policies {
+      reads.formUnion(policy.inputs)
       switch policy {
       case let policy as ActivityGroupPolicy: order.append(.activityGroup(Self.add(policy, to: &activityGroups)))
       case let policy as ActivityRateLimitPolicy: order.append(.rateLimit(Self.add(policy, to: &rateLimits)))

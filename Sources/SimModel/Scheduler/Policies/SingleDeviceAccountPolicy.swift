@@ -6,6 +6,7 @@ import SimKernel
 public struct SingleDeviceAccountPolicy: SchedulerPolicy {
   public var delaySeconds = 14_400.0
   public var name: String { Self.definition.name }
+  public var inputs: PolicyInputs { [.account] }
   public init() {}
 
   public func evaluate(_ activity: PolicyContext) -> PolicyVerdict {
