@@ -28,19 +28,10 @@ struct DeviceState {
   var runs = DeviceRuns()
   var uploadBytesPerSecond: Double
   var downloadBytesPerSecond: Double
-  /// The zone of the push APNs stores for this offline device (newest kept), or none.
-  var storedPushZone = ZoneID.none
-  var storedPushAt = SimTime.zero
-  /// The zone of the push held by the device's push budget (newest kept), or none.
-  var heldPushZone = ZoneID.none
-  /// The zone of the push APNs defers while the device is under power restriction, or none.
-  var deferredPushZone = ZoneID.none
-  var lastPushSentAt = SimTime(nanoseconds: Int64.min / 2)
+  /// What APNs and the device hold of its pushes (`PushService`).
+  var mailbox = PushMailbox()
   /// When the person last opened the app (the start of the run counts as one).
   var lastOpenedAt = SimTime.zero
-  /// The next background push of the device's other apps (`otherAppsBackgroundPushesPerHour`),
-  /// admitted against the shared budget when this app's next push is.
-  var otherAppsNextPushAt: SimTime?
   /// In the background: the process runs at least until then (the grace period after leaving
   /// the foreground, or a push's runtime).
   var runsUntil = SimTime.zero

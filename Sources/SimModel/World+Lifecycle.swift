@@ -18,9 +18,9 @@ extension World {
     setAppState(device, .foreground, at: sim.now)
     wake(device, sim: &sim)
     releaseHeldPush(device, sim: &sim)
-    if devices[device.index].deferredPushZone.exists {
+    if devices[device.index].mailbox.deferredZone.exists {
       // In front, the app imports on activation anyway; the deferred push is moot.
-      devices[device.index].deferredPushZone = .none
+      devices[device.index].mailbox.deferredZone = .none
     }
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for store in storeIDs(of: device) where isSyncing(store) {
@@ -83,8 +83,8 @@ extension World {
     }
     if forceQuit {
       devices[device.index].forceQuit = true
-      if devices[device.index].heldPushZone.exists {
-        devices[device.index].heldPushZone = .none
+      if devices[device.index].mailbox.heldZone.exists {
+        devices[device.index].mailbox.heldZone = .none
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
     }

@@ -18,70 +18,30 @@ extension World {
   }
 
   mutating func sendPush(to device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
-    let window = spec.push.coalescingWindow
-    if window > .zero && sim.now - devices[device.index].lastPushSentAt < window {
+    let sending = push.send(
+      &devices[device.index].mailbox, now: sim.now, random: &devices[device.index].streams.push)
+    switch sending {
+    case .coalesced:
       sink.observe(.push(device: device, event: .coalesced, at: sim.now))
-      return
-    }
-    devices[device.index].lastPushSentAt = sim.now
-    sink.observe(.push(device: device, event: .sent, at: sim.now))
-    if spec.push.dropProbability > 0 && devices[device.index].streams.push.bernoulli(spec.push.dropProbability) {
+    case .dropped:
+      sink.observe(.push(device: device, event: .sent, at: sim.now))
       sink.observe(.push(device: device, event: .dropped, at: sim.now))
-      return
+    case .arrives(let latency):
+      sink.observe(.push(device: device, event: .sent, at: sim.now))
+      sim.schedule(.pushArrives(device, zone), after: latency)
     }
-    let latency =
-      spec.push.fanoutLatency.sampleDuration(using: &devices[device.index].streams.push)
-      + spec.push.deliveryLatency
-    sim.schedule(.pushArrives(device, zone), after: latency)
   }
 
   mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].online else {
       // APNs stores one notification per app for an offline device: the newest.
-      if devices[device.index].storedPushZone.exists {
+      if push.store(zone, in: &devices[device.index].mailbox, at: sim.now) {
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
-      devices[device.index].storedPushZone = zone
-      devices[device.index].storedPushAt = sim.now
       sink.observe(.push(device: device, event: .stored, at: sim.now))
       return
     }
     deliverPush(device, zone: zone, sim: &sim)
-  }
-
-  /// Whether one more background push may wake the app: the device-wide budgets, per sliding
-  /// hour and per day of the run, shared with the other apps' pushes (which arrive evenly at
-  /// `otherAppsBackgroundPushesPerHour` and are admitted, or not, by the same budgets at their own
-  /// times); none with a debugger attached.
-  mutating func withinPushBudget(_ device: DeviceID, at now: SimTime) -> Bool {
-    let conditions = spec.devices[device.index].conditions
-    if conditions.debuggerAttached { return true }
-    if conditions.otherAppsBackgroundPushesPerHour > 0 {
-      let period = SimDuration(seconds: 3600 / conditions.otherAppsBackgroundPushesPerHour)
-      var next = devices[device.index].otherAppsNextPushAt ?? SimTime.zero + period
-      while next <= now {
-        if fitsPushBudget(device, at: next) { push.wakes[device.index].append(next) }
-        next = next + period
-      }
-      devices[device.index].otherAppsNextPushAt = next
-    }
-    return fitsPushBudget(device, at: now)
-  }
-
-  /// Whether a wake at `time` fits the hourly and daily budgets, given the wakes before it.
-  mutating func fitsPushBudget(_ device: DeviceID, at time: SimTime) -> Bool {
-    let day = Int64(86_400_000_000_000)
-    let dayStart = SimTime(nanoseconds: time.nanoseconds / day * day)
-    let hourAgo = time.advanced(by: .seconds(-3600))
-    // Wakes older than both windows no longer count.
-    let daily = spec.push.backgroundBudgetPerDay
-    let horizon = daily == nil ? hourAgo : min(hourAgo, SimTime(nanoseconds: dayStart.nanoseconds - 1))
-    push.wakes[device.index].removeAll { $0 <= horizon }
-    if push.wakes[device.index].lazy.filter({ $0 > hourAgo }).count >= spec.push.backgroundBudgetPerHour {
-      return false
-    }
-    if let daily, push.wakes[device.index].lazy.filter({ $0 >= dayStart }).count >= daily { return false }
-    return true
   }
 
   /// The device received a push: wake the app within its budget, or hold it.
@@ -103,22 +63,21 @@ extension World {
     }
     if isPowerRestricted(device) {
       // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
-      if devices[device.index].deferredPushZone.exists {
+      if PushService.keepNewest(zone, in: &devices[device.index].mailbox.deferredZone) {
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
-      devices[device.index].deferredPushZone = zone
       sink.observe(.push(device: device, event: .deferred, at: sim.now))
       return
     }
-    guard withinPushBudget(device, at: sim.now) else {
-      if devices[device.index].heldPushZone.exists {
+    let conditions = spec.devices[device.index].conditions
+    guard push.withinBudget(device.index, &devices[device.index].mailbox, conditions: conditions, at: sim.now) else {
+      if PushService.keepNewest(zone, in: &devices[device.index].mailbox.heldZone) {
         sink.observe(.push(device: device, event: .discarded, at: sim.now))
       }
-      devices[device.index].heldPushZone = zone
       sink.observe(.push(device: device, event: .held, at: sim.now))
       return
     }
-    push.wakes[device.index].append(sim.now)
+    push.recordWake(device.index, at: sim.now)
     sink.observe(.push(device: device, event: .delivered, at: sim.now))
     if devices[device.index].app != .foreground {
       // Launched (or resumed) in the background for the push, for its runtime. [A]
@@ -145,25 +104,21 @@ extension World {
 
   /// The user brought the app forward: a held push is delivered at once. [A]
   mutating func releaseHeldPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    let zone = devices[device.index].heldPushZone
+    let zone = devices[device.index].mailbox.heldZone
     guard zone.exists else { return }
-    devices[device.index].heldPushZone = .none
+    devices[device.index].mailbox.heldZone = .none
     sink.observe(.push(device: device, event: .delivered, at: sim.now))
     importForPush(device, zone: zone, sim: &sim)
   }
 
   /// Back online: APNs delivers the one stored push if it has not expired.
   mutating func releaseStoredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    let zone = devices[device.index].storedPushZone
-    guard zone.exists else { return }
-    devices[device.index].storedPushZone = .none
-    let age = sim.now - devices[device.index].storedPushAt
-    if age > spec.push.offlineStorage {
+    guard let stored = push.takeStored(from: &devices[device.index].mailbox, at: sim.now) else { return }
+    if stored.expired {
       sink.observe(.push(device: device, event: .discarded, at: sim.now))
       return
     }
-    let latency = spec.push.deliveryLatency
-    sim.schedule(.pushArrives(device, zone), after: latency)
+    sim.schedule(.pushArrives(device, stored.zone), after: spec.push.deliveryLatency)
   }
 }
 
@@ -176,9 +131,9 @@ extension World {
 
   /// The restriction lifted: APNs delivers the deferred push.
   mutating func releaseDeferredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    let zone = devices[device.index].deferredPushZone
+    let zone = devices[device.index].mailbox.deferredZone
     guard zone.exists, !isPowerRestricted(device) else { return }
-    devices[device.index].deferredPushZone = .none
+    devices[device.index].mailbox.deferredZone = .none
     deliverPush(device, zone: zone, sim: &sim)
   }
 }

@@ -88,10 +88,7 @@ extension World {
     }
     let retry = state.kind == .export ? stores[store.index].pendingExport : stores[store.index].pendingImport
     guard retry.exists else { return }
-    if notBefore > scheduler.retryWaits[retry.raw]?.notBefore ?? .zero {
-      scheduler.retryWaits[retry.raw] = (notBefore, cause)
-      scheduler.retryWaitCount = scheduler.retryWaits.count
-    }
+    scheduler.setRetryWait(retry, notBefore: notBefore, cause: cause)
     scheduler.activities[retry.index].attempt = max(scheduler.activities[retry.index].attempt, state.attempt)
   }
 
@@ -99,10 +96,7 @@ extension World {
   /// if it is not over. Only the retry's own: a device learns a retry-after from its own answer.
   @inline(__always)
   func serverWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
-    guard scheduler.retryWaitCount > 0, let wait = scheduler.retryWaits[activity.raw], wait.notBefore > now else {
-      return nil
-    }
-    return (wait.cause, wait.notBefore)
+    scheduler.retryWait(activity, at: now)
   }
 
   /// The container's or the device's retry-after, if one is in force for `device` now.
@@ -127,18 +121,9 @@ extension World {
   ) -> ActivityID {
     let device = owner(of: store).index
     let launched = devices[device].launchedForPush && devices[device].app != .foreground
-    var state = ActivityState(
+    let state = ActivityState(
       kind: kind, store: store, trigger: trigger, requestedAt: sim.now, launchedForPush: launched)
-    state.logID = scheduler.nextActivityLogID
-    scheduler.nextActivityLogID += 1
-    let activity: ActivityID
-    if let slot = scheduler.freeActivitySlots.popLast() {
-      activity = slot
-      scheduler.activities[slot.index] = state
-    } else {
-      activity = ActivityID(scheduler.activities.count)
-      scheduler.activities.append(state)
-    }
+    let activity = scheduler.admit(state)
     sink.observe(.activityRequested(activity: logID(activity), kind: kind, store: store, trigger: trigger, at: sim.now))
     scheduleDecision(activity, sim: &sim)
     return activity
@@ -200,28 +185,8 @@ extension World {
   @inline(__always)
   mutating func firstRefusal(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
     let device = owner(of: scheduler.activities[activity.index].store).index
-    // A local copy: a closure that read `self.scheduler.policies` would copy the whole world.
-    let policies = scheduler.policies
-    let onlyLimitersRead = policies.onlyRateLimitsReadRuns
-    if onlyLimitersRead
-      && scheduler.runHistory.windowsHaveRoom(device: device, &devices[device].runs, at: now, policies: policies)
-    {
-      return firstRefusalWithRoomInWindows(activity, now: now)
-    }
-    var context = policyContext(activity, now: now)
-    return scheduler.runHistory.withRuns(device: device, &devices[device].runs, copyForResearcher: !onlyLimitersRead) {
-      view, copy in
-      context.recentRuns = copy
-      return policies.firstRefusal(context, runs: view)
-    }
-  }
-
-  /// The first refusal while no rate-limit window can be full: the rate limiters are not asked,
-  /// and the run history is not read. (Its own function, not a flag: the commonest decision then
-  /// builds a context with no history at all.)
-  @inline(__always)
-  func firstRefusalWithRoomInWindows(_ activity: ActivityID, now: SimTime) -> (policy: Int32, until: SimTime?)? {
-    scheduler.policies.firstRefusal(policyContext(activity, now: now), runs: .none, rateLimitsCannotRefuse: true)
+    let context = policyContext(activity, now: now)
+    return scheduler.firstRefusal(context, device: device, runs: &devices[device].runs)
   }
 
   mutating func block(
@@ -265,7 +230,7 @@ extension World {
     if state.phase == .blocked { stopWaiting(activity, device: device) }
     scheduler.activities[activity.index].phase = .approved
     stores[state.store.index].runningInGroup += 1
-    scheduler.runHistory.record(sim.now, device: device, &devices[device].runs)
+    scheduler.recordRun(sim.now, device: device, runs: &devices[device].runs)
     sink.observe(.activityApproved(activity: logID(activity), at: sim.now))
     sim.schedule(
       .start(activity), after: state.kind == .export ? scheduler.exportStartDelay : scheduler.importStartDelay)
@@ -291,11 +256,7 @@ extension World {
   /// Drops the retry wait of an activity whose slot is freed, so that the slot's next activity
   /// does not inherit it.
   @inline(__always)
-  mutating func forgetRetryWait(_ activity: ActivityID) {
-    guard scheduler.retryWaitCount > 0 else { return }
-    scheduler.retryWaits[activity.raw] = nil
-    scheduler.retryWaitCount = scheduler.retryWaits.count
-  }
+  mutating func forgetRetryWait(_ activity: ActivityID) { scheduler.forgetRetryWait(activity) }
 
   mutating func cancel(_ activity: ActivityID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
     let state = scheduler.activities[activity.index]

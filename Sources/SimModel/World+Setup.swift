@@ -58,18 +58,13 @@ extension World {
         local.append(RowBuffer())
         orphans.append([])
       }
-      scheduler.runHistory.addDevice()
-      server.rates.containerBlockedUntil.append(.zero)
-      if spec.server.deviceThrottleRequestsPerMinute != nil {
-        server.rates.deviceBlockedUntil.append(.zero)
-        server.rates.deviceRequestTimes.append([])
-      }
-      push.wakes.append([])
+      scheduler.addDevice()
+      server.addDevice()
+      push.addDevice()
       agenda.periodicEdits.append(0)
       agenda.workloadPeriods.append(deviceSpec.workload?.period)
       if deviceSpec.workload?.period != nil { agenda.hasPeriodicWorkloads = true }
       agenda.periodicSessions.append(0)
-      scheduler.waiting.append([])
       parked.append([])
     }
     listZoneStores()

@@ -24,7 +24,7 @@ public struct World: EventHandler {
   /// The system scheduler: activities, waiting lists, retries, policies and run history.
   var scheduler: SystemScheduler
   /// The push service's deliveries, per device.
-  var push = PushService()
+  var push: PushService
   /// The people's side: workloads, sessions and the timeline.
   var agenda = Agenda()
   let devices = Column<DeviceState>()
@@ -65,6 +65,7 @@ public struct World: EventHandler {
       forcedThrottlePossible: spec.timeline.contains { if case .throttle = $0.action { true } else { false } },
       extraRecordFaults: spec.extraRecordFaults)
     scheduler = SystemScheduler(spec.scheduler)
+    push = PushService(spec.push)
     _ = writes.append(WriteState(store: StoreID.none, basedOn: .none, value: 0))
     writesReleaseAt = spec.writeReleaseMinimum
     buildEntities()

@@ -1,8 +1,101 @@
 import SimKernel
 
-/// The push service (APNs) as a device sees it: the background wakes it has delivered, against
-/// which the device's push budget is counted (spec §7).
+/// The push service (APNs) and the device's share of it: sending with coalescing and loss,
+/// storage for an offline device, holding and deferral (newest kept), and the device-wide
+/// background budget shared with other apps (spec §7).
+///
+/// It decides and keeps the books; the world routes a push to the app and reports what happened.
+/// Each device's mailbox lives in the device's state and is passed in.
 struct PushService {
-  /// Per device: the start times of background push wakes.
+  let parameters: PushParameters
+  /// Per device: the start times of background push wakes (this app's and, admitted against the
+  /// same budget, the other apps').
   var wakes: [[SimTime]] = []
+
+  init(_ parameters: PushParameters) {
+    self.parameters = parameters
+  }
+
+  /// Adds the next device: no wakes yet.
+  mutating func addDevice() { wakes.append([]) }
+
+  /// What became of a push sent to a device.
+  enum Sending: Equatable {
+    /// Within the coalescing window of the last one: not sent.
+    case coalesced
+    /// Sent and lost.
+    case dropped
+    /// Sent; it reaches the device after this long.
+    case arrives(after: SimDuration)
+  }
+
+  /// Sends a push to the device of `mailbox` now, drawing loss and fan-out latency from `random`.
+  func send(_ mailbox: inout PushMailbox, now: SimTime, random: inout RandomStream) -> Sending {
+    if parameters.coalescingWindow > .zero && now - mailbox.lastSentAt < parameters.coalescingWindow {
+      return .coalesced
+    }
+    mailbox.lastSentAt = now
+    if parameters.dropProbability > 0 && random.bernoulli(parameters.dropProbability) { return .dropped }
+    return .arrives(after: parameters.fanoutLatency.sampleDuration(using: &random) + parameters.deliveryLatency)
+  }
+
+  /// Keeps `zone` in `slot`, the newest push winning; true when an older one was discarded.
+  static func keepNewest(_ zone: ZoneID, in slot: inout ZoneID) -> Bool {
+    let discarded = slot.exists
+    slot = zone
+    return discarded
+  }
+
+  /// Stores a push for the offline device (one per app, the newest); true when an older one was
+  /// discarded.
+  func store(_ zone: ZoneID, in mailbox: inout PushMailbox, at now: SimTime) -> Bool {
+    mailbox.storedAt = now
+    return Self.keepNewest(zone, in: &mailbox.storedZone)
+  }
+
+  /// The stored push, taken out when the device comes back online: its zone, and whether it has
+  /// expired (`offlineStorage`); nil when none is stored.
+  func takeStored(from mailbox: inout PushMailbox, at now: SimTime) -> (zone: ZoneID, expired: Bool)? {
+    let zone = mailbox.storedZone
+    guard zone.exists else { return nil }
+    mailbox.storedZone = .none
+    return (zone, now - mailbox.storedAt > parameters.offlineStorage)
+  }
+
+  /// Whether one more background push may wake the app of `device`: the device-wide budgets, per
+  /// sliding hour and per day of the run, shared with the other apps' pushes (which arrive evenly
+  /// at `otherAppsBackgroundPushesPerHour` and are admitted, or not, by the same budgets at their
+  /// own times); none with a debugger attached.
+  mutating func withinBudget(
+    _ device: Int, _ mailbox: inout PushMailbox, conditions: DeviceConditions, at now: SimTime
+  ) -> Bool {
+    if conditions.debuggerAttached { return true }
+    if conditions.otherAppsBackgroundPushesPerHour > 0 {
+      let period = SimDuration(seconds: 3600 / conditions.otherAppsBackgroundPushesPerHour)
+      var next = mailbox.otherAppsNextAt ?? SimTime.zero + period
+      while next <= now {
+        if fitsBudget(device, at: next) { wakes[device].append(next) }
+        next = next + period
+      }
+      mailbox.otherAppsNextAt = next
+    }
+    return fitsBudget(device, at: now)
+  }
+
+  /// Whether a wake at `time` fits the hourly and daily budgets, given the wakes before it.
+  mutating func fitsBudget(_ device: Int, at time: SimTime) -> Bool {
+    let day = Int64(86_400_000_000_000)
+    let dayStart = SimTime(nanoseconds: time.nanoseconds / day * day)
+    let hourAgo = time.advanced(by: .seconds(-3600))
+    // Wakes older than both windows no longer count.
+    let daily = parameters.backgroundBudgetPerDay
+    let horizon = daily == nil ? hourAgo : min(hourAgo, SimTime(nanoseconds: dayStart.nanoseconds - 1))
+    wakes[device].removeAll { $0 <= horizon }
+    if wakes[device].lazy.filter({ $0 > hourAgo }).count >= parameters.backgroundBudgetPerHour { return false }
+    if let daily, wakes[device].lazy.filter({ $0 >= dayStart }).count >= daily { return false }
+    return true
+  }
+
+  /// Counts a background wake of `device`'s app against the budget.
+  mutating func recordWake(_ device: Int, at now: SimTime) { wakes[device].append(now) }
 }

@@ -34,4 +34,75 @@ struct SystemScheduler {
     importStartDelay = parameters.importStartDelay
     policyValidity = parameters.policyValidity
   }
+
+  /// Adds the next device: an empty run history and waiting list.
+  mutating func addDevice() {
+    runHistory.addDevice()
+    waiting.append([])
+  }
+
+  /// Takes in a submitted activity: gives it the next log id and a free slot (or a new one).
+  mutating func admit(_ state: ActivityState) -> ActivityID {
+    var state = state
+    state.logID = nextActivityLogID
+    nextActivityLogID += 1
+    if let slot = freeActivitySlots.popLast() {
+      activities[slot.index] = state
+      return slot
+    }
+    activities.append(state)
+    return ActivityID(activities.count - 1)
+  }
+
+  /// The first policy, in order, that refuses the activity of `context` on `device`, with its
+  /// "until" time; nil when every policy lets it proceed.
+  ///
+  /// While the run history shows that no rate-limit window can be full, the rate limiters would
+  /// proceed whatever it holds, so they are not asked and it is not read; the verdicts are the
+  /// same (a test checks them against asking every time). A researcher's policy that reads the
+  /// run history gets a copy of it in the context.
+  @inline(__always)
+  func firstRefusal(
+    _ context: PolicyContext, device: Int, runs: inout DeviceRuns
+  ) -> (policy: Int32, until: SimTime?)? {
+    let onlyLimitersRead = policies.onlyRateLimitsReadRuns
+    if onlyLimitersRead && runHistory.windowsHaveRoom(device: device, &runs, at: context.now, policies: policies) {
+      return policies.firstRefusal(context, runs: .none, rateLimitsCannotRefuse: true)
+    }
+    // A local copy: a closure that read `self.policies` would capture the scheduler.
+    let policies = policies
+    var context = context
+    return runHistory.withRuns(device: device, &runs, copyForResearcher: !onlyLimitersRead) { view, copy in
+      context.recentRuns = copy
+      return policies.firstRefusal(context, runs: view)
+    }
+  }
+
+  /// Remembers that an activity of `device` was approved now (the rate limiter counts it).
+  @inline(__always)
+  func recordRun(_ now: SimTime, device: Int, runs: inout DeviceRuns) {
+    runHistory.record(now, device: device, &runs)
+  }
+
+  /// The wait a retry of `activity` must still sit out, if any: not before `until`, for `cause`.
+  @inline(__always)
+  func retryWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
+    guard retryWaitCount > 0, let wait = retryWaits[activity.raw], wait.notBefore > now else { return nil }
+    return (wait.cause, wait.notBefore)
+  }
+
+  /// Makes `activity` wait for `cause` until `notBefore`, unless it already waits longer.
+  mutating func setRetryWait(_ activity: ActivityID, notBefore: SimTime, cause: WaitCause) {
+    guard notBefore > retryWaits[activity.raw]?.notBefore ?? .zero else { return }
+    retryWaits[activity.raw] = (notBefore, cause)
+    retryWaitCount = retryWaits.count
+  }
+
+  /// Drops the retry wait of an activity whose slot is freed.
+  @inline(__always)
+  mutating func forgetRetryWait(_ activity: ActivityID) {
+    guard retryWaitCount > 0 else { return }
+    retryWaits[activity.raw] = nil
+    retryWaitCount = retryWaits.count
+  }
 }

@@ -42,6 +42,15 @@ struct CloudServer {
       || forcedThrottlePossible
   }
 
+  /// Adds the next device to the server's books: no retry-after yet, no recent requests.
+  mutating func addDevice() {
+    rates.containerBlockedUntil.append(.zero)
+    if parameters.deviceThrottleRequestsPerMinute != nil {
+      rates.deviceBlockedUntil.append(.zero)
+      rates.deviceRequestTimes.append([])
+    }
+  }
+
   /// How the server answers a request that fails: the first request fault, in order, that
   /// applies, with how the request recovers; nil when every fault lets it through.
   mutating func answer(_ request: RequestContext, random: inout RandomStream) -> RequestFailure? {
