@@ -136,6 +136,7 @@ public struct World: EventHandler {
     case .poll(let store): poll(store, sim: &sim)
     case .batteryTick(let device): batteryTick(device, sim: &sim)
     }
+    checkInvariants(afterEvent: sim.processedEventCount)
   }
 
   // MARK: - Helpers shared by the facets

@@ -181,3 +181,31 @@ import Testing
     #expect(service.withinBudget(1, &other, conditions: debugging, at: minutes(62)))
   }
 }
+
+/// The invariants checked after every event in debug builds hold through a busy run and name the
+/// pair that breaks when one is broken by hand.
+@Suite struct InvariantTests {
+  @Test func theBooksHoldAndABrokenPairIsNamed() {
+    var spec = SchedulerTests.quietPair(hours: 2)
+    for index in spec.devices.indices { spec.devices[index].workload = Workload(editsPerHour: 120) }
+    spec.timeline = [
+      TimelineAction(at: .minutes(20), devices: [1], action: .goOffline),
+      TimelineAction(at: .minutes(50), devices: [1], action: .goOnline),
+    ]
+    var world = World(spec: spec, sink: ObservationLog())
+    var sim = Simulation<ModelEvent>()
+    world.start(&sim)
+    _ = sim.run(&world, until: SimTime(.minutes(30)), maxEvents: 1_000_000)
+    #expect(sim.processedEventCount > 100)
+    #expect(world.invariantViolation() == nil)
+    #expect(world.devices[1].waitingCount > 0)  // the offline device's activities wait on the network
+    world.devices[1].waitingCount += 1
+    #expect(world.invariantViolation()?.contains("device 1 counts") == true)
+    world.devices[1].waitingCount -= 1
+    world.scheduler.retryWaitCount += 1
+    #expect(world.invariantViolation()?.contains("retry waits counted") == true)
+    world.scheduler.retryWaitCount -= 1
+    world.stores[0].runningInGroup += 1
+    #expect(world.invariantViolation()?.contains("running in its group") == true)
+  }
+}
