@@ -203,6 +203,7 @@ extension World {
 
   /// Commits the export's current batch at the server, tells the other devices, and moves on to
   /// the next batch. The request is reported unless it was already (a partly saved batch's).
+  @inline(__always)
   mutating func commitCurrentBatch(
     _ activity: ActivityID, reportingRequest: Bool = true, sim: inout Simulation<ModelEvent>
   ) {

@@ -27,16 +27,16 @@ struct CloudServer {
   /// What the server remembers of request rates (throttles and retry-afters).
   var rates = ServerRates()
   /// The request faults the parameters turn on, in the order they are asked.
-  let requestFaults: [any RequestFault]
+  let requestFaults: RequestFaultSet
   /// The record faults, in the order they are asked, after the request faults.
-  let recordFaults: [any RecordFault]
+  let recordFaults: RecordFaultSet
   /// Whether a throttle can answer with a retry-after (a rate, a device limit or a timeline action).
   let retryAftersPossible: Bool
 
   init(parameters: ServerParameters, forcedThrottlePossible: Bool, extraRecordFaults: [any RecordFault] = []) {
     self.parameters = parameters
-    requestFaults = RequestFaults.active(for: parameters)
-    recordFaults = RecordFaults.active(for: parameters) + extraRecordFaults
+    requestFaults = RequestFaultSet(parameters)
+    recordFaults = RecordFaultSet(extra: extraRecordFaults)
     retryAftersPossible =
       parameters.throttleRequestsPerSecond != nil || parameters.deviceThrottleRequestsPerMinute != nil
       || forcedThrottlePossible
@@ -54,15 +54,7 @@ struct CloudServer {
   /// How the server answers a request that fails: the first request fault, in order, that
   /// applies, with how the request recovers; nil when every fault lets it through.
   mutating func answer(_ request: RequestContext, random: inout RandomStream) -> RequestFailure? {
-    var request = request
-    for fault in requestFaults where fault.applies(to: request, rates: &rates, random: &random) {
-      if fault.countsAttempts { request.attempt += 1 }
-      let recovery = fault.recovery(for: request, rates: &rates, random: &random)
-      return RequestFailure(
-        error: fault.error, waitCause: fault.waitCause, retryAt: recovery.retryAt, retryAfter: recovery.retryAfter,
-        attempt: request.attempt)
-    }
-    return nil
+    requestFaults.answer(request, rates: &rates, random: &random)
   }
 
   /// How the server answers a modify request that every request fault let through: the first
@@ -71,12 +63,7 @@ struct CloudServer {
   func answerModify(
     _ request: ModifyRequest, random: inout RandomStream, failed: inout [Int32]
   ) -> (error: CloudError, outcome: RecordOutcome)? {
-    for fault in recordFaults {
-      if let outcome = fault.answer(request, server: self, random: &random, failed: &failed) {
-        return (fault.error, outcome)
-      }
-    }
-    return nil
+    recordFaults.answer(request, server: self, random: &random, failed: &failed)
   }
 
   /// A record's bytes and its assets' bytes (a CDMR join record has no assets).

@@ -7,7 +7,8 @@ import SimKernel
 /// Asked in `RecordFaults.all`'s order after every request fault has let the request through;
 /// the first that answers decides. A fault sees the request, the server's own state and the
 /// request's random stream (the device's network stream), never the world. A new record
-/// failure is one file and one line in that list, or, outside SyncSim's own set,
+/// failure of SyncSim's own is one file, one line in that list and one in `RecordFaultSet`; one
+/// from outside (a test's, a researcher's) is one file and one entry in
 /// `WorldSpec.extraRecordFaults`.
 protocol RecordFault: Sendable {
   /// The error it reports.
@@ -52,7 +53,8 @@ enum RecordOutcome: Equatable, Sendable {
   case recordsFailed(retryAfter: SimDuration?)
 }
 
-/// SyncSim's own record faults, in the order the server applies them.
+/// SyncSim's own record faults, in the order the server applies them (`RecordFaultSet` calls
+/// them in this order as their concrete types).
 enum RecordFaults {
   static let all: [any RecordFault] = [
     RequestLimitFault(),
@@ -60,7 +62,4 @@ enum RecordFaults {
     QuotaFault(),
     ServerRecordChangedFault(),
   ]
-
-  /// The record faults for `server`'s parameters, in order (each reads its own parameters).
-  static func active(for server: ServerParameters) -> [any RecordFault] { all }
 }
