@@ -21,8 +21,6 @@ struct DeviceState {
   var lowPowerMode: Bool
   var online: Bool
   /// How many of its activities wait on a policy (the length of `World.waiting` for it).
-  /// The declared conditions after the built-in ones, at their slots (`ConditionTable`).
-  var levels = ConditionTable.defaultLevels
   var waitingCount: Int32 = 0
   /// Its rate-limit run bookkeeping (see `RunHistory`).
   var runs = DeviceRuns()

@@ -156,7 +156,7 @@ extension World {
     case .throttle(let on):
       server.rates.throttleForced = on
     case .setLevel(let slot, let value):
-      devices[device.index].levels[slot] = value
+      levels[device.index][slot] = value
       sink.observe(
         .level(device: device, condition: Int32(ConditionTable.builtInCount + slot), value: value, at: sim.now))
       signal(device, sim: &sim)

@@ -152,7 +152,7 @@ extension World {
       devicesInAccount: scheduler.policies.reads.contains(.account)
         ? Int(server.accounts[Int(device.account)].deviceCount) : 0,
       appInForeground: device.app == .foreground)
-    if scheduler.policies.reads.contains(.conditions) { context.levels = device.levels }
+    if scheduler.policies.reads.contains(.levels) { context.levels = levels[storeState.device.index] }
     return context
   }
 

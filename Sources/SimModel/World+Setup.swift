@@ -58,6 +58,7 @@ extension World {
         local.append(RowBuffer())
         orphans.append([])
       }
+      levels.append(ConditionTable.defaultLevels)
       scheduler.addDevice()
       server.addDevice()
       push.addDevice()

@@ -28,6 +28,9 @@ public struct World: EventHandler {
   /// The people's side: workloads, sessions and the timeline.
   var agenda = Agenda()
   let devices = Column<DeviceState>()
+  /// Per device: the declared conditions after the built-in ones, at their slots
+  /// (`ConditionTable`); apart from the device's state, which every decision reads.
+  var levels: [InlineArray<4, Double>] = []
   /// Per device: its request latency (its own or the server's).
   var requestLatencies: [Distribution] = []
   /// Per device: requests and starts waiting for its suspended process to wake.

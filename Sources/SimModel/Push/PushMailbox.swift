@@ -3,16 +3,20 @@ import SimKernel
 /// What APNs and the device hold of one device's pushes, kept inline in the device's state
 /// (`DeviceState.mailbox`: a delivery reads it beside the app state). Owned by `PushService`.
 struct PushMailbox {
+  /// When the stored push (`storedZone`) arrived.
+  var storedAt = SimTime.zero
+  /// When the last push to the device was sent (for the coalescing window).
+  var lastSentAt = SimTime(nanoseconds: Int64.min / 2)
+  /// The next background push of the device's other apps (`otherAppsBackgroundPushesPerHour`),
+  /// admitted against the shared budget when this app's next push is; `notStarted` before the
+  /// first (a sentinel, not an optional: the mailbox packs into 40 bytes).
+  var otherAppsNextAt = PushMailbox.notStarted
   /// The zone of the push APNs stores for this offline device (newest kept), or none.
   var storedZone = ZoneID.none
-  var storedAt = SimTime.zero
   /// The zone of the push held by the device's push budget (newest kept), or none.
   var heldZone = ZoneID.none
   /// The zone of the push APNs defers while the device is under power restriction, or none.
   var deferredZone = ZoneID.none
-  /// When the last push to the device was sent (for the coalescing window).
-  var lastSentAt = SimTime(nanoseconds: Int64.min / 2)
-  /// The next background push of the device's other apps (`otherAppsBackgroundPushesPerHour`),
-  /// admitted against the shared budget when this app's next push is.
-  var otherAppsNextAt: SimTime?
+
+  static let notStarted = SimTime(nanoseconds: Int64.min)
 }

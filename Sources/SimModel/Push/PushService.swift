@@ -72,7 +72,7 @@ struct PushService {
     if conditions.debuggerAttached { return true }
     if conditions.otherAppsBackgroundPushesPerHour > 0 {
       let period = SimDuration(seconds: 3600 / conditions.otherAppsBackgroundPushesPerHour)
-      var next = mailbox.otherAppsNextAt ?? SimTime.zero + period
+      var next = mailbox.otherAppsNextAt == PushMailbox.notStarted ? SimTime.zero + period : mailbox.otherAppsNextAt
       while next <= now {
         if fitsBudget(device, at: next) { wakes[device].append(next) }
         next = next + period

@@ -29,7 +29,7 @@ public struct PolicyInputs: OptionSet, Sendable, Hashable {
 
   /// `recentRuns`: the app's recent activity runs (the rate limiter's).
   public static let runHistory = PolicyInputs(rawValue: 1 << 0)
-  /// Battery, power, Low Power Mode, network and the declared conditions (`DeviceConditions`).
+  /// Battery, power, Low Power Mode and network.
   public static let conditions = PolicyInputs(rawValue: 1 << 1)
   /// `runningInGroup`: the activity group's running activities.
   public static let activityGroup = PolicyInputs(rawValue: 1 << 2)
@@ -37,7 +37,9 @@ public struct PolicyInputs: OptionSet, Sendable, Hashable {
   public static let account = PolicyInputs(rawValue: 1 << 3)
   /// `appInForeground` and `launchedForPush`.
   public static let appState = PolicyInputs(rawValue: 1 << 4)
-  public static let all: PolicyInputs = [.runHistory, .conditions, .activityGroup, .account, .appState]
+  /// `levels`: the declared conditions after the built-in ones (`ConditionTable`).
+  public static let levels = PolicyInputs(rawValue: 1 << 5)
+  public static let all: PolicyInputs = [.runHistory, .conditions, .activityGroup, .account, .appState, .levels]
 }
 
 /// What a policy may look at when deciding (read-only).

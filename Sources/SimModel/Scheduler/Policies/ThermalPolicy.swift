@@ -8,7 +8,7 @@ import SimKernel
 /// score a sync activity waits.
 public struct ThermalPolicy: SchedulerPolicy {
   public var name: String { Self.definition.name }
-  public var inputs: PolicyInputs { [.conditions] }
+  public var inputs: PolicyInputs { [.levels] }
   /// The highest level allowed, a position in the thermal condition's levels (2 = moderate).
   public var highestAllowedLevel = 2.0
   /// The thermal condition's slot among the device's levels.
