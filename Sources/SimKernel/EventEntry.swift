@@ -16,7 +16,7 @@
     self.payload = payload
   }
 
-  // Two 64-bit fields rather than one 128-bit key keep entries small (measured; see the README).
+  // Two 64-bit fields rather than one 128-bit key keep entries small (measured; see docs/performance.md).
   @inlinable @inline(__always) func precedes(_ other: EventEntry) -> Bool {
     time < other.time || (time == other.time && order < other.order)
   }
