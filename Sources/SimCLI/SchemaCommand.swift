@@ -1,5 +1,6 @@
 import SimExperiments
 import SimMetrics
+import SimModel
 import SimScenario
 
 /// `syncsim schema`: the JSON Schema of scenarios, the record types a model becomes, and the
@@ -12,6 +13,8 @@ enum SchemaCommand {
                                                   (Markdown; docs/parameters.md)
            syncsim schema metrics                 every metric of summary.csv: unit, better direction,
                                                   meaning (Markdown; docs/metrics.md)
+           syncsim schema paths                   the transitions of an export and an import after dasd
+                                                  starts them (Markdown; docs/paths.md)
            syncsim schema records SCENARIO.json   the CloudKit record types and fields the model becomes
            syncsim schema diff OLD.json NEW.json  check a model change against the production rule:
                                                   add-only, no delete, no rename, no type change
@@ -38,6 +41,10 @@ enum SchemaCommand {
       guard arguments.count == 1 else { return usageError("schema metrics takes no arguments", console) }
       console.print(RunSummary.document)
       return .success
+    case "paths":
+      guard arguments.count == 1 else { return usageError("schema paths takes no arguments", console) }
+      console.print(ActivityPaths.document)
+      return .success
     case "records":
       guard arguments.count == 2 else { return usageError("schema records takes one scenario file", console) }
       guard let scenario = load(arguments[1], console) else { return .dataError }
@@ -53,7 +60,8 @@ enum SchemaCommand {
         changes.isEmpty ? "no schema changes" : "\(changes.count - forbidden) allowed, \(forbidden) forbidden")
       return forbidden == 0 ? .success : .dataError
     default:
-      return usageError("unknown schema subcommand '\(arguments[0])' (policies, parameters, metrics, records or diff)", console)
+      return usageError(
+        "unknown schema subcommand '\(arguments[0])' (policies, parameters, metrics, paths, records or diff)", console)
     }
   }
 

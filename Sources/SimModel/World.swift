@@ -58,6 +58,11 @@ public struct World: EventHandler {
   var writes = WriteTable()
   /// How many new writes trigger the next look at releasing writes.
   var writesReleaseAt = 0
+  #if DEBUG
+    /// How often each export and then each import transition was taken (`ExportTransition`,
+    /// `ImportTransition`), for the test that every documented transition is reached.
+    var transitionsTaken = [Int](repeating: 0, count: ExportTransition.allCases.count + ImportTransition.allCases.count)
+  #endif
 
   /// Builds the world of `spec`, reporting to `sink`.
   public init(spec: WorldSpec, sink: any ObservationSink) {
@@ -125,8 +130,7 @@ public struct World: EventHandler {
     case .saveTimer(let store): save(store, sim: &sim)
     case .decide(let activity): decide(activity, sim: &sim)
     case .start(let activity): startActivity(activity, sim: &sim)
-    case .exportRequestDone(let activity): exportRequestDone(activity, sim: &sim)
-    case .importPageDone(let activity): importPageDone(activity, sim: &sim)
+    case .exportRequestDone(let activity), .importPageDone(let activity): clientRequestAnswered(activity, sim: &sim)
     case .pushArrives(let device, let zone): pushArrives(device, zone: zone, sim: &sim)
     case .uiRefresh(let store): uiRefresh(store, sim: &sim)
     case .timeline(let index): perform(Int(index), sim: &sim)

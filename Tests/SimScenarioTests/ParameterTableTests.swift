@@ -30,6 +30,9 @@ import Testing
     #expect(parameters == ParameterDocument.text + "\n", "run: syncsim schema parameters > docs/parameters.md")
     let metrics = try String(contentsOfFile: packageRoot + "/docs/metrics.md", encoding: .utf8)
     #expect(metrics == RunSummary.document + "\n", "run: syncsim schema metrics > docs/metrics.md")
+    let paths = try String(contentsOfFile: packageRoot + "/docs/paths.md", encoding: .utf8)
+    #expect(paths == ActivityPaths.document + "\n", "run: syncsim schema paths > docs/paths.md")
+    #expect(syncsim("schema", "paths").out == ActivityPaths.document + "\n")
     #expect(syncsim("schema", "parameters").out == ParameterDocument.text + "\n")
     // Every declared key is in the document, with its default.
     for definition in ParameterTable.world {

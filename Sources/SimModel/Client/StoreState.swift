@@ -5,6 +5,8 @@ struct StoreState {
   var device: DeviceID
   /// The zone it stores, or −1 for a local-only store.
   var zone: ZoneID
+  /// The sync client that runs it.
+  var client = SyncClient.coreData
   var pendingExport = ActivityID.none
   var runningExport = ActivityID.none
   var pendingImport = ActivityID.none

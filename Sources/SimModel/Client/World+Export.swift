@@ -2,27 +2,6 @@ import SimKernel
 
 /// Export: history → records → batches → modify requests → server commits (spec §6).
 extension World {
-  mutating func beginExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let store = scheduler.activities[activity.index].store
-    let covered = Int(stores[store.index].savedCount)
-    scheduler.activities[activity.index].historyCovered = Int32(covered)
-    // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
-    // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
-    // so the plan is written where it lies, from the history's rows read in place; `makePlan`
-    // never touches `plans` or the history itself (growing either would move what it works on).
-    while plans.count <= activity.index { plans.append(ExportPlan()) }
-    history[store.index].withRows(0..<covered) { changes in
-      makePlan(store, changes: changes, into: &plans[activity.index])
-    }
-    if plans[activity.index].batchEnds.isEmpty {
-      // Nothing to export: TN3163's 35 ms "Found 0 objects needing export".
-      dropExportedHistory(store, covered)
-      sim.schedule(.exportRequestDone(activity), after: spec.scheduler.emptyExportDuration)
-      return
-    }
-    sendNextBatch(activity, sim: &sim)
-  }
-
   /// Groups the still-current changes into records and the records into batches.
   ///
   /// Records keep the order in which their objects first appear in the history; a record's
@@ -134,71 +113,6 @@ extension World {
       requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
     sendRequest(
       .exportRequestDone(activity), for: activity, from: device, taking: duration, notBefore: notBefore, sim: &sim)
-  }
-
-  mutating func exportRequestDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let store = scheduler.activities[activity.index].store
-    if stores[store.index].disabled {
-      // Sync was turned off while the request was on the wire: the container it belonged to is
-      // gone, so nothing it carried commits, and no later batch is sent.
-      plans[activity.index].clear()
-      finishActivity(activity, succeeded: false, sim: &sim)
-      return
-    }
-    if plans[activity.index].batchEnds.isEmpty {
-      finishActivity(activity, succeeded: true, sim: &sim)
-      return
-    }
-    switch exportVerdict(activity, at: sim.now) {
-    case .retry(let at, nil):
-      sendNextBatch(activity, notBefore: at, sim: &sim)
-      return
-    case .retry(let at, let cause?):
-      // The export ends and releases its group; the retry is a new activity after the wait.
-      dropCommittedHistory(activity)
-      plans[activity.index].clear()
-      finishActivity(activity, succeeded: false, sim: &sim)
-      requestRetry(of: activity, notBefore: at, cause: cause, sim: &sim)
-      return
-    case .failed(let error):
-      dropCommittedHistory(activity)
-      plans[activity.index].clear()
-      finishActivity(activity, succeeded: false, sim: &sim)
-      switch error {
-      case .networkUnavailable: requestExport(store, trigger: .exportAgain, sim: &sim)
-      case .quotaExceeded:
-        stores[store.index].quotaStalled = true
-        stores[store.index].quotaStalledSince = sim.now
-      default: break  // a refused record fails every export until the data changes
-      }
-      return
-    case .partlySaved(let retryAt):
-      // The saved records commit as a batch of their own; the failed ones are the next batch,
-      // sent after the server's retry-after. Every record failed: the same batch again.
-      // The request carried every record of the batch: it is reported whole, once.
-      let batch = Int(scheduler.activities[activity.index].nextBatch)
-      sink.observe(
-        .request(
-          store: store, upload: true, records: plans[activity.index].batchRecords[batch],
-          bytes: plans[activity.index].batchBytes[batch], at: sim.now))
-      guard separateFailedRecords(activity, batch) else {
-        sendNextBatch(activity, notBefore: retryAt, sim: &sim)
-        return
-      }
-      commitCurrentBatch(activity, reportingRequest: false, sim: &sim)
-      sendNextBatch(activity, notBefore: retryAt, sim: &sim)
-      return
-    case .accepted:
-      break
-    }
-    commitCurrentBatch(activity, sim: &sim)
-    if Int(scheduler.activities[activity.index].nextBatch) < plans[activity.index].batchEnds.count {
-      sendNextBatch(activity, sim: &sim)
-      return
-    }
-    dropExportedHistory(store, Int(scheduler.activities[activity.index].historyCovered))
-    plans[activity.index].clear()
-    finishActivity(activity, succeeded: true, sim: &sim)
   }
 
   /// Commits the export's current batch at the server, tells the other devices, and moves on to

@@ -2,47 +2,6 @@ import SimKernel
 
 /// Import: fetch changes since the store's token in pages, merge, refresh the UI (spec §8, §4).
 extension World {
-  mutating func beginImport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let store = scheduler.activities[activity.index].store
-    guard devices[owner(of: store).index].online else {
-      finishActivity(activity, succeeded: false, sim: &sim)
-      requestImport(store, trigger: .importAgain, sim: &sim)
-      return
-    }
-    let zone = stores[store.index].zone.index
-    if tokenExpired(store, at: sim.now) {
-      // changeTokenExpired: reset, then fetch the whole zone from a nil token. [A] CKError.h
-      sink.observe(.cloudError(store: store, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
-      resetSync(store, reason: .tokenExpired, sim: &sim)
-    }
-    let snapshot = server.zones[zone].changeCount
-    scheduler.activities[activity.index].snapshotToken = snapshot
-    scheduler.activities[activity.index].snapshotAt = server.zones[zone].lastChangeAt
-    scheduler.activities[activity.index].fromEmptyToken = !stores[store.index].holdsToken
-    while importQueues.count <= activity.index {
-      importQueues.append([])
-      importPageTokens.append([])
-    }
-    // Filled in its column slot, keeping its capacity; `changedRecords` never touches
-    // `importQueues` itself (growing it would move the queue being written).
-    var hidden: [ObjectID] = []
-    let version = devices[owner(of: store).index].traits.modelVersion
-    let bytes = changedRecords(
-      zone: zone, after: stores[store.index].importedToken, upTo: snapshot, maxVersion: version,
-      into: &importQueues[activity.index], hidden: &hidden)
-    for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
-    let records = importQueues[activity.index].count
-    scheduler.activities[activity.index].records = Int32(records)
-    scheduler.activities[activity.index].bytes = bytes
-    let pageSize = max(1, spec.server.importPageSize)
-    // A public-database poll queries each record type (and CDMR) separately. [W] WWDC20
-    let minimum = server.zones[zone].scope == .public ? server.publicQueriesPerPoll : 1
-    scheduler.activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
-    scheduler.activities[activity.index].pagesTotal = scheduler.activities[activity.index].pagesLeft
-    listPageTokens(activity, zone: zone, after: stores[store.index].importedToken, upTo: snapshot)
-    scheduleNextPage(activity, sim: &sim)
-  }
-
   /// For an import over several pages: after each page, the token through which the store then
   /// holds every change — just before the first change of any record still to come (records come
   /// in the order of their last change, so an earlier change of a later page's record is not
@@ -166,54 +125,6 @@ extension World {
     sendRequest(
       .importPageDone(activity), for: activity, from: device, taking: pageDuration(activity), notBefore: notBefore,
       sim: &sim)
-  }
-
-  mutating func importPageDone(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
-    let store = scheduler.activities[activity.index].store
-    if stores[store.index].disabled {
-      // Sync was turned off: the page is not applied and no further page is fetched.
-      finishActivity(activity, succeeded: false, sim: &sim)
-      return
-    }
-    switch generalVerdict(activity, at: sim.now) {
-    case .retry(let at, nil):
-      scheduleNextPage(activity, notBefore: at, sim: &sim)
-      return
-    case .retry(let at, let cause?):
-      // The import ends and releases its group; a new one fetches from the store's token after
-      // the wait (the pages applied so far are fetched again, as a new fetch-changes would).
-      finishActivity(activity, succeeded: false, sim: &sim)
-      requestRetry(of: activity, notBefore: at, cause: cause, sim: &sim)
-      return
-    case .failed:
-      // networkUnavailable mid-import: nothing applied; a new import waits for the network.
-      finishActivity(activity, succeeded: false, sim: &sim)
-      requestImport(store, trigger: .importAgain, sim: &sim)
-      return
-    case .accepted, .partlySaved:
-      break  // a fetch has no records of its own to fail
-    }
-    let page = nextPage(activity)
-    applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
-    sink.observe(.request(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
-    scheduler.activities[activity.index].pagesLeft -= 1
-    if scheduler.activities[activity.index].pagesLeft > 0 {
-      pageApplied(activity, records: page.records, sim: &sim)
-      scheduleNextPage(activity, sim: &sim)
-      return
-    }
-    let state = scheduler.activities[activity.index]
-    finishImportToken(store, upTo: state.snapshotToken, changedAt: state.snapshotAt)
-    // A reset during the import cleared `fromEmptyToken`: its token belongs to the old history.
-    if state.fromEmptyToken { stores[store.index].holdsToken = true }
-    sink.observe(
-      .imported(
-        store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
-    finishActivity(activity, succeeded: true, sim: &sim)
-    importFinishedUI(store, sim: &sim)
-    // Only an import from the empty token ends a reset: one begun before it brought too little.
-    if state.fromEmptyToken { endResetIfNeeded(store, sim: &sim) }
-    if devices[owner(of: store).index].traits.app.deduplicate { deduplicate(store, sim: &sim) }
   }
 
   /// A page of an import over several pages is in the store: the store holds every change

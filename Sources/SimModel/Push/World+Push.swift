@@ -52,7 +52,7 @@ extension World {
     }
     if devices[device.index].app == .foreground {
       sink.observe(.push(device: device, event: .delivered, at: sim.now))
-      importForPush(device, zone: zone, sim: &sim)
+      clientPushReceived(device, zone: zone, sim: &sim)
       return
     }
     if devices[device.index].forceQuit
@@ -93,13 +93,7 @@ extension World {
         for store in storeIDs(of: device) where isSyncing(store) { exportHistoryLeftByLastProcess(store, sim: &sim) }
       }
     }
-    importForPush(device, zone: zone, sim: &sim)
-  }
-
-  mutating func importForPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
-    for store in storeIDs(of: device) where stores[store.index].zone == zone {
-      requestImport(store, trigger: .push, sim: &sim)
-    }
+    clientPushReceived(device, zone: zone, sim: &sim)
   }
 
   /// The user brought the app forward: a held push is delivered at once. [A]
@@ -108,7 +102,7 @@ extension World {
     guard zone.exists else { return }
     devices[device.index].mailbox.heldZone = .none
     sink.observe(.push(device: device, event: .delivered, at: sim.now))
-    importForPush(device, zone: zone, sim: &sim)
+    clientPushReceived(device, zone: zone, sim: &sim)
   }
 
   /// Back online: APNs delivers the one stored push if it has not expired.

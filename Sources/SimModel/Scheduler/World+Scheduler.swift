@@ -303,16 +303,7 @@ extension World {
       requestRetry(of: activity, notBefore: wait.until, cause: wait.cause, sim: &sim)
       return
     }
-    switch state.kind {
-    case .export:
-      stores[state.store.index].runningExport = activity
-      beginExport(activity, sim: &sim)
-    case .import:
-      stores[state.store.index].runningImport = activity
-      beginImport(activity, sim: &sim)
-    case .setup:
-      finishActivity(activity, succeeded: true, sim: &sim)
-    }
+    clientActivityStarted(activity, sim: &sim)
   }
 
   mutating func finishActivity(_ activity: ActivityID, succeeded: Bool, sim: inout Simulation<ModelEvent>) {

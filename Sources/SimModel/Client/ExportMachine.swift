@@ -1,0 +1,194 @@
+import SimKernel
+
+/// One transition of an export activity's life after dasd starts it (spec §6): where it is, the
+/// input that moves it, where it goes, what happens on the way, and the source.
+///
+/// The table is the export's documented path (`syncsim schema paths` prints it, with the
+/// import's); `World.exportStep` is the one function that takes these transitions, each branch
+/// naming its row, and debug builds count the rows taken so that a test can check that every
+/// row is reached.
+enum ExportTransition: Int, CaseIterable {
+  case nothingToExport, firstBatch, nextBatch, lastBatch, tooLarge, mergedAfterConflict, someRecordsFailed
+  case waitForRetry, offline, quotaFull, recordRefused, syncTurnedOff
+
+  /// (from, input, to, what happens, source)
+  var row: (from: String, input: String, to: String, effect: String, source: String) {
+    switch self {
+    case .nothingToExport:
+      (
+        "started", "no current change in the history", "finished", "\"Found 0 objects needing export\" after 35 ms",
+        "[A] TN3163"
+      )
+    case .firstBatch:
+      (
+        "started", "changes planned", "sending batch 1",
+        "history → records (a record's changes together) → batches at the request limits",
+        "[A] TN3163, CKModifyRecordsOperation"
+      )
+    case .nextBatch:
+      (
+        "sending batch n", "saved, more batches", "sending batch n+1",
+        "the batch commits at the server and a push fans out", "[A] TN3162"
+      )
+    case .lastBatch:
+      (
+        "sending batch n", "saved, last batch", "finished (succeeded)", "the history it covered is dropped",
+        "[A] TN3163"
+      )
+    case .tooLarge:
+      (
+        "sending batch n", "limitExceeded", "sending batch n (half)",
+        "the batch is split in half; one record alone fails the export", "[A] CKError limitExceeded"
+      )
+    case .mergedAfterConflict:
+      (
+        "sending batch n", "serverRecordChanged", "sending batch n (merged)",
+        "the server's fields are merged in and the batch is sent again", "[A] RecordSavePolicy"
+      )
+    case .someRecordsFailed:
+      (
+        "sending batch n", "some records failed", "sending the failed records",
+        "the saved ones commit; the failed ones are sent after the stated wait", "[A] CKError partialFailure"
+      )
+    case .waitForRetry:
+      (
+        "sending batch n", "retry-after or back-off", "finished (failed)",
+        "a new export waits, under the fault's cause, until the stated time", "[A] TN3162"
+      )
+    case .offline:
+      (
+        "sending batch n", "networkUnavailable", "finished (failed)", "a new export waits on the network policy",
+        "[A] CKError networkUnavailable"
+      )
+    case .quotaFull:
+      (
+        "sending batch n", "quotaExceeded", "finished (failed)", "the store's exports stall until the quota is freed",
+        "[A] CKError quotaExceeded"
+      )
+    case .recordRefused:
+      (
+        "sending batch n", "a record refused", "finished (failed)", "every export fails until the data changes",
+        "[A] CKError partialFailure"
+      )
+    case .syncTurnedOff:
+      (
+        "sending batch n", "sync turned off", "finished (failed)", "nothing the request carried commits",
+        "[HowTo] toggling sync"
+      )
+    }
+  }
+}
+
+/// What moves an export: dasd started it, or the server answered its request.
+enum ExportInput {
+  case started
+  case answered
+}
+
+extension World {
+  /// The export's one transition function: from where `activity` is, on `input`.
+  mutating func exportStep(_ activity: ActivityID, _ input: ExportInput, sim: inout Simulation<ModelEvent>) {
+    let store = scheduler.activities[activity.index].store
+    switch input {
+    case .started:
+      let covered = Int(stores[store.index].savedCount)
+      scheduler.activities[activity.index].historyCovered = Int32(covered)
+      // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
+      // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
+      // so the plan is written where it lies, from the history's rows read in place; `makePlan`
+      // never touches `plans` or the history itself (growing either would move what it works on).
+      while plans.count <= activity.index { plans.append(ExportPlan()) }
+      history[store.index].withRows(0..<covered) { changes in
+        makePlan(store, changes: changes, into: &plans[activity.index])
+      }
+      if plans[activity.index].batchEnds.isEmpty {
+        exportTook(.nothingToExport)
+        dropExportedHistory(store, covered)
+        sim.schedule(.exportRequestDone(activity), after: spec.scheduler.emptyExportDuration)
+        return
+      }
+      exportTook(.firstBatch)
+      sendNextBatch(activity, sim: &sim)
+    case .answered:
+      exportAnswered(activity, store: store, sim: &sim)
+    }
+  }
+
+  /// `exportStep` on the server's answer to the current batch.
+  mutating func exportAnswered(_ activity: ActivityID, store: StoreID, sim: inout Simulation<ModelEvent>) {
+    if stores[store.index].disabled {
+      // Sync was turned off while the request was on the wire: the container it belonged to is
+      // gone, so nothing it carried commits, and no later batch is sent.
+      exportTook(.syncTurnedOff)
+      plans[activity.index].clear()
+      finishActivity(activity, succeeded: false, sim: &sim)
+      return
+    }
+    if plans[activity.index].batchEnds.isEmpty {
+      finishActivity(activity, succeeded: true, sim: &sim)  // the empty export's 35 ms are over
+      return
+    }
+    switch exportVerdict(activity, at: sim.now) {
+    case .retry(let at, nil):
+      exportTook(scheduler.activities[activity.index].merged ? .mergedAfterConflict : .tooLarge)
+      sendNextBatch(activity, notBefore: at, sim: &sim)
+    case .retry(let at, let cause?):
+      // The export ends and releases its group; the retry is a new activity after the wait.
+      exportTook(.waitForRetry)
+      endFailedExport(activity, sim: &sim)
+      requestRetry(of: activity, notBefore: at, cause: cause, sim: &sim)
+    case .failed(let error):
+      endFailedExport(activity, sim: &sim)
+      switch error {
+      case .networkUnavailable:
+        exportTook(.offline)
+        requestExport(store, trigger: .exportAgain, sim: &sim)
+      case .quotaExceeded:
+        exportTook(.quotaFull)
+        stores[store.index].quotaStalled = true
+        stores[store.index].quotaStalledSince = sim.now
+      default:
+        exportTook(error == .limitExceeded ? .tooLarge : .recordRefused)  // fails until the data changes
+      }
+    case .partlySaved(let retryAt):
+      // The saved records commit as a batch of their own; the failed ones are the next batch,
+      // sent after the server's retry-after. Every record failed: the same batch again.
+      // The request carried every record of the batch: it is reported whole, once.
+      exportTook(.someRecordsFailed)
+      let batch = Int(scheduler.activities[activity.index].nextBatch)
+      sink.observe(
+        .request(
+          store: store, upload: true, records: plans[activity.index].batchRecords[batch],
+          bytes: plans[activity.index].batchBytes[batch], at: sim.now))
+      if separateFailedRecords(activity, batch) { commitCurrentBatch(activity, reportingRequest: false, sim: &sim) }
+      sendNextBatch(activity, notBefore: retryAt, sim: &sim)
+    case .accepted:
+      commitCurrentBatch(activity, sim: &sim)
+      if Int(scheduler.activities[activity.index].nextBatch) < plans[activity.index].batchEnds.count {
+        exportTook(.nextBatch)
+        sendNextBatch(activity, sim: &sim)
+        return
+      }
+      exportTook(.lastBatch)
+      dropExportedHistory(store, Int(scheduler.activities[activity.index].historyCovered))
+      plans[activity.index].clear()
+      finishActivity(activity, succeeded: true, sim: &sim)
+    }
+  }
+
+  /// An export that ends early: the batches it committed leave the history, its plan empties, and
+  /// its group is released.
+  mutating func endFailedExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    dropCommittedHistory(activity)
+    plans[activity.index].clear()
+    finishActivity(activity, succeeded: false, sim: &sim)
+  }
+
+  /// Counts an export transition taken (debug builds only: `transitionsTaken`).
+  @inline(__always)
+  mutating func exportTook(_ transition: ExportTransition) {
+    #if DEBUG
+      transitionsTaken[transition.rawValue] += 1
+    #endif
+  }
+}

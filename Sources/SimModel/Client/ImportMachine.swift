@@ -1,0 +1,177 @@
+import SimKernel
+
+/// One transition of an import activity's life after dasd starts it (spec §8), as
+/// `ExportTransition` is for an export: the import's documented path, taken by
+/// `World.importStep` alone.
+enum ImportTransition: Int, CaseIterable {
+  case offlineAtStart, tokenExpired, firstPage, nextPage, lastPage, waitForRetry, offline, syncTurnedOff
+
+  /// (from, input, to, what happens, source)
+  var row: (from: String, input: String, to: String, effect: String, source: String) {
+    switch self {
+    case .offlineAtStart:
+      (
+        "started", "the device is offline", "finished (failed)", "a new import waits on the network policy",
+        "[A] CKSyncEngine"
+      )
+    case .tokenExpired:
+      (
+        "started", "the store's token expired", "fetching page 1",
+        "changeTokenExpired: the store resets and fetches the whole zone", "[A] CKError changeTokenExpired"
+      )
+    case .firstPage:
+      (
+        "started", "changes since the store's token", "fetching page 1",
+        "the server's snapshot token is taken; records changed since the store's token are queued",
+        "[A] CKFetchRecordZoneChangesOperation"
+      )
+    case .nextPage:
+      (
+        "fetching page n", "page fetched, more pages", "fetching page n+1",
+        "the page's records are merged; a fetchedResults UI shows them", "[C] eczema-helper #713"
+      )
+    case .lastPage:
+      (
+        "fetching page n", "page fetched, last page", "finished (succeeded)",
+        "the store holds the snapshot token; the UI refreshes", "[A] TN3163"
+      )
+    case .waitForRetry:
+      (
+        "fetching page n", "retry-after or back-off", "finished (failed)",
+        "a new import waits, under the fault's cause, until the stated time", "[A] TN3162"
+      )
+    case .offline:
+      (
+        "fetching page n", "networkUnavailable", "finished (failed)", "a new import waits on the network policy",
+        "[A] CKError networkUnavailable"
+      )
+    case .syncTurnedOff:
+      ("fetching page n", "sync turned off", "finished (failed)", "the page is not applied", "[HowTo] toggling sync")
+    }
+  }
+}
+
+/// What moves an import: dasd started it, or the server answered its page.
+enum ImportInput {
+  case started
+  case answered
+}
+
+extension World {
+  /// The import's one transition function: from where `activity` is, on `input`.
+  mutating func importStep(_ activity: ActivityID, _ input: ImportInput, sim: inout Simulation<ModelEvent>) {
+    switch input {
+    case .started: importStarted(activity, sim: &sim)
+    case .answered: importAnswered(activity, sim: &sim)
+    }
+  }
+
+  /// `importStep` when dasd starts the import.
+  mutating func importStarted(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let store = scheduler.activities[activity.index].store
+    guard devices[owner(of: store).index].online else {
+      importTook(.offlineAtStart)
+      finishActivity(activity, succeeded: false, sim: &sim)
+      requestImport(store, trigger: .importAgain, sim: &sim)
+      return
+    }
+    let zone = stores[store.index].zone.index
+    if tokenExpired(store, at: sim.now) {
+      // changeTokenExpired: reset, then fetch the whole zone from a nil token. [A] CKError.h
+      importTook(.tokenExpired)
+      sink.observe(.cloudError(store: store, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
+      resetSync(store, reason: .tokenExpired, sim: &sim)
+    }
+    let snapshot = server.zones[zone].changeCount
+    scheduler.activities[activity.index].snapshotToken = snapshot
+    scheduler.activities[activity.index].snapshotAt = server.zones[zone].lastChangeAt
+    scheduler.activities[activity.index].fromEmptyToken = !stores[store.index].holdsToken
+    while importQueues.count <= activity.index {
+      importQueues.append([])
+      importPageTokens.append([])
+    }
+    // Filled in its column slot, keeping its capacity; `changedRecords` never touches
+    // `importQueues` itself (growing it would move the queue being written).
+    var hidden: [ObjectID] = []
+    let version = devices[owner(of: store).index].traits.modelVersion
+    let bytes = changedRecords(
+      zone: zone, after: stores[store.index].importedToken, upTo: snapshot, maxVersion: version,
+      into: &importQueues[activity.index], hidden: &hidden)
+    for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
+    let records = importQueues[activity.index].count
+    scheduler.activities[activity.index].records = Int32(records)
+    scheduler.activities[activity.index].bytes = bytes
+    let pageSize = max(1, spec.server.importPageSize)
+    // A public-database poll queries each record type (and CDMR) separately. [W] WWDC20
+    let minimum = server.zones[zone].scope == .public ? server.publicQueriesPerPoll : 1
+    scheduler.activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
+    scheduler.activities[activity.index].pagesTotal = scheduler.activities[activity.index].pagesLeft
+    listPageTokens(activity, zone: zone, after: stores[store.index].importedToken, upTo: snapshot)
+    importTook(.firstPage)
+    scheduleNextPage(activity, sim: &sim)
+  }
+
+  /// `importStep` on the server's answer to the current page.
+  mutating func importAnswered(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let store = scheduler.activities[activity.index].store
+    if stores[store.index].disabled {
+      // Sync was turned off: the page is not applied and no further page is fetched.
+      importTook(.syncTurnedOff)
+      finishActivity(activity, succeeded: false, sim: &sim)
+      return
+    }
+    switch generalVerdict(activity, at: sim.now) {
+    case .retry(let at, nil):
+      // Not a documented path: only a modify request is retried in place (a split, a merge);
+      // every request fault names the cause its retry waits for.
+      scheduleNextPage(activity, notBefore: at, sim: &sim)
+      return
+    case .retry(let at, let cause?):
+      // The import ends and releases its group; a new one fetches from the store's token after
+      // the wait (the pages applied so far are fetched again, as a new fetch-changes would).
+      importTook(.waitForRetry)
+      finishActivity(activity, succeeded: false, sim: &sim)
+      requestRetry(of: activity, notBefore: at, cause: cause, sim: &sim)
+      return
+    case .failed:
+      // networkUnavailable mid-import: nothing applied; a new import waits for the network.
+      importTook(.offline)
+      finishActivity(activity, succeeded: false, sim: &sim)
+      requestImport(store, trigger: .importAgain, sim: &sim)
+      return
+    case .accepted, .partlySaved:
+      break  // a fetch has no records of its own to fail
+    }
+    let page = nextPage(activity)
+    applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
+    sink.observe(.request(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
+    scheduler.activities[activity.index].pagesLeft -= 1
+    if scheduler.activities[activity.index].pagesLeft > 0 {
+      importTook(.nextPage)
+      pageApplied(activity, records: page.records, sim: &sim)
+      scheduleNextPage(activity, sim: &sim)
+      return
+    }
+    importTook(.lastPage)
+    let state = scheduler.activities[activity.index]
+    finishImportToken(store, upTo: state.snapshotToken, changedAt: state.snapshotAt)
+    // A reset during the import cleared `fromEmptyToken`: its token belongs to the old history.
+    if state.fromEmptyToken { stores[store.index].holdsToken = true }
+    sink.observe(
+      .imported(
+        store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
+    finishActivity(activity, succeeded: true, sim: &sim)
+    importFinishedUI(store, sim: &sim)
+    // Only an import from the empty token ends a reset: one begun before it brought too little.
+    if state.fromEmptyToken { endResetIfNeeded(store, sim: &sim) }
+    if devices[owner(of: store).index].traits.app.deduplicate { deduplicate(store, sim: &sim) }
+  }
+
+  /// Counts an import transition taken (debug builds only: `transitionsTaken`).
+  @inline(__always)
+  mutating func importTook(_ transition: ImportTransition) {
+    #if DEBUG
+      transitionsTaken[ExportTransition.allCases.count + transition.rawValue] += 1
+    #endif
+  }
+}

@@ -1,0 +1,58 @@
+import SimKernel
+
+/// The sync client a store runs: what decides when to send and fetch, over the shared CloudKit
+/// server, push service and system scheduler. Today only Core Data's mirroring
+/// (`NSPersistentCloudKitContainer`: save policies, persistent history, export and import
+/// activities, tokens, resets).
+///
+/// The world reaches a store's client only through the entry points below, each a switch on the
+/// store's client: a second client (CKSyncEngine, issue 35) is a new case here and its own
+/// functions behind each entry point, beside `exportStep` and `importStep`.
+enum SyncClient: UInt8 {
+  case coreData
+}
+
+extension World {
+  /// dasd started `activity` (an export or an import of its store's client).
+  @inline(__always)
+  mutating func clientActivityStarted(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let state = scheduler.activities[activity.index]
+    switch stores[state.store.index].client {
+    case .coreData:
+      switch state.kind {
+      case .export:
+        stores[state.store.index].runningExport = activity
+        exportStep(activity, .started, sim: &sim)
+      case .import:
+        stores[state.store.index].runningImport = activity
+        importStep(activity, .started, sim: &sim)
+      case .setup:
+        finishActivity(activity, succeeded: true, sim: &sim)
+      }
+    }
+  }
+
+  /// The server answered the request `activity` had on the wire.
+  @inline(__always)
+  mutating func clientRequestAnswered(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let state = scheduler.activities[activity.index]
+    switch stores[state.store.index].client {
+    case .coreData:
+      if state.kind == .export {
+        exportStep(activity, .answered, sim: &sim)
+      } else {
+        importStep(activity, .answered, sim: &sim)
+      }
+    }
+  }
+
+  /// A push for `zone` reached the app on `device` (delivered, or released when the person
+  /// brought the app forward): each of its stores of the zone reacts as its client does.
+  mutating func clientPushReceived(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
+    for store in storeIDs(of: device) where stores[store.index].zone == zone {
+      switch stores[store.index].client {
+      case .coreData: requestImport(store, trigger: .push, sim: &sim)
+      }
+    }
+  }
+}
