@@ -154,9 +154,13 @@ extension RunPage {
     let lane = 26.0
     let bottom = top + Double(shown.count) * lane
     let x = SVG.Scale(low: 0, high: end, from: left, to: right)
+    // The declared conditions timeline.csv samples beyond the built-in four (its columns between
+    // "online" and "pendingWrites"): each drawn beneath the lane while above its lowest level.
+    let extra = extraConditionColumns
     let legend: [(String, String)] =
       Self.appStateColors.map { ("app \($0.0)", $0.1) } + [
         ("offline", "#e15759"), ("Low Power Mode", "#f28e2b"), ("plugged in (line above)", "#4e79a7"),
+      ] + extra.map { ("\($0) raised (line beneath)", "#76b7b2") } + [
         ("▲ write", "#222"),
         ("● import with records", "#4e79a7"),
       ]
@@ -185,6 +189,11 @@ extension RunPage {
           svg +=
             "<rect class=\"lowpower\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 20))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"4\" fill=\"#f28e2b\"/>"
         }
+        for column in extra where !Self.isLowest(timeline.text(sample.row, column)) {
+          let value = XMLText.escaped(timeline.text(sample.row, column))
+          svg +=
+            "<rect class=\"condition\" data-condition=\"\(XMLText.escaped(column))\" data-value=\"\(value)\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop + 24.5))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"1.5\" fill=\"#76b7b2\"/>"
+        }
         if timeline.text(sample.row, "pluggedIn") == "1" {
           svg +=
             "<rect class=\"plugged\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop - 2))\" width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"2\" fill=\"#4e79a7\"/>"
@@ -200,9 +209,25 @@ extension RunPage {
     var caption =
       "App state per sample of timeline.csv; red beneath: offline; orange: Low Power Mode; a blue line above: "
     caption += "plugged in."
+    if !extra.isEmpty {
+      caption += " A teal line beneath: " + extra.joined(separator: ", ") + " above its lowest level."
+    }
     if devices.count > shown.count { caption += " The first \(shown.count) of \(devices.count) devices are drawn." }
     return svg + "<p class=\"caption\">\(caption)</p>\n"
   }
+
+  /// The columns of `timeline.csv` for declared conditions beyond the built-in four: those
+  /// between `online` and `pendingWrites`.
+  var extraConditionColumns: [String] {
+    guard let timeline, let start = timeline.columns.firstIndex(of: "online"),
+      let end = timeline.columns.firstIndex(of: "pendingWrites"), start < end
+    else { return [] }
+    return Array(timeline.columns[(start + 1)..<end])
+  }
+
+  /// Whether a condition's sampled text is its lowest level: off, zero, empty, or a first level
+  /// such as `nominal`.
+  static func isLowest(_ text: String) -> Bool { ["", "0", "nominal"].contains(text) }
 
   /// Writes (from `latency.csv`, once per write) and imports that brought records (from
   /// `activities.csv`) on their device's lane; at most `timelineMarkLimit` of each.
