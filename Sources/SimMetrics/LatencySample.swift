@@ -13,13 +13,43 @@ public struct LatencySample: Sendable {
   private var sumLow: UInt64 = 0
   public private(set) var minimum = Int64.max
   public private(set) var maximum = Int64.min
+  /// Past `exactLimit` values, the latencies are counted here instead of kept (`chunks` empty):
+  /// percentiles within `LatencyHistogram.relativeErrorBound`; mean, minimum and maximum stay exact.
+  public private(set) var histogram: LatencyHistogram?
+
+  /// How many latencies are kept exactly: 2^22 (32 MB). Every library scenario stays below
+  /// (the largest, `fleet-10k-public`, has 2.3 million visible rows); a million devices for a
+  /// day (about 140 million) are counted. Whether a run is counted depends only on its total, so
+  /// a run's parts, batches, threads or shards give the same summary.
+  public static let defaultExactLimit = 1 << 22
+  /// This sample's limit (tests lower it; a merge keeps the receiver's).
+  public var exactLimit = LatencySample.defaultExactLimit
+
+  /// Whether the percentiles come from the histogram (approximate) rather than exact values.
+  public var isApproximate: Bool { histogram != nil }
 
   public init() {}
 
   /// Adds one latency.
   public mutating func append(_ value: Int64) {
+    if histogram != nil {
+      histogram!.add(value)
+      addToSums(value)
+      return
+    }
+    if count >= exactLimit {
+      countInHistogram()
+      append(value)
+      return
+    }
     _ = prepareLastChunk(for: 1)
     chunks[chunks.count - 1].append(value)
+    addToSums(value)
+  }
+
+  /// Counts `value` in the count, the exact sum and the extremes.
+  @inline(__always)
+  private mutating func addToSums(_ value: Int64) {
     count += 1
     let (low, overflow) = sumLow.addingReportingOverflow(UInt64(bitPattern: value))
     sumLow = low
@@ -28,9 +58,27 @@ public struct LatencySample: Sendable {
     maximum = Swift.max(maximum, value)
   }
 
+  /// Moves the kept values into a histogram and keeps no more.
+  private mutating func countInHistogram() {
+    var counted = LatencyHistogram()
+    for chunk in chunks { for value in chunk { counted.add(value) } }
+    chunks = []
+    histogram = counted
+  }
+
   /// Adds every latency of `other` (copied a chunk at a time; the sums and extremes merge).
   public mutating func append(contentsOf other: LatencySample) {
     guard other.count > 0 else { return }
+    if histogram != nil || other.histogram != nil || count + other.count > exactLimit {
+      if histogram == nil { countInHistogram() }
+      if let counted = other.histogram {
+        histogram!.add(counted)
+      } else {
+        for chunk in other.chunks { for value in chunk { histogram!.add(value) } }
+      }
+      mergeSums(of: other)
+      return
+    }
     for chunk in other.chunks {
       var start = 0
       while start < chunk.count {
@@ -39,6 +87,11 @@ public struct LatencySample: Sendable {
         start = end
       }
     }
+    mergeSums(of: other)
+  }
+
+  /// Adds `other`'s count, sum and extremes.
+  private mutating func mergeSums(of other: LatencySample) {
     count += other.count
     let (low, overflow) = sumLow.addingReportingOverflow(other.sumLow)
     sumLow = low
@@ -53,7 +106,7 @@ public struct LatencySample: Sendable {
   private mutating func prepareLastChunk(for wanted: Int) -> Int {
     if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
       var fresh: [Int64] = []
-      fresh.reserveCapacity(Swift.min(Self.chunkSize, Swift.max(1024, wanted)))
+      fresh.reserveCapacity(Swift.min(Self.chunkSize, Swift.max(64, wanted)))
       chunks.append(fresh)
     }
     let last = chunks.count - 1
@@ -80,6 +133,7 @@ public struct LatencySample: Sendable {
     guard count > 0 else { return nil }
     let indices = ps.map { p in Swift.max(0, Swift.min(count - 1, Int((p * Double(count)).rounded(.up)) - 1)) }
     guard minimum < maximum else { return indices.map { _ in minimum } }
+    if let histogram { return histogram.values(atIndices: indices, minimum: minimum, maximum: maximum) }
     let top = Histogram(self, low: minimum, high: maximum)
     let ranges = indices.map { top.range(holding: $0) }
     // The buckets small enough to sort are gathered, each once, in one more pass over the values

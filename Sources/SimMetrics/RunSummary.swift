@@ -64,11 +64,22 @@ public struct RunSummary: Sendable {
   public static let catalog = catalog(policyNames: PolicyRegistry.standard.names)
 
   /// Every metric, with `blocked.<name>.*` for each of `policyNames` and then each wait cause.
-  public static func catalog(policyNames: [String], errors: [CloudError] = CloudError.allCases) -> [MetricInfo] {
-    head + LatencyRow.stageNames.enumerated().map(stageMetric) + activity
+  public static func catalog(
+    policyNames: [String], errors: [CloudError] = CloudError.allCases, approximateLatency: Bool = false
+  ) -> [MetricInfo] {
+    head.prefix(6) + (approximateLatency ? [percentileError] : []) + head.dropFirst(6)
+      + LatencyRow.stageNames.enumerated().map(stageMetric) + activity
       + PushEvent.allCases.map(pushMetric) + errors.map(errorMetric)
       + (policyNames + WaitCause.names).flatMap(blockedMetrics) + [events]
   }
+
+  /// Only in a run whose latencies were counted in a histogram (more than
+  /// `LatencySample.defaultExactLimit` visible rows): the bound on the percentiles' relative error.
+  static let percentileError = MetricInfo(
+    "latency.percentileError", "ratio", .neither,
+    "only when the run had more than 4,194,304 visible rows: the percentiles come from a histogram and are within "
+      + "this relative error of the exact values (mean and max stay exact)"
+  ) { $0.tally.latencies.isApproximate ? LatencyHistogram.relativeErrorBound : nil }
 
   static let head: [MetricInfo] = [
     percentile("latency.p50", 0, "median save-to-visible latency over visible rows"),
@@ -260,9 +271,11 @@ public struct RunSummary: Sendable {
       ? tally.latencies.percentiles([0.5, 0.9, 0.95, 0.99])?.map { Double($0) / 1e9 } : nil
     let inputs = Inputs(tally: tally, percentiles: percentiles)
     let policyNames = tally.policyNames.filter { !WaitCause.names.contains($0) }
+    let approximate = tally.latencies.isApproximate
     catalog =
-      policyNames == PolicyRegistry.standard.names && tally.reportedErrors == CloudError.allCases
-      ? Self.catalog : Self.catalog(policyNames: policyNames, errors: tally.reportedErrors)
+      policyNames == PolicyRegistry.standard.names && tally.reportedErrors == CloudError.allCases && !approximate
+      ? Self.catalog
+      : Self.catalog(policyNames: policyNames, errors: tally.reportedErrors, approximateLatency: approximate)
     values = catalog.map { $0.compute(inputs) }
   }
 
@@ -277,12 +290,15 @@ public struct RunSummary: Sendable {
       "its set (the default set has no `singleDeviceAccount`), then those of every wait cause, and the",
       "`errors.*` columns of the errors always reported plus those its faults can raise. Durations are",
       "seconds. `better` is the direction `compare` calls an improvement. An empty cell is undefined (no",
-      "visible rows, never converged, no retry-after answered).",
+      "visible rows, never converged, no retry-after answered). A run with more than 4,194,304 visible rows",
+      "counts its latencies in a histogram (`LatencyHistogram`: log-linear buckets, 1,024 per power of two)",
+      "and has the `latency.percentileError` column after `latency.mean`: its percentiles are within 0.049 %",
+      "of the exact values; its mean and max stay exact.",
       "",
       "| metric | unit | better | meaning |",
       "|---|---|---|---|",
     ]
-    for info in catalog {
+    for info in catalog(policyNames: PolicyRegistry.standard.names, approximateLatency: true) {
       let better = info.better == .lower ? "lower" : info.better == .higher ? "higher" : ""
       lines.append("| `\(info.name)` | \(info.unit) | \(better) | \(info.meaning) |")
     }
