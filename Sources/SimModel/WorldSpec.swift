@@ -82,11 +82,30 @@ public enum StoreKind: Equatable, Sendable {
 public struct DeviceSpec: Sendable {
   public var name: String
   public var account: Int
-  public var app = AppBehaviour()
-  public var conditions = DeviceConditions()
+  public var app: AppBehaviour {
+    get { profile.value.app }
+    _modify { yield &profile.value.app }
+  }
+  public var conditions: DeviceConditions {
+    get { profile.value.conditions }
+    _modify { yield &profile.value.conditions }
+  }
   public var initialAppState = AppState.foreground
   /// Per-device request latency; nil uses the server's.
-  public var requestLatency: Distribution?
+  public var requestLatency: Distribution? {
+    get { profile.value.requestLatency }
+    _modify { yield &profile.value.requestLatency }
+  }
+  /// The app, conditions and request latency, shared by the devices of a group until one is
+  /// changed (`SharedValue`).
+  private var profile = SharedValue(Profile())
+
+  /// What a scenario's device entry sets for all its members.
+  struct Profile: Sendable {
+    var app = AppBehaviour()
+    var conditions = DeviceConditions()
+    var requestLatency: Distribution?
+  }
   /// The stores; edits go to the first syncing store unless a workload or action names another.
   public var stores: [StoreKind] = [.privateDatabase]
   /// The model version the app on this device runs (the version-attribute strategy of [CDModel]):
