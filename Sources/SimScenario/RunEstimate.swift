@@ -43,11 +43,15 @@ public struct RunEstimate: Sendable, Equatable {
     static let bytesPerHeldRecord = 16.0
     static let bytesPerWrite = 250.0
     static let eventsPerRow = 0.35
-    /// What a run of parts keeps per row until its summary: the latency of each visible row.
+    /// What a run of parts keeps per row until its summary: the latency of each visible row, up
+    /// to `LatencySample.defaultExactLimit` rows; past it the latencies are counted in a
+    /// histogram of `histogramBytes` at most.
     static let bytesPerPartitionedRow = 8.0
+    static let histogramBytes = 54_272.0 * 8
     /// The decoded scenario's share per device, held for the whole run of parts (a million
-    /// devices: about 430 MB; fleets of 100,000 ran 2.3x over their estimate without it).
-    static let bytesPerDecodedDevice = 430.0
+    /// devices: about 430 MB before a group's devices shared their entry's settings, 350–400 MB
+    /// since; fleets of 100,000 ran 2.3x over their estimate without it).
+    static let bytesPerDecodedDevice = 400.0
     /// Parts whose state is live at once, at most (one per thread; more threads than this
     /// seldom help a 2-to-8-core machine).
     static let partsInFlight = 8.0
@@ -166,7 +170,9 @@ public struct RunEstimate: Sendable, Equatable {
     // (`PartRows.files`), keeps each part's latencies and lets the rest go.
     if PartRows.comeAllPartByPart(scenario.outputs) {
       memoryBytes =
-        Cost.baseBytes + Cost.bytesPerPartitionedRow * rows + Cost.bytesPerDecodedDevice * Double(spec.devices.count)
+        Cost.baseBytes + Cost.bytesPerPartitionedRow * min(rows, Double(LatencySample.defaultExactLimit))
+        + (rows > Double(LatencySample.defaultExactLimit) ? Cost.histogramBytes : 0)
+        + Cost.bytesPerDecodedDevice * Double(spec.devices.count)
         + min(Double(parts), Cost.partsInFlight) * largestPartMemory
     }
   }
