@@ -62,7 +62,7 @@ import Testing
     var server = CloudServer(parameters: ServerParameters(), forcedThrottlePossible: false)
     server.addDevice()
     var random = RandomStream(seed: 1)
-    var failed: [Int32] = []
+    var failed: [RecordFailure] = []
     let changes: [Change] = []
     let answer = changes.withUnsafeBufferPointer { buffer in
       server.answerModify(

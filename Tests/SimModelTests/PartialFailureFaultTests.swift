@@ -13,10 +13,12 @@ struct PartialFailureFault: RecordFault {
   var error: CloudError { .partialFailure }
 
   func answer(
-    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [Int32]
+    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [RecordFailure]
   ) -> RecordOutcome? {
-    for record in 0..<request.records where random.bernoulli(probability) { failed.append(Int32(record)) }
-    return failed.isEmpty ? nil : .recordsFailed(retryAfter: retryAfter)
+    for record in 0..<request.records where random.bernoulli(probability) {
+      failed.append(RecordFailure(position: Int32(record), error: .serviceUnavailable, retryAfter: retryAfter))
+    }
+    return failed.isEmpty ? nil : .recordsFailed
   }
 }
 

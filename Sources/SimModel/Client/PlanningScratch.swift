@@ -8,6 +8,6 @@ struct PlanningScratch {
   var counts: [Int32] = []
   /// Per object of the zone an import scans: its position in the import's queue.
   var queueSlot: [Int32] = []
-  /// The positions in its batch of the records a modify request failed to save.
-  var failedRecords: [Int32] = []
+  /// The records a modify request failed to save (positions in its batch, errors, retry-afters).
+  var failedRecords: [RecordFailure] = []
 }

@@ -169,14 +169,16 @@ extension World {
       sink.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now))
       scheduler.activities[activity.index].merged = true
       return .retry(at: now, cause: nil)
-    case .recordsFailed(let retryAfter):
+    case .recordsFailed:
+      // One partialFailure for the request, stating the longest of its records' retry-afters.
+      let retryAfter = scratch.failedRecords.compactMap(\.retryAfter).max()
       sink.observe(.cloudError(store: store, error: answer.error, retryAfter: retryAfter, at: now))
       return .partlySaved(retryAt: now + (retryAfter ?? .zero))
     }
   }
 
   /// Splits batch `batch` so that the records the server saved come first and the failed ones
-  /// (`scratch.failedRecords`, positions in the batch) form the next batch, each part keeping its
+  /// (`scratch.failedRecords`, by position in the batch) form the next batch, each part keeping its
   /// records' order; false when every record failed (the batch is left as it is).
   mutating func separateFailedRecords(_ activity: ActivityID, _ batch: Int) -> Bool {
     let store = scheduler.activities[activity.index].store
@@ -184,7 +186,7 @@ extension World {
     let range = batchRange(activity, batch)
     let records = Int(plans[activity.index].batchRecords[batch])
     var failed = [Bool](repeating: false, count: records)
-    for position in scratch.failedRecords where Int(position) < records { failed[Int(position)] = true }
+    for failure in scratch.failedRecords where Int(failure.position) < records { failed[Int(failure.position)] = true }
     let failedCount = failed.count { $0 }
     guard failedCount < records else { return false }
     var saved: [Change] = []

@@ -59,9 +59,9 @@ struct CloudServer {
 
   /// How the server answers a modify request that every request fault let through: the first
   /// record fault, in order, that answers, with its error; nil when every record is saved.
-  /// `.recordsFailed` lists the failed records' positions in `failed`.
+  /// `.recordsFailed` lists the failed records in `failed`.
   func answerModify(
-    _ request: ModifyRequest, random: inout RandomStream, failed: inout [Int32]
+    _ request: ModifyRequest, random: inout RandomStream, failed: inout [RecordFailure]
   ) -> (error: CloudError, outcome: RecordOutcome)? {
     recordFaults.answer(request, server: self, random: &random, failed: &failed)
   }

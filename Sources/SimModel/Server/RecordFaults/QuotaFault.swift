@@ -7,7 +7,7 @@ struct QuotaFault: RecordFault {
   var error: CloudError { .quotaExceeded }
 
   func answer(
-    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [Int32]
+    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [RecordFailure]
   ) -> RecordOutcome? {
     let account = Int(server.zones[request.zone].ownerAccount)
     guard let quota = server.accounts[account].quotaBytes else { return nil }

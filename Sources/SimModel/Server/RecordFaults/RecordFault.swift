@@ -14,9 +14,10 @@ protocol RecordFault: Sendable {
   /// The error it reports.
   var error: CloudError { get }
   /// Its answer to `request`, or nil when it lets the request through. A `.recordsFailed`
-  /// answer lists the failed records' positions in the batch in `failed`.
+  /// answer lists each failed record in `failed`: its position in the batch, its error and the
+  /// retry-after the server states for it.
   func answer(
-    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [Int32]
+    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [RecordFailure]
   ) -> RecordOutcome?
 }
 
@@ -48,9 +49,18 @@ enum RecordOutcome: Equatable, Sendable {
   /// Records changed on the server since the store imported them: the client merges the
   /// server's fields in and sends the batch again at once (serverRecordChanged).
   case changedOnServer
-  /// The records listed in `failed` were not saved; the rest were. The client sends the failed
-  /// ones again after `retryAfter` (at once when nil) in the same export.
-  case recordsFailed(retryAfter: SimDuration?)
+  /// The records listed in `failed` were not saved; the rest were (CKError.partialFailure with
+  /// per-record errors). The client sends the failed ones again in the same export, after the
+  /// longest of their retry-afters (at once when none states one).
+  case recordsFailed
+}
+
+/// One record a modify request did not save: its position in the batch, its own error and the
+/// retry-after the server states for it.
+struct RecordFailure: Equatable {
+  var position: Int32
+  var error: CloudError
+  var retryAfter: SimDuration?
 }
 
 /// SyncSim's own record faults, in the order the server applies them (`RecordFaultSet` calls

@@ -21,7 +21,7 @@ struct RecordFaultSet {
   /// The first fault, in order, that answers `request`, with its error.
   @inline(__always)
   func answer(
-    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [Int32]
+    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [RecordFailure]
   ) -> (error: CloudError, outcome: RecordOutcome)? {
     if let outcome = requestLimit.answer(request, server: server, random: &random, failed: &failed) {
       return (requestLimit.error, outcome)

@@ -7,7 +7,7 @@ struct RefusedRecordFault: RecordFault {
   var error: CloudError { .partialFailure }
 
   func answer(
-    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [Int32]
+    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [RecordFailure]
   ) -> RecordOutcome? {
     let poisoned = request.changes.contains { server.zones[request.zone].objects[$0.object.index].poison }
     return poisoned ? .refused(.partialFailure) : nil

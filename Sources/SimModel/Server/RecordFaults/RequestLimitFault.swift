@@ -7,7 +7,7 @@ struct RequestLimitFault: RecordFault {
   var error: CloudError { .limitExceeded }
 
   func answer(
-    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [Int32]
+    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [RecordFailure]
   ) -> RecordOutcome? {
     if request.records > server.parameters.serverMaxRecordsPerRequest { return .tooLarge }
     var recordBytes: Int64 = 0

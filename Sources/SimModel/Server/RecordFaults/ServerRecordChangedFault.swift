@@ -7,7 +7,7 @@ struct ServerRecordChangedFault: RecordFault {
   var error: CloudError { .serverRecordChanged }
 
   func answer(
-    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [Int32]
+    _ request: ModifyRequest, server: CloudServer, random: inout RandomStream, failed: inout [RecordFailure]
   ) -> RecordOutcome? {
     guard server.parameters.savePolicy == .ifServerRecordUnchanged && !request.merged else { return nil }
     let conflict = request.changes.contains { change in
