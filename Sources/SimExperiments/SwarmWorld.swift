@@ -77,6 +77,26 @@ struct SwarmWorld {
           "{\"at\": \(at(time)), \"devices\": \"\(device)\", \"action\": {\"toggleSync\": {\"removeStoreFirst\": \(remove)}}}"
         ))
     }
+    // Thermal pressure on one device, with the thermal policy in the set (off by default).
+    var thermal = false
+    if random.bernoulli(0.15) {
+      let device = devices[Int(random.nextInt(below: UInt64(devices.count)))].name
+      let start = random.uniform(0, heal - 300)
+      let end = min(heal - 60, start + random.uniform(60, 3600))
+      let level = ["heavy", "trapping", "sleeping"][Int(random.nextInt(below: 3))]
+      timeline.append(
+        (
+          start,
+          "{\"at\": \(at(start)), \"devices\": \"\(device)\", \"action\": {\"set\": {\"thermal\": \"\(level)\"}}}"
+        ))
+      timeline.append(
+        (end, "{\"at\": \(at(end)), \"devices\": \"\(device)\", \"action\": {\"set\": {\"thermal\": \"nominal\"}}}"))
+      thermal = true
+    }
+    if thermal {
+      timeline.append(
+        (heal, "{\"at\": \(at(heal)), \"devices\": \"all\", \"action\": {\"set\": {\"thermal\": \"nominal\"}}}"))
+    }
     // The heal: everything back to normal, every app launched and brought to the foreground.
     for action in [
       "\"goOnline\"", "{\"lowPower\": false}", "{\"throttle\": false}", "{\"quota\": null}", "\"launch\"",
@@ -108,6 +128,7 @@ struct SwarmWorld {
       cloud.insert("\"throttle\": {\"requestsPerSecond\": 1000, \"retryAfter\": {\"constant\": \"30s\"}}", at: 0)
     }
     drawn["cloud"] = cloud
+    if thermal { drawn["scheduler", default: []].append("\"policies\": {\"thermal\": {}}") }
     for section in ["cloud", "push", "polling", "scheduler"] {
       guard let members = drawn[section], !members.isEmpty else { continue }
       text += "  \"\(section)\": {" + members.joined(separator: ", ") + "},\n"
