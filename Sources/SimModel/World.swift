@@ -1,18 +1,22 @@
 import SimKernel
 
-/// The simulated world: the one owner of all model state, in tables indexed by typed ids.
+/// The simulated world: its components and the routing between them.
 ///
-/// State, by spec section (docs/specification.md): `devices` (§3, `DeviceState`), `accounts` (§2, `AccountState`),
-/// `stores` with their unexported `history` and their `local` fields (§4, `StoreState`),
-/// `zones` with their records, server fields and change logs (§7, `ZoneState`), `serverState`
-/// (§6 throttles), `activities` with their export `plans` and import queues (§5, §6, §8,
-/// `ActivityState`), and `writes` (§10, `WriteState`). The scheduler's policies are in
-/// `policies`, the failure modes in `faults`, the rate limiter's memory in `runHistory`.
+/// Components (docs/architecture.md): `server` (`CloudServer`: zones' server side, change logs,
+/// accounts and quotas, request rates, the fault sets; spec §6, §7), `scheduler`
+/// (`SystemScheduler`: activities, waiting lists, retry waits, policies, run history; §5), `push`
+/// (`PushService`: delivery decisions and the device-wide budget; §7) and `agenda` (workloads,
+/// sessions, the timeline). The Core Data client's state is here, per store and per activity
+/// slot: `stores` with their unexported `history` and `local` fields (§4), export `plans` and
+/// import queues (§6, §8), and `writes` (§10). Devices (`DeviceState`, §3) and their declared
+/// `levels` (`ConditionTable`) are shared by all.
 ///
 /// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
-/// facet file named after its part of the spec (`World+Edits`, `World+Scheduler`, `World+Export`,
-/// `World+Import`, `World+Push`, `World+Polling`, `World+Lifecycle`, `World+Resets`). The world
-/// reports what happens through `Observation`s to its sink and never reads what observers do.
+/// facet file of its component's folder (`Client/World+Edits`, `Scheduler/World+Scheduler`,
+/// `Client/ExportMachine`, `Client/ImportMachine`, `Push/World+Push`, `Server/World+Polling`,
+/// `Devices/World+Lifecycle`, `Client/World+Resets`). A store's client is reached through
+/// `SyncClient`'s entry points. The world reports what happens through `Observation`s to its sink
+/// and never reads what observers do; debug builds check its invariants after every event.
 ///
 /// Built and run in place by `WorldRunner`, never copied. How its tables are laid out for speed
 /// (`Column`, `RowBuffer`, inlining) is recorded in `docs/performance.md`.
