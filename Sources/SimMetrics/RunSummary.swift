@@ -67,7 +67,7 @@ public struct RunSummary: Sendable {
   public static func catalog(
     policyNames: [String], errors: [CloudError] = CloudError.allCases, approximateLatency: Bool = false
   ) -> [MetricInfo] {
-    head.prefix(6) + (approximateLatency ? [percentileError] : []) + head.dropFirst(6)
+    latencyHead + (approximateLatency ? [percentileError] : []) + head
       + LatencyRow.stageNames.enumerated().map(stageMetric) + activity
       + PushEvent.allCases.map(pushMetric) + errors.map(errorMetric)
       + (policyNames + WaitCause.names).flatMap(blockedMetrics) + [events]
@@ -81,7 +81,8 @@ public struct RunSummary: Sendable {
       + "this relative error of the exact values (mean and max stay exact)"
   ) { $0.tally.latencies.isApproximate ? LatencyHistogram.relativeErrorBound : nil }
 
-  static let head: [MetricInfo] = [
+  /// The latency statistics, first in every summary; `percentileError` follows them when present.
+  static let latencyHead: [MetricInfo] = [
     percentile("latency.p50", 0, "median save-to-visible latency over visible rows"),
     percentile("latency.p90", 1, "90th percentile latency"),
     percentile("latency.p95", 2, "95th percentile latency"),
@@ -90,6 +91,9 @@ public struct RunSummary: Sendable {
       $0.tally.latencies.count > 0 ? Double($0.tally.latencies.maximum) / 1e9 : nil
     },
     MetricInfo("latency.mean", "s", .lower, "mean latency") { $0.tally.latencies.mean.map { $0 / 1e9 } },
+  ]
+
+  static let head: [MetricInfo] = [
     MetricInfo(
       "latency.isLowerBound", "1", .lower,
       "1 when committed writes were still unseen at the end (rowsNotVisible > 0): the latency statistics cover "

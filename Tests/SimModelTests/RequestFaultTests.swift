@@ -20,5 +20,7 @@ import Testing
         .networkUnavailable, .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy,
       ])
     #expect(RequestFaults.all.count == 5)
+    // The registry's order is the order `RequestFaultSet` asks them in.
+    #expect(faults.map { String(describing: type(of: $0)) } == RequestFaults.all.map { String(describing: $0) })
   }
 }

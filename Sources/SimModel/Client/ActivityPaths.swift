@@ -1,3 +1,7 @@
+/// One row of an activity's transition table: where it is, the input that moves it, where it
+/// goes, what happens on the way, and the source.
+typealias ActivityTransitionRow = (from: String, input: String, to: String, effect: String, source: String)
+
 /// `docs/paths.md`: the documented path of a write through the Core Data client's export and
 /// import, printed from their transition tables (`ExportTransition`, `ImportTransition`) by
 /// `syncsim schema paths`. A test holds the committed file equal to it.
@@ -20,9 +24,7 @@ public enum ActivityPaths {
     return lines.joined(separator: "\n")
   }
 
-  static func table(
-    _ title: String, _ rows: [(from: String, input: String, to: String, effect: String, source: String)]
-  ) -> [String] {
+  static func table(_ title: String, _ rows: [ActivityTransitionRow]) -> [String] {
     var lines = ["## \(title)", "", "| from | on | to | what happens | source |", "|---|---|---|---|---|"]
     for row in rows {
       lines.append("| \(row.from) | \(row.input) | \(row.to) | \(row.effect) | \(row.source) |")

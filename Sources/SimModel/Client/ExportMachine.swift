@@ -12,7 +12,7 @@ enum ExportTransition: Int, CaseIterable {
   case waitForRetry, offline, quotaFull, recordRefused, syncTurnedOff
 
   /// (from, input, to, what happens, source)
-  var row: (from: String, input: String, to: String, effect: String, source: String) {
+  var row: ActivityTransitionRow {
     switch self {
     case .nothingToExport:
       (

@@ -7,7 +7,7 @@ enum ImportTransition: Int, CaseIterable {
   case offlineAtStart, tokenExpired, firstPage, nextPage, lastPage, waitForRetry, offline, syncTurnedOff
 
   /// (from, input, to, what happens, source)
-  var row: (from: String, input: String, to: String, effect: String, source: String) {
+  var row: ActivityTransitionRow {
     switch self {
     case .offlineAtStart:
       (

@@ -194,18 +194,21 @@ extension World {
     var savedBytes: Int64 = 0
     var record = -1
     var last: ObjectID?
+    var cost: (record: Int64, assets: Int64) = (0, 0)
     for index in range {
       let change = plans[activity.index].entries[index]
       if change.object != last {
         record += 1
         last = change.object
-        if !failed[record] {
-          let cost = recordCost(zone: zone, object: change.object)
-          savedBytes += cost.record
-        }
+        cost = recordCost(zone: zone, object: change.object)
+        if !failed[record] { savedBytes += cost.record }
       }
-      if failed[record] { retried.append(change) } else { saved.append(change) }
-      if !failed[record] && change.field < 0 { savedBytes += recordCost(zone: zone, object: change.object).assets }
+      if failed[record] {
+        retried.append(change)
+      } else {
+        saved.append(change)
+        if change.field < 0 { savedBytes += cost.assets }
+      }
     }
     plans[activity.index].entries.replaceSubrange(range, with: saved + retried)
     let totalBytes = plans[activity.index].batchBytes[batch]

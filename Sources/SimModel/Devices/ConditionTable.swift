@@ -88,10 +88,10 @@ public enum ConditionTable {
   }
 
   /// The levels a device starts with: each declared condition's default.
-  static var defaultLevels: InlineArray<4, Double> {
+  static let defaultLevels: InlineArray<4, Double> = {
     precondition(all.count - builtInCount <= levelCapacity, "ConditionTable holds more levels than a device keeps")
     var levels = InlineArray<4, Double>(repeating: 0)
     for index in builtInCount..<all.count { levels[index - builtInCount] = all[index].defaultValue }
     return levels
-  }
+  }()
 }

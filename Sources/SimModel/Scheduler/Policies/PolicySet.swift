@@ -29,8 +29,9 @@ struct PolicySet {
   /// filled in only for these.
   private(set) var reads: PolicyInputs = []
 
-  /// Whether only the rate limiters read the run history (no researcher's policy declares it).
-  var onlyRateLimitsReadRuns: Bool { !others.contains { $0.inputs.contains(.runHistory) } }
+  /// Whether only the rate limiters read the run history (no researcher's policy declares it):
+  /// fixed at init, read on every decision.
+  private(set) var onlyRateLimitsReadRuns = true
 
   init(_ policies: [any SchedulerPolicy]) {
     for policy in policies {
@@ -42,7 +43,9 @@ struct PolicySet {
       case let policy as NetworkPolicy: order.append(.network(Self.add(policy, to: &networks)))
       case let policy as CriticalBatteryPolicy:
         order.append(.criticalBattery(Self.add(policy, to: &criticalBatteries)))
-      default: order.append(.other(Self.add(policy, to: &others)))
+      default:
+        order.append(.other(Self.add(policy, to: &others)))
+        if policy.inputs.contains(.runHistory) { onlyRateLimitsReadRuns = false }
       }
     }
   }

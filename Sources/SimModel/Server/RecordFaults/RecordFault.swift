@@ -4,10 +4,10 @@ import SimKernel
 /// request is too large, a record is refused, the quota is full, records changed on the server,
 /// or some records failed.
 ///
-/// Asked in `RecordFaults.all`'s order after every request fault has let the request through;
+/// Asked in `RecordFaultSet`'s order after every request fault has let the request through;
 /// the first that answers decides. A fault sees the request, the server's own state and the
 /// request's random stream (the device's network stream), never the world. A new record
-/// failure of SyncSim's own is one file, one line in that list and one in `RecordFaultSet`; one
+/// failure of SyncSim's own is one file and a property and a line in `RecordFaultSet`; one
 /// from outside (a test's, a researcher's) is one file and one entry in
 /// `WorldSpec.extraRecordFaults`.
 protocol RecordFault: Sendable {
@@ -61,15 +61,4 @@ struct RecordFailure: Equatable {
   var position: Int32
   var error: CloudError
   var retryAfter: SimDuration?
-}
-
-/// SyncSim's own record faults, in the order the server applies them (`RecordFaultSet` calls
-/// them in this order as their concrete types).
-enum RecordFaults {
-  static let all: [any RecordFault] = [
-    RequestLimitFault(),
-    RefusedRecordFault(),
-    QuotaFault(),
-    ServerRecordChangedFault(),
-  ]
 }

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The record faults a server asks about a modify request: SyncSim's own (`RecordFaults.all`),
+/// The record faults a server asks about a modify request: SyncSim's own, in this order,
 /// each called as its concrete type, then any extra ones (a test's or a researcher's) through the
 /// protocol.
 ///

@@ -60,8 +60,8 @@ enum RequestFaults {
     return CloudError.allCases.filter { CloudError.alwaysReported.contains($0) || raised.contains($0) }
   }
 
-  /// The faults `server`'s parameters turn on, in order.
+  /// The faults `server`'s parameters turn on, in order: the ones `RequestFaultSet` asks.
   static func active(for server: ServerParameters) -> [any RequestFault] {
-    all.compactMap { $0.init(server: server) }
+    RequestFaultSet(server).active
   }
 }

@@ -22,6 +22,15 @@ struct RequestFaultSet {
     zoneBusy = ZoneBusyFault(server: parameters)
   }
 
+  /// The faults that are on, in the order `answer` asks them (what a run's `errors.*` columns
+  /// are read from).
+  var active: [any RequestFault] {
+    let faults: [(any RequestFault)?] = [
+      networkUnavailable, networkFailure, containerThrottle, deviceThrottle, zoneBusy,
+    ]
+    return faults.compactMap { $0 }
+  }
+
   /// The first fault, in order, that applies to `request`, with how the request recovers.
   @inline(__always)
   func answer(_ request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> RequestFailure? {
