@@ -19,6 +19,8 @@ public enum ModelEvent: SimEvent {
   case poll(StoreID)
   case batteryTick(DeviceID)
   case setupDone(StoreID)
+  /// A CKSyncEngine app writes its state's serialization (`SyncEngineBehaviour.statePersistLag`).
+  case statePersisted(StoreID)
 
   public var traceKind: UInt32 {
     switch self {
@@ -39,6 +41,7 @@ public enum ModelEvent: SimEvent {
     case .poll: 15
     case .batteryTick: 16
     case .setupDone: 17
+    case .statePersisted: 18
     }
   }
 
@@ -46,14 +49,14 @@ public enum ModelEvent: SimEvent {
   public static let kindNames = [
     "", "workloadEdit", "saveTimer", "decide", "start", "exportRequestDone", "importPageDone",
     "pushArrives", "uiRefresh", "timeline", "nudge", "bulkStep", "sessionStart", "sessionEnd",
-    "suspend", "poll", "batteryTick", "setupDone",
+    "suspend", "poll", "batteryTick", "setupDone", "statePersisted",
   ]
 
   public var traceEntity: UInt32 {
     switch self {
     case .workloadEdit(let d), .sessionStart(let d), .sessionEnd(let d), .suspend(let d), .batteryTick(let d):
       UInt32(d.raw)
-    case .saveTimer(let m), .uiRefresh(let m), .poll(let m), .setupDone(let m): UInt32(m.raw)
+    case .saveTimer(let m), .uiRefresh(let m), .poll(let m), .setupDone(let m), .statePersisted(let m): UInt32(m.raw)
     case .decide(let a), .start(let a), .exportRequestDone(let a), .importPageDone(let a): UInt32(a.raw)
     case .pushArrives(let d, _): UInt32(d.raw)
     case .timeline(let i), .nudge(let i), .bulkStep(let i): UInt32(i)

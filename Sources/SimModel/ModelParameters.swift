@@ -185,6 +185,36 @@ public struct AppBehaviour: Equatable, Sendable {
   /// The documented bound of a push launch's runtime. [A] "up to 30 seconds" ("Pushing
   /// background updates to your App").
   public var pushRuntimeLimit = SimDuration(seconds: 30.0)
+  /// The sync client the app runs over CloudKit: Core Data's mirroring (the default) or
+  /// CKSyncEngine (iOS 17+). [A] NSPersistentCloudKitContainer, CKSyncEngine
+  public var client = SyncClient.coreData
+  /// How a CKSyncEngine app sends and fetches (read only when `client` is `syncEngine`).
+  public var syncEngine = SyncEngineBehaviour()
+
+  public init() {}
+}
+
+/// How an app on CKSyncEngine uses it: the engine's defaults and the app's choices, each with its
+/// source (`docs/sync-engine.md`).
+public struct SyncEngineBehaviour: Equatable, Sendable {
+  /// Records per send batch: the helper `RecordZoneChangeBatch(pendingChanges:)` stops at the
+  /// maximum batch size; an app that builds its own batches may exceed the server's limit and get
+  /// limitExceeded. [A] CKSyncEngine.RecordZoneChangeBatch (250); [C] sqlite-data #333 (1,360).
+  public var batchRecords: Int32 = 250
+  /// A push reaching a running app starts the fetch at once, without dasd's decision.
+  /// [RE] `immediatePushSyncEnabled` (on for apps), UNCONFIRMED.
+  public var immediatePushFetch = true
+  /// The engine fetches when the app comes to the front from the background (it always fetches
+  /// when its process launches). Undocumented either way: [assumed] false.
+  public var fetchOnActivation = false
+  /// The app calls `sendChanges` when it leaves the foreground, inside a background task of
+  /// `exportBackgroundTask`'s length. [C] sqlite-data PR #167: the engine sends nothing on
+  /// backgrounding by itself.
+  public var sendOnResign = false
+  /// From a change of the engine's state (a pending change added) to the app's writing of its
+  /// serialization: a crash inside it loses the changes added since. [A] the app persists
+  /// `State.Serialization`; the lag is the app's, [C] sample-cloudkit-sync-engine #5: 0 s.
+  public var statePersistLag = SimDuration.zero
 
   public init() {}
 }

@@ -35,6 +35,8 @@ public enum ActivityKind: String, Sendable, CaseIterable, Codable {
 /// Why an activity was requested (the labels TN3163/TN3164 log show).
 public enum ActivityTrigger: String, Sendable, CaseIterable, Codable {
   case save, appDeactivation, exportAgain, push, launch, activation, nudge, poll, importAgain, initial, retry
+  /// The app called CKSyncEngine's `sendChanges` or `fetchChanges`: it starts at once.
+  case manual
 }
 
 /// The CloudKit database a zone belongs to.
@@ -118,6 +120,11 @@ public enum LossReason: String, Sendable, CaseIterable, Codable {
   case savedDuringReset
   /// The store was removed (toggling sync by removing the store first).
   case storeRemoved
+  /// The app crashed before saving its context: the unsaved edits were in memory.
+  case crashed
+  /// A CKSyncEngine app crashed before writing its state: the pending changes added since its
+  /// last written state are no longer pending, so they are never sent.
+  case stateNotPersisted
 }
 
 /// The outcome of one (write, observer device) pair at the end of a run (spec §10).

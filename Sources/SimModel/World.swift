@@ -55,6 +55,9 @@ public struct World: EventHandler {
   /// which the store then holds every change (empty for one-page imports).
   let importPageTokens = Column<[Int32]>()
   var scratch = PlanningScratch()
+  /// Per store of a CKSyncEngine app whose state is written with a lag: what its written state
+  /// holds (empty in worlds without one: `SyncEngineState`).
+  var engineStates: [SyncEngineState] = []
   /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
   var stampCounter: Int32 = 0
   /// Per write (id 0 unused): its store, the write it replaced there, and its value, while the
@@ -82,6 +85,9 @@ public struct World: EventHandler {
     writesReleaseAt = spec.writeReleaseMinimum
     buildEntities()
     buildDevices()
+    if spec.devices.contains(where: { $0.app.client == .syncEngine && $0.app.syncEngine.statePersistLag > .zero }) {
+      engineStates = [SyncEngineState](repeating: SyncEngineState(), count: stores.count)
+    }
     buildTimeline()
     reserveRecordCapacity()
   }
@@ -144,6 +150,7 @@ public struct World: EventHandler {
     case .sessionEnd(let device): sessionEnd(device, sim: &sim)
     case .suspend(let device): suspendIfIdle(device, sim: &sim)
     case .setupDone(let store): setupDone(store, sim: &sim)
+    case .statePersisted(let store): statePersisted(store, sim: &sim)
     case .poll(let store): poll(store, sim: &sim)
     case .batteryTick(let device): batteryTick(device, sim: &sim)
     }

@@ -196,6 +196,11 @@ public struct TimelineAction: Sendable {
     case lowPower(Bool)
     case battery(Double)
     case launch, activate, background, terminate, forceQuit
+    /// The app's process ends abruptly: no deactivation, unsaved edits lost (and a CKSyncEngine
+    /// app's pending changes its written state does not hold).
+    case crash
+    /// CKSyncEngine's `sendChanges()` / `fetchChanges()`: the app starts a send or a fetch at once.
+    case sendChanges, fetchChanges
     /// Post `didBecomeActive` once (nil `every`) or every `every` until `until` ([HowTo]).
     /// The app's nudge, once or every `every` until `until`, each repeat delayed by a uniform draw
     /// in [0, `jitter`) from its time on the clock.

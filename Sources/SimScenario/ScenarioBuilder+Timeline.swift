@@ -207,6 +207,7 @@ extension ScenarioBuilder {
   static let simpleActions: [String: TimelineAction.Action] = [
     "goOffline": .goOffline, "goOnline": .goOnline, "plug": .plug, "unplug": .unplug, "launch": .launch,
     "activate": .activate, "background": .background, "terminate": .terminate, "forceQuit": .forceQuit,
+    "crash": .crash, "sendChanges": .sendChanges, "fetchChanges": .fetchChanges,
     "nudge": .nudge(every: nil, until: nil, jitter: .zero),
   ]
   static let valuedActions = [
@@ -279,6 +280,7 @@ extension ScenarioBuilder {
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let parsed = reader.required(fields, "action", path) { self.action($0, $1, devices: devices ?? [], spec) }
       guard let at, let devices, let (action, store) = parsed else { continue }
+      checkClientActions(action, devices: devices, ScenarioReader.join(path, "action"), spec)
       if at > spec.duration {
         reader.problem(
           ScenarioReader.join(path, "at"),

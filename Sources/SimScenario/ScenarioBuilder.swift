@@ -85,6 +85,8 @@ struct ScenarioBuilder {
     for name in ["cloud", "push", "polling"] { section(name, top[name], &spec) }
     scheduler(top["scheduler"], &spec)
     let groups = devices(top["devices"], accountsNode: top["accounts"], modelVersion: dataModel.version, &spec)
+    checkClients(spec, groups)
+    addEngineHold(&spec, schedulerNode: top["scheduler"])
     if ModelRules.check(dataModel, zones: spec.zoneLayout().zones, reader: reader)
       && dataModel.simulateRejection
     {

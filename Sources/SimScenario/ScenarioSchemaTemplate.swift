@@ -432,6 +432,12 @@ enum ScenarioSchemaTemplate {
               "debuggerAttached": {
                 "$parameters": "devices:debuggerAttached"
               },
+              "client": {
+                "$parameters": "devices:client"
+              },
+              "syncEngine": {
+                "$parameters": "devices:syncEngine"
+              },
               "modelVersion": {
                 "type": "integer",
                 "description": "the model version this group's app runs (default model.version)",
@@ -885,7 +891,7 @@ enum ScenarioSchemaTemplate {
                 ]
               },
               "action": {
-                "description": "a name (goOffline, goOnline, plug, unplug, launch, activate, background, terminate, forceQuit, nudge) or an object with exactly one valued action",
+                "description": "a name (goOffline, goOnline, plug, unplug, launch, activate, background, terminate, forceQuit, crash, sendChanges, fetchChanges, nudge) or an object with exactly one valued action",
                 "oneOf": [
                   {
                     "enum": [
@@ -898,6 +904,9 @@ enum ScenarioSchemaTemplate {
                       "background",
                       "terminate",
                       "forceQuit",
+                      "crash",
+                      "sendChanges",
+                      "fetchChanges",
                       "nudge"
                     ]
                   },

@@ -15,19 +15,23 @@ public enum ActivityPaths {
       "the activity's state machine, taken by one function (`World.exportStep`, `World.importStep`). Before",
       "the start, an activity is submitted, decided by the scheduler's policies (blocked, with the blocking",
       "policy or wait cause, until its time or a signal) and approved; `docs/architecture.md` has the whole",
-      "path of a write. Debug builds count the transitions taken, and a test reaches every row.",
+      "path of a write. Debug builds count the transitions taken, and a test reaches every row. Both sync",
+      "clients send through an export and fetch through an import; `clients` says which takes a row",
+      "(`docs/sync-engine.md` has when CKSyncEngine starts them).",
       "",
     ]
-    lines += table("Export (spec §6)", ExportTransition.allCases.map(\.row))
-    lines += table("Import (spec §8)", ImportTransition.allCases.map(\.row))
+    lines += table("Export (spec §6)", ExportTransition.allCases.map { ($0.row, $0.clients) })
+    lines += table("Import (spec §8)", ImportTransition.allCases.map { ($0.row, $0.clients) })
     while lines.last == "" { lines.removeLast() }
     return lines.joined(separator: "\n")
   }
 
-  static func table(_ title: String, _ rows: [ActivityTransitionRow]) -> [String] {
-    var lines = ["## \(title)", "", "| from | on | to | what happens | source |", "|---|---|---|---|---|"]
-    for row in rows {
-      lines.append("| \(row.from) | \(row.input) | \(row.to) | \(row.effect) | \(row.source) |")
+  static func table(_ title: String, _ rows: [(row: ActivityTransitionRow, clients: String)]) -> [String] {
+    var lines = [
+      "## \(title)", "", "| from | on | to | what happens | clients | source |", "|---|---|---|---|---|---|",
+    ]
+    for (row, clients) in rows {
+      lines.append("| \(row.from) | \(row.input) | \(row.to) | \(row.effect) | \(clients) | \(row.source) |")
     }
     return lines + [""]
   }

@@ -9,7 +9,7 @@ import SimKernel
 /// row is reached.
 enum ExportTransition: Int, CaseIterable {
   case nothingToExport, firstBatch, nextBatch, lastBatch, tooLarge, mergedAfterConflict, someRecordsFailed
-  case waitForRetry, offline, quotaFull, recordRefused, syncTurnedOff
+  case waitForRetry, offline, quotaFull, recordRefused, syncTurnedOff, roundEnds
 
   /// (from, input, to, what happens, source)
   var row: ActivityTransitionRow {
@@ -75,6 +75,22 @@ enum ExportTransition: Int, CaseIterable {
         "sending batch n", "sync turned off", "finished (failed)", "nothing the request carried commits",
         "[HowTo] toggling sync"
       )
+    case .roundEnds:
+      (
+        "sending batch n", "limitExceeded (CKSyncEngine)", "finished (failed)",
+        "the round ends, the changes stay pending and are sent again only when a change is added or the app "
+          + "calls sendChanges",
+        "[A] CKSyncEngine retries other errors; [RE] continueSendingChangesAfterFailure = 0"
+      )
+    }
+  }
+
+  /// The clients that take the transition.
+  var clients: String {
+    switch self {
+    case .tooLarge, .syncTurnedOff: "Core Data"
+    case .roundEnds: "CKSyncEngine"
+    default: "both"
     }
   }
 }
@@ -147,6 +163,8 @@ extension World {
         exportTook(.quotaFull)
         stores[store.index].quotaStalled = true
         stores[store.index].quotaStalledSince = sim.now
+      case .limitExceeded where stores[store.index].client == .syncEngine:
+        exportTook(.roundEnds)
       default:
         exportTook(error == .limitExceeded ? .tooLarge : .recordRefused)  // fails until the data changes
       }

@@ -49,6 +49,9 @@ enum ImportTransition: Int, CaseIterable {
       ("fetching page n", "sync turned off", "finished (failed)", "the page is not applied", "[HowTo] toggling sync")
     }
   }
+
+  /// The clients that take the transition: both fetch through the same pages.
+  var clients: String { "both" }
 }
 
 /// What moves an import: dasd started it, or the server answered its page.

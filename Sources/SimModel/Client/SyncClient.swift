@@ -1,15 +1,20 @@
 import SimKernel
 
 /// The sync client a store runs: what decides when to send and fetch, over the shared CloudKit
-/// server, push service and system scheduler. Today only Core Data's mirroring
-/// (`NSPersistentCloudKitContainer`: save policies, persistent history, export and import
-/// activities, tokens, resets).
+/// server, push service and system scheduler.
 ///
 /// The world reaches a store's client only through the entry points below, each a switch on the
-/// store's client: a second client (CKSyncEngine, issue 35) is a new case here and its own
-/// functions behind each entry point, beside `exportStep` and `importStep`.
-enum SyncClient: UInt8 {
+/// store's client. Both clients send through activities of kind `export` and fetch through
+/// `import`, so results name their stages alike; what differs is when they start and how a send
+/// takes failures (`exportStep` against `sendStep`).
+public enum SyncClient: String, Sendable, CaseIterable {
+  /// Core Data's mirroring (`NSPersistentCloudKitContainer`): every save asks for an export
+  /// activity, the app's deactivation too, and the container imports on pushes, launches and
+  /// activations.
   case coreData
+  /// CKSyncEngine (iOS 17+): a pending change schedules one send; the app builds the batches; a
+  /// push fetches at once in a running app; the app may call `sendChanges`/`fetchChanges`.
+  case syncEngine
 }
 
 extension World {
@@ -18,7 +23,7 @@ extension World {
   mutating func clientActivityStarted(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let state = scheduler.activities[activity.index]
     switch stores[state.store.index].client {
-    case .coreData:
+    case .coreData, .syncEngine:
       switch state.kind {
       case .export:
         stores[state.store.index].runningExport = activity
@@ -37,7 +42,7 @@ extension World {
   mutating func clientRequestAnswered(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let state = scheduler.activities[activity.index]
     switch stores[state.store.index].client {
-    case .coreData:
+    case .coreData, .syncEngine:
       if state.kind == .export {
         exportStep(activity, .answered, sim: &sim)
       } else {
@@ -52,6 +57,7 @@ extension World {
     for store in storeIDs(of: device) where stores[store.index].zone == zone {
       switch stores[store.index].client {
       case .coreData: requestImport(store, trigger: .push, sim: &sim)
+      case .syncEngine: engineReceivedPush(store, sim: &sim)
       }
     }
   }

@@ -223,6 +223,7 @@ extension World {
       sink.observe(.saved(write: history[store.index][index].write, at: sim.now))
     }
     stores[store.index].savedCount = Int32(history[store.index].count)
+    if stores[store.index].client == .syncEngine { enginePendingAdded(store, sim: &sim) }
     requestExport(store, trigger: .save, sim: &sim)
   }
 }

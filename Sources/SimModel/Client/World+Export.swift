@@ -54,6 +54,7 @@ extension World {
     var bytes: Int64 = 0
     var assetBytes: Int64 = 0
     var entryIndex = 0
+    let batchLimit = recordsPerBatch(store)
     for object in scratch.objects {
       let cost = recordCost(zone: zone, object: object)
       let recordBytes = cost.record
@@ -61,7 +62,7 @@ extension World {
       let inserts = plan.entries[entryIndex..<entriesEnd].contains { $0.field < 0 }
       let recordAssets = inserts ? cost.assets : 0
       if records > 0
-        && (Int(records) + 1 > spec.server.recordsPerOperation
+        && (Int(records) + 1 > batchLimit
           || bytes + recordBytes > Int64(spec.server.bytesPerOperation))
       {
         plan.appendBatch(end: entryIndex, records: records, bytes: bytes + assetBytes)
@@ -75,6 +76,13 @@ extension World {
       assetBytes += recordAssets
     }
     if records > 0 { plan.appendBatch(end: entryIndex, records: records, bytes: bytes + assetBytes) }
+  }
+
+  /// The most records a batch of the store's client carries: the exporter's limit for Core Data,
+  /// the app's batch size for CKSyncEngine (which may exceed the server's limit).
+  @inline(__always)
+  func recordsPerBatch(_ store: StoreID) -> Int {
+    stores[store.index].client == .coreData ? spec.server.recordsPerOperation : Int(engine(store).batchRecords)
   }
 
   /// Whether the store still holds `change`'s write; a field write it has since replaced is
@@ -158,8 +166,10 @@ extension World {
     switch answer.outcome {
     case .tooLarge:
       sink.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now))
-      // Split the batch in half and retry both. [A] limitExceeded
-      guard splitBatch(activity, batch) else { return .failed(answer.error) }
+      // Core Data splits the batch in half and retries both. [A] limitExceeded. CKSyncEngine
+      // hands the error to the app, and the round ends with the changes pending. [A] CKSyncEngine
+      // (not among the errors it retries); [RE] continueSendingChangesAfterFailure = 0
+      guard stores[store.index].client == .coreData, splitBatch(activity, batch) else { return .failed(answer.error) }
       return .retry(at: now, cause: nil)
     case .refused(let error):
       sink.observe(.cloudError(store: store, error: error, retryAfter: nil, at: now))

@@ -43,7 +43,10 @@ extension World {
 
   /// Whether coming to the front fetches: always for a private or shared store (a foreground app
   /// imports on activation, spec §7); for a public-database store, as `polling.fetchOn` says.
+  /// A CKSyncEngine app fetches when its process launches, and on activation only if
+  /// `fetchOnActivation`.
   func fetchesOnForeground(_ store: StoreID, launched: Bool) -> Bool {
+    if stores[store.index].client == .syncEngine { return launched || engine(store).fetchOnActivation }
     guard server.zones[stores[store.index].zone.index].scope == .public else { return true }
     switch spec.polling.fetchOn {
     case .activation: return true
@@ -124,6 +127,9 @@ extension World {
     case .background: sendToBackground(device, sim: &sim)
     case .terminate: terminate(device, forceQuit: false, sim: &sim)
     case .forceQuit: terminate(device, forceQuit: true, sim: &sim)
+    case .crash: crash(device, sim: &sim)
+    case .sendChanges: manualSync(device, send: true, sim: &sim)
+    case .fetchChanges: manualSync(device, send: false, sim: &sim)
     case .nudge: nudge(index, sim: &sim)
     case .edit(let kind, let entity, let key):
       if let store = editTarget(device, storeIndex: storeIndex) {
@@ -176,7 +182,8 @@ extension World {
     let (at, device, action, _) = agenda.actions[index]
     guard case .nudge(let every, let until, let jitter) = action else { return }
     if devices[device.index].app == .foreground {
-      for store in storeIDs(of: device) where isSyncing(store) {
+      // didBecomeActive is the Core Data container's cue; CKSyncEngine does not listen for it.
+      for store in storeIDs(of: device) where isSyncing(store) && stores[store.index].client == .coreData {
         requestImport(store, trigger: .nudge, sim: &sim)
       }
     }

@@ -32,6 +32,9 @@ struct ActivityState {
   var attempt: Int = 0
   /// Whether the current batch was already merged after serverRecordChanged.
   var merged = false
+  /// Started by the app itself (CKSyncEngine's manual calls, a push's fetch in a running app):
+  /// decided at once, without dasd's policies (`decideImmediate`).
+  var immediate = false
 }
 
 enum ActivityPhase: UInt8 {

@@ -26,9 +26,13 @@ struct SystemScheduler {
   let policyValidity: SimDuration
   /// The policies, in order, each kept as its concrete type.
   let policies: PolicySet
+  /// The activity group policy's position, if the set has it: what an activity the app starts
+  /// itself waits under while another of its group runs.
+  let groupPolicyPosition: Int32?
 
   init(_ parameters: SchedulerParameters) {
     policies = PolicySet(parameters.policies)
+    groupPolicyPosition = parameters.policies.firstIndex { $0 is ActivityGroupPolicy }.map(Int32.init)
     runHistory = RunHistory(horizon: SimDuration(seconds: policies.runHorizonSeconds))
     exportStartDelay = parameters.exportStartDelay
     importStartDelay = parameters.importStartDelay

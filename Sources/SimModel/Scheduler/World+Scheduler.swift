@@ -6,33 +6,59 @@ extension World {
   @inline(__always)
   func logID(_ slot: ActivityID) -> ActivityID { ActivityID(Int(scheduler.activities[slot.index].logID)) }
 
-  /// Asks for an export; a request while one is pending is dropped (error 134417).
-  mutating func requestExport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
+  /// Asks for an export; a request while one is pending is dropped (error 134417). An
+  /// `immediate` one (CKSyncEngine's `sendChanges`) skips dasd's decision, and makes a pending one
+  /// immediate.
+  mutating func requestExport(
+    _ store: StoreID, trigger: ActivityTrigger, immediate: Bool = false, sim: inout Simulation<ModelEvent>
+  ) {
     guard isSyncing(store) else { return }
+    if stores[store.index].client == .syncEngine && trigger == .appDeactivation && !immediate {
+      engineResigned(store, sim: &sim)
+      return
+    }
     guard stores[store.index].setup == .done else {
       stores[store.index].exportAfterSetup = true
       beginSetup(store, sim: &sim)
       return
     }
-    if spec.exportRequestCoalescing && stores[store.index].pendingExport.exists { return }
+    if stores[store.index].pendingExport.exists && (spec.exportRequestCoalescing || immediate) {
+      if immediate { makeImmediate(stores[store.index].pendingExport, sim: &sim) }
+      return
+    }
     // `quotaExceeded` stalls the store's exports until the quota is freed (spec §6): a save
     // meanwhile joins the stall rather than sending an export that must fail. (Each such export
     // planned the whole growing backlog again: a 40-day zero quota took 2.1 s for 77 k events.)
     if stores[store.index].quotaStalled { return }
-    let activity = submit(.export, store: store, trigger: trigger, sim: &sim)
+    let activity = submit(.export, store: store, trigger: trigger, immediate: immediate, sim: &sim)
     stores[store.index].pendingExport = activity
   }
 
-  /// Asks for an import; a request while one is pending joins it.
-  mutating func requestImport(_ store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>) {
+  /// Asks for an import; a request while one is pending joins it (and makes it `immediate`).
+  mutating func requestImport(
+    _ store: StoreID, trigger: ActivityTrigger, immediate: Bool = false, sim: inout Simulation<ModelEvent>
+  ) {
     guard isSyncing(store) else { return }
     guard stores[store.index].setup == .done else {
       beginSetup(store, sim: &sim)
       return
     }
-    if stores[store.index].pendingImport.exists { return }
-    let activity = submit(.import, store: store, trigger: trigger, sim: &sim)
+    if stores[store.index].pendingImport.exists {
+      if immediate { makeImmediate(stores[store.index].pendingImport, sim: &sim) }
+      return
+    }
+    let activity = submit(.import, store: store, trigger: trigger, immediate: immediate, sim: &sim)
     stores[store.index].pendingImport = activity
+  }
+
+  /// The app asked at once for what a pending activity will do: it is decided again now, as an
+  /// immediate one (unless approved already).
+  mutating func makeImmediate(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let phase = scheduler.activities[activity.index].phase
+    guard phase == .deciding || phase == .blocked, !scheduler.activities[activity.index].immediate else { return }
+    scheduler.activities[activity.index].immediate = true
+    sim.cancel(scheduler.activities[activity.index].recheck)
+    scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now)
   }
 
   /// The container's setup on the store's first use (the `setup` event: its zone and database
@@ -117,15 +143,21 @@ extension World {
   func position(of cause: WaitCause) -> Int32 { Int32(scheduler.policies.order.count + Int(cause.rawValue)) }
 
   mutating func submit(
-    _ kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, sim: inout Simulation<ModelEvent>
+    _ kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, immediate: Bool = false,
+    sim: inout Simulation<ModelEvent>
   ) -> ActivityID {
     let device = owner(of: store).index
     let launched = devices[device].launchedForPush && devices[device].app != .foreground
-    let state = ActivityState(
+    var state = ActivityState(
       kind: kind, store: store, trigger: trigger, requestedAt: sim.now, launchedForPush: launched)
+    state.immediate = immediate
     let activity = scheduler.admit(state)
     sink.observe(.activityRequested(activity: logID(activity), kind: kind, store: store, trigger: trigger, at: sim.now))
-    scheduleDecision(activity, sim: &sim)
+    if immediate {
+      scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now)
+    } else {
+      scheduleDecision(activity, sim: &sim)
+    }
     return activity
   }
 
@@ -153,6 +185,10 @@ extension World {
         ? Int(server.accounts[Int(device.account)].deviceCount) : 0,
       appInForeground: device.app == .foreground)
     if scheduler.policies.reads.contains(.levels) { context.levels = levels[storeState.device.index] }
+    if scheduler.policies.reads.contains(.client) {
+      context.client = storeState.client
+      context.appSuspendsInBackground = device.traits.app.suspendsInBackground
+    }
     return context
   }
 
@@ -163,13 +199,30 @@ extension World {
     else {
       return
     }
-    if let wait = serverWait(activity, at: sim.now) {
+    if scheduler.activities[activity.index].immediate {
+      decideImmediate(activity, sim: &sim)
+    } else if let wait = serverWait(activity, at: sim.now) {
       block(activity, policy: position(of: wait.cause), until: wait.until, sim: &sim)
     } else if let refusal = firstRefusal(activity, now: sim.now) {
       block(activity, policy: refusal.policy, until: refusal.until, sim: &sim)
     } else if !processRuns(owner(of: scheduler.activities[activity.index].store)) {
       // Every policy would let it run, but the app is suspended: it waits for a wake, which
       // decides it again (no timed re-evaluation).
+      block(activity, policy: position(of: .suspended), until: nil, recheck: false, sim: &sim)
+    } else {
+      approve(activity, sim: &sim)
+    }
+  }
+
+  /// An activity the app started itself (CKSyncEngine's `sendChanges`, `fetchChanges`, a push's
+  /// fetch in a running app): no policy is asked, but the engine runs one send or fetch of the
+  /// store at a time, so it waits for a running one under the activity group's name (when the set
+  /// has that policy). [A] CKSyncEngine; [RE] `allowFetchAndModifyConcurrently` off
+  mutating func decideImmediate(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let store = scheduler.activities[activity.index].store
+    if let group = scheduler.groupPolicyPosition, stores[store.index].runningInGroup > 0 {
+      block(activity, policy: group, until: nil, recheck: false, sim: &sim)
+    } else if !processRuns(owner(of: store)) {
       block(activity, policy: position(of: .suspended), until: nil, recheck: false, sim: &sim)
     } else {
       approve(activity, sim: &sim)
@@ -230,10 +283,20 @@ extension World {
     if state.phase == .blocked { stopWaiting(activity, device: device) }
     scheduler.activities[activity.index].phase = .approved
     stores[state.store.index].runningInGroup += 1
-    scheduler.recordRun(sim.now, device: device, runs: &devices[device].runs)
+    // What the app starts itself is not one of dasd's runs, and starts at once.
+    if !state.immediate { scheduler.recordRun(sim.now, device: device, runs: &devices[device].runs) }
     sink.observe(.activityApproved(activity: logID(activity), at: sim.now))
-    sim.schedule(
-      .start(activity), after: state.kind == .export ? scheduler.exportStartDelay : scheduler.importStartDelay)
+    sim.schedule(.start(activity), after: startDelay(state))
+  }
+
+  /// From approval to start: TN3163's for Core Data (1 s for an export); for CKSyncEngine, which
+  /// has no published export delay, dasd's hop (the import's) for both; none for what the app
+  /// starts itself.
+  @inline(__always)
+  func startDelay(_ state: ActivityState) -> SimDuration {
+    if state.immediate { return .zero }
+    if state.kind == .export && stores[state.store.index].client == .coreData { return scheduler.exportStartDelay }
+    return scheduler.importStartDelay
   }
 
   /// Drops the store's activities that have not started: disabling, removing or resetting a store

@@ -20,6 +20,7 @@ public enum ParameterTable {
     ParameterGroup(
       "power", meaning: "battery level, charger and Low Power Mode at the start (change them with timeline actions)"),
     ParameterGroup("network", meaning: "connectivity, latency and bandwidth of the device"),
+    ParameterGroup("syncEngine", meaning: "how a CKSyncEngine app sends and fetches (with \"client\": \"syncEngine\")"),
   ]
 
   public typealias World = ParameterDefinition<WorldSpec>
@@ -426,5 +427,37 @@ public enum ParameterTable {
       source: "[A] \"Pushing background updates to your App\": up to 30 s",
       meaning: "the most a push launch runs: pushRuntime's draws stop here",
       apply: { $0.app.pushRuntimeLimit = $1.duration }, read: { .duration($0.app.pushRuntimeLimit) }),
+    Device(
+      "client", .choice(SyncClient.allCases.map(\.rawValue)), default: .choice("coreData"),
+      source: "[A] NSPersistentCloudKitContainer; CKSyncEngine (iOS 17+)",
+      meaning: "the sync client the app runs: Core Data's mirroring or CKSyncEngine (docs/sync-engine.md)",
+      apply: { $0.app.client = SyncClient(rawValue: $1.word) ?? .coreData }, read: { .choice($0.app.client.rawValue) }),
+    Device(
+      "syncEngine.batchRecords", .integer(min: 1, max: 100_000), unit: "records", default: .integer(250),
+      source: "[A] RecordZoneChangeBatch stops at the maximum batch size; [C] sqlite-data #333 sent 1,360",
+      meaning: "records per send batch; above the server's 400 the request fails with limitExceeded",
+      apply: { $0.app.syncEngine.batchRecords = Int32($1.integer) },
+      read: { .integer(Int($0.app.syncEngine.batchRecords)) }),
+    Device(
+      "syncEngine.immediatePushFetch", .bool, default: .bool(true),
+      source: "[RE] immediatePushSyncEnabled, on for apps (UNCONFIRMED)",
+      meaning: "a push reaching a running app fetches at once, without dasd's decision",
+      apply: { $0.app.syncEngine.immediatePushFetch = $1.bool }, read: { .bool($0.app.syncEngine.immediatePushFetch) }),
+    Device(
+      "syncEngine.fetchOnActivation", .bool, default: .bool(false), source: "[assumed] undocumented either way",
+      meaning: "the engine fetches on each activation, not only when its process launches",
+      apply: { $0.app.syncEngine.fetchOnActivation = $1.bool }, read: { .bool($0.app.syncEngine.fetchOnActivation) }),
+    Device(
+      "syncEngine.sendOnResign", .bool, default: .bool(false),
+      source: "[C] sqlite-data PR #167: the engine does not send on backgrounding; apps call sendChanges",
+      meaning: "the app calls sendChanges when it leaves the foreground, inside its background task",
+      apply: { $0.app.syncEngine.sendOnResign = $1.bool },
+      read: { .bool($0.app.syncEngine.sendOnResign) }),
+    Device(
+      "syncEngine.statePersistLag", .duration(positive: false), unit: "s", default: .duration("0s"),
+      source: "[A] the app persists State.Serialization; [C] sample-cloudkit-sync-engine #5",
+      meaning: "from a pending change to the app's writing of the engine's state: a crash inside it loses the change",
+      apply: { $0.app.syncEngine.statePersistLag = $1.duration },
+      read: { .duration($0.app.syncEngine.statePersistLag) }),
   ]
 }

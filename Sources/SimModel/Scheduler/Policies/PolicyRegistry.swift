@@ -20,6 +20,7 @@ public struct PolicyRegistry: Sendable {
     CriticalBatteryPolicy.definition,
     SingleDeviceAccountPolicy.definition,
     ThermalPolicy.definition,
+    SyncEngineBackgroundPolicy.definition,
   ])
 
   /// The registry with `definition` evaluated after the others.

@@ -39,7 +39,11 @@ public struct PolicyInputs: OptionSet, Sendable, Hashable {
   public static let appState = PolicyInputs(rawValue: 1 << 4)
   /// `levels`: the declared conditions after the built-in ones (`ConditionTable`).
   public static let levels = PolicyInputs(rawValue: 1 << 5)
-  public static let all: PolicyInputs = [.runHistory, .conditions, .activityGroup, .account, .appState, .levels]
+  /// `client` and `appSuspendsInBackground`: the store's sync client and its app's platform.
+  public static let client = PolicyInputs(rawValue: 1 << 6)
+  public static let all: PolicyInputs = [
+    .runHistory, .conditions, .activityGroup, .account, .appState, .levels, .client,
+  ]
 }
 
 /// What a policy may look at when deciding (read-only).
@@ -69,6 +73,10 @@ public struct PolicyContext: Sendable {
   public var appInForeground = false
   /// The declared conditions after the built-in ones, by slot (`ConditionTable.levelSlot`).
   public var levels = InlineArray<4, Double>(repeating: 0)
+  /// The sync client of the activity's store.
+  public var client = SyncClient.coreData
+  /// Whether the app is suspended in the background (iOS); false for a Mac app.
+  public var appSuspendsInBackground = true
 
   public init(
     now: SimTime, kind: ActivityKind, requestedAt: SimTime, launchedForPush: Bool, runningInGroup: Int,
