@@ -24,6 +24,12 @@ public struct PartRows: Sendable {
 
   var runColumns: [String] { [scenario.name, String(seed)] }
 
+  /// Whether the world has a CKSyncEngine device: then rows name their devices' clients
+  /// (`writerClient`, `observerClient`, `client`), and a Core Data world's files keep their columns.
+  var namesClients: Bool { scenario.spec.devices.contains { $0.app.client == .syncEngine } }
+
+  func client(_ device: DeviceID) -> String { scenario.spec.devices[device.index].app.client.rawValue }
+
   func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
 
   /// The whole world's id of the device's first store.
@@ -49,8 +55,9 @@ public struct PartRows: Sendable {
   /// The columns of `latency.csv`.
   public var latencyColumns: [String] {
     [
-      "scenario", "seed", "write", "zone", "object", "writer", "observer", "kind", "outcome", "editedAt",
-      "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
+      "scenario", "seed", "write", "zone", "object", "writer", "observer",
+    ] + (namesClients ? ["writerClient", "observerClient"] : []) + [
+      "kind", "outcome", "editedAt", "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
     ]
       + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
       + LatencyRow.notifyCauseNames.map { "notify.\($0)" }
@@ -60,15 +67,20 @@ public struct PartRows: Sendable {
   /// A part's rows of `latency.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func latencyRows<Sink: CSVRowSink>(of part: RunPart, into table: inout Sink) {
     guard let recorder = part.recorder else { return }
+    let namesClients = namesClients
     recorder.forEachLatencyRow { local in
       let row = part.global(local)
       var fields =
         runColumns + [
           String(row.write.raw), String(row.zone.raw), String(row.object.raw), deviceName(row.writer),
-          deviceName(row.observer), row.kind.rawValue, row.outcome.rawValue,
-          CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
-          row.latency.map(CSVTable.seconds) ?? "", row.stuckStage ?? "", row.stuckCause ?? "",
+          deviceName(row.observer),
         ]
+      if namesClients { fields += [client(row.writer), client(row.observer)] }
+      fields += [
+        row.kind.rawValue, row.outcome.rawValue,
+        CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
+        row.latency.map(CSVTable.seconds) ?? "", row.stuckStage ?? "", row.stuckCause ?? "",
+      ]
       let blocked = recorder.blockedByPolicy(local)
       let decision = recorder.decisionTime(local)
       fields += row.stages.enumerated().map { $0 < row.knownStages ? CSVTable.seconds($1) : "" }
@@ -122,8 +134,10 @@ public struct PartRows: Sendable {
   /// The columns of `activities.csv`.
   public var activitiesColumns: [String] {
     [
-      "scenario", "seed", "activity", "device", "store", "kind", "trigger", "requestedAt", "approvedAt", "startedAt",
-      "finishedAt", "succeeded", "cancelled", "records", "waited",
+      "scenario", "seed", "activity", "device", "store",
+    ] + (namesClients ? ["client"] : []) + [
+      "kind", "trigger", "requestedAt", "approvedAt", "startedAt", "finishedAt", "succeeded", "cancelled", "records",
+      "waited",
     ] + policyNames.map { "blocked.\($0)" }
   }
 
@@ -145,8 +159,8 @@ public struct PartRows: Sendable {
     for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
     let waited = activity.approvedAt.map { $0 - activity.requestedAt }
     table.append(
-      runColumns + [
-        String(id), deviceName(device), String(store), activity.kind.rawValue, activity.trigger.rawValue,
+      runColumns + [String(id), deviceName(device), String(store)] + (namesClients ? [client(device)] : []) + [
+        activity.kind.rawValue, activity.trigger.rawValue,
         CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
         CSVTable.seconds(activity.startedAt),
         CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),

@@ -70,8 +70,8 @@ import Testing
       let sweep = try #require(CSVTable.parse(String(contentsOfFile: directory + "/one/sweep.csv", encoding: .utf8)))
       let rows = sweep.rows.filter { $0[1] == "2" && $0[3] == "3" }
       // One row per metric of the run: its policies' blocked.* (the default set has neither
-      // singleDeviceAccount nor thermal) and every wait cause's.
-      #expect(rows.count == RunSummary.metricNames.count - 6)
+      // singleDeviceAccount, thermal nor syncEngineBackground) and every wait cause's.
+      #expect(rows.count == RunSummary.metricNames.count - 9)
       #expect(rows.count == alone.columns.filter { RunSummary.metric(column: $0) != nil }.count)
       for row in rows {
         let column = alone.columns.firstIndex(of: row[6])!

@@ -71,7 +71,14 @@ import Testing
     for minute in 0..<5 {
       expired.timeline.append(at(3600 + Int64(minute) * 60, [0], .edit(.update, entity: 0, key: nil)))
     }
-    return [bulk, conflict, records, refused, quota, waits, offline, expired]
+    // CKSyncEngine: an app batch of 1,000 records ends the round on limitExceeded.
+    var engine = SchedulerTests.quietPair(hours: 1)
+    for index in engine.devices.indices {
+      engine.devices[index].app.client = .syncEngine
+      engine.devices[index].app.syncEngine.batchRecords = 1000
+    }
+    engine.timeline = [at(10, [0], .bulkInsert(count: 1000, entity: 0, oneSave: true, over: .zero))]
+    return [bulk, conflict, records, refused, quota, waits, offline, expired, engine]
   }
 
   @Test func everyDocumentedTransitionIsTaken() {

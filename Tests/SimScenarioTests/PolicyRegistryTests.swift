@@ -104,7 +104,7 @@ struct MaintenanceWindowPolicy: SchedulerPolicy {
     #expect(
       names == [
         "activityGroup", "criticalBattery", "lowPowerMode", "maintenance", "network", "rateLimit",
-        "singleDeviceAccount", "thermal",
+        "singleDeviceAccount", "syncEngineBackground", "thermal",
       ])
     let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
     #expect(readme.contains("<!-- policies:begin -->\n" + ScenarioSchema.policyTable() + "\n<!-- policies:end -->"))

@@ -228,7 +228,8 @@ public enum ParameterTable {
       source: "[C] Apple developer forums 776933: budgets \"reset every 24 hours\"; no number published",
       meaning: "background pushes per day that wake apps, device-wide (shared with other apps; resets every 24 h "
         + "of the run)",
-      apply: { $0.push.backgroundBudgetPerDay = $1.integer }, read: { $0.push.backgroundBudgetPerDay.map { .integer($0) } }),
+      apply: { $0.push.backgroundBudgetPerDay = $1.integer },
+      read: { $0.push.backgroundBudgetPerDay.map { .integer($0) } }),
     World(
       "push.deliveryRequiresLaunchWithin", .duration(positive: true), unit: "s", default: .duration("7d"),
       source: "[C] forums 776933: \"not delivered to the app at all if the user has not launched the app for a "
