@@ -135,7 +135,7 @@ public enum DataPackage {
       "store": integer("the store's index on its device"),
       "kind": text("export, import or setup"),
       "client": text("the store's sync client, coreData or syncEngine (in worlds with a CKSyncEngine device)"),
-      "trigger": text("what asked for it (save, push, poll, activation, retry, manual, ...)"),
+      "trigger": text("what asked for it (save, push, poll, activation, retry, ...)"),
       "requestedAt": time("when it was submitted to the scheduler"),
       "approvedAt": time("when every policy allowed it (empty: never)"),
       "startedAt": time("when it began its work (empty: never)"),

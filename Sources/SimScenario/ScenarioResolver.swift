@@ -184,6 +184,12 @@ public enum ScenarioResolver {
     ]).serialized() + "\n"
   }
 
+  /// Members whose defaults are written only beside a written sibling: a device's sync client and
+  /// the engine's settings come out for a device that names its client, so that a Core Data
+  /// device's resolved entry is what it was before CKSyncEngine came (its defaults are Core Data's
+  /// either way).
+  static let writtenOnlyWith = ["client": "client", "syncEngine": "client"]
+
   static func fill(_ node: JSONNode, schema: JSONNode) -> JSONNode {
     let schema = dereferenced(schema)
     switch node.value {
@@ -198,6 +204,8 @@ public enum ScenarioResolver {
       for (key, propertySchema) in properties {
         if let present = members.first(where: { $0.key == key }) {
           filled.append((key, fill(present.value, schema: propertySchema)))
+        } else if let sibling = writtenOnlyWith[key], !members.contains(where: { $0.key == sibling }) {
+          continue
         } else if let value = defaultValue(propertySchema) {
           filled.append((key, value))
         }

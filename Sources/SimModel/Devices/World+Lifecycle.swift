@@ -18,9 +18,15 @@ extension World {
     setAppState(device, .foreground, at: sim.now)
     wake(device, sim: &sim)
     releaseHeldPush(device, sim: &sim)
-    if devices[device.index].mailbox.deferredZone.exists {
-      // In front, the app imports on activation anyway; the deferred push is moot.
+    let deferred = devices[device.index].mailbox.deferredZone
+    if deferred.exists {
+      // In front, a Core Data app imports on activation anyway; the deferred push is moot. A
+      // CKSyncEngine app, which does not, gets it now that it is in front.
       devices[device.index].mailbox.deferredZone = .none
+      if devices[device.index].traits.app.client == .syncEngine {
+        sink.observe(.push(device: device, event: .delivered, at: sim.now))
+        clientPushReceived(device, zone: deferred, sim: &sim)
+      }
     }
     let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for store in storeIDs(of: device) where isSyncing(store) {
@@ -43,10 +49,12 @@ extension World {
 
   /// Whether coming to the front fetches: always for a private or shared store (a foreground app
   /// imports on activation, spec §7); for a public-database store, as `polling.fetchOn` says.
-  /// A CKSyncEngine app fetches when its process launches, and on activation only if
-  /// `fetchOnActivation`.
+  /// A CKSyncEngine app fetches when its process launches (and its engine first starts, whose
+  /// state holds no token), and on activation only if `fetchOnActivation`.
   func fetchesOnForeground(_ store: StoreID, launched: Bool) -> Bool {
-    if stores[store.index].client == .syncEngine { return launched || engine(store).fetchOnActivation }
+    if stores[store.index].client == .syncEngine {
+      return launched || engine(store).fetchOnActivation || stores[store.index].setup != .done
+    }
     guard server.zones[stores[store.index].zone.index].scope == .public else { return true }
     switch spec.polling.fetchOn {
     case .activation: return true
