@@ -6,12 +6,15 @@ import SimScenario
 struct SwarmWorld {
   var json: String
 
-  /// Draws a world: accounts, devices, stores (a shared zone in half the worlds), edits before
-  /// the heal, faults before the heal, and the heal itself.
+  /// Draws a world: accounts, devices, stores (a shared zone in half the worlds), each device's
+  /// sync client (Core Data in half the worlds, CKSyncEngine in a quarter, mixed in a quarter),
+  /// edits before the heal, faults before the heal, and the heal itself.
   static func draw(_ random: inout RandomStream, name: String) -> SwarmWorld {
     let heal = Swarm.healAt.seconds
     let accounts = 1 + Int(random.nextInt(below: 3))
     let sharedParticipants: [Int] = accounts > 1 && random.bernoulli(0.5) ? Array(1..<accounts) : []
+    let clientMix = random.nextInt(below: 4)  // 0, 1: Core Data; 2: CKSyncEngine; 3: mixed
+    var engineDevices: [String] = []
     var devices: [(name: String, account: Int)] = []
     var deviceJSON: [String] = []
     for account in 0..<accounts {
@@ -25,8 +28,16 @@ struct SwarmWorld {
         }
         stores += "]"
         let state = ["foreground", "background", "suspended"][Int(random.nextInt(below: 3))]
+        var client = ""
+        if clientMix == 2 || (clientMix == 3 && random.bernoulli(0.5)) {
+          engineDevices.append(name)
+          client =
+            random.bernoulli(0.5)
+            ? #", "client": "syncEngine""# : #", "client": "syncEngine", "syncEngine": {"sendOnResign": true}"#
+        }
         deviceJSON.append(
-          "    {\"name\": \"\(name)\", \"account\": \(account), \"appState\": \"\(state)\", \"stores\": \(stores)}")
+          "    {\"name\": \"\(name)\", \"account\": \(account), \"appState\": \"\(state)\", \"stores\": \(stores)\(client)}"
+        )
       }
     }
     var timeline: [(at: Double, text: String)] = []
@@ -55,7 +66,7 @@ struct SwarmWorld {
         timeline.append((start, "{\"at\": \(at(start)), \"devices\": \"\(device)\", \"action\": \(on)}"))
         timeline.append((end, "{\"at\": \(at(end)), \"devices\": \"\(device)\", \"action\": \(off)}"))
       }
-      switch random.nextInt(below: 7) {
+      switch random.nextInt(below: 8) {
       case 0: pair("\"goOffline\"", "\"goOnline\"")
       case 1: pair("\"forceQuit\"", "\"launch\"")
       case 2: pair("{\"lowPower\": true}", "{\"lowPower\": false}")
@@ -64,11 +75,14 @@ struct SwarmWorld {
         throttled = true
       case 4: pair("{\"quota\": 1000}", "{\"quota\": null}")
       case 5: pair("\"background\"", "\"activate\"")
+      case 6: pair("\"crash\"", "\"launch\"")
       default: pair("\"terminate\"", "\"launch\"")
       }
     }
-    if random.bernoulli(0.1) {
-      let device = devices[Int(random.nextInt(below: UInt64(devices.count)))].name
+    // Re-creating the container is Core Data's.
+    let coreDataDevices = devices.map(\.name).filter { !engineDevices.contains($0) }
+    if random.bernoulli(0.1) && !coreDataDevices.isEmpty {
+      let device = coreDataDevices[Int(random.nextInt(below: UInt64(coreDataDevices.count)))]
       let time = random.uniform(600, heal - 600)
       let remove = random.bernoulli(0.5) ? "true" : "false"
       timeline.append(
@@ -110,6 +124,10 @@ struct SwarmWorld {
     let again = heal + Swarm.reactivateAfter.seconds
     for action in ["\"background\"", "\"activate\""] {
       timeline.append((again, "{\"at\": \(at(again)), \"devices\": \"all\", \"action\": \(action)}"))
+    }
+    // CKSyncEngine does not fetch on activation: the person pulls to refresh (fetchChanges).
+    for device in engineDevices {
+      timeline.append((again, "{\"at\": \(at(again)), \"devices\": \"\(device)\", \"action\": \"fetchChanges\"}"))
     }
     timeline.sort { $0.at < $1.at }
     // Faults that are parameters (the keys ParameterTable gives a swarm range): they cannot be

@@ -22,6 +22,26 @@ import Testing
     #expect(result.code == 0 && result.out.contains("20 runs") && result.out.contains("0 failed"), "\(result.out)")
   }
 
+  @Test func theSwarmDrawsBothClientsAndTheirWorldsPass() {
+    // Of 200 worlds, about a quarter run CKSyncEngine alone and a quarter mix the clients; the
+    // debug build checks the world's own invariants after every event as well as the swarm's.
+    let swarm = Swarm(seed: 9)
+    let worlds = (0..<200).map { swarm.scenario(run: $0) }
+    let engine = worlds.filter { $0.contains("syncEngine") }
+    let mixed = engine.filter { world in
+      let deviceLines = world.split(separator: "\n").filter { $0.contains(#""appState""#) }
+      return deviceLines.contains { !$0.contains("syncEngine") }
+    }
+    #expect(engine.count > 60 && engine.count < 140, "\(engine.count) of 200")
+    #expect(!mixed.isEmpty)
+    #expect(engine.allSatisfy { $0.contains("fetchChanges") })
+    for world in engine.prefix(30) {
+      let result = Swarm.check(world)
+      #expect(result.failures.isEmpty, "\(result.failures)")
+      #expect(result.checks > 0)
+    }
+  }
+
   @Test func theInvariantsCatchAnExportFromADisabledStoreAndADoubleCommit() {
     let checker = SwarmInvariants(forwardingTo: MetricsRecorder(policyNames: []))
     let t = SimTime(nanoseconds: 1)
