@@ -92,7 +92,7 @@ extension RunPage {
       var sums: [(group: String, sums: [Double], count: Int)] = []
       var position: [String: Int] = [:]  // lookup only
       for row in latency.rows where latency.text(row, "outcome") == "visible" {
-        let group = Self.group(latency.text(row, "observer"))
+        let group = Self.observerGroup(latency, row)
         if position[group] == nil {
           position[group] = sums.count
           sums.append((group, Array(repeating: 0, count: Self.stageNames.count), 0))

@@ -75,6 +75,14 @@ struct RunPage {
     device.firstIndex(of: "#").map { String(device[..<$0]) } ?? device
   }
 
+  /// The row's observer group, with its sync client where the run names clients (a world with a
+  /// CKSyncEngine device), so that a contrast draws each client's curve apart.
+  static func observerGroup(_ latency: ReportTable, _ row: ReportTable.Row) -> String {
+    let group = Self.group(latency.text(row, "observer"))
+    let client = latency.text(row, "observerClient")
+    return client.isEmpty ? group : "\(group) (\(client))"
+  }
+
   /// The visible rows' latencies per observer group, each sorted.
   func latenciesByGroup() -> [(group: String, values: [Double])] {
     guard let latency else { return [] }
@@ -82,7 +90,7 @@ struct RunPage {
     var position: [String: Int] = [:]  // lookup only
     for row in latency.rows where latency.text(row, "outcome") == "visible" {
       guard let value = latency.number(row, "latency") else { continue }
-      let group = Self.group(latency.text(row, "observer"))
+      let group = Self.observerGroup(latency, row)
       if position[group] == nil {
         position[group] = groups.count
         groups.append((group, []))

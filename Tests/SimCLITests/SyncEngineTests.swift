@@ -189,6 +189,12 @@ import Testing
       #expect(plain.code == 0, "\(plain.err)")
       #expect(try plain.summary("rowsVisible") == 1)
       #expect(try plain.summary("converged") == 1)
+      let row = try #require(try plain.table("latency.csv").rows.first)
+      #expect(row["writerClient"] == "coreData" && row["observerClient"] == "syncEngine")
+      // The report draws each client's observers apart.
+      #expect(syncsim("report", plain.folder).code == 0)
+      let page = try String(contentsOfFile: plain.folder + "/report.html", encoding: .utf8)
+      #expect(page.contains("mac (syncEngine)"))
     }
   }
 }
