@@ -185,11 +185,6 @@ public struct AppBehaviour: Equatable, Sendable {
   /// The documented bound of a push launch's runtime. [A] "up to 30 seconds" ("Pushing
   /// background updates to your App").
   public var pushRuntimeLimit = SimDuration(seconds: 30.0)
-  /// The sync client the app runs over CloudKit: Core Data's mirroring (the default) or
-  /// CKSyncEngine (iOS 17+). [A] NSPersistentCloudKitContainer, CKSyncEngine
-  public var client = SyncClient.coreData
-  /// How a CKSyncEngine app sends and fetches (read only when `client` is `syncEngine`).
-  public var syncEngine = SyncEngineBehaviour()
 
   public init() {}
 }

@@ -52,7 +52,7 @@ extension World {
       for _ in deviceSpec.stores {
         let store = StoreID(stores.count)
         let zone = layout.storeZones[store.index]
-        stores.append(StoreState(device: DeviceID(index), zone: ZoneID(Int(zone)), client: deviceSpec.app.client))
+        stores.append(StoreState(device: DeviceID(index), zone: ZoneID(Int(zone)), client: deviceSpec.client))
         if zone >= 0 { server.zones[Int(zone)].storeCount += 1 }
         history.append(RowBuffer())
         local.append(RowBuffer())

@@ -85,7 +85,7 @@ public struct World: EventHandler {
     writesReleaseAt = spec.writeReleaseMinimum
     buildEntities()
     buildDevices()
-    if spec.devices.contains(where: { $0.app.client == .syncEngine && $0.app.syncEngine.statePersistLag > .zero }) {
+    if spec.devices.contains(where: { $0.client == .syncEngine && $0.syncEngine.statePersistLag > .zero }) {
       engineStates = [SyncEngineState](repeating: SyncEngineState(), count: stores.count)
     }
     buildTimeline()

@@ -100,11 +100,27 @@ public struct DeviceSpec: Sendable {
   /// changed (`SharedValue`).
   private var profile = SharedValue(Profile())
 
+  /// The sync client the app runs over CloudKit: Core Data's mirroring (the default) or
+  /// CKSyncEngine (iOS 17+). [A] NSPersistentCloudKitContainer, CKSyncEngine
+  public var client: SyncClient {
+    get { profile.value.client }
+    _modify { yield &profile.value.client }
+  }
+  /// How a CKSyncEngine app sends and fetches (read only when `client` is `syncEngine`). Kept
+  /// beside the app's behaviour, not in it: the world copies that into every device's state, which
+  /// every decision reads, and only an engine's few decisions read this.
+  public var syncEngine: SyncEngineBehaviour {
+    get { profile.value.syncEngine }
+    _modify { yield &profile.value.syncEngine }
+  }
+
   /// What a scenario's device entry sets for all its members.
   struct Profile: Sendable {
     var app = AppBehaviour()
     var conditions = DeviceConditions()
     var requestLatency: Distribution?
+    var client = SyncClient.coreData
+    var syncEngine = SyncEngineBehaviour()
   }
   /// The stores; edits go to the first syncing store unless a workload or action names another.
   public var stores: [StoreKind] = [.privateDatabase]

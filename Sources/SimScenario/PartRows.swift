@@ -26,9 +26,9 @@ public struct PartRows: Sendable {
 
   /// Whether the world has a CKSyncEngine device: then rows name their devices' clients
   /// (`writerClient`, `observerClient`, `client`), and a Core Data world's files keep their columns.
-  var namesClients: Bool { scenario.spec.devices.contains { $0.app.client == .syncEngine } }
+  var namesClients: Bool { scenario.spec.devices.contains { $0.client == .syncEngine } }
 
-  func client(_ device: DeviceID) -> String { scenario.spec.devices[device.index].app.client.rawValue }
+  func client(_ device: DeviceID) -> String { scenario.spec.devices[device.index].client.rawValue }
 
   func deviceName(_ device: DeviceID) -> String { scenario.deviceNames[device.index] }
 

@@ -81,7 +81,7 @@ extension ScenarioBuilder {
     let join = { ScenarioReader.join(path, $0) }
     // `devices` checked the entry's keys against the declared ones and `handKeys` already.
     readParameters(parameters.device, groups: parameters.deviceGroups, group: "", fields: fields, path, into: &device)
-    if fields["syncEngine"] != nil && device.app.client != .syncEngine {
+    if fields["syncEngine"] != nil && device.client != .syncEngine {
       reader.warning(
         join("syncEngine"), "ignored: the device's client is coreData", hint: "set \"client\": \"syncEngine\"")
     }

@@ -10,7 +10,7 @@ extension ScenarioBuilder {
     var engineAccounts = Set<Int>()
     for group in groups {
       let device = spec.devices[group.first]
-      guard device.app.client == .syncEngine else {
+      guard device.client == .syncEngine else {
         for member in group.first..<group.first + group.count { coreDataAccounts.insert(spec.devices[member].account) }
         continue
       }
@@ -35,7 +35,7 @@ extension ScenarioBuilder {
   /// Checks that each timeline action suits its devices' client: CKSyncEngine's manual calls only
   /// on its devices, Core Data's mirroring resets and container re-creation only on Core Data's.
   func checkClientActions(_ action: TimelineAction.Action, devices: [Int], _ path: String, _ spec: WorldSpec) {
-    let clients = Set(devices.map { spec.devices[$0].app.client })  // membership only
+    let clients = Set(devices.map { spec.devices[$0].client })  // membership only
     switch action {
     case .sendChanges, .fetchChanges:
       if clients.contains(.coreData) {
@@ -56,7 +56,7 @@ extension ScenarioBuilder {
   /// Puts CKSyncEngine's background hold in the policy set of a world with a CKSyncEngine device,
   /// unless the scenario names it (on or off).
   func addEngineHold(_ spec: inout WorldSpec, schedulerNode: JSONNode?) {
-    guard spec.devices.contains(where: { $0.app.client == .syncEngine }),
+    guard spec.devices.contains(where: { $0.client == .syncEngine }),
       !spec.scheduler.policies.contains(where: { $0.name == SyncEngineBackgroundPolicy.definition.name }),
       schedulerNode?.member("policies")?.member(SyncEngineBackgroundPolicy.definition.name) == nil,
       policyRegistry.definition(named: SyncEngineBackgroundPolicy.definition.name) != nil

@@ -74,8 +74,8 @@ import Testing
     // CKSyncEngine: an app batch of 1,000 records ends the round on limitExceeded.
     var engine = SchedulerTests.quietPair(hours: 1)
     for index in engine.devices.indices {
-      engine.devices[index].app.client = .syncEngine
-      engine.devices[index].app.syncEngine.batchRecords = 1000
+      engine.devices[index].client = .syncEngine
+      engine.devices[index].syncEngine.batchRecords = 1000
     }
     engine.timeline = [at(10, [0], .bulkInsert(count: 1000, entity: 0, oneSave: true, over: .zero))]
     return [bulk, conflict, records, refused, quota, waits, offline, expired, engine]

@@ -23,7 +23,7 @@ extension World {
       // In front, a Core Data app imports on activation anyway; the deferred push is moot. A
       // CKSyncEngine app, which does not, gets it now that it is in front.
       devices[device.index].mailbox.deferredZone = .none
-      if devices[device.index].traits.app.client == .syncEngine {
+      if spec.devices[device.index].client == .syncEngine {
         sink.observe(.push(device: device, event: .delivered, at: sim.now))
         clientPushReceived(device, zone: deferred, sim: &sim)
       }

@@ -187,7 +187,9 @@ extension World {
     if scheduler.policies.reads.contains(.levels) { context.levels = levels[storeState.device.index] }
     if scheduler.policies.reads.contains(.client) {
       context.client = storeState.client
-      context.appSuspendsInBackground = device.traits.app.suspendsInBackground
+      // Read in place: reading it from the copy above copied the whole device state (its app's
+      // distributions are reference-counted), on every decision.
+      context.appSuspendsInBackground = devices[storeState.device.index].traits.app.suspendsInBackground
     }
     return context
   }

@@ -432,33 +432,33 @@ public enum ParameterTable {
       "client", .choice(SyncClient.allCases.map(\.rawValue)), default: .choice("coreData"),
       source: "[A] NSPersistentCloudKitContainer; CKSyncEngine (iOS 17+)",
       meaning: "the sync client the app runs: Core Data's mirroring or CKSyncEngine (docs/sync-engine.md)",
-      apply: { $0.app.client = SyncClient(rawValue: $1.word) ?? .coreData }, read: { .choice($0.app.client.rawValue) }),
+      apply: { $0.client = SyncClient(rawValue: $1.word) ?? .coreData }, read: { .choice($0.client.rawValue) }),
     Device(
       "syncEngine.batchRecords", .integer(min: 1, max: 100_000), unit: "records", default: .integer(250),
       source: "[A] RecordZoneChangeBatch stops at the maximum batch size; [C] sqlite-data #333 sent 1,360",
       meaning: "records per send batch; above the server's 400 the request fails with limitExceeded",
-      apply: { $0.app.syncEngine.batchRecords = Int32($1.integer) },
-      read: { .integer(Int($0.app.syncEngine.batchRecords)) }),
+      apply: { $0.syncEngine.batchRecords = Int32($1.integer) },
+      read: { .integer(Int($0.syncEngine.batchRecords)) }),
     Device(
       "syncEngine.immediatePushFetch", .bool, default: .bool(true),
       source: "[RE] immediatePushSyncEnabled, on for apps (UNCONFIRMED)",
       meaning: "a push reaching a running app fetches at once, without dasd's decision",
-      apply: { $0.app.syncEngine.immediatePushFetch = $1.bool }, read: { .bool($0.app.syncEngine.immediatePushFetch) }),
+      apply: { $0.syncEngine.immediatePushFetch = $1.bool }, read: { .bool($0.syncEngine.immediatePushFetch) }),
     Device(
       "syncEngine.fetchOnActivation", .bool, default: .bool(false), source: "[assumed] undocumented either way",
       meaning: "the engine fetches on each activation, not only when its process launches",
-      apply: { $0.app.syncEngine.fetchOnActivation = $1.bool }, read: { .bool($0.app.syncEngine.fetchOnActivation) }),
+      apply: { $0.syncEngine.fetchOnActivation = $1.bool }, read: { .bool($0.syncEngine.fetchOnActivation) }),
     Device(
       "syncEngine.sendOnResign", .bool, default: .bool(false),
       source: "[C] sqlite-data PR #167: the engine does not send on backgrounding; apps call sendChanges",
       meaning: "the app calls sendChanges when it leaves the foreground, inside its background task",
-      apply: { $0.app.syncEngine.sendOnResign = $1.bool },
-      read: { .bool($0.app.syncEngine.sendOnResign) }),
+      apply: { $0.syncEngine.sendOnResign = $1.bool },
+      read: { .bool($0.syncEngine.sendOnResign) }),
     Device(
       "syncEngine.statePersistLag", .duration(positive: false), unit: "s", default: .duration("0s"),
       source: "[A] the app persists State.Serialization; [C] sample-cloudkit-sync-engine #5",
       meaning: "from a pending change to the app's writing of the engine's state: a crash inside it loses the change",
-      apply: { $0.app.syncEngine.statePersistLag = $1.duration },
-      read: { .duration($0.app.syncEngine.statePersistLag) }),
+      apply: { $0.syncEngine.statePersistLag = $1.duration },
+      read: { .duration($0.syncEngine.statePersistLag) }),
   ]
 }
