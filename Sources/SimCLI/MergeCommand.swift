@@ -11,6 +11,9 @@ struct MergeCommand {
 
     Combines the folders written by `syncsim sweep --shard I/N` (all N of them) into DIR: the
     same sweep.csv, sweep-summary.csv and points/ an unsharded sweep writes, byte for byte.
+    Folders written by `syncsim run --shard I/N` (all N) combine into the files of the
+    unsharded run: summary.csv, resolved.json, datapackage.json and the per-row files, byte
+    for byte; exits 1 if an expectation of the scenario fails on the merged summary.
     """
 
   /// The shards read: their `sweep.csv` files (mapped, walked in order when written), their
@@ -33,6 +36,16 @@ struct MergeCommand {
     let out = try OutputPath.folder(outText, option: "--out")
     let directories = try args.positionals()
     guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
+    let runShards = directories.filter {
+      FileManager.default.fileExists(atPath: $0 + "/" + RunShardFile.name)
+    }
+    if !runShards.isEmpty {
+      guard runShards.count == directories.count else {
+        console.error("error: some folders are shards of a run (run-shard.txt) and some are not; merge one run's shards")
+        return .dataError
+      }
+      return mergeRun(directories, to: out, console: console)
+    }
     switch read(directories) {
     case .failure(let problems):
       for problem in problems.messages { console.error(problem) }
@@ -220,5 +233,30 @@ struct MergeCommand {
     }
     console.print("merged \(count) shards: \(progress.rows) rows into \(out)/")
     return .success
+  }
+
+  /// Merges the shards of one run into the unsharded run's files.
+  static func mergeRun(_ directories: [String], to out: String, console: Console) -> ExitCode {
+    switch RunShardMerge.read(directories) {
+    case .failure(let problems):
+      for problem in problems.messages { console.error("error: \(problem)") }
+      return .dataError
+    case .success(let merge):
+      let (summary, expectations, files) = merge.files(version: SyncSimCommand.version)
+      do {
+        try ResultSetWriter.write(files, to: out, kind: .run)
+      } catch {
+        console.error("error: cannot write \(out): \(OutputPath.describe(error))")
+        return .cannotCreate
+      }
+      let rows = summary.value("rows").map { String(Int($0)) } ?? "0"
+      console.print("merged \(directories.count) shards of \(merge.scenario.name): \(rows) rows into \(out)/")
+      for result in expectations where !result.passed { console.error("expectation failed: \(result.description)") }
+      if merge.stoppedAtEventLimit {
+        console.error("error: a shard stopped at the event limit before its end; the merged run covers only part of it")
+        return .failure
+      }
+      return expectations.allSatisfy(\.passed) ? .success : .failure
+    }
   }
 }

@@ -8,7 +8,7 @@ import SimScenario
 struct RunCommand {
   static let usage = """
     usage: syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace] [--accept-large]
-                       [--jobs N] [--batch-devices N] [--one-kernel]
+                       [--jobs N] [--batch-devices N] [--one-kernel] [--shard I/N]
 
     Runs a scenario, prints a summary and writes CSV results into DIR
     (default Results/<scenario name>/): summary.csv, latency.csv, activities.csv,
@@ -26,6 +26,9 @@ struct RunCommand {
                       results are the same for any N
       --one-kernel    run the whole world on one kernel even when its accounts are
                       independent (a check: the same metrics, other ids and fingerprint)
+      --shard I/N     run only the I-th of N shares of the world's independent parts, and
+                      write run-shard.txt beside the files; `syncsim merge` adds all N
+                      up into the files of the unsharded run (docs/cluster-sweeps.md)
     """
 
   /// What the command line asked for.
@@ -39,6 +42,7 @@ struct RunCommand {
     var jobs = PartitionedRunner.defaultJobs
     var batchDevices = PartitionedRunner.defaultBatchDevices
     var oneKernel = false
+    var shard: RunShard?
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -62,12 +66,20 @@ struct RunCommand {
     let jobsText = try args.option("jobs")
     let batchText = try args.option("batch-devices")
     let oneKernel = args.flag("one-kernel")
+    let shardText = try args.option("shard")
     let files = try args.positionals()
     guard files.count == 1 else {
       throw UsageError(files.isEmpty ? "run needs a scenario file" : "run takes one scenario file")
     }
     var options = Options(file: files[0], out: out, trace: trace, acceptLarge: acceptLarge)
     options.oneKernel = oneKernel
+    if let shardText {
+      guard let shard = RunShard(text: shardText) else {
+        throw UsageError("--shard must be I/N with 1 ≤ I ≤ N ≤ 1000000, such as 2/10")
+      }
+      guard !oneKernel else { throw UsageError("--shard runs parts apart: it cannot go with --one-kernel") }
+      options.shard = shard
+    }
     if let jobsText {
       guard let jobs = Int(jobsText), jobs >= 1, jobs <= 1024 else { throw UsageError("--jobs must be 1…1024") }
       options.jobs = jobs
@@ -110,6 +122,10 @@ struct RunCommand {
       console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") found; nothing was run")
       return nil
     }
+    if let shard = options.shard, let problem = RunShard.problem(scenario, count: shard.count, trace: options.trace) {
+      console.error("\(options.file): \(problem)")
+      return nil
+    }
     return (scenario, loaded.bytes)
   }
 
@@ -137,7 +153,7 @@ struct RunCommand {
         streams.append(stream)
         return stream
       },
-      progress: progressLine(scenario.name, console, clock, started))
+      shard: options.shard, progress: progressLine(scenario.name, console, clock, started))
     let wall = started.duration(to: clock.now)
     if console.errIsTerminal && wall > .seconds(2) { console.errorRaw("\r\u{1B}[K") }
     do {

@@ -10,6 +10,9 @@ public struct TrajectoryFingerprint: Hashable, Sendable, BitwiseCopyable {
   /// The empty trajectory's fingerprint.
   public init() {}
 
+  /// The fingerprint whose value is `value` (a part's, read back from a shard's file).
+  public init(value: UInt64) { state = value }
+
   /// Folds one processed event into the hash.
   @inlinable public mutating func add(time: Int64, kind: UInt32, entity: UInt32) {
     // Two rounds of multiply-rotate (as in FxHash): cheap per event, order-sensitive.

@@ -19,6 +19,12 @@ public struct LatencyHistogram: Sendable, Equatable {
 
   public init() {}
 
+  /// A histogram of these bucket counts (a shard's, read back).
+  init(counts: [Int64]) {
+    self.counts = counts
+    count = counts.reduce(0, +)
+  }
+
   /// The bucket of a non-negative value (negative values count as 0).
   @inline(__always)
   static func bucket(of value: Int64) -> Int {

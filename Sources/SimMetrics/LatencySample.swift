@@ -236,3 +236,42 @@ public struct LatencySample: Sendable {
     }
   }
 }
+
+extension LatencySample {
+  /// The sample as text lines (`TallyText`): its count, exact sum and extremes, then its values
+  /// or its histogram's counts, so that a shard's sample merges as the unsharded run's parts do.
+  func textLines() -> [String] {
+    var lines = [
+      "latency.count \(count)", "latency.sum \(sumHigh) \(sumLow)", "latency.range \(minimum) \(maximum)",
+    ]
+    if let histogram {
+      lines.append("latency.histogram " + histogram.counts.map(String.init).joined(separator: " "))
+    } else {
+      lines.append("latency.values " + chunks.joined().map(String.init).joined(separator: " "))
+    }
+    return lines
+  }
+
+  /// The sample `textLines` wrote; nil when a line is missing or malformed.
+  init?(text: TallyText) {
+    guard let count = text.integer("latency.count").map(Int.init), let sum = text.fields("latency.sum"), sum.count == 2,
+      let high = Int64(sum[0]), let low = UInt64(sum[1]), let range = text.integers("latency.range"),
+      range.count == 2
+    else { return nil }
+    if let counts = text.integers("latency.histogram") {
+      histogram = LatencyHistogram(counts: counts)
+      guard histogram!.count == Int64(count) else { return nil }
+    } else {
+      guard let values = text.integers("latency.values"), values.count == count else { return nil }
+      var start = 0
+      while start < values.count {
+        let end = Swift.min(values.count, start + Self.chunkSize)
+        chunks.append(Array(values[start..<end]))
+        start = end
+      }
+    }
+    self.count = count
+    (sumHigh, sumLow) = (high, low)
+    (minimum, maximum) = (range[0], range[1])
+  }
+}

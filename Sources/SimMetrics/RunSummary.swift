@@ -210,7 +210,7 @@ public struct RunSummary: Sendable {
   static func stageMetric(_ index: Int, _ stage: String) -> MetricInfo {
     MetricInfo("stage.\(stage).mean", "s", .lower, "mean time in the \(stage) stage over visible rows") {
       let count = $0.tally.latencies.count
-      return count > 0 ? $0.tally.stageSums[index] / Double(count) / 1e9 : nil
+      return count > 0 ? Double($0.tally.stageSums[index]) / Double(count) / 1e9 : nil
     }
   }
 

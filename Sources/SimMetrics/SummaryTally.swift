@@ -11,9 +11,10 @@ import SimModel
 public struct SummaryTally: Sendable {
   /// Visible rows' save-to-visible latencies.
   var latencies = LatencySample()
-  /// Visible rows' time per stage, nanoseconds, summed as Double (an Int64 overflows beyond a
-  /// few million rows).
-  var stageSums = [Double](repeating: 0, count: LatencyRow.stageNames.count)
+  /// Visible rows' time per stage, nanoseconds, summed exactly (an Int64 overflows beyond a few
+  /// million rows; a Double rounds, so a sum would depend on how parts were grouped, and tallies
+  /// of shards would not merge to the unsharded run's).
+  var stageSums = [Int128](repeating: 0, count: LatencyRow.stageNames.count)
   var rowCount = 0
   var hiddenRows = 0
   var notVisibleRows = 0
@@ -41,7 +42,7 @@ public struct SummaryTally: Sendable {
       if row.outcome == .hidden { hiddenRows += 1 }
       if row.outcome == .notVisible { notVisibleRows += 1 }
       guard row.outcome == .visible else { return }
-      for index in stageSums.indices { stageSums[index] += Double(row.stages[index].nanoseconds) }
+      for index in stageSums.indices { stageSums[index] += Int128(row.stages[index].nanoseconds) }
       if let latency = row.latency { latencies.append(latency.nanoseconds) }
     }
     converged = recorder.converged

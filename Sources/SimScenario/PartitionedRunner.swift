@@ -20,20 +20,26 @@ public enum PartitionedRunner {
   /// let the order advance). Results wait until the parts before them are consumed; with
   /// `waitingLimit`, a thread whose result waits among more than that many stops until it is
   /// consumed (for results that hold much, when consuming is slow).
+  ///
+  /// With `parts`, only those parts run (a shard of the run: `RunShard`); indices stay the whole
+  /// world's.
   public static func run<Result>(
-    _ spec: WorldSpec, partitioning: WorldPartitioning, jobs: Int, batchDevices: Int = defaultBatchDevices,
-    waitingLimit: Int = .max, _ body: @escaping @Sendable (Int, WorldSpec) -> Result,
-    consume: @escaping @Sendable (Int, Result) -> Void
+    _ spec: WorldSpec, partitioning: WorldPartitioning, parts: Range<Int>? = nil, jobs: Int,
+    batchDevices: Int = defaultBatchDevices, waitingLimit: Int = .max,
+    _ body: @escaping @Sendable (Int, WorldSpec) -> Result, consume: @escaping @Sendable (Int, Result) -> Void
   ) {
     if partitioning.count == 1 {
       consume(0, body(0, spec))
       return
     }
-    let batches = batchStarts(partitioning, batchDevices: batchDevices, jobs: jobs)
-    let order = InOrder<Result>(limit: waitingLimit, consume)
+    let range = parts ?? 0..<partitioning.count
+    guard !range.isEmpty else { return }
+    let batches = batchStarts(partitioning, parts: range, batchDevices: batchDevices, jobs: jobs)
+    let first = range.lowerBound
+    let order = InOrder<Result>(limit: waitingLimit) { index, result in consume(first + index, result) }
     WorkerPool(jobs: max(1, jobs)).run(count: batches.count - 1) { batch in
       for part in batches[batch]..<batches[batch + 1] {
-        order.finished(part, body(part, partitioning.spec(ofPart: part, in: spec)))
+        order.finished(part - first, body(part, partitioning.spec(ofPart: part, in: spec)))
       }
     }
   }
@@ -44,14 +50,17 @@ public enum PartitionedRunner {
   /// `batchDevices` devices and about a `2 × jobs`-th of the devices not yet handed out, so the
   /// threads finish within a small batch of each other. With four equal batches for two threads,
   /// one thread ran alone for the last fifth of a 2,000-device fleet's run (measured).
-  public static func batchStarts(_ partitioning: WorldPartitioning, batchDevices: Int, jobs: Int) -> [Int] {
+  public static func batchStarts(
+    _ partitioning: WorldPartitioning, parts: Range<Int>? = nil, batchDevices: Int, jobs: Int
+  ) -> [Int] {
+    let range = parts ?? 0..<partitioning.count
     var remaining = 0
-    for part in 0..<partitioning.count { remaining += partitioning.devices(ofPart: part).count }
+    for part in range { remaining += partitioning.devices(ofPart: part).count }
     let target = { (remaining: Int) in max(1, min(batchDevices, remaining / (2 * max(1, jobs)))) }
-    var starts = [0]
+    var starts = [range.lowerBound]
     var devices = 0
     var size = target(remaining)
-    for part in 0..<partitioning.count {
+    for part in range {
       devices += partitioning.devices(ofPart: part).count
       if devices >= size {
         starts.append(part + 1)
@@ -60,7 +69,7 @@ public enum PartitionedRunner {
         size = target(remaining)
       }
     }
-    if starts.last != partitioning.count { starts.append(partitioning.count) }
+    if starts.last != range.upperBound { starts.append(range.upperBound) }
     return starts
   }
 }

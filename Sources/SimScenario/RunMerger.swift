@@ -10,6 +10,9 @@ final class RunMerger: @unchecked Sendable {
   private(set) var fingerprints: [TrajectoryFingerprint] = []
   private var writeOffset: Int32 = 0
   private var activityOffset: Int32 = 0
+  /// The writes and activities of the parts added so far.
+  var writeCount: Int32 { writeOffset }
+  var activityCount: Int32 { activityOffset }
   let keepsParts: Bool
 
   /// The whole run's outcome (nil before the first part).

@@ -28,6 +28,7 @@ extension RunReport {
     // Every CSV of the set described column by column (units and meanings ship with the data).
     let described = [("summary.csv", summary.columns)] + streamed.filter(\.wanted).map { ($0.name, $0.columns) }
     files.append(ResultFile(name: "datapackage.json", text: DataPackage.json(name: scenario.name, files: described)))
+    if shard != nil { files.append(ResultFile(name: RunShardFile.name, lazyText: { RunShardFile.text(self, version: version) })) }
     return files
   }
 
@@ -39,10 +40,20 @@ extension RunReport {
   var runColumns: [String] { partRows.runColumns }
 
   public func summaryTable(version: String) -> CSVTable {
+    Self.summaryTable(
+      name: scenario.name, seed: seed, version: version, scenarioHash: scenarioHash, fingerprint: fingerprint,
+      endTime: outcome.endTime, summary: summary, expectations: expectations)
+  }
+
+  /// `summary.csv` of a run (or of a run's shards merged: `RunShardMerge`).
+  static func summaryTable(
+    name: String, seed: UInt64, version: String, scenarioHash: String, fingerprint: String, endTime: SimTime,
+    summary: RunSummary, expectations: [ExpectationResult]
+  ) -> CSVTable {
     var table = CSVTable(
       columns: ["scenario", "seed", "syncsimVersion", "scenarioHash", "fingerprint", "simulatedSeconds"]
         + summary.catalog.map(\.name) + ["expectationsMet", "expectationsFailed"])
-    var row = runColumns + [version, scenarioHash, fingerprint, CSVTable.seconds(outcome.endTime)]
+    var row = [name, String(seed), version, scenarioHash, fingerprint, CSVTable.seconds(endTime)]
     for (info, value) in zip(summary.catalog, summary.values) {
       row.append(CSVTable.value(value, isDuration: info.isDuration))
     }

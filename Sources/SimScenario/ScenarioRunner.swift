@@ -50,6 +50,10 @@ public struct RunReport {
   /// With `audit`, how many row identities were checked in every part and the first failures
   /// (`MetricsRecorder.auditRows`); nil otherwise.
   public var audit: (checks: Int, failures: [String])?
+  /// For a shard of the run (`RunShard`): which, its parts, the world's part count, its tally
+  /// (what `merge` adds up) and the writes and activities its parts made (its rows' ids start at
+  /// 0; `merge` shifts them by the shards before).
+  public var shard: (shard: RunShard, parts: Range<Int>, partCount: Int, tally: SummaryTally, writes: Int, activities: Int)?
 
   /// The first part's recorder (the only one of a world of one part). - Precondition: kept
   /// (the scenario asks for a file beside the summary).
@@ -97,7 +101,7 @@ public enum ScenarioRunner {
     _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false,
     jobs: Int = 1, batchDevices: Int = PartitionedRunner.defaultBatchDevices, partitioned: Bool = true,
     spill: ((String, [String]) -> CSVStream)? = nil, summaryOnly: Bool = false, audit: Bool = false,
-    progress: ((SimTime, SimTime) -> Void)? = nil
+    shard: RunShard? = nil, progress: ((SimTime, SimTime) -> Void)? = nil
   ) -> RunReport {
     var scenario = scenario
     if let seed { scenario.spec.seed = seed }
@@ -120,12 +124,14 @@ public enum ScenarioRunner {
     let streams = UncheckedBox(spilledFiles.map { name in (name, spill!(name, rowWriter.columns(of: name))) })
     let end = SimTime(spec.duration)
     let partCount = partitioning.count
+    let shardParts = shard.map { $0.parts(of: partCount) }
     let reporter = progress.map { UncheckedBox($0) }
     // Parts that hold their recorders until their rows are written are handed out in small
     // batches and held a few dozen at a time (writing rows is slower than simulating them).
     let spilling = !spilledFiles.isEmpty
     PartitionedRunner.run(
-      spec, partitioning: partitioning, jobs: jobs, batchDevices: spilling ? min(batchDevices, 32) : batchDevices,
+      spec, partitioning: partitioning, parts: shardParts, jobs: jobs,
+      batchDevices: spilling ? min(batchDevices, 32) : batchDevices,
       waitingLimit: spilling ? 64 : .max
     ) {
       index, partSpec in
@@ -157,7 +163,23 @@ public enum ScenarioRunner {
     let parts = merger.parts
     let outcome = merger.outcome!
     let summary = RunSummary(tally: tally)
-    let results = scenario.expectations.map { expectation in
+    let results = evaluate(scenario.expectations, summary)
+    let resolved = ScenarioResolver.resolve(scenario, duration: duration)
+    return RunReport(
+      scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
+      expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
+      partFingerprints: merger.fingerprints, coupling: partitioning.coupling, partRows: rowWriter,
+      spilled: Set(spilledFiles), audit: audit ? audits.result : nil,
+      shard: shard.map {
+        ($0, shardParts!, partCount, tally, Int(merger.writeCount), Int(merger.activityCount))
+      })
+  }
+}
+
+extension ScenarioRunner {
+  /// Each expectation checked against the run's summary.
+  static func evaluate(_ expectations: [Expectation], _ summary: RunSummary) -> [ExpectationResult] {
+    expectations.map { expectation in
       let actual = summary.value(expectation.metric)
       let passed: Bool
       if let actual {
@@ -171,12 +193,6 @@ public enum ScenarioRunner {
       }
       return ExpectationResult(expectation: expectation, actual: actual, passed: passed)
     }
-    let resolved = ScenarioResolver.resolve(scenario, duration: duration)
-    return RunReport(
-      scenario: scenario, seed: scenario.spec.seed, outcome: outcome, summary: summary,
-      expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
-      partFingerprints: merger.fingerprints, coupling: partitioning.coupling, partRows: rowWriter,
-      spilled: Set(spilledFiles), audit: audit ? audits.result : nil)
   }
 }
 

@@ -1,0 +1,167 @@
+import Foundation
+import SimKernel
+import SimMetrics
+
+/// The shards of one run (`syncsim run --shard I/N`, all N), added up into the files the
+/// unsharded run writes, byte for byte: the summary from the shards' tallies added in shard order
+/// (every sum exact, the latencies merged as the run merges its parts), the fingerprint folded
+/// over every part's in part order, and the per-row files concatenated in shard order with their
+/// write and activity ids shifted by the shards before.
+public struct RunShardMerge {
+  /// A shard's folder and its `run-shard.txt`.
+  public struct Shard {
+    public let directory: String
+    public let file: RunShardFile
+  }
+
+  /// Every problem found in the shard folders.
+  public struct Problems: Error {
+    public let messages: [String]
+  }
+
+  /// The shards, in shard order.
+  public let shards: [Shard]
+  /// The run's scenario, read from the first shard's `resolved.json`.
+  public let scenario: Scenario
+
+  /// The per-row files a shard may hold, and the id columns `merge` shifts in each.
+  static let idColumns: [(file: String, writes: [String], activities: [String])] = [
+    ("latency.csv", ["write"], []), ("activities.csv", [], ["activity"]), ("objects.csv", ["write", "serverWrite"], []),
+  ]
+
+  /// Reads every folder's `run-shard.txt` and checks that they are all the shards of one run
+  /// (scenario, its hash, seed, syncsim version and shard plan), each once, none missing.
+  public static func read(_ directories: [String]) -> Result<RunShardMerge, Problems> {
+    var problems: [String] = []
+    var shards: [Shard] = []
+    for directory in directories {
+      let path = directory + "/" + RunShardFile.name
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        problems.append("\(directory): no \(RunShardFile.name) (not a folder written by run --shard)")
+        continue
+      }
+      switch RunShardFile.read(text) {
+      case .failure(let problem): problems.append("\(path): \(problem.message)")
+      case .success(let file): shards.append(Shard(directory: directory, file: file))
+      }
+    }
+    guard let first = shards.first else { return .failure(Problems(messages: problems)) }
+    for shard in shards.dropFirst() {
+      let (a, b) = (first.file, shard.file)
+      var differing: [String] = []
+      if a.scenario != b.scenario { differing.append("scenario \(a.scenario) vs \(b.scenario)") }
+      if a.scenarioHash != b.scenarioHash { differing.append("scenarioHash \(a.scenarioHash) vs \(b.scenarioHash)") }
+      if a.seed != b.seed { differing.append("seed \(a.seed) vs \(b.seed)") }
+      if a.version != b.version { differing.append("syncsim \(a.version) vs \(b.version)") }
+      if a.shard.count != b.shard.count || a.partCount != b.partCount {
+        differing.append(
+          "\(a.shard.count) shards of \(a.partCount) parts vs \(b.shard.count) shards of \(b.partCount) parts")
+      }
+      if !differing.isEmpty {
+        problems.append("\(shard.directory): a shard of another run (\(differing.joined(separator: "; ")))")
+      }
+    }
+    var seen = Set<Int>()  // membership only
+    for shard in shards where !seen.insert(shard.file.shard.index).inserted {
+      problems.append("\(shard.directory): shard \(shard.file.shard.text) given twice")
+    }
+    let count = first.file.shard.count
+    let missing = (1...max(1, count)).filter { !seen.contains($0) }
+    if !missing.isEmpty && problems.isEmpty {
+      problems.append("missing shards: \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))")
+    }
+    for shard in shards where shard.file.parts != shard.file.shard.parts(of: shard.file.partCount) {
+      problems.append("\(shard.directory): parts \(shard.file.parts) are not shard \(shard.file.shard.text)'s")
+    }
+    let ordered = shards.sorted { $0.file.shard.index < $1.file.shard.index }
+    for (name, _, _) in idColumns {
+      let holding = ordered.filter { FileManager.default.fileExists(atPath: $0.directory + "/" + name) }
+      if !holding.isEmpty && holding.count != ordered.count {
+        problems.append("\(name) is in \(holding.count) of the \(ordered.count) shards")
+      }
+    }
+    let scenario = loadScenario(ordered.first!.directory)
+    if case .failure(let problem) = scenario { problems.append(problem.message) }
+    guard problems.isEmpty, case .success(let loaded) = scenario else { return .failure(Problems(messages: problems)) }
+    return .success(RunShardMerge(shards: ordered, scenario: loaded))
+  }
+
+  /// The scenario of a shard's `resolved.json` (its `scenario` member runs the same world).
+  static func loadScenario(_ directory: String) -> Result<Scenario, RunShardFile.Problem> {
+    let path = directory + "/resolved.json"
+    guard let bytes = FileManager.default.contents(atPath: path) else {
+      return .failure(RunShardFile.Problem("\(path): missing or unreadable"))
+    }
+    guard let root = try? JSONParser.parse(Array(bytes)), let member = root.member("scenario") else {
+      return .failure(RunShardFile.Problem("\(path): not a resolved scenario"))
+    }
+    do {
+      let (scenario, _) = try ScenarioDecoder.decode(
+        Array(member.serialized().utf8), file: path, acceptLarge: true)
+      return .success(scenario)
+    } catch {
+      return .failure(RunShardFile.Problem("\(path): \(error)"))
+    }
+  }
+
+  /// The shards' tallies added in shard order.
+  public var tally: SummaryTally {
+    var total = shards[0].file.tally
+    for shard in shards.dropFirst() { total.add(shard.file.tally) }
+    return total
+  }
+
+  /// Every part's fingerprint, in part order, folded as the unsharded run folds them.
+  public var fingerprint: String {
+    RunReport.fingerprint(shards.flatMap(\.file.fingerprints)).hex
+  }
+
+  /// The run's end: the earliest of its shards' (a part stopped early ends it).
+  public var endTime: SimTime { shards.map(\.file.endTime).min()! }
+
+  /// Whether some shard stopped at the event limit.
+  public var stoppedAtEventLimit: Bool { shards.contains { $0.file.stoppedAtEventLimit } }
+
+  /// The merged run's summary, its expectations checked, and its files (the summary, the first
+  /// shard's `resolved.json` and `datapackage.json`, and the per-row files the shards hold).
+  public func files(version: String) -> (summary: RunSummary, expectations: [ExpectationResult], files: [ResultFile]) {
+    let summary = RunSummary(tally: tally)
+    let expectations = ScenarioRunner.evaluate(scenario.expectations, summary)
+    let first = shards[0].file
+    let table = RunReport.summaryTable(
+      name: scenario.name, seed: first.seed, version: version, scenarioHash: first.scenarioHash,
+      fingerprint: fingerprint, endTime: endTime, summary: summary, expectations: expectations)
+    var files = [ResultFile(name: "summary.csv", text: table.text)]
+    for name in ["resolved.json", "datapackage.json"] {
+      if let text = try? String(contentsOfFile: shards[0].directory + "/" + name, encoding: .utf8) {
+        files.append(ResultFile(name: name, text: text))
+      }
+    }
+    for (name, writes, activities) in Self.idColumns
+    where FileManager.default.fileExists(atPath: shards[0].directory + "/" + name) {
+      guard let header = MappedCSV(path: shards[0].directory + "/" + name)?.columns else { continue }
+      let shifted = header.indices.map { (writes.contains(header[$0]), activities.contains(header[$0])) }
+      let shards = shards
+      files.append(
+        ResultFile(name: name, columns: header) { stream in
+          var (writeOffset, activityOffset) = (0, 0)
+          for shard in shards {
+            if let csv = MappedCSV(path: shard.directory + "/" + name) {
+              var cursor = csv.cursor()
+              var malformed = false
+              while var row = cursor.next(malformed: &malformed) {
+                for (index, shift) in shifted.enumerated() where index < row.count && !row[index].isEmpty {
+                  let offset = shift.0 ? writeOffset : shift.1 ? activityOffset : 0
+                  if offset != 0, let id = Int(row[index]) { row[index] = String(id + offset) }
+                }
+                stream.append(row)
+              }
+            }
+            writeOffset += shard.file.writes
+            activityOffset += shard.file.activities
+          }
+        })
+    }
+    return (summary, expectations, files)
+  }
+}
