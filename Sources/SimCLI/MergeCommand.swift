@@ -41,7 +41,8 @@ struct MergeCommand {
     }
     if !runShards.isEmpty {
       guard runShards.count == directories.count else {
-        console.error("error: some folders are shards of a run (run-shard.txt) and some are not; merge one run's shards")
+        console.error(
+          "error: some folders are shards of a run (run-shard.txt) and some are not; merge one run's shards")
         return .dataError
       }
       return mergeRun(directories, to: out, console: console)

@@ -44,7 +44,9 @@ extension SummaryTally {
         ])),
       line(
         "longest",
-        longest.flatMap { [$0.name, String($0.longest.duration.nanoseconds), String($0.longest.startedAt.nanoseconds)] }
+        longest.flatMap {
+          [$0.name, String($0.longest.duration.nanoseconds), String($0.longest.startedAt.nanoseconds)]
+        }
       ),
       line("policyNames", policyNames),
       line("reportedErrors", reportedErrors.map(\.rawValue)),
@@ -67,7 +69,8 @@ extension SummaryTally {
       let lastEdit = text.integers("lastEditAt"), lastEdit.count <= 1,
       let lastChange = text.integer("lastStoreChangeAt"), let accounting = ints("accounting", 5),
       let activities = ints("activities", 5), let requests = text.integers("requests"), requests.count == 6,
-      let pushes = ints("pushes", PushEvent.allCases.count), let errors = ints("cloudErrors", CloudError.allCases.count),
+      let pushes = ints("pushes", PushEvent.allCases.count),
+      let errors = ints("cloudErrors", CloudError.allCases.count),
       let edits = ints("edits", 3), let retry = text.integers("retryAfter"), retry.count == 3,
       let orphans = text.integers("orphans"), orphans.count == 3, let blockedCount = ints("blockedCount"),
       let blockedTotal = durations("blockedTotal"), let blockedLongest = durations("blockedLongest"),
@@ -92,7 +95,9 @@ extension SummaryTally {
     counters.orphanWindows = Int(orphans[0])
     counters.orphanTotal = SimDuration(nanoseconds: orphans[1])
     counters.orphanLongest = SimDuration(nanoseconds: orphans[2])
-    (counters.blockedCount, counters.blockedTotal, counters.blockedLongest) = (blockedCount, blockedTotal, blockedLongest)
+    (counters.blockedCount, counters.blockedTotal, counters.blockedLongest) = (
+      blockedCount, blockedTotal, blockedLongest
+    )
     self.counters = counters
     self.policyNames = policyNames
     var reported: [CloudError] = []

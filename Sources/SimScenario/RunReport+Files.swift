@@ -28,7 +28,9 @@ extension RunReport {
     // Every CSV of the set described column by column (units and meanings ship with the data).
     let described = [("summary.csv", summary.columns)] + streamed.filter(\.wanted).map { ($0.name, $0.columns) }
     files.append(ResultFile(name: "datapackage.json", text: DataPackage.json(name: scenario.name, files: described)))
-    if shard != nil { files.append(ResultFile(name: RunShardFile.name, lazyText: { RunShardFile.text(self, version: version) })) }
+    if shard != nil {
+      files.append(ResultFile(name: RunShardFile.name, lazyText: { RunShardFile.text(self, version: version) }))
+    }
     return files
   }
 

@@ -30,7 +30,8 @@ public struct RunShardFile: Sendable {
       format, "scenario \(report.scenario.name)", "scenarioHash \(report.scenarioHash)", "seed \(report.seed)",
       "version \(version)", "shard \(shard.shard.index) \(shard.shard.count)",
       "parts \(shard.parts.lowerBound) \(shard.parts.upperBound) \(shard.partCount)",
-      "partWrites \(shard.writes)", "partActivities \(shard.activities)", "endTime \(report.outcome.endTime.nanoseconds)",
+      "partWrites \(shard.writes)", "partActivities \(shard.activities)",
+      "endTime \(report.outcome.endTime.nanoseconds)",
       "eventLimit \(report.outcome.stopReason.isEventLimit ? 1 : 0)",
       "fingerprints " + report.partFingerprints.map { String($0.value, radix: 16) }.joined(separator: " "),
     ]
@@ -48,7 +49,8 @@ public struct RunShardFile: Sendable {
     guard text.hasPrefix(format + "\n") else { return .failure(Problem("not a run shard's file (\(format))")) }
     let fields = TallyText(text)
     func word(_ key: String) -> String? { fields.fields(key).flatMap { $0.count == 1 ? String($0[0]) : nil } }
-    guard let scenario = word("scenario"), let hash = word("scenarioHash"), let seed = word("seed").flatMap(UInt64.init),
+    guard let scenario = word("scenario"), let hash = word("scenarioHash"),
+      let seed = word("seed").flatMap(UInt64.init),
       let version = word("version"), let shard = fields.integers("shard"), shard.count == 2,
       let parts = fields.integers("parts"), parts.count == 3, parts[0] <= parts[1], parts[1] <= parts[2],
       let writes = fields.integer("partWrites"), let activities = fields.integer("partActivities"),

@@ -26,7 +26,8 @@ public struct RunShardMerge {
 
   /// The per-row files a shard may hold, and the id columns `merge` shifts in each.
   static let idColumns: [(file: String, writes: [String], activities: [String])] = [
-    ("latency.csv", ["write"], []), ("activities.csv", [], ["activity"]), ("objects.csv", ["write", "serverWrite"], []),
+    ("latency.csv", ["write"], []), ("activities.csv", [], ["activity"]),
+    ("objects.csv", ["write", "serverWrite"], []),
   ]
 
   /// Reads every folder's `run-shard.txt` and checks that they are all the shards of one run

@@ -53,7 +53,8 @@ public struct RunReport {
   /// For a shard of the run (`RunShard`): which, its parts, the world's part count, its tally
   /// (what `merge` adds up) and the writes and activities its parts made (its rows' ids start at
   /// 0; `merge` shifts them by the shards before).
-  public var shard: (shard: RunShard, parts: Range<Int>, partCount: Int, tally: SummaryTally, writes: Int, activities: Int)?
+  public var shard:
+    (shard: RunShard, parts: Range<Int>, partCount: Int, tally: SummaryTally, writes: Int, activities: Int)?
 
   /// The first part's recorder (the only one of a world of one part). - Precondition: kept
   /// (the scenario asks for a file beside the summary).

@@ -1,6 +1,7 @@
 import SimKernel
-import SimMetrics
 import Testing
+
+@testable import SimMetrics
 
 /// Exact percentiles and mean of a large sample, without a sorted copy.
 @Suite struct LatencySampleTests {
@@ -74,5 +75,31 @@ import Testing
     #expect(a.count == both.count)
     #expect(a.mean == both.mean)
     for p in [0.1, 0.5, 0.99] { #expect(a.percentile(p) == both.percentile(p)) }
+  }
+}
+
+/// A sample written as a shard's text and read back is the same sample, exact or counted.
+@Suite struct LatencySampleTextTests {
+  @Test func aSampleReadBackFromTextMergesAsTheOriginal() throws {
+    for limit in [1_000, 50] {
+      var first = LatencySample()
+      first.exactLimit = limit
+      var second = first
+      for value in 0..<60 { first.append(Int64(value * 1_000_003 % 7_919) * 1_000) }
+      for value in 0..<40 { second.append(Int64(value * 7_777 % 104_729) * 10_000) }
+      let read = try #require(LatencySample(text: TallyText(first.textLines().joined(separator: "\n"))))
+      #expect(read.count == first.count && read.mean == first.mean)
+      #expect(read.isApproximate == first.isApproximate)
+      #expect(read.percentiles([0.5, 0.9, 0.99]) == first.percentiles([0.5, 0.9, 0.99]))
+      var merged = first
+      merged.append(contentsOf: second)
+      var mergedRead = read
+      mergedRead.exactLimit = limit
+      mergedRead.append(contentsOf: second)
+      #expect(mergedRead.percentiles([0.5, 0.95]) == merged.percentiles([0.5, 0.95]))
+      #expect(mergedRead.mean == merged.mean && mergedRead.maximum == merged.maximum)
+    }
+    #expect(
+      LatencySample(text: TallyText("latency.count 2\nlatency.sum 0 3\nlatency.range 1 2\nlatency.values 1")) == nil)
   }
 }
