@@ -11,6 +11,8 @@ drifts by ±20 %, and a median of three pairs moves by about that much; SyncSim 
 
 Needs SimPy (`pip install simpy`) and a release build (`swift build -c release`).
 usage: python3 Scripts/peer/compare.py [--rounds N] [--seed S]
+
+Each round times SimPy, SyncSim on one thread (--jobs 1) and SyncSim on every core, in turn.
 """
 import argparse
 import csv
@@ -69,10 +71,18 @@ def main():
     scenario["outputs"] = ["summary"]
     with open(summary_only, "w", encoding="utf-8") as handle:
         json.dump(scenario, handle)
-    timed_syncsim = [binary, "run", summary_only, "--seed", str(options.seed), "--out", os.path.join(work, "timed")]
-    pairs = []
+    cores = os.cpu_count() or 1
+    timed_one = [binary, "run", summary_only, "--seed", str(options.seed), "--jobs", "1",
+                 "--out", os.path.join(work, "timed-one")]
+    timed_all = [binary, "run", summary_only, "--seed", str(options.seed), "--jobs", str(cores),
+                 "--out", os.path.join(work, "timed-all")]
+    # Each round times SimPy (one thread), SyncSim on one thread and SyncSim on every core, in
+    # turn: both ratios come from the same rounds, so the machine's drift moves them together.
+    rounds = []
     for _ in range(options.rounds):
-        pairs.append((timed(simpy_command), timed(timed_syncsim)))
+        rounds.append((timed(simpy_command), timed(timed_one), timed(timed_all)))
+    pairs = [(s, a) for s, _, a in rounds]
+    one_thread = sorted(s / o for s, o, _ in rounds)
     simpy = [float(line) for line in open(simpy_latencies) if line.strip()]
     ours = []
     with open(os.path.join(work, "syncsim", "latency.csv"), newline="") as handle:
@@ -85,9 +95,12 @@ def main():
     print(f"latency: SimPy {len(simpy)} deliveries, mean {sum(simpy) / len(simpy):.3f} s; "
           f"SyncSim {len(ours)} visible rows, mean {sum(ours) / len(ours):.3f} s")
     print(f"two-sample KS: D = {d:.4f}, p = {p:.3f}")
-    print(f"wall (whole process, {options.rounds} alternating pairs): SimPy median {median([s for s, _ in pairs]):.2f} s, "
-          f"SyncSim median {median([o for _, o in pairs]):.2f} s; SimPy/SyncSim median {median(ratios):.1f}x "
-          f"(range {ratios[0]:.1f}-{ratios[-1]:.1f})")
+    print(f"wall (whole process, {options.rounds} alternating rounds, {cores} cores): "
+          f"SimPy median {median([s for s, _ in pairs]):.2f} s; "
+          f"SyncSim --jobs 1 median {median([o for _, o, _ in rounds]):.2f} s, "
+          f"SimPy/SyncSim median {median(one_thread):.1f}x (range {one_thread[0]:.1f}-{one_thread[-1]:.1f}); "
+          f"SyncSim --jobs {cores} median {median([o for _, o in pairs]):.2f} s, "
+          f"SimPy/SyncSim median {median(ratios):.1f}x (range {ratios[0]:.1f}-{ratios[-1]:.1f})")
 
 
 if __name__ == "__main__":

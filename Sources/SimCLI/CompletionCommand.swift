@@ -18,7 +18,7 @@ enum CompletionCommand {
       "run",
       [
         "--seed", "--duration", "--out", "--trace", "--accept-large", "--jobs", "--batch-devices", "--one-kernel",
-        "--help",
+        "--shard", "--help",
       ]
     ),
     ("validate", ["--strict", "--estimate", "--accept-large", "--help"]),

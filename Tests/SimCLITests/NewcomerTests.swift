@@ -172,8 +172,9 @@ import Testing
   @Test func completionOffersEveryOptionTheHelpNames() {
     let script = syncsim(["completion", "bash"]).out
     for command in ["run", "validate", "check", "sweep", "merge", "compare", "report", "bench", "swarm"] {
-      // merge's help names `sweep --shard` in its prose, not as an option of its own.
+      // merge's help names `sweep --shard` and `run --shard` in its prose, not as options of its own.
       let help = syncsim([command, "--help"]).out.replacingOccurrences(of: "sweep --shard", with: "")
+        .replacingOccurrences(of: "run --shard", with: "")
       let lines = script.split(separator: "\n").filter { $0.contains("\(command))") }
       let options = Set(
         help.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 })
