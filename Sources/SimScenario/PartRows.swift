@@ -26,7 +26,16 @@ public struct PartRows: Sendable {
 
   /// Whether the world has a CKSyncEngine device: then rows name their devices' clients
   /// (`writerClient`, `observerClient`, `client`), and a Core Data world's files keep their columns.
-  var namesClients: Bool { scenario.spec.devices.contains { $0.client == .syncEngine } }
+  /// Found once: a fleet's rows are written part by part.
+  let namesClients: Bool
+
+  init(scenario: Scenario, seed: UInt64, policyNames: [String], storeStarts: [Int32]) {
+    self.scenario = scenario
+    self.seed = seed
+    self.policyNames = policyNames
+    self.storeStarts = storeStarts
+    namesClients = scenario.spec.devices.contains { $0.client == .syncEngine }
+  }
 
   func client(_ device: DeviceID) -> String { scenario.spec.devices[device.index].client.rawValue }
 
@@ -67,7 +76,6 @@ public struct PartRows: Sendable {
   /// A part's rows of `latency.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func latencyRows<Sink: CSVRowSink>(of part: RunPart, into table: inout Sink) {
     guard let recorder = part.recorder else { return }
-    let namesClients = namesClients
     recorder.forEachLatencyRow { local in
       let row = part.global(local)
       var fields =

@@ -222,7 +222,10 @@ extension World {
   /// has that policy). [A] CKSyncEngine; [RE] `allowFetchAndModifyConcurrently` off
   mutating func decideImmediate(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let store = scheduler.activities[activity.index].store
-    if let group = scheduler.groupPolicyPosition, stores[store.index].runningInGroup > 0 {
+    if let wait = serverWait(activity, at: sim.now) {
+      // A retry-after or back-off the server stated holds what the app starts, too.
+      block(activity, policy: position(of: wait.cause), until: wait.until, sim: &sim)
+    } else if let group = scheduler.groupPolicyPosition, stores[store.index].runningInGroup > 0 {
       block(activity, policy: group, until: nil, recheck: false, sim: &sim)
     } else if !processRuns(owner(of: store)) {
       block(activity, policy: position(of: .suspended), until: nil, recheck: false, sim: &sim)
