@@ -18,6 +18,9 @@ measure() {  # label, command...
 measure "bench fleet, 100,000 devices, 2 jobs" $binary bench fleet --accounts 50000 --jobs 2
 measure "bench fleet, 100,000 devices, 1 job" $binary bench fleet --accounts 50000 --jobs 1
 measure "run fleet-100k.json (summary only)" $binary run Scripts/fleet/fleet-100k.json --out "$out/r100k"
+# Issue 37's throttled container at 100,000 devices (coupled: one kernel). 6.1 s and 711 MiB on
+# 2 cores (2026-11-25).
+measure "run throttle-100k.json (summary only)" $binary run Scripts/fleet/throttle-100k.json --out "$out/t100k"
 if [[ "${1:-}" != "--quick" ]]; then
   measure "bench fleet, 1,000,000 devices" $binary bench fleet --accounts 500000
   measure "run fleet-1m.json (summary only)" $binary run Scripts/fleet/fleet-1m.json --out "$out/r1m"
