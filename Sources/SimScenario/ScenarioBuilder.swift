@@ -113,8 +113,14 @@ struct ScenarioBuilder {
     var outputs = Scenario.outputKinds
     let known = Scenario.outputKinds + Scenario.optionalOutputs
     if let entries = reader.array(top["outputs"], "outputs", maxCount: 8) {
+      var listed = Set<String>()  // membership only
       outputs = entries.enumerated().compactMap { index, entry in
         guard let name = reader.string(entry, ScenarioReader.index("outputs", index)) else { return nil }
+        // A file listed twice is written once (two writers of one file failed the run).
+        guard listed.insert(name).inserted else {
+          reader.warning(ScenarioReader.index("outputs", index), "\"\(name)\" is listed twice; it is written once")
+          return nil
+        }
         guard known.contains(name) else {
           reader.problem(
             ScenarioReader.index("outputs", index), "unknown output \"\(name)\"",

@@ -18,6 +18,24 @@ import Testing
     #expect(CSVTable.number(0.0000015) == "0.000002")
   }
 
+  /// Fuzz case 1775 (seed 1, from realworld-engine-batch-limit): `outputs` listing "activities"
+  /// four times opened four writers of one file, and the run failed to write (exit 73) after
+  /// `validate` had passed it. A file listed twice is now written once, with a warning.
+  @Test func anOutputListedTwiceIsWrittenOnce() throws {
+    try withTemporaryDirectory { directory in
+      let run = try ScenarioRun(
+        #"""
+        {"version": 1, "name": "twice", "duration": "1h", "devices": [{"name": "a"}, {"name": "b"}],
+         "workloads": [{"devices": "a", "editsPerHour": 6}],
+         "outputs": ["summary", "activities", "summary", "activities", "latency", "latency"]}
+        """#, named: "twice", in: directory)
+      #expect(run.code == 0, "\(run.err)")
+      #expect(run.err.contains(#"outputs[3]: warning: "activities" is listed twice; it is written once"#), "\(run.err)")
+      #expect(try run.table("activities.csv").rows.count > 0)
+      #expect(try run.table("latency.csv").rows.count > 0)
+    }
+  }
+
   @Test func durationTotalsSaturateInsteadOfOverflowing() {
     let twoYears = SimDuration.days(730)
     var total = SimDuration.zero
