@@ -58,6 +58,10 @@ public struct World: EventHandler {
   /// Per store of a CKSyncEngine app whose state is written with a lag: what its written state
   /// holds (empty in worlds without one: `SyncEngineState`).
   var engineStates: [SyncEngineState] = []
+  /// Per CKSyncEngine store (by raw id): the fields the app saved outside the engine, and the
+  /// write it saved there, which the engine does not fetch until the app is launched again
+  /// (`saveOutsideEngine`). Looked up only.
+  var engineBlind: [Int32: [(field: Int32, write: WriteID, kept: LocalField)]] = [:]
   /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
   var stampCounter: Int32 = 0
   /// Per write (id 0 unused): its store, the write it replaced there, and its value, while the

@@ -217,6 +217,9 @@ public struct TimelineAction: Sendable {
     case crash
     /// CKSyncEngine's `sendChanges()` / `fetchChanges()`: the app starts a send or a fetch at once.
     case sendChanges, fetchChanges
+    /// A CKSyncEngine app saves a record with its own CloudKit call, not through the engine (as
+    /// UICloudSharingController saves or deletes a CKShare).
+    case saveOutsideEngine
     /// Post `didBecomeActive` once (nil `every`) or every `every` until `until` ([HowTo]).
     /// The app's nudge, once or every `every` until `until`, each repeat delayed by a uniform draw
     /// in [0, `jitter`) from its time on the clock.

@@ -37,6 +37,12 @@ extension ScenarioBuilder {
   func checkClientActions(_ action: TimelineAction.Action, devices: [Int], _ path: String, _ spec: WorldSpec) {
     let clients = Set(devices.map { spec.devices[$0].client })  // membership only
     switch action {
+    case .saveOutsideEngine:
+      if clients.contains(.coreData) {
+        reader.problem(
+          path, "saveOutsideEngine is a CKSyncEngine app's save that bypasses its engine",
+          hint: "name only devices with \"client\": \"syncEngine\"")
+      }
     case .sendChanges, .fetchChanges:
       if clients.contains(.coreData) {
         reader.problem(

@@ -208,6 +208,7 @@ extension ScenarioBuilder {
     "goOffline": .goOffline, "goOnline": .goOnline, "plug": .plug, "unplug": .unplug, "launch": .launch,
     "activate": .activate, "background": .background, "terminate": .terminate, "forceQuit": .forceQuit,
     "crash": .crash, "sendChanges": .sendChanges, "fetchChanges": .fetchChanges,
+    "saveOutsideEngine": .saveOutsideEngine,
     "nudge": .nudge(every: nil, until: nil, jitter: .zero),
   ]
   static let valuedActions = [

@@ -891,7 +891,7 @@ enum ScenarioSchemaTemplate {
                 ]
               },
               "action": {
-                "description": "a name (goOffline, goOnline, plug, unplug, launch, activate, background, terminate, forceQuit, crash, sendChanges, fetchChanges, nudge) or an object with exactly one valued action",
+                "description": "a name (goOffline, goOnline, plug, unplug, launch, activate, background, terminate, forceQuit, crash, sendChanges, fetchChanges, saveOutsideEngine, nudge) or an object with exactly one valued action",
                 "oneOf": [
                   {
                     "enum": [
@@ -907,6 +907,7 @@ enum ScenarioSchemaTemplate {
                       "crash",
                       "sendChanges",
                       "fetchChanges",
+                      "saveOutsideEngine",
                       "nudge"
                     ]
                   },

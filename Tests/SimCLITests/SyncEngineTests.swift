@@ -151,6 +151,51 @@ import Testing
     }
   }
 
+  @Test func aRecordSavedOutsideTheEngineIsNotFetchedUntilRelaunch() throws {
+    try withTemporaryDirectory { directory in
+      // The iPhone's app saves a record with its own CloudKit call at 5 min (as
+      // UICloudSharingController saves a CKShare); the Mac edits at 10 min; the iPhone's app
+      // calls fetchChanges at 15 min, and with `relaunch` is terminated at 40 min and launched at 45.
+      let scenario = { (relaunch: Bool) in
+        #"""
+        {"version": 1, "name": "outside", "duration": "1h",
+         "devices": [{"name": "iphone", "client": "syncEngine"},
+                     {"name": "mac", "client": "syncEngine", "suspendsInBackground": false}],
+         "timeline": [{"at": "60s", "devices": "iphone", "action": {"edit": "insert"}},
+                      {"at": "5m", "devices": "iphone", "action": "saveOutsideEngine"},
+                      {"at": "10m", "devices": "mac", "action": {"edit": "update"}},
+                      {"at": "15m", "devices": "iphone", "action": "fetchChanges"}\#(relaunch
+                        ? #", {"at": "40m", "devices": "iphone", "action": "terminate"}, {"at": "45m", "devices": "iphone", "action": "launch"}"#
+                        : "")],
+         "outputs": ["summary", "latency", "activities"]}
+        """#
+      }
+      let stale = try ScenarioRun(scenario(false), named: "stale", in: directory)
+      let relaunched = try ScenarioRun(scenario(true), named: "relaunched", in: directory)
+      #expect(stale.code == 0 && relaunched.code == 0, "\(stale.err) \(relaunched.err)")
+      // The Mac sees the save at once (committed at 5 min); the Mac's own edit reaches the iPhone.
+      let rows = try stale.table("latency.csv").rows
+      let outside = try #require(rows.first { $0["writer"] == "iphone" && $0["kind"] == "update" })
+      #expect(outside.number("committedAt") == 300)
+      #expect(outside["outcome"] == "visible")
+      #expect(rows.allSatisfy { $0["outcome"] == "visible" })
+      // The iPhone's store never holds it, fetchChanges or not: the run does not converge.
+      #expect(try stale.summary("converged") == 0)
+      // Launched again at 45 min, the engine fetches it: converged 35 min after the last write.
+      #expect(try relaunched.summary("converged") == 1)
+      #expect(try relaunched.summary("convergenceTime") == 35 * 60)
+      let own = try relaunched.table("activities.csv").rows.filter {
+        $0["trigger"] == "manual" && $0["device"] == "iphone"
+      }
+      #expect(own.map { $0["kind"] } == ["export", "import", "import"])
+      // Core Data has no engine to go around.
+      let coreData = try ScenarioRun(
+        #"{"version": 1, "name": "cd", "devices": [{"name": "a"}], "timeline": [{"at": "1m", "devices": "a", "action": "saveOutsideEngine"}]}"#,
+        named: "cd", in: directory)
+      #expect(coreData.code == 65 && coreData.err.contains("bypasses its engine"), "\(coreData.err)")
+    }
+  }
+
   @Test func aPublicDatabaseStoreOnTheEngineIsRefused() throws {
     try withTemporaryDirectory { directory in
       let text = #"""

@@ -149,6 +149,10 @@ extension World {
   /// children whose parent has not arrived yet.
   mutating func applyPage(_ store: StoreID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
     let zone = stores[store.index].zone.index
+    // The engine does not fetch what the app saved outside it, until a relaunch: those fields
+    // keep the store's value while the server holds the app's write (`saveOutsideEngine`).
+    let blind = engineBlind.isEmpty ? nil : engineBlind[store.raw]
+    defer { if let blind { withhold(store, zone: zone, blind) } }
     ensureLocalCapacity(store)
     // Through the store's buffer, without a bounds check per field: `ensureLocalCapacity` made
     // the store as long as the zone's fields.
@@ -179,6 +183,15 @@ extension World {
       }
     }
     orphans[store.index] = still
+  }
+
+  /// Puts back, after a page, the store's values of the fields its engine does not fetch: those
+  /// the page set to the app's write saved outside the engine.
+  mutating func withhold(_ store: StoreID, zone: Int, _ blind: [(field: Int32, write: WriteID, kept: LocalField)]) {
+    // Only where this page brought the write in: a later edit of the store's own stays.
+    for entry in blind where local[store.index][Int(entry.field)].write == entry.write {
+      local[store.index][Int(entry.field)] = entry.kept
+    }
   }
 
   /// Whether the store holds `object` alive (its existence field is 1).

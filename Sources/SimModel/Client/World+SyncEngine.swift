@@ -110,3 +110,75 @@ extension World {
     signal(device, sim: &sim)
   }
 }
+
+extension World {
+  /// The app saves one record of `store` with its own CloudKit call, not through the engine (as
+  /// UICloudSharingController saves or deletes a CKShare): the change commits at the server at
+  /// once, as the app's own modify operation, and reaches the other devices as any change does;
+  /// the store keeps its own value of the field, and its engine does not fetch the app's write,
+  /// not even on `fetchChanges`, until the app is launched again (or another write replaces it).
+  /// [C] sample-cloudkit-sync-engine #17
+  mutating func saveOutsideEngine(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    guard isSyncing(store), stores[store.index].setup == .done, processRuns(owner(of: store)),
+      let object = findObject(store, entity: 0, random: true)
+    else { return }
+    let zone = stores[store.index].zone.index
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    let fields = server.entityFieldCount[Int(server.zones[zone].objects[object.index].entity)]
+    guard fields > 1 else { return }
+    let field = base + 1 + Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(fields - 1)))
+    let value = Int32(truncatingIfNeeded: devices[owner(of: store).index].streams.edit.next() & 0x7FFF_FFFF)
+    let write = newWrite(store, basedOn: server.zones[zone].server[field].write, value: value)
+    sink.observe(
+      .edited(write: write, store: store, object: object, field: Int32(field - base), kind: .update, at: sim.now))
+    sink.observe(.saved(write: write, at: sim.now))
+    // The app's own modify operation: an export of its own, outside dasd and the engine.
+    let activity = ownActivity(.export, store: store, at: sim.now)
+    server.zones[zone].changeCount += 1
+    let sequence = server.zones[zone].changeCount
+    server.zones[zone].changeLog.append(ZoneChange(object: object, token: sequence))
+    server.zones[zone].lastChangeAt = sim.now
+    server.zones[zone].objects[object.index].lastChange = sequence
+    server.zones[zone].objects[object.index].lastStore = store
+    setServerField(zone: zone, field, write: write, value: value)
+    sink.observe(.committed(write: write, activity: activity, sequence: sequence, at: sim.now))
+    sink.observe(
+      .request(
+        store: store, upload: true, records: 1, bytes: recordCost(zone: zone, object: object).record, at: sim.now))
+    sink.observe(.activityFinished(activity: activity, at: sim.now, records: 1, succeeded: true))
+    server.zones[zone].compactChangeLogIfLong()
+    fanOutPush(from: store, sim: &sim)
+    ensureLocalCapacity(store)
+    engineBlind[store.raw, default: []].append((Int32(field), write, local[store.index][field]))
+  }
+
+  /// An activity the app runs itself, outside dasd (its id only: it takes no slot), reported as
+  /// requested and started now; the caller reports its end.
+  mutating func ownActivity(_ kind: ActivityKind, store: StoreID, at now: SimTime) -> ActivityID {
+    let activity = ActivityID(Int(scheduler.nextActivityLogID))
+    scheduler.nextActivityLogID += 1
+    sink.observe(.activityRequested(activity: activity, kind: kind, store: store, trigger: .manual, at: now))
+    sink.observe(.activityStarted(activity: activity, at: now))
+    return activity
+  }
+
+  /// The app was launched again: its engine fetches the writes it did not, those the app saved
+  /// outside it that the server still holds (applied at the launch, reported as an import).
+  mutating func engineRelaunched(_ store: StoreID, at now: SimTime) {
+    guard !engineBlind.isEmpty, let blind = engineBlind.removeValue(forKey: store.raw) else { return }
+    let zone = stores[store.index].zone.index
+    var records: Int32 = 0
+    for entry in blind where server.zones[zone].server[Int(entry.field)].write == entry.write {
+      let field = Int(entry.field)
+      guard !local[store.index][field].dirty else { continue }
+      local[store.index][field] = LocalField(write: entry.write, value: server.zones[zone].server[field].value)
+      records += 1
+    }
+    guard records > 0 else { return }
+    let activity = ownActivity(.import, store: store, at: now)
+    sink.observe(
+      .imported(store: store, activity: activity, token: stores[store.index].appliedToken, records: records, at: now))
+    sink.observe(.activityFinished(activity: activity, at: now, records: records, succeeded: true))
+    updateVisibility(store, at: now)
+  }
+}

@@ -33,7 +33,10 @@ extension World {
       if fetchesOnForeground(store, launched: previous == .notRunning) {
         requestImport(store, trigger: trigger, sim: &sim)
       }
-      if previous == .notRunning { exportHistoryLeftByLastProcess(store, sim: &sim) }
+      if previous == .notRunning {
+        exportHistoryLeftByLastProcess(store, sim: &sim)
+        engineRelaunched(store, at: sim.now)
+      }
       if devices[device.index].traits.app.uiRefresh == .onLaunch {
         stores[store.index].uiToken = stores[store.index].appliedToken
       }
@@ -138,6 +141,8 @@ extension World {
     case .crash: crash(device, sim: &sim)
     case .sendChanges: manualSync(device, send: true, sim: &sim)
     case .fetchChanges: manualSync(device, send: false, sim: &sim)
+    case .saveOutsideEngine:
+      if let store = editTarget(device, storeIndex: storeIndex) { saveOutsideEngine(store, sim: &sim) }
     case .nudge: nudge(index, sim: &sim)
     case .edit(let kind, let entity, let key):
       if let store = editTarget(device, storeIndex: storeIndex) {
