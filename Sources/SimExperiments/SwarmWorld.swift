@@ -8,7 +8,8 @@ struct SwarmWorld {
 
   /// Draws a world: accounts, devices, stores (a shared zone in half the worlds), each device's
   /// sync client (Core Data in half the worlds, CKSyncEngine in a quarter, mixed in a quarter),
-  /// edits before the heal, faults before the heal, and the heal itself.
+  /// edits before the heal, faults before the heal (a CKSyncEngine app's save outside its engine,
+  /// then a relaunch, on a fifth of those devices), and the heal itself.
   static func draw(_ random: inout RandomStream, name: String) -> SwarmWorld {
     let heal = Swarm.healAt.seconds
     let accounts = 1 + Int(random.nextInt(below: 3))
@@ -90,6 +91,15 @@ struct SwarmWorld {
           time,
           "{\"at\": \(at(time)), \"devices\": \"\(device)\", \"action\": {\"toggleSync\": {\"removeStoreFirst\": \(remove)}}}"
         ))
+    }
+    // A CKSyncEngine app saves a record outside its engine, then is relaunched (the engine takes
+    // the record only then: docs/sync-engine.md).
+    for device in engineDevices where random.bernoulli(0.2) {
+      let time = random.uniform(120, heal - 600)
+      for (offset, action) in [(0.0, "saveOutsideEngine"), (60.0, "terminate"), (120.0, "launch")] {
+        timeline.append(
+          (time + offset, "{\"at\": \(at(time + offset)), \"devices\": \"\(device)\", \"action\": \"\(action)\"}"))
+      }
     }
     // Thermal pressure on one device, with the thermal policy in the set (off by default).
     var thermal = false

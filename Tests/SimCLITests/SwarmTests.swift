@@ -35,7 +35,9 @@ import Testing
     #expect(engine.count > 60 && engine.count < 140, "\(engine.count) of 200")
     #expect(!mixed.isEmpty)
     #expect(engine.allSatisfy { $0.contains("fetchChanges") })
-    for world in engine.prefix(30) {
+    let outside = engine.filter { $0.contains("saveOutsideEngine") }
+    #expect(outside.count > 5 && outside.count < engine.count, "\(outside.count) of \(engine.count)")
+    for world in engine.prefix(20) + outside.prefix(10) {
       let result = Swarm.check(world)
       #expect(result.failures.isEmpty, "\(result.failures)")
       #expect(result.checks > 0)
