@@ -3,7 +3,7 @@ import SimKernel
 /// The sync client a store runs: what decides when to send and fetch, over the shared CloudKit
 /// server, push service and system scheduler.
 ///
-/// The world reaches a store's client only through the entry points below, each a switch on the
+/// The world reaches a store's client through the entry points below, each a switch on the
 /// store's client. Both clients send through activities of kind `export` and fetch through
 /// `import`, so results name their stages alike; what differs is when they start and how a send
 /// takes failures (`exportStep` against `sendStep`).
@@ -48,6 +48,15 @@ extension World {
       } else {
         importStep(activity, .answered, sim: &sim)
       }
+    }
+  }
+
+  /// The app left the foreground: Core Data asks for its deactivation export; CKSyncEngine sends
+  /// only if the app calls `sendChanges` on resign.
+  mutating func clientResigned(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    switch stores[store.index].client {
+    case .coreData: requestExport(store, trigger: .appDeactivation, sim: &sim)
+    case .syncEngine: engineResigned(store, sim: &sim)
     }
   }
 

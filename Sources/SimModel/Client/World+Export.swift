@@ -240,11 +240,18 @@ extension World {
     var committed = Set<Change>()
     for index in 0..<committedEnd { committed.insert(plans[activity.index].entries[index]) }
     let covered = min(Int(scheduler.activities[activity.index].historyCovered), Int(stores[store.index].savedCount))
+    removeSavedChanges(store, in: 0..<covered) { committed.contains($0) }
+  }
+
+  /// Removes from the store's history the saved changes within `range` (positions among the
+  /// saved ones) for which `removes` is true, keeping the order of the rest.
+  mutating func removeSavedChanges(_ store: StoreID, in range: Range<Int>, where removes: (Change) -> Bool) {
+    let range = range.clamped(to: 0..<Int(stores[store.index].savedCount))
     var removed = 0
     history[store.index].withMutableRows { rows in
-      var kept = 0
-      for index in rows.indices {
-        if index < covered && committed.contains(rows[index]) {
+      var kept = range.lowerBound
+      for index in range.lowerBound..<rows.count {
+        if range.contains(index) && removes(rows[index]) {
           removed += 1
           continue
         }
@@ -317,18 +324,13 @@ extension World {
       let change = plans[activity.index].entries[index]
       let publicDelete = server.zones[zone].scope == .public && change.field == 0 && writes[change.write].value == 0
       if change.object != lastObject && !publicDelete {
-        server.zones[zone].changeCount += 1
-        sequence = server.zones[zone].changeCount
-        server.zones[zone].changeLog.append(ZoneChange(object: change.object, token: sequence))
-        server.zones[zone].lastChangeAt = now
+        sequence = server.zones[zone].recordChange(of: change.object, by: store, at: now)
         lastObject = change.object
         let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
         if server.zones[zone].server[base].write == .none && change.field < 0 {
           let cost = recordCost(zone: zone, object: change.object)
           server.accounts[Int(server.zones[zone].ownerAccount)].usageBytes += cost.record + cost.assets
         }
-        server.zones[zone].objects[change.object.index].lastChange = sequence
-        server.zones[zone].objects[change.object.index].lastStore = store
         if spec.server.savePolicy == .allKeys { commitWholeRecord(store, zone: zone, object: change.object) }
       }
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)

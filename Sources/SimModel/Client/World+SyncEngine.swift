@@ -72,23 +72,12 @@ extension World {
     let boundary = engineStates[store.index].writtenThrough
     let running = stores[store.index].runningExport
     let from = running.exists ? Int(scheduler.activities[running.index].historyCovered) : 0
-    let saved = Int(stores[store.index].savedCount)
-    var removed = 0
-    history[store.index].withMutableRows { rows in
-      var kept = from
-      for index in from..<rows.count {
-        let change = rows[index]
-        if index < saved && change.write != .none && change.write.raw >= boundary {
-          sink.observe(.lostWrite(write: change.write, reason: .stateNotPersisted, at: now))
-          removed += 1
-          continue
-        }
-        rows[kept] = change
-        kept += 1
-      }
+    let sink = sink
+    removeSavedChanges(store, in: from..<Int(stores[store.index].savedCount)) { change in
+      guard change.write != .none && change.write.raw >= boundary else { return false }
+      sink.observe(.lostWrite(write: change.write, reason: .stateNotPersisted, at: now))
+      return true
     }
-    history[store.index].removeLast(removed)
-    stores[store.index].savedCount -= Int32(removed)
     engineStates[store.index].writePending = false
     engineStates[store.index].writtenThrough = engineStates[store.index].savedThrough
   }
@@ -134,12 +123,7 @@ extension World {
     sink.observe(.saved(write: write, at: sim.now))
     // The app's own modify operation: an export of its own, outside dasd and the engine.
     let activity = ownActivity(.export, store: store, at: sim.now)
-    server.zones[zone].changeCount += 1
-    let sequence = server.zones[zone].changeCount
-    server.zones[zone].changeLog.append(ZoneChange(object: object, token: sequence))
-    server.zones[zone].lastChangeAt = sim.now
-    server.zones[zone].objects[object.index].lastChange = sequence
-    server.zones[zone].objects[object.index].lastStore = store
+    let sequence = server.zones[zone].recordChange(of: object, by: store, at: sim.now)
     setServerField(zone: zone, field, write: write, value: value)
     sink.observe(.committed(write: write, activity: activity, sequence: sequence, at: sim.now))
     sink.observe(

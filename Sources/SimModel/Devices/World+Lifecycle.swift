@@ -79,7 +79,7 @@ extension World {
     setAppState(device, .background, at: sim.now)
     for store in storeIDs(of: device) where isSyncing(store) {
       if devices[device.index].traits.app.savePolicy == .onBackground { save(store, sim: &sim) }
-      requestExport(store, trigger: .appDeactivation, sim: &sim)
+      clientResigned(store, sim: &sim)
       if spec.polling.appUseClock { pausePoll(store, sim: &sim) }
     }
     startGracePeriod(

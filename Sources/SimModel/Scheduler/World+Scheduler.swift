@@ -13,10 +13,6 @@ extension World {
     _ store: StoreID, trigger: ActivityTrigger, immediate: Bool = false, sim: inout Simulation<ModelEvent>
   ) {
     guard isSyncing(store) else { return }
-    if stores[store.index].client == .syncEngine && trigger == .appDeactivation && !immediate {
-      engineResigned(store, sim: &sim)
-      return
-    }
     guard stores[store.index].setup == .done else {
       stores[store.index].exportAfterSetup = true
       beginSetup(store, sim: &sim)

@@ -56,6 +56,17 @@ extension ZoneState {
 
   /// Drops every change that is not its record's latest, once they are as many as the records
   /// and a margin (amortised: the log at least halves each time).
+  /// Records a new change of `object` by `store` at `now`: the next sequence in the change log,
+  /// which it returns, as the object's last change.
+  mutating func recordChange(of object: ObjectID, by store: StoreID, at now: SimTime) -> Int32 {
+    changeCount += 1
+    changeLog.append(ZoneChange(object: object, token: changeCount))
+    lastChangeAt = now
+    objects[object.index].lastChange = changeCount
+    objects[object.index].lastStore = store
+    return changeCount
+  }
+
   mutating func compactChangeLogIfLong() {
     guard changeLog.count > 2 * objects.count + 1024 else { return }
     var kept = 0
