@@ -58,6 +58,7 @@ extension ZoneState {
   /// and a margin (amortised: the log at least halves each time).
   /// Records a new change of `object` by `store` at `now`: the next sequence in the change log,
   /// which it returns, as the object's last change.
+  @inline(__always)
   mutating func recordChange(of object: ObjectID, by store: StoreID, at now: SimTime) -> Int32 {
     changeCount += 1
     changeLog.append(ZoneChange(object: object, token: changeCount))
