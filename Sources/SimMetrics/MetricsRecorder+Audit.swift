@@ -16,7 +16,9 @@ extension MetricsRecorder {
           "row of write \(row.write.raw) on device \(row.observer.raw) (\(row.outcome.rawValue)): \(what)")
       }
     }
+    var reference = RowTally()
     forEachLatencyRow { row in
+      reference.add(row)
       guard row.knownStages > 0 else { return }
       checks += 1
       var sum = SimDuration.zero
@@ -58,6 +60,41 @@ extension MetricsRecorder {
         }
       }
     }
+    checks += 1
+    if let difference = rowTally().difference(from: reference) {
+      failures.append("the summary's tally of the rows differs from the rows: \(difference)")
+    }
     return (checks, failures)
+  }
+}
+
+extension MetricsRecorder.RowTally {
+  /// Adds one row as the summary counts it (the reference `rowTally()` is checked against).
+  mutating func add(_ row: LatencyRow) {
+    rowCount += 1
+    if row.outcome == .hidden { hiddenRows += 1 }
+    if row.outcome == .notVisible { notVisibleRows += 1 }
+    guard row.outcome == .visible else { return }
+    for index in stageSums.indices { stageSums[index] += Int128(row.stages[index].nanoseconds) }
+    if let latency = row.latency { latencies.append(latency.nanoseconds) }
+  }
+
+  /// What differs from `other` (counts, stage sums, the latencies' count, extremes, mean and
+  /// percentiles), or nil.
+  func difference(from other: Self) -> String? {
+    if rowCount != other.rowCount { return "rows \(rowCount) vs \(other.rowCount)" }
+    if hiddenRows != other.hiddenRows { return "hidden rows \(hiddenRows) vs \(other.hiddenRows)" }
+    if notVisibleRows != other.notVisibleRows { return "rows not visible \(notVisibleRows) vs \(other.notVisibleRows)" }
+    if let stage = stageSums.indices.first(where: { stageSums[$0] != other.stageSums[$0] }) {
+      return "stage \(LatencyRow.stageNames[stage]) sums to \(stageSums[stage]) vs \(other.stageSums[stage]) ns"
+    }
+    let probes = [0.01, 0.5, 0.9, 0.95, 0.99, 1]
+    if latencies.count != other.latencies.count || latencies.minimum != other.latencies.minimum
+      || latencies.maximum != other.latencies.maximum || latencies.mean != other.latencies.mean
+      || latencies.percentiles(probes) != other.latencies.percentiles(probes)
+    {
+      return "latencies differ (\(latencies.count) vs \(other.latencies.count) values)"
+    }
+    return nil
   }
 }

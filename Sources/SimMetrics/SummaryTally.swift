@@ -36,15 +36,13 @@ public struct SummaryTally: Sendable {
     policyNames = recorder.policyNames
     reportedErrors = recorder.reportedErrors
     self.events = events
-    // One pass over the rows (a large run has millions): latencies, stage sums, outcome counts.
-    recorder.forEachLatencyRow { row in
-      rowCount += 1
-      if row.outcome == .hidden { hiddenRows += 1 }
-      if row.outcome == .notVisible { notVisibleRows += 1 }
-      guard row.outcome == .visible else { return }
-      for index in stageSums.indices { stageSums[index] += Int128(row.stages[index].nanoseconds) }
-      if let latency = row.latency { latencies.append(latency.nanoseconds) }
-    }
+    // The rows' contributions, without building the rows (a large run has hundreds of millions).
+    let rows = recorder.rowTally()
+    rowCount = rows.rowCount
+    hiddenRows = rows.hiddenRows
+    notVisibleRows = rows.notVisibleRows
+    stageSums = rows.stageSums
+    latencies = rows.latencies
     converged = recorder.converged
     lastEditAt = recorder.lastEditAt
     lastStoreChangeAt = recorder.lastStoreChangeAt

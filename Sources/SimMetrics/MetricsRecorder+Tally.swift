@@ -1,0 +1,166 @@
+import SimKernel
+import SimModel
+
+extension MetricsRecorder {
+  /// What every (write, observer) row adds to the summary: how many rows there are, how many are
+  /// hidden or not visible, and the visible rows' stage sums and latencies.
+  struct RowTally {
+    var rowCount = 0
+    var hiddenRows = 0
+    var notVisibleRows = 0
+    var stageSums = [Int128](repeating: 0, count: LatencyRow.stageNames.count)
+    var latencies = LatencySample()
+  }
+
+  /// The rows' contributions to the summary, without building the rows: the same counts, sums and
+  /// latencies as a pass over `forEachLatencyRow`, in a few integer operations a row.
+  ///
+  /// A public-database app or a large shared zone has writes × readers rows (a day of 1,000
+  /// authors and 99,000 readers has 240 million), and building each row, with its stuck cause and
+  /// activity references, cost most of such a run. The summary needs none of that. A row's fate is
+  /// decided by its write alone unless the write was committed (then it is hidden, a public
+  /// delete's ghost, or visible when the observer's running maximum of imported and then of
+  /// visible tokens first reaches the write's sequence), so the committed writes of a zone are
+  /// sorted by sequence once, and each observer walks them beside its imports and UI refreshes
+  /// with two cursors that only move forward.
+  func rowTally() -> RowTally {
+    var tally = RowTally()
+    let sameDevice = storesOfSameDevice()
+    var committedByZone = [[Int32]](repeating: [], count: zoneStores.count)
+    var publicDeletes: [Int32] = []
+    for (index, write) in writes.enumerated() {
+      let zone = Int(storeZone[write.store.index])
+      guard zone >= 0 else { continue }
+      tally.rowCount += zoneStores[zone].count - Int(sameDevice[write.store.index])
+      guard !write.superseded, !write.lostUpdate, !write.lost, write.savedAt != nil, write.committedAt != nil,
+        write.activity.exists
+      else { continue }
+      if write.kind == .delete && storeIsPublic[write.store.index] {
+        publicDeletes.append(Int32(index))
+      } else {
+        committedByZone[zone].append(Int32(index))
+      }
+    }
+    // A public delete never reaches a reader: every row of it is hidden or not visible.
+    for index in publicDeletes {
+      let write = writes[Int(index)]
+      let zone = Int(storeZone[write.store.index])
+      let writer = storeDevice[write.store.index]
+      for observer in zoneStores[zone] where storeDevice[observer.index] != writer {
+        if isHidden(observer, write.object) { tally.hiddenRows += 1 } else { tally.notVisibleRows += 1 }
+      }
+    }
+    for zone in committedByZone.indices where !committedByZone[zone].isEmpty {
+      tallyZone(zone, writes: committedByZone[zone], into: &tally)
+    }
+    return tally
+  }
+
+  /// Per store, how many stores of its zone its device has (itself included): the rows of a
+  /// write in that store are its zone's stores less these.
+  func storesOfSameDevice() -> [Int32] {
+    var result = [Int32](repeating: 0, count: storeDevice.count)
+    var perDevice = [Int32](repeating: 0, count: (storeDevice.map(\.index).max() ?? -1) + 1)
+    for stores in zoneStores {
+      for store in stores { perDevice[storeDevice[store.index].index] += 1 }
+      for store in stores { result[store.index] = perDevice[storeDevice[store.index].index] }
+      for store in stores { perDevice[storeDevice[store.index].index] = 0 }
+    }
+    return result
+  }
+
+  /// Whether an import left `object` out of `store` for its newer model version.
+  @inline(__always)
+  func isHidden(_ store: StoreID, _ object: ObjectID) -> Bool {
+    !hidden.isEmpty && hidden.contains(Int64(store.raw) << 32 | Int64(object.raw))
+  }
+
+  /// The rows of one zone's committed writes (indices into `writes`), observer by observer.
+  func tallyZone(_ zone: Int, writes indices: [Int32], into tally: inout RowTally) {
+    // The writes in sequence order, as flat columns.
+    let order = indices.sorted { (writes[Int($0)].sequence, $0) < (writes[Int($1)].sequence, $1) }
+    let count = order.count
+    var sequence = [Int32](repeating: 0, count: count)
+    var edited = [Int64](repeating: 0, count: count)
+    var committed = [Int64](repeating: 0, count: count)
+    var writer = [Int32](repeating: 0, count: count)
+    var objects = [ObjectID](repeating: ObjectID(0), count: count)
+    var exportStages = [(save: Int64, schedule: Int64, upload: Int64)](repeating: (0, 0, 0), count: count)
+    for (slot, index) in order.enumerated() {
+      let write = writes[Int(index)]
+      let committedAt = write.committedAt!
+      let saved = write.savedAt!
+      let exportStart = activities[write.activity.index].startedAt ?? committedAt
+      sequence[slot] = write.sequence
+      edited[slot] = write.editedAt.nanoseconds
+      committed[slot] = committedAt.nanoseconds
+      writer[slot] = storeDevice[write.store.index].raw
+      objects[slot] = write.object
+      exportStages[slot] = (
+        (saved - write.editedAt).nanoseconds, (exportStart - saved).nanoseconds, (committedAt - exportStart).nanoseconds
+      )
+    }
+    // Per observer: its imports' running maximum token, request, start and end; its UI
+    // refreshes' running maximum token and time. Kept across observers for their capacity.
+    var importReach: [Int32] = []
+    var importRequested: [Int64] = []
+    var importStarted: [Int64] = []
+    var importEnded: [Int64] = []
+    var visibleReach: [Int32] = []
+    var visibleAt: [Int64] = []
+    let checksHidden = !hidden.isEmpty
+    for observer in zoneStores[zone] {
+      importReach.removeAll(keepingCapacity: true)
+      importRequested.removeAll(keepingCapacity: true)
+      importStarted.removeAll(keepingCapacity: true)
+      importEnded.removeAll(keepingCapacity: true)
+      visibleReach.removeAll(keepingCapacity: true)
+      visibleAt.removeAll(keepingCapacity: true)
+      var highest = Int32.min
+      for entry in imports[observer.index] {
+        highest = max(highest, entry.token)
+        let activity = activities[entry.activity.index]
+        importReach.append(highest)
+        importRequested.append(activity.requestedAt.nanoseconds)
+        importStarted.append(activity.startedAt?.nanoseconds ?? .min)
+        importEnded.append(entry.at.nanoseconds)
+      }
+      highest = .min
+      for entry in visibility[observer.index] {
+        highest = max(highest, entry.token)
+        visibleReach.append(highest)
+        visibleAt.append(entry.at.nanoseconds)
+      }
+      let device = storeDevice[observer.index].raw
+      var (imported, seen) = (0, 0)
+      var (notify, importSchedule, download, ui) = (Int128(0), Int128(0), Int128(0), Int128(0))
+      var (save, exportSchedule, upload) = (Int128(0), Int128(0), Int128(0))
+      for slot in 0..<count where writer[slot] != device {
+        if checksHidden && isHidden(observer, objects[slot]) {
+          tally.hiddenRows += 1
+          continue
+        }
+        let token = sequence[slot]
+        while imported < importReach.count && importReach[imported] < token { imported += 1 }
+        while seen < visibleReach.count && visibleReach[seen] < token { seen += 1 }
+        guard imported < importReach.count, seen < visibleReach.count else {
+          tally.notVisibleRows += 1
+          continue
+        }
+        let notified = max(committed[slot], importRequested[imported])
+        let importStart = max(notified, importStarted[imported])
+        notify += Int128(notified - committed[slot])
+        importSchedule += Int128(importStart - notified)
+        download += Int128(importEnded[imported] - importStart)
+        ui += Int128(visibleAt[seen] - importEnded[imported])
+        save += Int128(exportStages[slot].save)
+        exportSchedule += Int128(exportStages[slot].schedule)
+        upload += Int128(exportStages[slot].upload)
+        tally.latencies.append(visibleAt[seen] - edited[slot])
+      }
+      for (stage, sum) in [save, exportSchedule, upload, notify, importSchedule, download, ui].enumerated() {
+        tally.stageSums[stage] += sum
+      }
+    }
+  }
+}
