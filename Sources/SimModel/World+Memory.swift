@@ -39,6 +39,11 @@ extension World {
     for index in stores.indices {
       records += bytes(local[index]) + bytes(history[index])
     }
+    // Read-only stores' logged pages stand for their copies; their zones keep every change and set.
+    for pages in appliedPages { records += bytes(pages) }
+    for zone in server.zones.indices {
+      records += bytes(server.zones[zone].allChanges) + bytes(server.zones[zone].fieldSets)
+    }
     records += writes.bytes
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }

@@ -64,6 +64,13 @@ public struct World: EventHandler {
   var engineBlind: [Int32: [(field: Int32, write: WriteID, kept: LocalField)]] = [:]
   /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
   var stampCounter: Int32 = 0
+  /// Per store, whether its copy is replayed rather than kept (`World+ReadOnlyStores`); empty
+  /// when no store is read-only. Then each store's logged pages, its running import's query, and
+  /// what the end of the run reads of its copy.
+  var readOnly: [Bool] = []
+  var appliedPages: [[AppliedPage]] = []
+  var readOnlyQueries: [AppliedPage] = []
+  var readOnlyEnds: [ReadOnlyEnd] = []
   /// Per write (id 0 unused): its store, the write it replaced there, and its value, while the
   /// world can still read it (`WriteTable`).
   var writes = WriteTable()
@@ -93,6 +100,7 @@ public struct World: EventHandler {
       engineStates = [SyncEngineState](repeating: SyncEngineState(), count: stores.count)
     }
     buildTimeline()
+    markReadOnlyStores()
     reserveRecordCapacity()
   }
 

@@ -101,6 +101,7 @@ extension World {
       zone: zone, after: stores[store.index].importedToken, upTo: snapshot, maxVersion: version,
       into: &importQueues[activity.index], hidden: &hidden)
     for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
+    if isReadOnly(store) { noteReadOnlyQuery(store, after: stores[store.index].importedToken, snapshot: snapshot) }
     let records = importQueues[activity.index].count
     scheduler.activities[activity.index].records = Int32(records)
     scheduler.activities[activity.index].bytes = bytes
@@ -146,7 +147,7 @@ extension World {
       break  // a fetch has no records of its own to fail
     }
     let page = nextPage(activity)
-    applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
+    applyOrLogPage(activity, store, first: page.first, records: page.records, at: sim.now)
     sink.observe(.request(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
     scheduler.activities[activity.index].pagesLeft -= 1
     if scheduler.activities[activity.index].pagesLeft > 0 {

@@ -14,6 +14,10 @@ extension World {
     for (index, store) in stores.enumerated() where store.zone.exists {
       if !history[index].isEmpty { return false }
       if store.pendingExport.exists || store.runningExport.exists || store.disabled { return false }
+      if isReadOnly(StoreID(index)) {
+        if !readOnlyEnds[index].converged { return false }
+        continue
+      }
       let zone = store.zone.index
       let stored = local[index].count
       for field in 0..<Int(server.zones[zone].fieldCount)

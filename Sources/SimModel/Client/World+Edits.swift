@@ -166,6 +166,8 @@ extension World {
       local[index].withRows(local[index].indices) { rows in for field in rows { live.append(field.write.raw) } }
     }
     for zone in server.zones.indices {
+      // A read-only store's copy, when replayed, holds writes the zone once set.
+      for set in server.zones[zone].fieldSets { live.append(set.write.raw) }
       server.zones[zone].server.withRows(server.zones[zone].server.indices) { rows in
         for field in rows { live.append(field.write.raw) }
       }
@@ -181,6 +183,7 @@ extension World {
   }
 
   mutating func ensureLocalCapacity(_ store: StoreID) {
+    if isReadOnly(store) { keepCopy(store) }
     let needed = Int(server.zones[stores[store.index].zone.index].fieldCount)
     let have = local[store.index].count
     if have < needed {

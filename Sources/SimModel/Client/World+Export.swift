@@ -370,5 +370,8 @@ extension World {
       sink.observe(.lostUpdate(write: previous, by: write))
     }
     server.zones[zone].server[field] = ServerField(write: write, value: value)
+    if server.zones[zone].keepsHistory {
+      server.zones[zone].fieldSets.append(FieldSet(field: Int32(field), write: write, value: value))
+    }
   }
 }

@@ -8,9 +8,13 @@ extension World {
     sink.observe(.reset(store: store, reason: reason, at: sim.now))
     cancelPendingActivities(store, reason: .reset, sim: &sim)
     stores[store.index].resetting = true
-    ensureLocalCapacity(store)
-    for field in local[store.index].indices where !local[store.index][field].dirty {
-      local[store.index][field] = LocalField()
+    if isReadOnly(store) {
+      wipeReadOnlyCopy(store)
+    } else {
+      ensureLocalCapacity(store)
+      for field in local[store.index].indices where !local[store.index][field].dirty {
+        local[store.index][field] = LocalField()
+      }
     }
     stores[store.index].importedToken = 0
     stores[store.index].holdsToken = false
@@ -163,6 +167,7 @@ extension World {
         }
       }
     }
+    for index in readOnlyEnds.indices where readOnly[index] { state.ghosts += readOnlyEnds[index].ghosts }
     for zone in server.zones.indices {
       var seen = Set<Int32>()  // membership only
       for object in 0..<server.zones[zone].objects.count {

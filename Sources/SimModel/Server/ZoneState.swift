@@ -22,6 +22,14 @@ struct ZoneState: ~Copyable {
   var changeLog = RowBuffer<ZoneChange>()
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
+  /// Whether the zone keeps every change and every field the server set, in order: what the
+  /// copies of its read-only stores are replayed from (`World+ReadOnlyStores`). Only a zone
+  /// with such stores keeps them; they grow with writes, not with readers.
+  var keepsHistory = false
+  /// Every change, in token order (never compacted).
+  var allChanges: [ZoneChange] = []
+  /// Every field the server set, in order: a set's position is the zone's set counter then.
+  var fieldSets: [FieldSet] = []
 
   init(scope: DatabaseScope) { self.scope = scope }
 }
@@ -30,6 +38,13 @@ struct ZoneState: ~Copyable {
 struct ServerField: BitwiseCopyable {
   var write = WriteID.none
   var value: Int32 = 0
+}
+
+/// A field the server set: the field, and the write and value it then held.
+struct FieldSet: BitwiseCopyable {
+  var field: Int32
+  var write: WriteID
+  var value: Int32
 }
 
 /// One change of a zone at the server: the object it touched and its token (when it was made
@@ -62,6 +77,7 @@ extension ZoneState {
   mutating func recordChange(of object: ObjectID, by store: StoreID, at now: SimTime) -> Int32 {
     changeCount += 1
     changeLog.append(ZoneChange(object: object, token: changeCount))
+    if keepsHistory { allChanges.append(ZoneChange(object: object, token: changeCount)) }
     lastChangeAt = now
     objects[object.index].lastChange = changeCount
     objects[object.index].lastStore = store
