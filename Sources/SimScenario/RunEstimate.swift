@@ -13,6 +13,8 @@ import SimModel
 public struct RunEstimate: Sendable, Equatable {
   public var writes: Double
   public var rows: Double
+  /// The rows of public-database writes, which readers fetch at polls.
+  public var polledRows: Double = 0
   public var heldRecords: Double
   public var events: Double
   public var memoryBytes: Double
@@ -86,6 +88,12 @@ public struct RunEstimate: Sendable, Equatable {
     let layout = spec.zoneLayout()
     var storesInZone = [Double](repeating: 0, count: layout.zones.count)
     for zone in layout.storeZones where zone >= 0 { storesInZone[Int(zone)] += 1 }
+    // Stores that keep a copy of their zone: a read-only store replays its copy instead.
+    let readOnly = spec.readOnlyStores(storeZones: layout.storeZones, zoneScopes: layout.zones.map(\.scope))
+    var copiesInZone = storesInZone
+    for (store, zone) in layout.storeZones.enumerated() where zone >= 0 && readOnly[store] {
+      copiesInZone[Int(zone)] -= 1
+    }
     // Per device: its edits (workload and scripted) and bulk inserts, and the objects they make.
     let counts = EditCounts(spec)
     let (editsByDevice, bulkByDevice, objectsByDevice) = (counts.edits, counts.bulk, counts.objects)
@@ -93,6 +101,7 @@ public struct RunEstimate: Sendable, Equatable {
     var objectsInZone = [Double](repeating: 0, count: layout.zones.count)
     var rows = 0.0
     var pushedRows = 0.0
+    var polledRows = 0.0
     var firstStore = 0
     // Per device, its rows and pushed rows, and the records its objects make in its zone's stores.
     var rowsByDevice = [Double](repeating: 0, count: spec.devices.count)
@@ -110,14 +119,17 @@ public struct RunEstimate: Sendable, Equatable {
       if layout.zones[Int(zone)].scope != .public {
         pushedRowsByDevice[index] = editsByDevice[index] * observers
         pushedRows += pushedRowsByDevice[index]
+      } else {
+        polledRows += rowsByDevice[index]
       }
       objectsInZone[Int(zone)] += objectsByDevice[index]
-      heldByDevice[index] = objectsByDevice[index] * storesInZone[Int(zone)]
+      heldByDevice[index] = objectsByDevice[index] * copiesInZone[Int(zone)]
     }
     let edits = editsByDevice.reduce(0, +)
     writes = edits + bulkByDevice.reduce(0, +)
     self.rows = rows
-    heldRecords = zip(storesInZone, objectsInZone).reduce(0) { $0 + $1.0 * $1.1 }
+    self.polledRows = polledRows
+    heldRecords = zip(copiesInZone, objectsInZone).reduce(0) { $0 + $1.0 * $1.1 }
     let deviceHours = Double(spec.devices.count) * hours
     let timed = Self.timedEvents(spec, layout: layout)
     var events =
@@ -130,8 +142,13 @@ public struct RunEstimate: Sendable, Equatable {
     }
     let perEvent = Cost.bytesPerEvent + (scenario.outputs.contains("latency") ? Cost.bytesPerEventWithLatency : 0)
     self.events = events
+    // A row of a pushed zone brings its observer an import and a UI refresh (their bookkeeping is
+    // the row's cost); a public-database row does not, as readers import at polls: the summary
+    // tallies it without keeping it, past the latency it keeps (exact values up to their limit).
     memoryBytes =
-      Cost.baseBytes + Cost.bytesPerRow * rows + perEvent * events + Cost.bytesPerThrottledRetry * retries + Cost
+      Cost.baseBytes + Cost.bytesPerRow * (rows - polledRows) + Cost.bytesPerPartitionedRow
+      * min(polledRows, Double(LatencySample.defaultExactLimit)) + perEvent * events + Cost.bytesPerThrottledRetry
+      * retries + Cost
       .bytesPerHeldRecord * heldRecords
       + Cost.bytesPerWrite * writes
     var output = 2048.0
@@ -235,7 +252,7 @@ public struct RunEstimate: Sendable, Equatable {
     if memoryBytes > Limits.memoryBytes {
       // Name the part that dominates: rows grow with devices per zone × writes; held records with
       // stores per zone × objects; the rest with the duration.
-      let rowsShare = Cost.bytesPerRow * rows + Cost.bytesPerEvent * Cost.eventsPerRow * rows
+      let rowsShare = Cost.bytesPerRow * (rows - polledRows) + Cost.bytesPerEvent * Cost.eventsPerRow * rows
       let path =
         rowsShare > memoryBytes / 2
         ? "devices" : heldRecords * Cost.bytesPerHeldRecord > memoryBytes / 2 ? "workloads" : "duration"

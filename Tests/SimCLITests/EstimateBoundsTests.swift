@@ -138,3 +138,25 @@ import Testing
     #expect(stalled > 27 * 86_400, "the stall's wait is the quota's: \(stalled) s")
   }
 }
+
+/// Issue 37: a public-database app's readers keep no copies and their rows no bookkeeping, so a
+/// hundred thousand installs are estimated at what they take (416 MB measured) and run.
+@Suite struct PublicEstimateTests {
+  @Test func readersHoldNoRecordsAndAHundredThousandInstallsAreNotRefused() throws {
+    let file = packageRoot + "/Scripts/fleet/public-100k.json"
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+    let (scenario, problems) = try ScenarioDecoder.decode(bytes, file: file)
+    #expect(problems.isEmpty)
+    let estimate = RunEstimate(scenario)
+    #expect(estimate.problems(file: file).isEmpty)
+    #expect(estimate.memoryBytes < 1e9, "\(estimate.memoryBytes) B")
+    #expect(estimate.polledRows == estimate.rows && estimate.rows > 2e8)
+    // Only the 1,000 authors hold copies: about 1,900 records each.
+    #expect(estimate.heldRecords > 1e6 && estimate.heldRecords < 3e6, "\(estimate.heldRecords)")
+    // Without replayed copies every reader holds them all (6.5 GB measured).
+    var kept = scenario
+    kept.spec.replaysReadOnlyStores = false
+    #expect(RunEstimate(kept).heldRecords > 1e8)
+    #expect(RunEstimate(kept).memoryBytes > 3e9)
+  }
+}

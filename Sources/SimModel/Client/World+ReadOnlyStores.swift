@@ -11,30 +11,14 @@ import SimKernel
 /// and the page's records are the import's queue, rebuilt from the zone's changes and which
 /// records were live when it was asked.
 extension World {
-  /// Marks the stores that can be replayed: a public-database store of a Core Data device with no
-  /// workload and no timeline action that writes, no deduplication, and a model version no
-  /// record can exceed (so no import hides a record from it). Not when objects are reported.
+  /// Marks the stores whose copies are replayed (`WorldSpec.readOnlyStores`), and makes their
+  /// zones keep their history.
   mutating func markReadOnlyStores() {
-    guard spec.replaysReadOnlyStores, !spec.reportObjects else { return }
-    let newestVersion = spec.devices.map(\.modelVersion).max() ?? 1
-    var writes = [Bool](repeating: false, count: spec.devices.count)
-    for action in spec.timeline {
-      switch action.action {
-      case .edit, .bulkInsert, .saveOutsideEngine, .toggleSync: for device in action.devices { writes[device] = true }
-      default: break
-      }
-    }
-    var marked = [Bool](repeating: false, count: stores.count)
-    for index in stores.indices where stores[index].zone.exists {
-      let zone = stores[index].zone.index
-      let device = spec.devices[stores[index].device.index]
-      guard server.zones[zone].scope == .public, device.workload == nil, !writes[stores[index].device.index],
-        !device.app.deduplicate, device.modelVersion >= newestVersion, device.client == .coreData
-      else { continue }
-      marked[index] = true
-      server.zones[zone].keepsHistory = true
-    }
+    let marked = spec.readOnlyStores(
+      storeZones: stores.map { Int32($0.zone.exists ? $0.zone.index : -1) },
+      zoneScopes: server.zones.indices.map { server.zones[$0].scope })
     guard marked.contains(true) else { return }
+    for index in marked.indices where marked[index] { server.zones[stores[index].zone.index].keepsHistory = true }
     readOnly = marked
     appliedPages = [[AppliedPage]](repeating: [], count: stores.count)
     readOnlyQueries = [AppliedPage](

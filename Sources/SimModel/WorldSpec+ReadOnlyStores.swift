@@ -1,0 +1,31 @@
+extension WorldSpec {
+  /// Per store, in device then store order, whether its copy is replayed rather than kept
+  /// (`World+ReadOnlyStores`): a public-database store of a Core Data device with no workload and
+  /// no timeline action that writes, no deduplication, and a model version no record can exceed
+  /// (so no import hides a record from it). None when objects are reported or replay is off.
+  public func readOnlyStores(storeZones: [Int32], zoneScopes: [DatabaseScope]) -> [Bool] {
+    var result = [Bool](repeating: false, count: storeZones.count)
+    guard replaysReadOnlyStores, !reportObjects else { return result }
+    let newestVersion = devices.map(\.modelVersion).max() ?? 1
+    var writes = [Bool](repeating: false, count: devices.count)
+    for action in timeline {
+      switch action.action {
+      case .edit, .bulkInsert, .saveOutsideEngine, .toggleSync:
+        for device in action.devices where writes.indices.contains(device) { writes[device] = true }
+      default: break
+      }
+    }
+    var store = 0
+    for (index, device) in devices.enumerated() {
+      let reads =
+        device.workload == nil && !writes[index] && !device.app.deduplicate && device.modelVersion >= newestVersion
+        && device.client == .coreData
+      for _ in device.stores {
+        let zone = Int(storeZones[store])
+        result[store] = reads && zone >= 0 && zoneScopes[zone] == .public
+        store += 1
+      }
+    }
+    return result
+  }
+}
