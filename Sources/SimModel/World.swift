@@ -69,7 +69,9 @@ public struct World: EventHandler {
   /// what the end of the run reads of its copy.
   var readOnly: [Bool] = []
   var appliedPages: [[AppliedPage]] = []
-  var readOnlyQueries: [AppliedPage] = []
+  var readOnlyQueries: [ReadOnlyQuery] = []
+  /// Whether read-only stores' imports are sized from their zones' index of live records.
+  var readOnlyImportsIndexed = false
   var readOnlyEnds: [ReadOnlyEnd] = []
   /// Per write (id 0 unused): its store, the write it replaced there, and its value, while the
   /// world can still read it (`WriteTable`).

@@ -93,16 +93,22 @@ extension World {
       importQueues.append([])
       importPageTokens.append([])
     }
-    // Filled in its column slot, keeping its capacity; `changedRecords` never touches
-    // `importQueues` itself (growing it would move the queue being written).
-    var hidden: [ObjectID] = []
-    let version = devices[owner(of: store).index].traits.modelVersion
-    let bytes = changedRecords(
-      zone: zone, after: stores[store.index].importedToken, upTo: snapshot, maxVersion: version,
-      into: &importQueues[activity.index], hidden: &hidden)
-    for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
-    if isReadOnly(store) { noteReadOnlyQuery(store, after: stores[store.index].importedToken, snapshot: snapshot) }
-    let records = importQueues[activity.index].count
+    let after = stores[store.index].importedToken
+    let records: Int
+    let bytes: Int64
+    if importsFromIndex(store) {
+      (records, bytes) = sizeImportFromIndex(activity, zone: zone, after: after)
+    } else {
+      // Filled in its column slot, keeping its capacity; `changedRecords` never touches
+      // `importQueues` itself (growing it would move the queue being written).
+      var hidden: [ObjectID] = []
+      let version = devices[owner(of: store).index].traits.modelVersion
+      bytes = changedRecords(
+        zone: zone, after: after, upTo: snapshot, maxVersion: version, into: &importQueues[activity.index],
+        hidden: &hidden)
+      for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
+      records = importQueues[activity.index].count
+    }
     scheduler.activities[activity.index].records = Int32(records)
     scheduler.activities[activity.index].bytes = bytes
     let pageSize = max(1, spec.server.importPageSize)
@@ -110,7 +116,12 @@ extension World {
     let minimum = server.zones[zone].scope == .public ? server.publicQueriesPerPoll : 1
     scheduler.activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
     scheduler.activities[activity.index].pagesTotal = scheduler.activities[activity.index].pagesLeft
-    listPageTokens(activity, zone: zone, after: stores[store.index].importedToken, upTo: snapshot)
+    if importsFromIndex(store) {
+      listPageTokensFromIndex(activity, zone: zone, after: after, upTo: snapshot)
+    } else {
+      listPageTokens(activity, zone: zone, after: after, upTo: snapshot)
+    }
+    if isReadOnly(store) { noteReadOnlyQuery(store, activity, after: after, snapshot: snapshot) }
     importTook(.firstPage)
     scheduleNextPage(activity, sim: &sim)
   }

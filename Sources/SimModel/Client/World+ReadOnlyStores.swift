@@ -21,40 +21,86 @@ extension World {
     for index in marked.indices where marked[index] { server.zones[stores[index].zone.index].keepsHistory = true }
     readOnly = marked
     appliedPages = [[AppliedPage]](repeating: [], count: stores.count)
-    readOnlyQueries = [AppliedPage](
-      repeating: AppliedPage(after: 0, snapshot: 0, queriedAt: 0, first: 0, records: 0, appliedAt: 0),
-      count: stores.count)
+    readOnlyQueries = [ReadOnlyQuery](repeating: ReadOnlyQuery(), count: stores.count)
+    // Without child records no page needs its records' list (orphans are tracked on a kept copy):
+    // the imports are sized from the zone's index of live records.
+    readOnlyImportsIndexed = !spec.entities.contains { $0.referencedEntity != nil }
   }
 
   /// Whether `store`'s copy is replayed rather than kept.
   @inline(__always)
   func isReadOnly(_ store: StoreID) -> Bool { !readOnly.isEmpty && readOnly[store.index] }
 
-  /// Notes a read-only store's import query: its token range and the zone's set counter.
-  mutating func noteReadOnlyQuery(_ store: StoreID, after: Int32, snapshot: Int32) {
+  /// Whether `store`'s imports are sized from the zone's index of live records, with no list.
+  @inline(__always)
+  func importsFromIndex(_ store: StoreID) -> Bool { readOnlyImportsIndexed && isReadOnly(store) }
+
+  /// Counts `object` in its zone's index of live records (a zone with read-only stores): at its
+  /// last change while the server holds it live, else not at all.
+  mutating func refreshLiveRecord(zone: Int, _ object: ObjectID) {
+    guard server.zones[zone].keepsHistory else { return }
+    let record = server.zones[zone].objects[object.index]
+    let live = server.zones[zone].server[Int(record.fieldBase)].value != 0
+    let cost = recordCost(zone: zone, object: object)
+    server.zones[zone].liveRecords.set(
+      object.index, token: live ? record.lastChange : 0, size: cost.record + cost.assets)
+  }
+
+  /// A read-only store's import query from the zone's index: the live records changed after the
+  /// store's token, and their bytes (what `changedRecords` returns, without its list).
+  mutating func sizeImportFromIndex(_ activity: ActivityID, zone: Int, after token: Int32) -> (Int, Int64) {
+    importQueues[activity.index].removeAll(keepingCapacity: true)
+    return server.zones[zone].liveRecords.after(token)
+  }
+
+  /// `listPageTokens` from the zone's index: each page but the last ends just before the last
+  /// change of the first record of the next (records come in the order of their last change).
+  mutating func listPageTokensFromIndex(_ activity: ActivityID, zone: Int, after token: Int32, upTo snapshot: Int32) {
+    importPageTokens[activity.index].removeAllKeepingCapacity()
+    let pageSize = max(1, spec.server.importPageSize)
+    let records = Int(scheduler.activities[activity.index].records)
+    guard records > pageSize else { return }
+    let pages = (records + pageSize - 1) / pageSize
+    let before = server.zones[zone].liveRecords.rank(atOrBefore: token)
+    importPageTokens[activity.index].append(contentsOf: repeatElement(snapshot, count: pages))
+    for page in 1..<pages {
+      let first = server.zones[zone].liveRecords.token(ofRank: before + page * pageSize + 1) ?? .max
+      importPageTokens[activity.index][page - 1] = min(snapshot, first - 1)
+    }
+  }
+
+  /// Notes a read-only store's import query: its token range, the zone's set counter, and where
+  /// its pages split (a reset during the import clears the activity's own list).
+  mutating func noteReadOnlyQuery(_ store: StoreID, _ activity: ActivityID, after: Int32, snapshot: Int32) {
     let zone = stores[store.index].zone.index
-    readOnlyQueries[store.index] = AppliedPage(
-      after: after, snapshot: snapshot, queriedAt: Int32(server.zones[zone].fieldSets.count), first: 0, records: 0,
-      appliedAt: 0)
+    readOnlyQueries[store.index].after = after
+    readOnlyQueries[store.index].snapshot = snapshot
+    readOnlyQueries[store.index].queriedAt = Int32(server.zones[zone].fieldSets.count)
+    readOnlyQueries[store.index].pageTokens.removeAll(keepingCapacity: true)
+    readOnlyQueries[store.index].pageTokens.append(contentsOf: importPageTokens[activity.index])
   }
 
   /// Applies a page to `store`'s copy, or logs it for a read-only store. A page holding a child
   /// record makes the store keep its copy (orphans are tracked on it).
   mutating func applyOrLogPage(_ activity: ActivityID, _ store: StoreID, first: Int, records: Int, at now: SimTime) {
-    let objects = importQueues[activity.index][first..<first + records]
     if isReadOnly(store) {
       let zone = stores[store.index].zone.index
-      if !objects.contains(where: { server.zones[zone].objects[$0.index].parent >= 0 }) {
-        var page = readOnlyQueries[store.index]
-        page.first = Int32(first)
-        page.records = Int32(records)
-        page.appliedAt = Int32(server.zones[zone].fieldSets.count)
-        appliedPages[store.index].append(page)
+      let indexed = importsFromIndex(store)
+      let objects = indexed ? ArraySlice<ObjectID>() : importQueues[activity.index][first..<first + records]
+      if indexed || !objects.contains(where: { server.zones[zone].objects[$0.index].parent >= 0 }) {
+        guard records > 0 else { return }
+        let query = readOnlyQueries[store.index]
+        let page = first / max(1, spec.server.importPageSize)
+        let bounds = query.pageTokens
+        appliedPages[store.index].append(
+          AppliedPage(
+            lower: page == 0 ? query.after : bounds[page - 1], upper: bounds.isEmpty ? query.snapshot : bounds[page],
+            snapshot: query.snapshot, queriedAt: query.queriedAt, appliedAt: Int32(server.zones[zone].fieldSets.count)))
         return
       }
       keepCopy(store)
     }
-    applyPage(store, objects, at: now)
+    applyPage(store, importQueues[activity.index][first..<first + records], at: now)
   }
 
   /// A reset wipes a read-only store's copy: its log starts again.
@@ -86,38 +132,36 @@ extension World {
   func lastAppliedCounters(_ store: StoreID, history: FieldHistory) -> [Int32] {
     let zone = stores[store.index].zone.index
     var last = [Int32](repeating: -1, count: server.zones[zone].objects.count)
-    var queued = [Int32](repeating: 0, count: server.zones[zone].objects.count)  // query mark
-    var queue: [ObjectID] = []
+    var seen = [Int32](repeating: 0, count: server.zones[zone].objects.count)  // the query's mark
     let pages = appliedPages[store.index]
     var index = 0
     var mark: Int32 = 0
     while index < pages.count {
+      // The pages of one query (consecutive, with its snapshot and set counter).
       let query = pages[index]
+      var end = index
+      var lowest = query.lower
+      while end < pages.count && pages[end].snapshot == query.snapshot && pages[end].queriedAt == query.queriedAt {
+        lowest = min(lowest, pages[end].lower)
+        end += 1
+      }
       mark += 1
-      queue.removeAll(keepingCapacity: true)
-      // The import's queue as `changedRecords` made it: the live records whose last change up to
-      // the snapshot is after the store's token, in the order of that change.
-      // The zone kept every change from the start: change k has token k + 1.
+      // Each record's last change up to the snapshot, newest first, as `changedRecords` finds it;
+      // the zone kept every change from the start, so change k has token k + 1.
       var change = Int(query.snapshot) - 1
-      while change >= 0 && server.zones[zone].allChanges[change].token > query.after {
+      while change >= 0 && server.zones[zone].allChanges[change].token > lowest {
         let object = server.zones[zone].allChanges[change].object
+        let token = server.zones[zone].allChanges[change].token
         change -= 1
-        guard queued[object.index] != mark else { continue }
-        queued[object.index] = mark
+        guard seen[object.index] != mark else { continue }
+        seen[object.index] = mark
         let base = Int(server.zones[zone].objects[object.index].fieldBase)
         guard history.value(of: base, at: query.queriedAt, in: server.zones[zone]).value != 0 else { continue }
-        queue.append(object)
-      }
-      queue.reverse()
-      while index < pages.count && pages[index].after == query.after && pages[index].snapshot == query.snapshot
-        && pages[index].queriedAt == query.queriedAt
-      {
-        let page = pages[index]
-        for object in queue[Int(page.first)..<Int(page.first + page.records)] {
-          last[object.index] = page.appliedAt
+        for page in pages[index..<end] where page.lower < token && token <= page.upper {
+          last[object.index] = max(last[object.index], page.appliedAt)
         }
-        index += 1
       }
+      index = end
     }
     return last
   }
@@ -161,6 +205,15 @@ extension World {
     }
     return end
   }
+}
+
+/// A read-only store's running import's query (`AppliedPage`'s source).
+struct ReadOnlyQuery {
+  var after: Int32 = 0
+  var snapshot: Int32 = 0
+  var queriedAt: Int32 = 0
+  /// Where its pages split (`World.listPageTokens`); empty for one page.
+  var pageTokens: [Int32] = []
 }
 
 /// What the end of the run reads of a read-only store's copy.
