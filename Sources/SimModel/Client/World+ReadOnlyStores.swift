@@ -171,39 +171,123 @@ extension World {
   mutating func settleReadOnlyStores() {
     guard !readOnly.isEmpty else { return }
     readOnlyEnds = [ReadOnlyEnd](repeating: ReadOnlyEnd(), count: stores.count)
-    var histories: [Int: FieldHistory] = [:]  // lookup only, by zone
+    var sources: [Int: ReplaySource] = [:]  // lookup only, by zone
     for index in stores.indices where readOnly[index] {
-      let store = StoreID(index)
       let zone = stores[index].zone.index
-      if histories[zone] == nil {
-        histories[zone] = FieldHistory(server.zones[zone]) { fieldCount(zone: zone, object: $0) }
-      }
-      readOnlyEnds[index] = readOnlyEnd(store, zone: zone, history: histories[zone]!)
+      if sources[zone] == nil { sources[zone] = ReplaySource(self, zone: zone) }
+      readOnlyEnds[index] = readOnlyEnd(StoreID(index), zone: zone, source: sources[zone]!)
     }
   }
 
-  /// Whether the store's replayed copy equals the server, and its ghosts.
-  func readOnlyEnd(_ store: StoreID, zone: Int, history: FieldHistory) -> ReadOnlyEnd {
+  /// Whether the store's replayed copy equals the server, and its ghosts, reading only the
+  /// records that can differ.
+  ///
+  /// The pages' token ranges cover (0, covered] without a gap; a record never deleted whose last
+  /// change is in there was in the page whose range holds that change (it was live at the query),
+  /// applied after the change's commit, its last set: the copy holds the server's values. What
+  /// is left are the records changed since, and the deleted ones (a public delete sets the record
+  /// without a change the store could fetch). A copy found different stops the search for
+  /// convergence, but every deleted record is asked whether it is a ghost.
+  func readOnlyEnd(_ store: StoreID, zone: Int, source: ReplaySource) -> ReadOnlyEnd {
     var end = ReadOnlyEnd()
-    let last = lastAppliedCounters(store, history: history)
-    for object in last.indices {
-      let base = Int(server.zones[zone].objects[object].fieldBase)
-      let fields = base..<base + fieldCount(zone: zone, object: ObjectID(object))
-      let applied = last[object]
-      // Applied after the object's last set: every field holds the server's value.
-      if applied >= 0 && applied > history.lastSetOfObject[object] { continue }
-      for field in fields {
-        let held = applied >= 0 ? history.value(of: field, at: applied, in: server.zones[zone]) : ServerField()
-        if held.write != server.zones[zone].server[field].write { end.converged = false }
+    let pages = appliedPages[store.index]
+    var ranges = pages.map { (lower: $0.lower, upper: $0.upper) }
+    ranges.sort { $0.lower < $1.lower }
+    var covered: Int32 = 0
+    for range in ranges where range.lower <= covered { covered = max(covered, range.upper) }
+    let changes = server.zones[zone].allChanges
+    for change in changes[Int(covered)...]
+    where server.zones[zone].objects[change.object.index].lastChange == change.token
+      && !source.isDeleted[change.object.index]
+    {
+      if !holdsServerValues(change.object, zone: zone, applied: lastApplied(change.object, pages, source), source) {
+        end.converged = false
+        break
       }
+    }
+    for object in source.deleted {
+      let applied = lastApplied(object, pages, source)
+      if end.converged && !holdsServerValues(object, zone: zone, applied: applied, source) { end.converged = false }
+      let base = Int(server.zones[zone].objects[object.index].fieldBase)
       let now = server.zones[zone].server[base]
       if now.write != .none && now.value == 0 && applied >= 0
-        && history.value(of: base, at: applied, in: server.zones[zone]).value == 1
+        && source.history.value(of: base, at: applied, in: server.zones[zone]).value == 1
       {
         end.ghosts += 1
       }
     }
     return end
+  }
+
+  /// The set counter at which the last of `pages` that carried `object` was applied (−1: none):
+  /// the newest page whose range holds the object's last change up to its query's snapshot, the
+  /// object being live at the query.
+  func lastApplied(_ object: ObjectID, _ pages: [AppliedPage], _ source: ReplaySource) -> Int32 {
+    let zone = source.zone
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    for page in pages.reversed() {
+      let token = source.lastChange(of: object, upTo: page.snapshot)
+      guard page.lower < token && token <= page.upper else { continue }
+      guard source.history.value(of: base, at: page.queriedAt, in: server.zones[zone]).value != 0 else { continue }
+      return page.appliedAt
+    }
+    return -1
+  }
+
+  /// Whether a copy that took `object`'s values at set counter `applied` (−1: never) holds the
+  /// server's values of every field now.
+  func holdsServerValues(_ object: ObjectID, zone: Int, applied: Int32, _ source: ReplaySource) -> Bool {
+    if applied >= 0 && applied > source.history.lastSetOfObject[object.index] { return true }
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    for field in base..<base + fieldCount(zone: zone, object: object) {
+      let held = applied >= 0 ? source.history.value(of: field, at: applied, in: server.zones[zone]) : ServerField()
+      if held.write != server.zones[zone].server[field].write { return false }
+    }
+    return true
+  }
+}
+
+/// What replaying a zone's read-only copies reads: its field history, each record's change
+/// tokens, and the records a public delete set.
+struct ReplaySource {
+  let zone: Int
+  let history: FieldHistory
+  /// Per object, where its change tokens start in `tokens` (ascending within each).
+  private let start: [Int32]
+  private let tokens: [Int32]
+  let isDeleted: [Bool]
+  let deleted: [ObjectID]
+
+  init(_ world: borrowing World, zone: Int) {
+    self.zone = zone
+    history = FieldHistory(world.server.zones[zone]) { world.fieldCount(zone: zone, object: $0) }
+    let objects = world.server.zones[zone].objects.count
+    var counts = [Int32](repeating: 0, count: objects + 1)
+    for change in world.server.zones[zone].allChanges { counts[change.object.index + 1] += 1 }
+    for object in 0..<objects { counts[object + 1] += counts[object] }
+    start = counts
+    var next = counts
+    var tokens = [Int32](repeating: 0, count: world.server.zones[zone].allChanges.count)
+    for change in world.server.zones[zone].allChanges {
+      tokens[Int(next[change.object.index])] = change.token
+      next[change.object.index] += 1
+    }
+    self.tokens = tokens
+    var isDeleted = [Bool](repeating: false, count: objects)
+    for object in world.server.zones[zone].publicDeletes { isDeleted[object.index] = true }
+    self.isDeleted = isDeleted
+    deleted = isDeleted.indices.filter { isDeleted[$0] }.map { ObjectID($0) }
+  }
+
+  /// The object's last change token up to `snapshot` (0: none).
+  func lastChange(of object: ObjectID, upTo snapshot: Int32) -> Int32 {
+    var (low, high) = (Int(start[object.index]), Int(start[object.index + 1]))
+    let first = low
+    while low < high {
+      let mid = (low + high) / 2
+      if tokens[mid] <= snapshot { low = mid + 1 } else { high = mid }
+    }
+    return low > first ? tokens[low - 1] : 0
   }
 }
 

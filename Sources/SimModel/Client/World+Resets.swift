@@ -156,8 +156,8 @@ extension World {
 
   func finalState() -> FinalState {
     var state = FinalState()
-    for (index, store) in stores.enumerated() where store.zone.exists && server.zones[store.zone.index].scope == .public
-    {
+    for (index, store) in stores.enumerated()
+    where store.zone.exists && server.zones[store.zone.index].scope == .public && !isReadOnly(StoreID(index)) {
       let zone = store.zone.index
       for object in 0..<server.zones[zone].objects.count {
         let base = Int(server.zones[zone].objects[object].fieldBase)

@@ -30,6 +30,8 @@ struct ZoneState: ~Copyable {
   var allChanges: [ZoneChange] = []
   /// Every field the server set, in order: a set's position is the zone's set counter then.
   var fieldSets: [FieldSet] = []
+  /// Records a public delete set (no change a store could fetch), in order, repeats allowed.
+  var publicDeletes: [ObjectID] = []
   /// Its live records by their last change, for read-only stores' imports.
   var liveRecords = LiveRecordIndex()
 
