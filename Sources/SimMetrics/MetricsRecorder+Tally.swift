@@ -109,7 +109,14 @@ extension MetricsRecorder {
     var visibleReach: [Int32] = []
     var visibleAt: [Int64] = []
     let checksHidden = !hidden.isEmpty
+    // Per write, how many observers saw it: its export stages count once for each.
+    var seenBy = [Int64](repeating: 0, count: count)
+    var latencies: [Int64] = []
+    // The devices that wrote in the zone: an observer that did not skips none of its rows.
+    var wrote = [Bool](repeating: false, count: (storeDevice.map(\.index).max() ?? -1) + 1)
+    for device in writer { wrote[Int(device)] = true }
     for observer in zoneStores[zone] {
+      latencies.removeAll(keepingCapacity: true)
       importReach.removeAll(keepingCapacity: true)
       importRequested.removeAll(keepingCapacity: true)
       importStarted.removeAll(keepingCapacity: true)
@@ -134,7 +141,9 @@ extension MetricsRecorder {
       let device = storeDevice[observer.index].raw
       var (imported, seen) = (0, 0)
       var (notify, importSchedule, download, ui) = (Int128(0), Int128(0), Int128(0), Int128(0))
-      var (save, exportSchedule, upload) = (Int128(0), Int128(0), Int128(0))
+      // Past its last import or UI refresh, every later row of an observer that wrote nothing here
+      // (and has no hidden records) is not visible: counted at once.
+      let countsTheRest = !checksHidden && !wrote[Int(device)]
       for slot in 0..<count where writer[slot] != device {
         if checksHidden && isHidden(observer, objects[slot]) {
           tally.hiddenRows += 1
@@ -144,6 +153,10 @@ extension MetricsRecorder {
         while imported < importReach.count && importReach[imported] < token { imported += 1 }
         while seen < visibleReach.count && visibleReach[seen] < token { seen += 1 }
         guard imported < importReach.count, seen < visibleReach.count else {
+          if countsTheRest {
+            tally.notVisibleRows += count - slot
+            break
+          }
           tally.notVisibleRows += 1
           continue
         }
@@ -153,14 +166,16 @@ extension MetricsRecorder {
         importSchedule += Int128(importStart - notified)
         download += Int128(importEnded[imported] - importStart)
         ui += Int128(visibleAt[seen] - importEnded[imported])
-        save += Int128(exportStages[slot].save)
-        exportSchedule += Int128(exportStages[slot].schedule)
-        upload += Int128(exportStages[slot].upload)
-        tally.latencies.append(visibleAt[seen] - edited[slot])
+        seenBy[slot] += 1
+        latencies.append(visibleAt[seen] - edited[slot])
       }
-      for (stage, sum) in [save, exportSchedule, upload, notify, importSchedule, download, ui].enumerated() {
-        tally.stageSums[stage] += sum
-      }
+      for (stage, sum) in [notify, importSchedule, download, ui].enumerated() { tally.stageSums[3 + stage] += sum }
+      latencies.withUnsafeBufferPointer { tally.latencies.append(contentsOf: $0) }
+    }
+    for slot in 0..<count where seenBy[slot] > 0 {
+      tally.stageSums[0] += Int128(exportStages[slot].save) * Int128(seenBy[slot])
+      tally.stageSums[1] += Int128(exportStages[slot].schedule) * Int128(seenBy[slot])
+      tally.stageSums[2] += Int128(exportStages[slot].upload) * Int128(seenBy[slot])
     }
   }
 }

@@ -103,3 +103,28 @@ import Testing
       LatencySample(text: TallyText("latency.count 2\nlatency.sum 0 3\nlatency.range 1 2\nlatency.values 1")) == nil)
   }
 }
+
+/// Issue 37: the tally adds an observer's latencies at once; the sample must be the one appending
+/// them one by one makes, below, across and past the exact limit.
+@Suite struct LatencySampleBulkTests {
+  @Test func appendingABufferIsAppendingEachValue() {
+    var random = SplitMix64(seed: 9)
+    let values = (0..<5_000).map { _ in Int64(random.next() % 90_000_000_000_000) - 1_000 }
+    for limit in [10_000, 3_000, 100] {
+      var one = LatencySample()
+      var bulk = LatencySample()
+      one.exactLimit = limit
+      bulk.exactLimit = limit
+      for chunk in stride(from: 0, to: values.count, by: 700) {
+        let slice = Array(values[chunk..<min(values.count, chunk + 700)])
+        for value in slice { one.append(value) }
+        slice.withUnsafeBufferPointer { bulk.append(contentsOf: $0) }
+      }
+      #expect(one.isApproximate == (limit < values.count) && bulk.isApproximate == one.isApproximate)
+      #expect(one.count == 5_000 && bulk.count == one.count)
+      #expect(bulk.mean == one.mean && bulk.minimum == one.minimum && bulk.maximum == one.maximum)
+      let probes = [0.0, 0.01, 0.5, 0.9, 0.99, 1]
+      #expect(bulk.percentiles(probes) == one.percentiles(probes))
+    }
+  }
+}
