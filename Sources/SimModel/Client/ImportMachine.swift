@@ -94,9 +94,10 @@ extension World {
       importPageTokens.append([])
     }
     let after = stores[store.index].importedToken
+    let fromIndex = importsFromIndex(store)
     let records: Int
     let bytes: Int64
-    if importsFromIndex(store) {
+    if fromIndex {
       (records, bytes) = sizeImportFromIndex(activity, zone: zone, after: after)
     } else {
       // Filled in its column slot, keeping its capacity; `changedRecords` never touches
@@ -116,12 +117,14 @@ extension World {
     let minimum = server.zones[zone].scope == .public ? server.publicQueriesPerPoll : 1
     scheduler.activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
     scheduler.activities[activity.index].pagesTotal = scheduler.activities[activity.index].pagesLeft
-    if importsFromIndex(store) {
+    if fromIndex {
       listPageTokensFromIndex(activity, zone: zone, after: after, upTo: snapshot)
     } else {
       listPageTokens(activity, zone: zone, after: after, upTo: snapshot)
     }
-    if isReadOnly(store) { noteReadOnlyQuery(store, activity, after: after, snapshot: snapshot) }
+    if !readOnly.isEmpty && readOnly[store.index] {
+      noteReadOnlyQuery(store, activity, after: after, snapshot: snapshot)
+    }
     importTook(.firstPage)
     scheduleNextPage(activity, sim: &sim)
   }
@@ -158,7 +161,11 @@ extension World {
       break  // a fetch has no records of its own to fail
     }
     let page = nextPage(activity)
-    applyOrLogPage(activity, store, first: page.first, records: page.records, at: sim.now)
+    if isReadOnly(store) {
+      logPage(activity, store, first: page.first, records: page.records, at: sim.now)
+    } else {
+      applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
+    }
     sink.observe(.request(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
     scheduler.activities[activity.index].pagesLeft -= 1
     if scheduler.activities[activity.index].pagesLeft > 0 {

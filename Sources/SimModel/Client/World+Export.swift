@@ -341,8 +341,10 @@ extension World {
         setServerField(zone: zone, base + field, write: change.write, value: value)
         if local[store.index][base + field].write == change.write { local[store.index][base + field].dirty = false }
       }
-      refreshLiveRecord(zone: zone, change.object)
-      if publicDelete && server.zones[zone].keepsHistory { server.zones[zone].publicDeletes.append(change.object) }
+      if server.zones[zone].keepsHistory {
+        refreshLiveRecord(zone: zone, change.object)
+        if publicDelete { server.zones[zone].publicDeletes.append(change.object) }
+      }
       if change.write != .none {
         // A public-database delete leaves no tombstone: no token will ever cover it.
         let committedAt = publicDelete ? Int32.max : sequence

@@ -80,27 +80,26 @@ extension World {
     readOnlyQueries[store.index].pageTokens.append(contentsOf: importPageTokens[activity.index])
   }
 
-  /// Applies a page to `store`'s copy, or logs it for a read-only store. A page holding a child
-  /// record makes the store keep its copy (orphans are tracked on it).
-  mutating func applyOrLogPage(_ activity: ActivityID, _ store: StoreID, first: Int, records: Int, at now: SimTime) {
-    if isReadOnly(store) {
-      let zone = stores[store.index].zone.index
-      let indexed = importsFromIndex(store)
-      let objects = indexed ? ArraySlice<ObjectID>() : importQueues[activity.index][first..<first + records]
-      if indexed || !objects.contains(where: { server.zones[zone].objects[$0.index].parent >= 0 }) {
-        guard records > 0 else { return }
-        let query = readOnlyQueries[store.index]
-        let page = first / max(1, spec.server.importPageSize)
-        let bounds = query.pageTokens
-        appliedPages[store.index].append(
-          AppliedPage(
-            lower: page == 0 ? query.after : bounds[page - 1], upper: bounds.isEmpty ? query.snapshot : bounds[page],
-            snapshot: query.snapshot, queriedAt: query.queriedAt, appliedAt: Int32(server.zones[zone].fieldSets.count)))
+  /// Logs a page for a read-only store (`applyPage` for the others). A page holding a child record
+  /// makes the store keep its copy, and applies to it (orphans are tracked on the copy).
+  mutating func logPage(_ activity: ActivityID, _ store: StoreID, first: Int, records: Int, at now: SimTime) {
+    let zone = stores[store.index].zone.index
+    if !importsFromIndex(store) {
+      let objects = importQueues[activity.index][first..<first + records]
+      if objects.contains(where: { server.zones[zone].objects[$0.index].parent >= 0 }) {
+        keepCopy(store)
+        applyPage(store, objects, at: now)
         return
       }
-      keepCopy(store)
     }
-    applyPage(store, importQueues[activity.index][first..<first + records], at: now)
+    guard records > 0 else { return }
+    let query = readOnlyQueries[store.index]
+    let page = first / max(1, spec.server.importPageSize)
+    let bounds = query.pageTokens
+    appliedPages[store.index].append(
+      AppliedPage(
+        lower: page == 0 ? query.after : bounds[page - 1], upper: bounds.isEmpty ? query.snapshot : bounds[page],
+        snapshot: query.snapshot, queriedAt: query.queriedAt, appliedAt: Int32(server.zones[zone].fieldSets.count)))
   }
 
   /// A reset wipes a read-only store's copy: its log starts again.
