@@ -123,4 +123,29 @@ import Testing
       Self.expectSameRun(spec)
     }
   }
+
+  /// Faults on readers and authors (offline, force-quit, throttled container, Low Power Mode, a
+  /// reset, a short token retention), drawn per seed: the replay must hold through each.
+  @Test func faultsRunTheSame() {
+    for seed in 20...35 as ClosedRange<UInt64> {
+      var spec = Self.publicWorld(authors: 2, readers: 8, deleteShare: 0.25, hours: 5, seed: seed)
+      spec.server.importPageSize = 4 + Int(seed % 3)
+      if seed % 3 == 0 { spec.server.changeTokenRetention = .seconds(5_400) }
+      var random = SplitMix64(seed: seed)
+      func draw(_ below: UInt64) -> Int { Int(random.next() % below) }
+      for _ in 0..<6 {
+        let device = draw(UInt64(spec.devices.count))
+        let start = SimDuration.seconds(Int64(600 + draw(12_000)))
+        let end = start + .seconds(Int64(300 + draw(3_000)))
+        let actions: [(TimelineAction.Action, TimelineAction.Action)] = [
+          (.goOffline, .goOnline), (.forceQuit, .launch), (.throttle(true), .throttle(false)),
+          (.lowPower(true), .lowPower(false)), (.resetSync(.zoneDeleted), .activate), (.background, .activate),
+        ]
+        let (on, off) = actions[draw(UInt64(actions.count))]
+        spec.timeline.append(TimelineAction(at: start, devices: [device], action: on))
+        spec.timeline.append(TimelineAction(at: end, devices: [device], action: off))
+      }
+      Self.expectSameRun(spec)
+    }
+  }
 }
