@@ -45,6 +45,10 @@ extension MetricsRecorder {
     for index in publicDeletes {
       let write = writes[Int(index)]
       let zone = Int(storeZone[write.store.index])
+      guard !hidden.isEmpty else {
+        tally.notVisibleRows += zoneStores[zone].count - Int(sameDevice[write.store.index])
+        continue
+      }
       let writer = storeDevice[write.store.index]
       for observer in zoneStores[zone] where storeDevice[observer.index] != writer {
         if isHidden(observer, write.object) { tally.hiddenRows += 1 } else { tally.notVisibleRows += 1 }
