@@ -122,9 +122,7 @@ extension World {
     } else {
       listPageTokens(activity, zone: zone, after: after, upTo: snapshot)
     }
-    if !readOnly.isEmpty && readOnly[store.index] {
-      noteReadOnlyQuery(store, activity, after: after, snapshot: snapshot)
-    }
+    if isReadOnly(store) { noteReadOnlyQuery(store, activity, after: after, snapshot: snapshot) }
     importTook(.firstPage)
     scheduleNextPage(activity, sim: &sim)
   }

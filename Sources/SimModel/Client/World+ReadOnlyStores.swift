@@ -7,9 +7,9 @@ import SimKernel
 /// A public-database app's readers each hold every record: 99,000 readers of 1,900 posts kept
 /// 6.5 GB of copies that only the end of the run read (convergence, ghosts). The replay gives
 /// the same copy to the field: a page sets each of its records to the server's values when it
-/// is applied, so the copy holds, for each record, the values at the last page that carried it;
-/// and the page's records are the import's queue, rebuilt from the zone's changes and which
-/// records were live when it was asked.
+/// is applied, so the copy holds, for each record, the values at the last page that carried it:
+/// the newest page whose token range holds the record's last change up to the page's snapshot,
+/// the record being live when the page's import was asked.
 extension World {
   /// Marks the stores whose copies are replayed (`WorldSpec.readOnlyStores`), and makes their
   /// zones keep their history.
@@ -108,61 +108,24 @@ extension World {
   }
 
   /// Replays `store`'s copy into `local` and keeps it from now on (something is about to read or
-  /// write it).
+  /// write it): each record takes its values at the last page that carried it (`lastApplied`).
   mutating func keepCopy(_ store: StoreID) {
     guard isReadOnly(store) else { return }
     let zone = stores[store.index].zone.index
-    let history = FieldHistory(server.zones[zone]) { fieldCount(zone: zone, object: $0) }
-    let last = lastAppliedCounters(store, history: history)
+    let source = ReplaySource(self, zone: zone)
+    let pages = appliedPages[store.index]
     readOnly[store.index] = false
     appliedPages[store.index] = []
     ensureLocalCapacity(store)
-    for object in last.indices where last[object] >= 0 {
+    for object in 0..<server.zones[zone].objects.count {
+      let applied = lastApplied(ObjectID(object), pages, source)
+      guard applied >= 0 else { continue }
       let base = Int(server.zones[zone].objects[object].fieldBase)
       for field in base..<base + fieldCount(zone: zone, object: ObjectID(object)) {
-        let value = history.value(of: field, at: last[object], in: server.zones[zone])
+        let value = source.history.value(of: field, at: applied, in: server.zones[zone])
         local[store.index][field] = LocalField(write: value.write, value: value.value)
       }
     }
-  }
-
-  /// Per object of the store's zone, the set counter at which the last page carrying it was
-  /// applied (−1: no page did).
-  func lastAppliedCounters(_ store: StoreID, history: FieldHistory) -> [Int32] {
-    let zone = stores[store.index].zone.index
-    var last = [Int32](repeating: -1, count: server.zones[zone].objects.count)
-    var seen = [Int32](repeating: 0, count: server.zones[zone].objects.count)  // the query's mark
-    let pages = appliedPages[store.index]
-    var index = 0
-    var mark: Int32 = 0
-    while index < pages.count {
-      // The pages of one query (consecutive, with its snapshot and set counter).
-      let query = pages[index]
-      var end = index
-      var lowest = query.lower
-      while end < pages.count && pages[end].snapshot == query.snapshot && pages[end].queriedAt == query.queriedAt {
-        lowest = min(lowest, pages[end].lower)
-        end += 1
-      }
-      mark += 1
-      // Each record's last change up to the snapshot, newest first, as `changedRecords` finds it;
-      // the zone kept every change from the start, so change k has token k + 1.
-      var change = Int(query.snapshot) - 1
-      while change >= 0 && server.zones[zone].allChanges[change].token > lowest {
-        let object = server.zones[zone].allChanges[change].object
-        let token = server.zones[zone].allChanges[change].token
-        change -= 1
-        guard seen[object.index] != mark else { continue }
-        seen[object.index] = mark
-        let base = Int(server.zones[zone].objects[object.index].fieldBase)
-        guard history.value(of: base, at: query.queriedAt, in: server.zones[zone]).value != 0 else { continue }
-        for page in pages[index..<end] where page.lower < token && token <= page.upper {
-          last[object.index] = max(last[object.index], page.appliedAt)
-        }
-      }
-      index = end
-    }
-    return last
   }
 
   /// Works out, once, what the end of the run asks of each read-only store's copy: whether it
