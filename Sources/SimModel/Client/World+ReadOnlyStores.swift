@@ -35,10 +35,10 @@ extension World {
   @inline(__always)
   func importsFromIndex(_ store: StoreID) -> Bool { readOnlyImportsIndexed && isReadOnly(store) }
 
-  /// Counts `object` in its zone's index of live records (a zone with read-only stores): at its
-  /// last change while the server holds it live, else not at all.
+  /// Counts `object` in its zone's index of live records: at its last change while the server
+  /// holds it live, else not at all. Only zones with read-only stores (`keepsHistory`) keep one;
+  /// the commit asks.
   mutating func refreshLiveRecord(zone: Int, _ object: ObjectID) {
-    guard server.zones[zone].keepsHistory else { return }
     let record = server.zones[zone].objects[object.index]
     let live = server.zones[zone].server[Int(record.fieldBase)].value != 0
     let cost = recordCost(zone: zone, object: object)
