@@ -21,7 +21,7 @@ enum CompletionCommand {
         "--shard", "--help",
       ]
     ),
-    ("validate", ["--strict", "--estimate", "--accept-large", "--help"]),
+    ("validate", ["--strict", "--estimate", "--accept-large", "--shard", "--help"]),
     ("check", ["--baseline", "--junit", "--markdown", "--update", "--help"]),
     ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--accept-large", "--help"]),
     ("merge", ["--out", "--help"]),

@@ -109,7 +109,7 @@ struct RunCommand {
 
   /// Loads and validates the scenario, reporting every problem; nil when it has an error.
   static func load(_ options: Options, console: Console) -> (scenario: Scenario, bytes: [UInt8])? {
-    let loaded = ScenarioFile.load(options.file, acceptLarge: options.acceptLarge)
+    let loaded = ScenarioFile.load(options.file, acceptLarge: options.acceptLarge, shard: options.shard)
     var problems = loaded.problems
     // A longer --duration is estimated again: `quickstart --duration 3650d` is another run.
     if let scenario = loaded.scenario, let duration = options.duration, !options.acceptLarge {

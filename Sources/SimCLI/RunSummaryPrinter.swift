@@ -24,6 +24,12 @@ enum RunSummaryPrinter {
     } else if let coupling = report.coupling, report.scenario.spec.accountCount > 1 {
       console.print("parts        one: the accounts are coupled by \(coupling)")
     }
+    if let shard = report.shard {
+      let held = report.scenario.shardWindow.map { _ in ", holding only its \(report.scenario.spec.devices.count) devices" }
+      console.print(
+        "shard        \(shard.shard.text): parts \(shard.parts.lowerBound + 1)–\(shard.parts.upperBound) of "
+          + "\(shard.partCount)\(held ?? ""); syncsim merge adds the \(shard.shard.count) shards up")
+    }
     if case .reachedEventLimit(let limit) = report.outcome.stopReason {
       console.print("stopped      at the event limit (\(limit) events): the run did not reach its end")
     }

@@ -8,7 +8,7 @@ enum ScenarioFile {
   /// Reads and decodes a scenario; problems come back with the file's name.
   /// A scenario over `RunEstimate`'s limits is refused unless `acceptLarge`.
   static func load(
-    _ path: String, acceptLarge: Bool = false
+    _ path: String, acceptLarge: Bool = false, shard: RunShard? = nil
   ) -> (scenario: Scenario?, bytes: [UInt8], problems: [ScenarioProblem]) {
     let bytes: [UInt8]
     switch readBounded(path, limit: ScenarioDecoder.Limits.maxFileBytes) {
@@ -16,7 +16,8 @@ enum ScenarioFile {
     case .failure(let problem): return (nil, [], [problem])
     }
     do {
-      let (scenario, warnings) = try ScenarioDecoder.decode(bytes, file: path, acceptLarge: acceptLarge)
+      let (scenario, warnings) = try ScenarioDecoder.decode(
+        bytes, file: path, acceptLarge: acceptLarge, shard: shard.map { ShardWindow.Request(shard: $0) })
       return (scenario, bytes, warnings)
     } catch {
       return (nil, bytes, error.problems)

@@ -6,7 +6,7 @@ import SimScenario
 /// `syncsim validate FILE... [--strict]`: reports every problem of every file.
 struct ValidateCommand {
   static let usage = """
-    usage: syncsim validate FILE... [--strict] [--estimate] [--accept-large]
+    usage: syncsim validate FILE... [--strict] [--estimate] [--accept-large] [--shard I/N]
 
     Checks scenario files and reports every problem as `file: JSON path: problem (hint)`.
     Exits 65 if any file has an error (or, with --strict, a warning; advice never fails).
@@ -15,6 +15,8 @@ struct ValidateCommand {
       --strict         warnings are errors
       --estimate       print what a run would cost: writes, rows, events, memory, files
       --accept-large   accept a scenario whose estimate is over a limit (as run --accept-large)
+      --shard I/N      check it as `run --shard I/N` decodes it: a world of over 1,000,000
+                       devices holds only that shard's devices, and is estimated for them
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -26,21 +28,33 @@ struct ValidateCommand {
     let strict = args.flag("strict")
     let estimate = args.flag("estimate")
     let acceptLarge = args.flag("accept-large")
+    let shard = try args.option("shard").map { text throws(UsageError) in
+      guard let shard = RunShard(text: text) else {
+        throw UsageError("--shard must be I/N with 1 ≤ I ≤ N ≤ 1000000, such as 2/10")
+      }
+      return shard
+    }
     let files = try args.positionals()
     guard !files.isEmpty else { throw UsageError("validate needs at least one file") }
     var failed = false
     for file in files {
-      let loaded = ScenarioFile.load(file, acceptLarge: acceptLarge)
+      let loaded = ScenarioFile.load(file, acceptLarge: acceptLarge, shard: shard)
       // Read once: only a file that is not a scenario is looked at again, as a schema.
       if loaded.scenario == nil && ScenarioFile.isJSONSchema(loaded.bytes) {
         console.print("\(file): skipped (a JSON Schema, not a scenario)")
         continue
       }
-      for problem in loaded.problems { console.error(problem.description) }
-      let errors = loaded.problems.filter { $0.severity == .error || strict && $0.severity == .warning }.count
+      var problems = loaded.problems
+      if let shard, let scenario = loaded.scenario,
+        let problem = RunShard.problem(scenario, count: shard.count, trace: false)
+      {
+        problems.append(ScenarioProblem(file: file, path: "", message: problem))
+      }
+      for problem in problems { console.error(problem.description) }
+      let errors = problems.filter { $0.severity == .error || strict && $0.severity == .warning }.count
       if let scenario = loaded.scenario, errors == 0 {
         console.print(
-          "\(file): ok (\(scenario.deviceNames.count) devices, \(DurationText.format(scenario.spec.duration)), \(scenario.expectations.count) expectations)"
+          "\(file): ok (\(scenario.deviceNames.count) devices\(scenario.shardWindow.map { " of \($0.worldDevices), shard \($0.shard.text)" } ?? ""), \(DurationText.format(scenario.spec.duration)), \(scenario.expectations.count) expectations)"
         )
         if estimate { console.print("\(file): estimate \(RunEstimate(scenario).description)") }
       } else {

@@ -30,31 +30,39 @@ public struct WorldPartitioning: Sendable {
   }
 
   /// The whole of `spec` as one part (to compare a partitioned run with one kernel's).
-  public init(whole spec: WorldSpec) {
-    deviceOrder = (0..<Int32(spec.devices.count)).map { $0 }
-    partStarts = [0, Int32(spec.devices.count)]
+  public init(whole spec: WorldSpec) { self.init(wholeOf: spec.devices.count) }
+
+  init(wholeOf deviceCount: Int) {
+    deviceOrder = (0..<Int32(deviceCount)).map { $0 }
+    partStarts = [0, Int32(deviceCount)]
   }
 
   /// Splits `spec` into its independent parts.
-  public init(_ spec: WorldSpec) {
-    let deviceCount = spec.devices.count
-    let coupling = Self.coupling(of: spec)
+  public init(_ spec: WorldSpec) { self.init(spec, devices: spec.devices) }
+
+  /// Splits a world of `spec`'s settings and timeline whose devices are `devices` (a scenario
+  /// run in shards lists its device entries' members without expanding them; only accounts and
+  /// stores are read).
+  public init<Devices: RandomAccessCollection<DeviceSpec>>(_ spec: WorldSpec, devices: Devices)
+  where Devices.Index == Int {
+    let deviceCount = devices.count
+    let coupling = Self.coupling(of: spec, devices: devices)
     guard coupling == nil, spec.accountCount > 1, deviceCount > 1 else {
-      self = WorldPartitioning(whole: spec)
+      self = WorldPartitioning(wholeOf: deviceCount)
       self.coupling = coupling
       return
     }
     // Sized for every account named, so that a spec still being checked (an account out of
     // range is reported elsewhere) is split without a trap; negative accounts join account 0.
     var accountCount = spec.accountCount
-    for device in spec.devices {
+    for device in devices {
       accountCount = max(accountCount, device.account + 1)
       for case .sharedDatabase(let owner, let participants) in device.stores {
         accountCount = max(accountCount, owner + 1, (participants.max() ?? 0) + 1)
       }
     }
     var groups = AccountGroups(count: accountCount)
-    for device in spec.devices {
+    for device in devices {
       for case .sharedDatabase(let owner, let participants) in device.stores
       where owner == device.account || participants.contains(device.account) {
         groups.join(max(0, owner), max(0, device.account))
@@ -65,7 +73,7 @@ public struct WorldPartitioning: Sendable {
     var partOfRoot = [Int32](repeating: -1, count: accountCount)
     var partOfDevice = [Int32](repeating: 0, count: deviceCount)
     var sizes: [Int32] = []
-    for (index, device) in spec.devices.enumerated() {
+    for (index, device) in zip(0..., devices) {
       let root = groups.root(max(0, device.account))
       if partOfRoot[root] < 0 {
         partOfRoot[root] = Int32(sizes.count)
@@ -99,8 +107,8 @@ public struct WorldPartitioning: Sendable {
   }
 
   /// What joins every account of `spec` into one part, or nil when accounts can run apart.
-  static func coupling(of spec: WorldSpec) -> String? {
-    if spec.devices.contains(where: { $0.stores.contains(.publicDatabase) }) {
+  static func coupling(of spec: WorldSpec, devices: some Collection<DeviceSpec>) -> String? {
+    if devices.contains(where: { $0.stores.contains(.publicDatabase) }) {
       return "the public database: every account reads and writes the same zone"
     }
     if spec.server.throttleRequestsPerSecond != nil {

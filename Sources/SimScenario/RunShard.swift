@@ -33,20 +33,40 @@ public struct RunShard: Sendable, Equatable {
 
   /// Why `scenario` cannot run in `count` shards, or nil when it can: a world whose accounts are
   /// coupled is one part (and says why), a shard needs a part of its own, and `timeline.csv`
-  /// samples every device at once.
+  /// samples every device at once. A scenario holding one shard's devices (`ShardWindow`) had its
+  /// parts counted when it was decoded; a timeline action can still couple them, and its rows
+  /// would carry the shard's store and zone ids, so it writes only the summary.
   public static func problem(_ scenario: Scenario, count: Int, trace: Bool) -> String? {
     let partitioning = WorldPartitioning(scenario.spec)
-    if partitioning.count == 1 {
-      let why = partitioning.coupling ?? "the world has one account (or one group of accounts sharing zones)"
-      return "\(scenario.name) cannot be sharded: it runs as one part, because of \(why)"
-    }
-    if count > partitioning.count {
-      return "\(count) shards for a world of \(partitioning.count) independent parts: use at most \(partitioning.count)"
+    if let window = scenario.shardWindow {
+      if let coupling = partitioning.coupling, window.partCount > 1 {
+        return "\(scenario.name) cannot be sharded: it runs as one part, because of \(coupling)"
+      }
+      if let rows = scenario.outputs.first(where: { $0 != "summary" }) {
+        return "a shard of a world of \(window.worldDevices) devices (over \(ScenarioDecoder.Limits.maxDevices)) "
+          + "writes only the summary: leave \"\(rows)\" out of outputs"
+      }
+    } else if let problem = partsProblem(
+      partCount: partitioning.count, coupling: partitioning.coupling, count: count)
+    {
+      return "\(scenario.name) " + problem
     }
     if scenario.outputs.contains("timeline") {
       return "a shard cannot write timeline.csv (it samples every device at once): leave \"timeline\" out of outputs"
     }
     if trace { return "a shard cannot write trace.csv (--trace): the trace is one kernel's" }
+    return nil
+  }
+
+  /// Why a world of `partCount` parts cannot run in `count` shards (completing "NAME …"), or nil.
+  static func partsProblem(partCount: Int, coupling: String?, count: Int) -> String? {
+    if partCount == 1 {
+      let why = coupling ?? "the world has one account (or one group of accounts sharing zones)"
+      return "cannot be sharded: it runs as one part, because of \(why)"
+    }
+    if count > partCount {
+      return "cannot run in \(count) shards: the world has \(partCount) independent parts; use at most \(partCount)"
+    }
     return nil
   }
 }

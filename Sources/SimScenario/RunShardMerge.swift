@@ -81,14 +81,15 @@ public struct RunShardMerge {
         problems.append("\(name) is in \(holding.count) of the \(ordered.count) shards")
       }
     }
-    let scenario = loadScenario(ordered.first!.directory)
+    let scenario = loadScenario(ordered.first!.directory, shard: ordered.first!.file.shard)
     if case .failure(let problem) = scenario { problems.append(problem.message) }
     guard problems.isEmpty, case .success(let loaded) = scenario else { return .failure(Problems(messages: problems)) }
     return .success(RunShardMerge(shards: ordered, scenario: loaded))
   }
 
-  /// The scenario of a shard's `resolved.json` (its `scenario` member runs the same world).
-  static func loadScenario(_ directory: String) -> Result<Scenario, RunShardFile.Problem> {
+  /// The scenario of a shard's `resolved.json` (its `scenario` member runs the same world),
+  /// decoded as the shard decoded it: a world of more devices than a run holds, only the shard's.
+  static func loadScenario(_ directory: String, shard: RunShard) -> Result<Scenario, RunShardFile.Problem> {
     let path = directory + "/resolved.json"
     guard let bytes = FileManager.default.contents(atPath: path) else {
       return .failure(RunShardFile.Problem("\(path): missing or unreadable"))
@@ -98,7 +99,7 @@ public struct RunShardMerge {
     }
     do {
       let (scenario, _) = try ScenarioDecoder.decode(
-        Array(member.serialized().utf8), file: path, acceptLarge: true)
+        Array(member.serialized().utf8), file: path, acceptLarge: true, shard: ShardWindow.Request(shard: shard))
       return .success(scenario)
     } catch {
       return .failure(RunShardFile.Problem("\(path): \(error)"))

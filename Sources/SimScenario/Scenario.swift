@@ -28,6 +28,9 @@ public struct Scenario: Sendable {
   public var dataModel: DataModel
   /// The document as read: the source of `resolved.json` and of `scenarioHash`.
   public var document: JSONNode
+  /// When the scenario holds only one shard's devices (`ShardWindow`): which, and where its
+  /// parts are in the whole world's.
+  public var shardWindow: ShardWindow? = nil
 
   /// The result files a run can write, in order.
   public static let outputKinds = ["summary", "latency", "activities", "timeline"]

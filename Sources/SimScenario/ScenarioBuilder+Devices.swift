@@ -6,19 +6,26 @@ extension ScenarioBuilder {
   /// The keys of a device read by hand: structured values and references.
   static let handKeys = ["name", "count", "account", "stores", "savePolicy", "uiRefresh", "modelVersion"]
 
-  func devices(_ node: JSONNode?, accountsNode: JSONNode?, modelVersion: Int, _ spec: inout WorldSpec) -> [Group] {
+  func devices(
+    _ node: JSONNode?, accountsNode: JSONNode?, modelVersion: Int, _ spec: inout WorldSpec
+  ) -> (groups: [Group], window: ShardWindow?) {
     let declaredAccounts = reader.integer(accountsNode, "accounts", min: 1, max: ScenarioDecoder.Limits.maxAccounts)
     guard let node else {
       reader.problem(
         "devices", "missing required key \"devices\"",
         hint: "for example \"devices\": [{\"name\": \"iphone\"}, {\"name\": \"ipad\"}]")
-      return []
+      return ([], nil)
     }
-    guard let entries = reader.array(node, "devices", maxCount: ScenarioDecoder.Limits.maxDevices) else { return [] }
+    guard let entries = reader.array(node, "devices", maxCount: ScenarioDecoder.Limits.maxDevices) else {
+      return ([], nil)
+    }
     if entries.isEmpty { reader.problem("devices", "no devices", hint: "sync needs at least one device") }
+    // A shard decodes up to `maxShardedDevices` and expands only its own.
+    let limit = shard == nil ? ScenarioDecoder.Limits.maxDevices : ScenarioDecoder.Limits.maxShardedDevices
     var groups: [Group] = []
     var groupNames = Set<String>()  // membership only: 100,000 groups must not compare names pairwise
     var maxAccount = 0
+    var total = 0
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("devices", index)
       guard let fields = reader.object(entry, path, known: parameters.deviceKeys) else { continue }
@@ -33,10 +40,14 @@ extension ScenarioBuilder {
       }
       let count =
         reader.integer(
-          fields["count"], ScenarioReader.join(path, "count"), min: 1, max: ScenarioDecoder.Limits.maxDevices) ?? 1
-      if spec.devices.count + count > ScenarioDecoder.Limits.maxDevices {
+          fields["count"], ScenarioReader.join(path, "count"), min: 1, max: ScenarioDecoder.Limits.maxShardedDevices)
+        ?? 1
+      if total + count > limit {
         reader.problem(
-          ScenarioReader.join(path, "count"), "more than \(ScenarioDecoder.Limits.maxDevices) devices in all")
+          ScenarioReader.join(path, "count"), "more than \(limit) devices in all",
+          hint: shard == nil && total + count <= ScenarioDecoder.Limits.maxShardedDevices
+            ? "run it in shards (syncsim run --shard I/N): a shard expands only its own devices, "
+              + "up to \(ScenarioDecoder.Limits.maxShardedDevices) in the world" : nil)
         break
       }
       var device = DeviceSpec(name: name)
@@ -58,14 +69,10 @@ extension ScenarioBuilder {
         }
       }
       configure(&device, fields, path, modelVersion: modelVersion)
-      groups.append(Group(name: name, path: path, first: spec.devices.count, count: count))
-      for member in 0..<count {
-        var copy = device
-        copy.name = count == 1 ? name : "\(name)#\(member)"
-        if perDevice { copy.account = member }
-        maxAccount = max(maxAccount, copy.account)
-        spec.devices.append(copy)
-      }
+      groups.append(
+        Group(name: name, path: path, first: total, count: count, template: device, perDevice: perDevice))
+      maxAccount = max(maxAccount, perDevice ? count - 1 : device.account)
+      total += count
     }
     spec.accountCount = max(declaredAccounts ?? 1, maxAccount + 1)
     if let declaredAccounts, declaredAccounts <= maxAccount {
@@ -74,7 +81,15 @@ extension ScenarioBuilder {
         hint: "accounts are numbered from 0")
     }
     checkStores(spec, groups)
-    return groups
+    if let shard, total > shard.windowAbove {
+      let window = expandShard(shard.shard, &groups, &spec)
+      return (groups, window)
+    }
+    spec.devices.reserveCapacity(total)
+    for group in groups {
+      for member in 0..<group.count { spec.devices.append(group.member(member)) }
+    }
+    return (groups, nil)
   }
 
   func configure(_ device: inout DeviceSpec, _ fields: Fields, _ path: String, modelVersion: Int) {
@@ -134,7 +149,7 @@ extension ScenarioBuilder {
 
   func checkStores(_ spec: WorldSpec, _ groups: [Group]) {
     for group in groups {
-      let device = spec.devices[group.first]
+      let device = group.template
       for (index, store) in device.stores.enumerated() {
         if case .sharedDatabase(let owner, let participants) = store {
           if owner >= spec.accountCount || participants.contains(where: { $0 >= spec.accountCount }) {
@@ -193,8 +208,6 @@ extension ScenarioBuilder {
   }
 
   func deviceNames(_ groups: [Group]) -> [String] {
-    groups.flatMap { group in
-      group.count == 1 ? [group.name] : (0..<group.count).map { "\(group.name)#\($0)" }
-    }
+    groups.flatMap { group in (0..<group.count).map { group.memberName(group.worldMember($0)) } }
   }
 }

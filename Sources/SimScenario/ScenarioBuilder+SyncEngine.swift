@@ -9,7 +9,7 @@ extension ScenarioBuilder {
     var coreDataAccounts = Set<Int>()  // membership only
     var engineAccounts = Set<Int>()
     for group in groups {
-      let device = spec.devices[group.first]
+      let device = group.template
       guard device.client == .syncEngine else {
         for member in group.first..<group.first + group.count { coreDataAccounts.insert(spec.devices[member].account) }
         continue

@@ -7,11 +7,20 @@ struct Targets {
   var groups: [ScenarioBuilder.Group]
   var names: [String]
   var deviceCount: Int
+  /// Whether the spec holds one shard's devices: a member of the world outside it is named by
+  /// no device of the spec, and is no error.
+  var windowed = false
 
   func resolve(_ name: String) -> [Int]? {
     if name == "all" { return Array(0..<deviceCount) }
     if let group = groups.first(where: { $0.name == name }) { return Array(group.first..<group.first + group.count) }
     if let index = names.firstIndex(of: name) { return [index] }
+    if windowed, let hash = name.lastIndex(of: "#"), let member = Int(name[name.index(after: hash)...]),
+      String(member) == name[name.index(after: hash)...],
+      groups.contains(where: { $0.name == name[..<hash] && $0.members > 1 && member >= 0 && member < $0.members })
+    {
+      return []
+    }
     return nil
   }
 }

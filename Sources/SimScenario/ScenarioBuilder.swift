@@ -11,6 +11,9 @@ struct ScenarioBuilder {
   let parameters: ParameterSet
   /// The metrics an expectation or tolerance may name (with the registry's policies' `blocked.*`).
   let metrics: [RunSummary.MetricInfo]
+  /// The shard a run decodes the scenario for (`run --shard I/N`): a world of more devices than
+  /// its `windowAbove` then holds only the shard's devices (`ShardWindow`).
+  var shard: ShardWindow.Request?
 
   init(reader: ScenarioReader, policyRegistry: PolicyRegistry = .standard, parameters: ParameterSet = .standard) {
     self.reader = reader
@@ -24,12 +27,42 @@ struct ScenarioBuilder {
   var metricNames: [String] { metrics.map(\.name) }
   typealias Fields = [String: JSONNode]
 
-  /// A device group as written, before expansion.
+  /// A device entry as written, and where its members are in the spec.
   struct Group {
     var name: String
     var path: String
+    /// The first member's index in `WorldSpec.devices`, and the members there (all of them
+    /// unless the scenario holds one shard's devices: `members`).
     var first: Int
     var count: Int
+    /// The device every member copies, and whether member k gets account k.
+    var template: DeviceSpec
+    var perDevice: Bool
+    /// The whole world's first member and its members (`first` and `count` when every device
+    /// is expanded).
+    var worldFirst: Int
+    var members: Int
+    /// The world's members that `WorldSpec.devices` holds, ascending (nil: all of them).
+    var held: [Int32]?
+
+    init(name: String, path: String, first: Int, count: Int, template: DeviceSpec, perDevice: Bool) {
+      (self.name, self.path, self.first, self.count) = (name, path, first, count)
+      (self.template, self.perDevice, worldFirst, members) = (template, perDevice, first, count)
+    }
+
+    /// The name of the world's member `member`: the entry's name, or `name#member` in a group.
+    func memberName(_ member: Int) -> String { members == 1 ? name : "\(name)#\(member)" }
+
+    /// The world's member number of the `index`-th member the spec holds.
+    func worldMember(_ index: Int) -> Int { held.map { Int($0[index]) } ?? index }
+
+    /// The world's member `member`, as a device of the spec.
+    func member(_ member: Int) -> DeviceSpec {
+      var device = template
+      device.name = memberName(member)
+      if perDevice { device.account = member }
+      return device
+    }
   }
 
   func build(_ root: JSONNode) -> Scenario? {
@@ -84,7 +117,8 @@ struct ScenarioBuilder {
     spec.entities = dataModel.entityDescriptions()
     for name in ["cloud", "push", "polling"] { section(name, top[name], &spec) }
     scheduler(top["scheduler"], &spec)
-    let groups = devices(top["devices"], accountsNode: top["accounts"], modelVersion: dataModel.version, &spec)
+    let (groups, window) = devices(
+      top["devices"], accountsNode: top["accounts"], modelVersion: dataModel.version, &spec)
     checkClients(spec, groups)
     addEngineHold(&spec, schedulerNode: top["scheduler"])
     if ModelRules.check(dataModel, zones: spec.zoneLayout().zones, reader: reader)
@@ -92,17 +126,15 @@ struct ScenarioBuilder {
     {
       spec.modelRejectionCode = 134_060
     }
-    for (index, device) in spec.devices.enumerated() where device.modelVersion > dataModel.version {
+    if let group = groups.first(where: { $0.template.modelVersion > dataModel.version }) {
       reader.problem(
-        groups.first { $0.first <= index && index < $0.first + $0.count }.map {
-          ScenarioReader.join($0.path, "modelVersion")
-        } ?? "devices",
-        "model version \(device.modelVersion) is newer than the model's (\(dataModel.version))",
+        ScenarioReader.join(group.path, "modelVersion"),
+        "model version \(group.template.modelVersion) is newer than the model's (\(dataModel.version))",
         hint: "set model.version")
-      break
     }
     let names = deviceNames(groups)
-    let targets = Targets(groups: groups, names: names, deviceCount: spec.devices.count)
+    let targets = Targets(
+      groups: groups, names: names, deviceCount: spec.devices.count, windowed: groups.contains { $0.held != nil })
     workloads(top["workloads"], targets, &spec)
     usage(top["usage"], targets, &spec)
     timeline(top["timeline"], targets, &spec)
@@ -147,7 +179,7 @@ struct ScenarioBuilder {
       name: name, description: description, spec: spec, deviceNames: names,
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
       expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances, outputs: outputs,
-      sweep: sweep(top["sweep"]), dataModel: dataModel, document: root)
+      sweep: sweep(top["sweep"]), dataModel: dataModel, document: root, shardWindow: window)
   }
 
   func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {

@@ -9,7 +9,10 @@ public enum ScenarioDecoder {
     /// A million devices run in about two minutes on two cores when their accounts are
     /// independent (each part then holds only its own state; docs/limits.md).
     public static let maxDevices = 1_000_000
-    public static let maxAccounts = 1_000_000
+    /// A world run in shards (`run --shard I/N`) decodes only its shard's devices (the world's
+    /// parts are found from its device entries without expanding them), so it may hold more.
+    public static let maxShardedDevices = 10_000_000
+    public static let maxAccounts = 10_000_000
     public static let maxDuration = SimDuration.days(3650)
     public static let maxTimelineEntries = 100_000
     /// Devices named across all timeline entries (an entry for "all" counts every device).
@@ -59,7 +62,7 @@ public enum ScenarioDecoder {
   public static func decode(
     _ bytes: [UInt8], file: String, policies: PolicyRegistry = .standard, parameters: ParameterSet = .standard,
     checkingSweep: Bool = true,
-    acceptLarge: Bool = false
+    acceptLarge: Bool = false, shard: ShardWindow.Request? = nil
   ) throws(ScenarioProblems) -> (Scenario, [ScenarioProblem]) {
     guard bytes.count <= Limits.maxFileBytes else {
       throw ScenarioProblems(problems: [
@@ -84,7 +87,9 @@ public enum ScenarioDecoder {
       ])
     }
     let reader = ScenarioReader(file: file)
-    let scenario = ScenarioBuilder(reader: reader, policyRegistry: policies, parameters: parameters).build(root)
+    var builder = ScenarioBuilder(reader: reader, policyRegistry: policies, parameters: parameters)
+    builder.shard = shard
+    let scenario = builder.build(root)
     var problems = reader.reportedProblems
     if !acceptLarge, let scenario, !problems.contains(where: { $0.severity == .error }) {
       problems += RunEstimate(scenario).problems(file: file)

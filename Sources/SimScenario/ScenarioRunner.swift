@@ -125,7 +125,9 @@ public enum ScenarioRunner {
     let streams = UncheckedBox(spilledFiles.map { name in (name, spill!(name, rowWriter.columns(of: name))) })
     let end = SimTime(spec.duration)
     let partCount = partitioning.count
-    let shardParts = shard.map { $0.parts(of: partCount) }
+    // A scenario holding one shard's devices runs all of them; its parts are the shard's.
+    let window = scenario.shardWindow
+    let shardParts = window == nil ? shard.map { $0.parts(of: partCount) } : nil
     let reporter = progress.map { UncheckedBox($0) }
     // Parts that hold their recorders until their rows are written are handed out in small
     // batches and held a few dozen at a time (writing rows is slower than simulating them).
@@ -171,9 +173,12 @@ public enum ScenarioRunner {
       expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
       partFingerprints: merger.fingerprints, coupling: partitioning.coupling, partRows: rowWriter,
       spilled: Set(spilledFiles), audit: audit ? audits.result : nil,
-      shard: shard.map {
-        ($0, shardParts!, partCount, tally, Int(merger.writeCount), Int(merger.activityCount))
-      })
+      shard: window.map {
+        ($0.shard, $0.parts, $0.partCount, tally, Int(merger.writeCount), Int(merger.activityCount))
+      }
+        ?? shard.map {
+          ($0, shardParts!, partCount, tally, Int(merger.writeCount), Int(merger.activityCount))
+        })
   }
 }
 

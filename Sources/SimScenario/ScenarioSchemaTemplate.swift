@@ -255,9 +255,9 @@ enum ScenarioSchemaTemplate {
               },
               "count": {
                 "type": "integer",
-                "description": "devices in the group",
+                "description": "devices in the group (1,000,000 in all; 10,000,000 in a world run in shards)",
                 "minimum": 1,
-                "maximum": 1000000,
+                "maximum": 10000000,
                 "default": 1
               },
               "account": {

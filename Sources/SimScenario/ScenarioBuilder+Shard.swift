@@ -1,0 +1,74 @@
+import SimModel
+
+extension ScenarioBuilder {
+  /// Expands only the devices of `shard`'s parts of the world `groups` describe, in world order,
+  /// each with its world name, account and random streams (`DeviceSpec.streamIndex`), and points
+  /// each group at the members it holds. Nil, with a problem, when the world cannot be sharded so.
+  func expandShard(_ shard: RunShard, _ groups: inout [Group], _ spec: inout WorldSpec) -> ShardWindow? {
+    let world = EntryMembers(groups: groups)
+    let partitioning = WorldPartitioning(spec, devices: world)
+    if let problem = RunShard.partsProblem(
+      partCount: partitioning.count, coupling: partitioning.coupling, count: shard.count)
+    {
+      reader.problem("devices", problem, hint: "a world of over \(self.shard!.windowAbove) devices runs only in shards")
+      for index in groups.indices { (groups[index].first, groups[index].count, groups[index].held) = (0, 0, []) }
+      return nil
+    }
+    let parts = shard.parts(of: partitioning.count)
+    let starts = partitioning.partStarts
+    var held = Array(partitioning.deviceOrder[Int(starts[parts.lowerBound])..<Int(starts[parts.upperBound])])
+    held.sort()
+    spec.devices.reserveCapacity(held.count)
+    var cursor = 0
+    for index in groups.indices {
+      let group = groups[index]
+      var members: [Int32] = []
+      groups[index].first = spec.devices.count
+      while cursor < held.count && Int(held[cursor]) < group.worldFirst + group.members {
+        let member = Int(held[cursor]) - group.worldFirst
+        var device = group.member(member)
+        device.streamIndex = Int(held[cursor])
+        spec.devices.append(device)
+        members.append(Int32(member))
+        cursor += 1
+      }
+      groups[index].count = members.count
+      groups[index].held = members
+    }
+    return ShardWindow(shard: shard, partCount: partitioning.count, parts: parts, worldDevices: world.count)
+  }
+}
+
+/// Every member of every device entry, in world order, made when read: the accounts and stores
+/// `WorldPartitioning` reads, for ten million devices without holding them.
+struct EntryMembers: RandomAccessCollection {
+  let groups: [ScenarioBuilder.Group]
+  /// Per group, its world members' end (a running total).
+  let ends: [Int]
+
+  init(groups: [ScenarioBuilder.Group]) {
+    self.groups = groups
+    var total = 0
+    ends = groups.map { group in
+      total += group.members
+      return total
+    }
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { ends.last ?? 0 }
+
+  /// The member's template with its account; its name is the entry's (nothing here reads it).
+  subscript(position: Int) -> DeviceSpec {
+    var low = 0
+    var high = ends.count - 1
+    while low < high {
+      let middle = (low + high) / 2
+      if ends[middle] > position { high = middle } else { low = middle + 1 }
+    }
+    let group = groups[low]
+    var device = group.template
+    if group.perDevice { device.account = position - group.worldFirst }
+    return device
+  }
+}
