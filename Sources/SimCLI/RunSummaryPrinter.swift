@@ -25,7 +25,9 @@ enum RunSummaryPrinter {
       console.print("parts        one: the accounts are coupled by \(coupling)")
     }
     if let shard = report.shard {
-      let held = report.scenario.shardWindow.map { _ in ", holding only its \(report.scenario.spec.devices.count) devices" }
+      let held = report.scenario.shardWindow.map { _ in
+        ", holding only its \(report.scenario.spec.devices.count) devices"
+      }
       console.print(
         "shard        \(shard.shard.text): parts \(shard.parts.lowerBound + 1)–\(shard.parts.upperBound) of "
           + "\(shard.partCount)\(held ?? ""); syncsim merge adds the \(shard.shard.count) shards up")

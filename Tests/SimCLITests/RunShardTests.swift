@@ -68,4 +68,27 @@ import Testing
       #expect(!FileManager.default.fileExists(atPath: directory + "/m"))
     }
   }
+
+  @Test func aWorldOverAMillionDevicesRunsOnlyInShardsAndValidateSaysSo() throws {
+    try withTemporaryDirectory { directory in
+      // Refused before any device is expanded, with the way to run it.
+      let fleet = packageRoot + "/Scripts/fleet/fleet-10m.json"
+      for command in ["run", "validate"] {
+        let refused = syncsim(command, fleet, "--out", directory + "/f")
+        let unsharded = command == "run" ? refused : syncsim(command, fleet)
+        #expect(unsharded.code == 65, "\(unsharded.err)")
+        #expect(
+          unsharded.err.contains("devices[0].count: more than 1000000 devices in all")
+            && unsharded.err.contains("syncsim run --shard I/N"), "\(unsharded.err)")
+      }
+      #expect(!FileManager.default.fileExists(atPath: directory + "/f"))
+      // validate --shard checks what run --shard would refuse, and what it runs.
+      let file = try households(directory)
+      let tooMany = syncsim("validate", file, "--shard", "1/400")
+      #expect(tooMany.code == 65 && tooMany.err.contains("the world has 300 independent parts"), "\(tooMany.err)")
+      let one = syncsim("validate", file, "--shard", "2/3")
+      #expect(one.code == 0 && one.out.contains("ok (600 devices, 1d"), "\(one.out) \(one.err)")
+      #expect(syncsim("validate", file, "--shard", "2").code == 64)
+    }
+  }
 }
