@@ -7,8 +7,16 @@ extension WorldSpec {
   /// one for the public database. The world builds its zones from this, and the scenario checks
   /// the container's zone limit against it.
   public func zoneLayout() -> (zones: [(scope: DatabaseScope, owner: Int)], storeZones: [Int32]) {
+    Self.zoneLayout(of: devices)
+  }
+
+  /// The layout of a world whose devices are `devices` (a scenario run in shards lists its device
+  /// entries' members without expanding them).
+  public static func zoneLayout(
+    of devices: some Collection<DeviceSpec>
+  ) -> (zones: [(scope: DatabaseScope, owner: Int)], storeZones: [Int32]) {
     var zones: [(scope: DatabaseScope, owner: Int)] = []
-    var privateZoneOfAccount = [Int32](repeating: -1, count: (devices.map(\.account).max() ?? 0) + 1)
+    var privateZoneOfAccount = [Int32](repeating: -1, count: (devices.lazy.map(\.account).max() ?? 0) + 1)
     var sharedZones: [(owner: Int, participants: [Int], zone: Int32)] = []
     var publicZone: Int32 = -1
     func make(_ scope: DatabaseScope, owner: Int) -> Int32 {

@@ -7,7 +7,10 @@ struct PartIDs {
   /// Per store of the whole world: its zone (−1 none).
   let storeZones: [Int32]
 
-  init(_ spec: WorldSpec) {
+  /// The ids of `spec`'s world, or, for a scenario holding one shard's devices, its stores' zones
+  /// in the whole world (`ShardWindow.storeZones`; its stores keep their own ids, which rows
+  /// use only as places on their device).
+  init(_ spec: WorldSpec, window: ShardWindow? = nil) {
     var first: [Int32] = []
     first.reserveCapacity(spec.devices.count + 1)
     var next: Int32 = 0
@@ -17,7 +20,7 @@ struct PartIDs {
     }
     first.append(next)
     firstStore = first
-    storeZones = spec.zoneLayout().storeZones
+    storeZones = window?.storeZones ?? spec.zoneLayout().storeZones
   }
 
   /// The whole world's stores and zones of a part made of `devices`, whose own spec is `part`.

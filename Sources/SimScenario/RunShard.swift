@@ -34,17 +34,12 @@ public struct RunShard: Sendable, Equatable {
   /// Why `scenario` cannot run in `count` shards, or nil when it can: a world whose accounts are
   /// coupled is one part (and says why), a shard needs a part of its own, and `timeline.csv`
   /// samples every device at once. A scenario holding one shard's devices (`ShardWindow`) had its
-  /// parts counted when it was decoded; a timeline action can still couple them, and its rows
-  /// would carry the shard's store and zone ids, so it writes only the summary.
+  /// parts counted when it was decoded; a timeline action can still couple them.
   public static func problem(_ scenario: Scenario, count: Int, trace: Bool) -> String? {
     let partitioning = WorldPartitioning(scenario.spec)
     if let window = scenario.shardWindow {
       if let coupling = partitioning.coupling, window.partCount > 1 {
         return "\(scenario.name) cannot be sharded: it runs as one part, because of \(coupling)"
-      }
-      if let rows = scenario.outputs.first(where: { $0 != "summary" }) {
-        return "a shard of a world of \(window.worldDevices) devices (over \(ScenarioDecoder.Limits.maxDevices)) "
-          + "writes only the summary: leave \"\(rows)\" out of outputs"
       }
     } else if let problem = partsProblem(
       partCount: partitioning.count, coupling: partitioning.coupling, count: count)

@@ -35,7 +35,28 @@ extension ScenarioBuilder {
       groups[index].count = members.count
       groups[index].held = members
     }
-    return ShardWindow(shard: shard, partCount: partitioning.count, parts: parts, worldDevices: world.count)
+    return ShardWindow(
+      shard: shard, partCount: partitioning.count, parts: parts, worldDevices: world.count,
+      storeZones: worldZones(of: groups, world: world))
+  }
+}
+
+extension ScenarioBuilder {
+  /// The whole world's zone of each store the spec holds, in store order: rows name zones by
+  /// the world's ids, which the world's devices before a shard's decide.
+  func worldZones(of groups: [Group], world: EntryMembers) -> [Int32] {
+    let layout = WorldSpec.zoneLayout(of: world)
+    var result: [Int32] = []
+    var groupStores = 0  // the world's first store of the group
+    for group in groups {
+      let stores = group.template.stores.count
+      for member in group.held ?? [] {
+        let first = groupStores + Int(member) * stores
+        result += layout.storeZones[first..<first + stores]
+      }
+      groupStores += group.members * stores
+    }
+    return result
   }
 }
 

@@ -117,7 +117,7 @@ public enum ScenarioRunner {
     let keepsRecorders = needsRecorders && spilledFiles.isEmpty
     let keepsPushLog = audit || scenario.outputs.contains("latency")
     let audits = AuditTally()
-    let ids = PartIDs(spec)
+    let ids = PartIDs(spec, window: scenario.shardWindow)
     let merger = RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
     let rowWriter = PartRows(
       scenario: scenario, seed: scenario.spec.seed, policyNames: spec.scheduler.policies.map(\.name) + WaitCause.names,

@@ -6,7 +6,9 @@ import SimModel
 /// devices are expanded, each with its name, account and random streams in the whole world.
 ///
 /// Its parts then run as they run in the whole world (`WorldPartitioning.spec(ofPart:in:)` gives
-/// each the same spec), so its tally and fingerprints are the ones an unwindowed shard writes.
+/// each the same spec), so its tally, fingerprints and rows are the ones an unwindowed shard
+/// writes: rows name devices by name, stores by their place on the device, and zones by the
+/// world's ids (`storeZones`).
 public struct ShardWindow: Sendable, Equatable {
   /// What a decode for a shard asks for.
   public struct Request: Sendable {
@@ -27,4 +29,6 @@ public struct ShardWindow: Sendable, Equatable {
   public let parts: Range<Int>
   /// The whole world's devices.
   public let worldDevices: Int
+  /// The whole world's zone of each store the scenario holds (−1 none), in store order.
+  public let storeZones: [Int32]
 }

@@ -11,9 +11,11 @@ import Testing
 /// shards): it runs exactly as the shard of the whole world's scenario, and refuses what it cannot.
 @Suite struct ShardWindowTests {
   /// `PartitionTests.world` (eight parts: accounts of two devices, two accounts sharing a zone,
-  /// a bulk insert on one member, actions for groups and for every device), summary only.
+  /// a bulk insert on one member, actions for groups and for every device), with every file a
+  /// shard writes.
   static let world = PartitionTests.world.replacingOccurrences(
-    of: #""outputs": ["summary", "latency", "activities", "timeline", "objects"]"#, with: #""outputs": ["summary"]"#)
+    of: #""outputs": ["summary", "latency", "activities", "timeline", "objects"]"#,
+    with: #""outputs": ["summary", "latency", "activities", "objects"]"#)
 
   static func decode(_ text: String, shard: RunShard?, windowAbove: Int = 0) throws -> Scenario {
     try ScenarioDecoder.decode(
@@ -46,6 +48,11 @@ import Testing
         let a = ScenarioRunner.run(whole, jobs: 2, shard: shard)
         let b = ScenarioRunner.run(windowed, jobs: 1, shard: shard)
         #expect(RunShardFile.text(a, version: "t") == RunShardFile.text(b, version: "t"), "\(shard.text)")
+        // Every file, rows included: zones keep the world's ids.
+        let (filesA, filesB) = (PartitionTests.files(a), PartitionTests.files(b))
+        #expect(filesA.keys.sorted() == filesB.keys.sorted() && filesA.count >= 6)
+        for (name, text) in filesA { #expect(text == filesB[name], "\(shard.text) \(name)") }
+        if count == 1 { #expect((filesB["latency.csv"]?.count ?? 0) > 10_000) }
         #expect(b.outcome.processedEvents > 0)
         let part = try #require(b.shard)
         if tally == nil { tally = part.tally } else { tally!.add(part.tally) }
@@ -81,14 +88,12 @@ import Testing
     let unknown = Self.world.replacingOccurrences(of: #""devices": "a#2""#, with: #""devices": "a#6""#)
     let missing = Self.problems(unknown, shard: shard).filter { $0.severity == .error }
     #expect(missing.count == 1 && missing[0].message.contains("no device or group named \"a#6\""), "\(missing)")
-    // Its rows would carry the shard's ids: only the summary.
-    let rows = Self.world.replacingOccurrences(
-      of: #""outputs": ["summary"]"#, with: #""outputs": ["summary", "latency"]"#)
-    let windowed = try Self.decode(rows, shard: shard)
+    // Per-row files as a shard of the whole scenario writes them; never timeline.csv.
+    let timeline = Self.world.replacingOccurrences(of: #""objects"]"#, with: #""objects", "timeline"]"#)
+    #expect(RunShard.problem(try Self.decode(Self.world, shard: shard), count: 3, trace: false) == nil)
     #expect(
-      RunShard.problem(windowed, count: 3, trace: false)
-        == "a shard of a world of 15 devices (over 1000000) writes only the summary: leave \"latency\" out of outputs")
-    #expect(RunShard.problem(try Self.decode(rows, shard: shard, windowAbove: 15), count: 3, trace: false) == nil)
+      RunShard.problem(try Self.decode(timeline, shard: shard), count: 3, trace: false)?.contains("timeline.csv")
+        == true)
     // Over a million devices, a run that is not sharded is refused before any is expanded.
     let large = #"{"version": 1, "devices": [{"name": "a", "count": 1000001, "account": "perDevice"}]}"#
     let refused = Self.problems(large, shard: nil).filter { $0.severity == .error }
