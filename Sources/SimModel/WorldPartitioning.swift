@@ -43,6 +43,7 @@ public struct WorldPartitioning: Sendable {
   /// Splits a world of `spec`'s settings and timeline whose devices are `devices` (a scenario
   /// run in shards lists its device entries' members without expanding them; only accounts and
   /// stores are read).
+  @_specialize(exported:true,where Devices == EntryMembers)
   public init<Devices: RandomAccessCollection<DeviceSpec>>(_ spec: WorldSpec, devices: Devices)
   where Devices.Index == Int {
     let deviceCount = devices.count

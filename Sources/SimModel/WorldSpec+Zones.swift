@@ -12,8 +12,9 @@ extension WorldSpec {
 
   /// The layout of a world whose devices are `devices` (a scenario run in shards lists its device
   /// entries' members without expanding them).
-  public static func zoneLayout(
-    of devices: some Collection<DeviceSpec>
+  @_specialize(exported:true,where Devices == EntryMembers)
+  public static func zoneLayout<Devices: Collection<DeviceSpec>>(
+    of devices: Devices
   ) -> (zones: [(scope: DatabaseScope, owner: Int)], storeZones: [Int32]) {
     var zones: [(scope: DatabaseScope, owner: Int)] = []
     var privateZoneOfAccount = [Int32](repeating: -1, count: (devices.lazy.map(\.account).max() ?? 0) + 1)

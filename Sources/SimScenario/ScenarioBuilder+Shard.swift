@@ -5,7 +5,7 @@ extension ScenarioBuilder {
   /// each with its world name, account and random streams (`DeviceSpec.streamIndex`), and points
   /// each group at the members it holds. Nil, with a problem, when the world cannot be sharded so.
   func expandShard(_ shard: RunShard, _ groups: inout [Group], _ spec: inout WorldSpec) -> ShardWindow? {
-    let world = EntryMembers(groups: groups)
+    let world = EntryMembers(groups.map { ($0.template, $0.members, $0.perDevice) })
     let partitioning = WorldPartitioning(spec, devices: world)
     if let problem = RunShard.partsProblem(
       partCount: partitioning.count, coupling: partitioning.coupling, count: shard.count)
@@ -57,39 +57,5 @@ extension ScenarioBuilder {
       groupStores += group.members * stores
     }
     return result
-  }
-}
-
-/// Every member of every device entry, in world order, made when read: the accounts and stores
-/// `WorldPartitioning` reads, for ten million devices without holding them.
-struct EntryMembers: RandomAccessCollection {
-  let groups: [ScenarioBuilder.Group]
-  /// Per group, its world members' end (a running total).
-  let ends: [Int]
-
-  init(groups: [ScenarioBuilder.Group]) {
-    self.groups = groups
-    var total = 0
-    ends = groups.map { group in
-      total += group.members
-      return total
-    }
-  }
-
-  var startIndex: Int { 0 }
-  var endIndex: Int { ends.last ?? 0 }
-
-  /// The member's template with its account; its name is the entry's (nothing here reads it).
-  subscript(position: Int) -> DeviceSpec {
-    var low = 0
-    var high = ends.count - 1
-    while low < high {
-      let middle = (low + high) / 2
-      if ends[middle] > position { high = middle } else { low = middle + 1 }
-    }
-    let group = groups[low]
-    var device = group.template
-    if group.perDevice { device.account = position - group.worldFirst }
-    return device
   }
 }
