@@ -126,7 +126,9 @@ import Testing
 
   @Test func runawayScenariosStopWithTheLimitNamed() {
     let huge = problems(#"{"version": 1, "devices": [{"name": "a", "count": 1000001}]}"#)
-    #expect(huge.contains { $0.contains("is above 1000000") })
+    #expect(huge.contains { $0.contains("more than 1000000 devices in all") && $0.contains("--shard I/N") })
+    let larger = problems(#"{"version": 1, "devices": [{"name": "a", "count": 10000001}]}"#)
+    #expect(larger.contains { $0.contains("is above 10000000") })
     let busy = problems(
       #"{"version": 1, "duration": "3650d", "devices": [{"name": "a", "count": 1000}], "workloads": [{"devices": "all", "editsPerHour": 1000}]}"#
     )
