@@ -74,9 +74,7 @@ struct RunCommand {
     var options = Options(file: files[0], out: out, trace: trace, acceptLarge: acceptLarge)
     options.oneKernel = oneKernel
     if let shardText {
-      guard let shard = RunShard(text: shardText) else {
-        throw UsageError("--shard must be I/N with 1 ≤ I ≤ N ≤ 1000000, such as 2/10")
-      }
+      let shard = try shardOption(shardText)
       guard !oneKernel else { throw UsageError("--shard runs parts apart: it cannot go with --one-kernel") }
       options.shard = shard
     }
@@ -105,6 +103,14 @@ struct RunCommand {
       options.duration = value
     }
     return options
+  }
+
+  /// `--shard I/N` read (`run` and `validate`).
+  static func shardOption(_ text: String) throws(UsageError) -> RunShard {
+    guard let shard = RunShard(text: text) else {
+      throw UsageError("--shard must be I/N with 1 ≤ I ≤ N ≤ 1000000, such as 2/10")
+    }
+    return shard
   }
 
   /// Loads and validates the scenario, reporting every problem; nil when it has an error.

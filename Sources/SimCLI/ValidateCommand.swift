@@ -28,12 +28,7 @@ struct ValidateCommand {
     let strict = args.flag("strict")
     let estimate = args.flag("estimate")
     let acceptLarge = args.flag("accept-large")
-    let shard = try args.option("shard").map { text throws(UsageError) in
-      guard let shard = RunShard(text: text) else {
-        throw UsageError("--shard must be I/N with 1 ≤ I ≤ N ≤ 1000000, such as 2/10")
-      }
-      return shard
-    }
+    let shard = try args.option("shard").map { text throws(UsageError) in try RunCommand.shardOption(text) }
     let files = try args.positionals()
     guard !files.isEmpty else { throw UsageError("validate needs at least one file") }
     var failed = false

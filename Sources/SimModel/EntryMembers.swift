@@ -27,8 +27,14 @@ public struct EntryMembers: RandomAccessCollection, Sendable {
       let middle = (low + high) / 2
       if ends[middle] > position { high = middle } else { low = middle + 1 }
     }
-    var device = entries[low].template
-    if entries[low].perDevice { device.account = position - (ends[low] - entries[low].count) }
+    let entry = entries[low]
+    return Self.member(position - (ends[low] - entry.count), of: entry.template, perDevice: entry.perDevice)
+  }
+
+  /// Member `number` of an entry: its template, with account `number` when each member has its own.
+  public static func member(_ number: Int, of template: DeviceSpec, perDevice: Bool) -> DeviceSpec {
+    var device = template
+    if perDevice { device.account = number }
     return device
   }
 }

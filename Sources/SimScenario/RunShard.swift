@@ -37,12 +37,9 @@ public struct RunShard: Sendable, Equatable {
   /// parts counted when it was decoded; a timeline action can still couple them.
   public static func problem(_ scenario: Scenario, count: Int, trace: Bool) -> String? {
     let partitioning = WorldPartitioning(scenario.spec)
-    if let window = scenario.shardWindow {
-      if let coupling = partitioning.coupling, window.partCount > 1 {
-        return "\(scenario.name) cannot be sharded: it runs as one part, because of \(coupling)"
-      }
-    } else if let problem = partsProblem(
-      partCount: partitioning.count, coupling: partitioning.coupling, count: count)
+    let worldParts = partitioning.coupling == nil ? scenario.shardWindow?.partCount : nil
+    if let problem = partsProblem(
+      partCount: worldParts ?? partitioning.count, coupling: partitioning.coupling, count: count)
     {
       return "\(scenario.name) " + problem
     }

@@ -82,7 +82,7 @@ extension ScenarioBuilder {
     }
     checkStores(spec, groups)
     if let shard, total > shard.windowAbove {
-      let window = expandShard(shard.shard, &groups, &spec)
+      let window = expandShard(shard, &groups, &spec)
       return (groups, window)
     }
     spec.devices.reserveCapacity(total)

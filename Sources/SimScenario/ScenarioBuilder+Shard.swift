@@ -4,13 +4,16 @@ extension ScenarioBuilder {
   /// Expands only the devices of `shard`'s parts of the world `groups` describe, in world order,
   /// each with its world name, account and random streams (`DeviceSpec.streamIndex`), and points
   /// each group at the members it holds. Nil, with a problem, when the world cannot be sharded so.
-  func expandShard(_ shard: RunShard, _ groups: inout [Group], _ spec: inout WorldSpec) -> ShardWindow? {
+  func expandShard(
+    _ request: ShardWindow.Request, _ groups: inout [Group], _ spec: inout WorldSpec
+  ) -> ShardWindow? {
+    let shard = request.shard
     let world = EntryMembers(groups.map { ($0.template, $0.members, $0.perDevice) })
     let partitioning = WorldPartitioning(spec, devices: world)
     if let problem = RunShard.partsProblem(
       partCount: partitioning.count, coupling: partitioning.coupling, count: shard.count)
     {
-      reader.problem("devices", problem, hint: "a world of over \(self.shard!.windowAbove) devices runs only in shards")
+      reader.problem("devices", problem, hint: "a world of over \(request.windowAbove) devices runs only in shards")
       for index in groups.indices { (groups[index].first, groups[index].count, groups[index].held) = (0, 0, []) }
       return nil
     }

@@ -15,10 +15,7 @@ struct Targets {
     if name == "all" { return Array(0..<deviceCount) }
     if let group = groups.first(where: { $0.name == name }) { return Array(group.first..<group.first + group.count) }
     if let index = names.firstIndex(of: name) { return [index] }
-    if windowed, let hash = name.lastIndex(of: "#"), let member = Int(name[name.index(after: hash)...]),
-      String(member) == name[name.index(after: hash)...],
-      groups.contains(where: { $0.name == name[..<hash] && $0.members > 1 && member >= 0 && member < $0.members })
-    {
+    if windowed, groups.contains(where: { group in group.memberNumber(name).map { 0..<group.members ~= $0 } == true }) {
       return []
     }
     return nil
@@ -57,10 +54,10 @@ extension ScenarioBuilder {
           + listed.joined(separator: ", ")
         // "phone#5" in a group of three: name the members there are.
         if let hash = name.lastIndex(of: "#"), let group = targets.groups.first(where: { $0.name == name[..<hash] }),
-          group.count > 1
+          group.members > 1
         {
           hint =
-            "group \"\(group.name)\" has \(group.count) members: \"\(group.name)#0\" to \"\(group.name)#\(group.count - 1)\""
+            "group \"\(group.name)\" has \(group.members) members: \"\(group.name)#0\" to \"\(group.name)#\(group.members - 1)\""
         }
         reader.problem(namePath, "no device or group named \"\(name)\"", hint: hint)
         continue

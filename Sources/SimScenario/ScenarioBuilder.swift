@@ -53,14 +53,21 @@ struct ScenarioBuilder {
     /// The name of the world's member `member`: the entry's name, or `name#member` in a group.
     func memberName(_ member: Int) -> String { members == 1 ? name : "\(name)#\(member)" }
 
+    /// The member number `k` of a name `name#k` of this group (any `k`, in range or not), or nil.
+    func memberNumber(_ text: String) -> Int? {
+      guard members > 1, let hash = text.lastIndex(of: "#"), text[..<hash] == name else { return nil }
+      let digits = text[text.index(after: hash)...]
+      guard let number = Int(digits), String(number) == digits else { return nil }
+      return number
+    }
+
     /// The world's member number of the `index`-th member the spec holds.
     func worldMember(_ index: Int) -> Int { held.map { Int($0[index]) } ?? index }
 
     /// The world's member `member`, as a device of the spec.
     func member(_ member: Int) -> DeviceSpec {
-      var device = template
+      var device = EntryMembers.member(member, of: template, perDevice: perDevice)
       device.name = memberName(member)
-      if perDevice { device.account = member }
       return device
     }
   }

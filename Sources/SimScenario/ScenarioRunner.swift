@@ -125,9 +125,12 @@ public enum ScenarioRunner {
     let streams = UncheckedBox(spilledFiles.map { name in (name, spill!(name, rowWriter.columns(of: name))) })
     let end = SimTime(spec.duration)
     let partCount = partitioning.count
-    // A scenario holding one shard's devices runs all of them; its parts are the shard's.
+    // The shard, its parts and the world's part count. A scenario holding one shard's devices
+    // (`ShardWindow`) runs all of them: its parts are the shard's.
     let window = scenario.shardWindow
-    let shardParts = window == nil ? shard.map { $0.parts(of: partCount) } : nil
+    let plan: (shard: RunShard, parts: Range<Int>, partCount: Int)? =
+      window.map { ($0.shard, $0.parts, $0.partCount) } ?? shard.map { ($0, $0.parts(of: partCount), partCount) }
+    let shardParts = window == nil ? plan?.parts : nil
     let reporter = progress.map { UncheckedBox($0) }
     // Parts that hold their recorders until their rows are written are handed out in small
     // batches and held a few dozen at a time (writing rows is slower than simulating them).
@@ -173,12 +176,9 @@ public enum ScenarioRunner {
       expectations: results, resolved: resolved, scenarioHash: ScenarioResolver.hash(resolved), parts: parts,
       partFingerprints: merger.fingerprints, coupling: partitioning.coupling, partRows: rowWriter,
       spilled: Set(spilledFiles), audit: audit ? audits.result : nil,
-      shard: window.map {
+      shard: plan.map {
         ($0.shard, $0.parts, $0.partCount, tally, Int(merger.writeCount), Int(merger.activityCount))
-      }
-        ?? shard.map {
-          ($0, shardParts!, partCount, tally, Int(merger.writeCount), Int(merger.activityCount))
-        })
+      })
   }
 }
 

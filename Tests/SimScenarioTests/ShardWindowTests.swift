@@ -88,6 +88,8 @@ import Testing
     let unknown = Self.world.replacingOccurrences(of: #""devices": "a#2""#, with: #""devices": "a#6""#)
     let missing = Self.problems(unknown, shard: shard).filter { $0.severity == .error }
     #expect(missing.count == 1 && missing[0].message.contains("no device or group named \"a#6\""), "\(missing)")
+    // Its hint counts the world's members, not the shard's.
+    #expect(missing.first?.hint == "group \"a\" has 6 members: \"a#0\" to \"a#5\"")
     // Per-row files as a shard of the whole scenario writes them; never timeline.csv.
     let timeline = Self.world.replacingOccurrences(of: #""objects"]"#, with: #""objects", "timeline"]"#)
     #expect(RunShard.problem(try Self.decode(Self.world, shard: shard), count: 3, trace: false) == nil)
