@@ -41,8 +41,11 @@ extension World {
     }
     // Read-only stores' logged pages stand for their copies; their zones keep every change and set.
     for pages in appliedPages { records += bytes(pages) }
+    for overlay in overlays { records += bytes(overlay) }
     for zone in server.zones.indices {
       records += bytes(server.zones[zone].allChanges) + bytes(server.zones[zone].fieldSets)
+      records += bytes(server.zones[zone].previousChange) + bytes(server.zones[zone].previousSet)
+      records += bytes(server.zones[zone].lastSetOfField)
     }
     records += writes.bytes
     // With its heap header (32 bytes); empty arrays share one static buffer.

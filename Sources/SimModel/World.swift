@@ -69,6 +69,8 @@ public struct World: EventHandler {
   /// what the end of the run reads of its copy.
   var readOnly: [Bool] = []
   var appliedPages: [[AppliedPage]] = []
+  /// Per replayed store, the fields it set itself, by field (`World+ReplayedWrites`).
+  var overlays: [[OverlayField]] = []
   var readOnlyQueries: [ReadOnlyQuery] = []
   /// Whether read-only stores' imports are sized from their zones' index of live records.
   var readOnlyImportsIndexed = false

@@ -57,7 +57,7 @@ extension World {
         value = 0
       case .increment:
         field = Int32(min(1, fieldCount - 1))
-        value = local[store.index][base + Int(field)].value &+ 1
+        value = localField(store, object, field: base + Int(field)).value &+ 1
         if !server.counterFields.contains(where: { $0.zone == Int32(zone) && $0.field == Int32(base) + field }) {
           server.counterFields.append((Int32(zone), Int32(base) + field))
         }
@@ -69,7 +69,7 @@ extension World {
           1 + Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
         value = Int32(truncatingIfNeeded: devices[owner(of: store).index].streams.edit.next() & 0x7FFF_FFFF)
       }
-      let write = newWrite(store, basedOn: local[store.index][base + Int(field)].write, value: value)
+      let write = newWrite(store, basedOn: localField(store, object, field: base + Int(field)).write, value: value)
       setLocal(store, base + Int(field), write: write, value: value)
       history[store.index].append(Change(object: object, field: field, write: write))
       sink.observe(.edited(write: write, store: store, object: object, field: field, kind: kind, at: sim.now))
@@ -91,9 +91,15 @@ extension World {
     }
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     let write = newWrite(store, basedOn: .none)
-    ensureLocalCapacity(store)
-    for field in 0..<server.entityFieldCount[entity] {
-      local[store.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
+    if isReadOnly(store) {
+      for field in 0..<server.entityFieldCount[entity] {
+        setOverlay(store, base + field, write: write, value: field == 0 ? 1 : 0)
+      }
+    } else {
+      ensureLocalCapacity(store)
+      for field in 0..<server.entityFieldCount[entity] {
+        local[store.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
+      }
     }
     history[store.index].append(Change(object: object, field: -1, write: write))
     sink.observe(.edited(write: write, store: store, object: object, field: -1, kind: kind, at: now))
@@ -126,7 +132,7 @@ extension World {
     for step in 0..<count {
       let object = (start + step) % count
       guard server.zones[zone].objects[object].entity == Int32(entity) else { continue }
-      if isLive(store, fieldBase: Int(server.zones[zone].objects[object].fieldBase)) { return ObjectID(object) }
+      if isLive(store, ObjectID(object)) { return ObjectID(object) }
     }
     return nil
   }
@@ -165,6 +171,7 @@ extension World {
     for index in local.indices {
       local[index].withRows(local[index].indices) { rows in for field in rows { live.append(field.write.raw) } }
     }
+    for overlay in overlays { for entry in overlay { live.append(entry.local.write.raw) } }
     for zone in server.zones.indices {
       // A read-only store's copy, when replayed, holds writes the zone once set.
       for set in server.zones[zone].fieldSets { live.append(set.write.raw) }
@@ -178,6 +185,7 @@ extension World {
 
   /// Sets a field of the store's local store, growing its arrays to the zone's size.
   mutating func setLocal(_ store: StoreID, _ field: Int, write: WriteID, value: Int32) {
+    if isReadOnly(store) { return setOverlay(store, field, write: write, value: value) }
     ensureLocalCapacity(store)
     local[store.index][field] = LocalField(write: write, value: value, dirty: true)
   }
@@ -244,9 +252,13 @@ extension World {
         change.field < 0
         ? base..<base + fieldCount(zone: zone, object: change.object)
         : base + Int(change.field)..<base + Int(change.field) + 1
-      for field in fields where local[store.index][field].write == change.write {
+      for field in fields where localField(store, change.object, field: field).write == change.write {
         let server = server.zones[zone].server[field]
-        local[store.index][field] = LocalField(write: server.write, value: server.value)
+        if isReadOnly(store) {
+          setOverlay(store, field, write: server.write, value: server.value, dirty: false)
+        } else {
+          local[store.index][field] = LocalField(write: server.write, value: server.value)
+        }
       }
     }
     history[store.index].removeLast(history[store.index].count - saved)
@@ -263,7 +275,7 @@ extension World {
     var object = server.zones[zone].objects.count - 1
     while object >= 0 {
       if server.zones[zone].objects[object].entity == Int32(entity)
-        && isLive(store, fieldBase: Int(server.zones[zone].objects[object].fieldBase))
+        && isLive(store, ObjectID(object))
       {
         return ObjectID(object)
       }

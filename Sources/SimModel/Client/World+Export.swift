@@ -89,7 +89,7 @@ extension World {
   /// reported as superseded and left out of the export.
   @inline(__always)
   func isCurrent(_ change: Change, in store: StoreID, fieldBase base: Int) -> Bool {
-    let current = local[store.index][base + Int(max(change.field, 0))].write
+    let current = localField(store, change.object, field: base + Int(max(change.field, 0))).write
     guard change.field >= 0 && change.write != .none && current != change.write else { return true }
     sink.observe(.supersededLocally(write: change.write, by: current))
     return false
@@ -336,10 +336,20 @@ extension World {
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
-      for field in fields where local[store.index][base + field].write == change.write || change.field >= 0 {
+      let replayed = isReadOnly(store)
+      for field in fields
+      where
+        (replayed
+        ? localField(store, change.object, field: base + field).write : local[store.index][base + field].write)
+        == change.write || change.field >= 0
+      {
         let value = change.field >= 0 ? writes[change.write].value : (field == 0 ? 1 : 0)
         setServerField(zone: zone, base + field, write: change.write, value: value)
-        if local[store.index][base + field].write == change.write { local[store.index][base + field].dirty = false }
+        if replayed {
+          markExported(store, base + field, write: change.write)
+        } else if local[store.index][base + field].write == change.write {
+          local[store.index][base + field].dirty = false
+        }
       }
       if server.zones[zone].keepsHistory {
         refreshLiveRecord(zone: zone, change.object)
@@ -357,8 +367,9 @@ extension World {
   /// `allKeys`: the arriving record replaces every field with the device's values.
   mutating func commitWholeRecord(_ store: StoreID, zone: Int, object: ObjectID) {
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
-    for field in base..<base + fieldCount(zone: zone, object: object) where local[store.index][field].write != .none {
-      setServerField(zone: zone, field, write: local[store.index][field].write, value: local[store.index][field].value)
+    for field in base..<base + fieldCount(zone: zone, object: object) {
+      let held = localField(store, object, field: field)
+      if held.write != .none { setServerField(zone: zone, field, write: held.write, value: held.value) }
     }
   }
 
@@ -375,7 +386,7 @@ extension World {
     }
     server.zones[zone].server[field] = ServerField(write: write, value: value)
     if server.zones[zone].keepsHistory {
-      server.zones[zone].fieldSets.append(FieldSet(field: Int32(field), write: write, value: value))
+      server.zones[zone].noteSet(field, write: write, value: value)
     }
   }
 }

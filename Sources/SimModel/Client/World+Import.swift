@@ -198,7 +198,9 @@ extension World {
   @inline(__always)
   func isLive(_ store: StoreID, _ object: ObjectID) -> Bool {
     let zone = stores[store.index].zone.index
-    return isLive(store, fieldBase: Int(server.zones[zone].objects[object.index].fieldBase))
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    if isReadOnly(store) { return localField(store, object, field: base).value == 1 }
+    return isLive(store, fieldBase: base)
   }
 
   /// Whether the store holds alive the object whose fields start at `fieldBase`.

@@ -21,6 +21,7 @@ extension World {
     for index in marked.indices where marked[index] { server.zones[stores[index].zone.index].keepsHistory = true }
     readOnly = marked
     appliedPages = [[AppliedPage]](repeating: [], count: stores.count)
+    overlays = [[OverlayField]](repeating: [], count: stores.count)
     readOnlyQueries = [ReadOnlyQuery](repeating: ReadOnlyQuery(), count: stores.count)
     // Without child records no page needs its records' list (orphans are tracked on a kept copy):
     // the imports are sized from the zone's index of live records.
@@ -102,9 +103,10 @@ extension World {
         snapshot: query.snapshot, queriedAt: query.queriedAt, appliedAt: Int32(server.zones[zone].fieldSets.count)))
   }
 
-  /// A reset wipes a read-only store's copy: its log starts again.
+  /// A reset wipes a read-only store's copy but what it has not exported: its log starts again.
   mutating func wipeReadOnlyCopy(_ store: StoreID) {
     appliedPages[store.index].removeAll(keepingCapacity: true)
+    overlays[store.index].removeAll { !$0.local.dirty }
   }
 
   /// Replays `store`'s copy into `local` and keeps it from now on (something is about to read or
@@ -114,16 +116,27 @@ extension World {
     let zone = stores[store.index].zone.index
     let source = ReplaySource(self, zone: zone)
     let pages = appliedPages[store.index]
+    let overlay = overlays[store.index]
     readOnly[store.index] = false
     appliedPages[store.index] = []
+    overlays[store.index] = []
     ensureLocalCapacity(store)
+    var lastPage = [Int32](repeating: -1, count: overlay.isEmpty ? 0 : server.zones[zone].objects.count)
     for object in 0..<server.zones[zone].objects.count {
-      let applied = lastApplied(ObjectID(object), pages, source)
-      guard applied >= 0 else { continue }
+      let page = lastApplied(ObjectID(object), pages, source)
+      if !lastPage.isEmpty { lastPage[object] = page }
+      guard page >= 0 else { continue }
       let base = Int(server.zones[zone].objects[object].fieldBase)
       for field in base..<base + fieldCount(zone: zone, object: ObjectID(object)) {
-        let value = source.history.value(of: field, at: applied, in: server.zones[zone])
+        let value = source.history.value(of: field, at: pages[Int(page)].appliedAt, in: server.zones[zone])
         local[store.index][field] = LocalField(write: value.write, value: value.value)
+      }
+    }
+    // The store's own fields where no page has overwritten them since (`localField`).
+    for entry in overlay {
+      let object = server.zones[zone].object(atField: Int(entry.field))
+      if entry.local.dirty || lastPage[object.index] < entry.since {
+        local[store.index][Int(entry.field)] = entry.local
       }
     }
   }
@@ -157,41 +170,71 @@ extension World {
     ranges.sort { $0.lower < $1.lower }
     var covered: Int32 = 0
     for range in ranges where range.lower <= covered { covered = max(covered, range.upper) }
+    // The records the store set itself are read field by field, as the run read them.
+    let own = overlayObjects(store)
+    var isOwn = [Bool](repeating: false, count: own.isEmpty ? 0 : server.zones[zone].objects.count)
+    for object in own { isOwn[object.index] = true }
+    func appliedAt(_ object: ObjectID) -> Int32 {
+      let page = lastApplied(object, pages, source)
+      return page >= 0 ? pages[Int(page)].appliedAt : -1
+    }
+    for object in own where !holdsServerValues(store, object, zone: zone) {
+      end.converged = false
+      break
+    }
     let changes = server.zones[zone].allChanges
     for change in changes[Int(covered)...]
     where server.zones[zone].objects[change.object.index].lastChange == change.token
-      && !source.isDeleted[change.object.index]
+      && !source.isDeleted[change.object.index] && (isOwn.isEmpty || !isOwn[change.object.index])
     {
-      if !holdsServerValues(change.object, zone: zone, applied: lastApplied(change.object, pages, source), source) {
+      guard end.converged else { break }
+      if !holdsServerValues(change.object, zone: zone, applied: appliedAt(change.object), source) {
         end.converged = false
-        break
       }
     }
     for object in source.deleted {
-      let applied = lastApplied(object, pages, source)
-      if end.converged && !holdsServerValues(object, zone: zone, applied: applied, source) { end.converged = false }
       let base = Int(server.zones[zone].objects[object.index].fieldBase)
       let now = server.zones[zone].server[base]
-      if now.write != .none && now.value == 0 && applied >= 0
-        && source.history.value(of: base, at: applied, in: server.zones[zone]).value == 1
-      {
-        end.ghosts += 1
+      let held: Bool
+      if !isOwn.isEmpty && isOwn[object.index] {
+        held = localField(store, object, field: base).value == 1
+      } else {
+        let applied = appliedAt(object)
+        if end.converged && !holdsServerValues(object, zone: zone, applied: applied, source) { end.converged = false }
+        held = applied >= 0 && source.history.value(of: base, at: applied, in: server.zones[zone]).value == 1
       }
+      if now.write != .none && now.value == 0 && held { end.ghosts += 1 }
     }
     return end
   }
 
-  /// The set counter at which the last of `pages` that carried `object` was applied (−1: none):
-  /// the newest page whose range holds the object's last change up to its query's snapshot, the
-  /// object being live at the query.
+  /// Whether the store holds the server's write in every field of `object`, read as the run
+  /// reads its copy (`localField`).
+  func holdsServerValues(_ store: StoreID, _ object: ObjectID, zone: Int) -> Bool {
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    for field in base..<base + fieldCount(zone: zone, object: object)
+    where localField(store, object, field: field).write != server.zones[zone].server[field].write {
+      return false
+    }
+    return true
+  }
+
+  /// The position in `pages` of the last that carried `object` (−1: none): the newest page whose
+  /// range holds the object's last change up to its query's snapshot, the object being live at
+  /// the query.
   func lastApplied(_ object: ObjectID, _ pages: [AppliedPage], _ source: ReplaySource) -> Int32 {
     let zone = source.zone
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
-    for page in pages.reversed() {
+    var index = pages.count - 1
+    while index >= 0 {
+      let page = pages[index]
       let token = source.lastChange(of: object, upTo: page.snapshot)
-      guard page.lower < token && token <= page.upper else { continue }
-      guard source.history.value(of: base, at: page.queriedAt, in: server.zones[zone]).value != 0 else { continue }
-      return page.appliedAt
+      if page.lower < token && token <= page.upper
+        && source.history.value(of: base, at: page.queriedAt, in: server.zones[zone]).value != 0
+      {
+        return Int32(index)
+      }
+      index -= 1
     }
     return -1
   }

@@ -34,6 +34,13 @@ struct ZoneState: ~Copyable {
   var publicDeletes: [ObjectID] = []
   /// Its live records by their last change, for read-only stores' imports.
   var liveRecords = LiveRecordIndex()
+  /// Per change in `allChanges`, the token of its record's change before it (0: none): a
+  /// record's changes as a chain, which replaying a copy while the run goes on walks back.
+  var previousChange: [Int32] = []
+  /// Per set in `fieldSets`, the position of its field's set before it (−1: none); and per field,
+  /// the position of its last set (−1: none).
+  var previousSet: [Int32] = []
+  var lastSetOfField: [Int32] = []
 
   init(scope: DatabaseScope) { self.scope = scope }
 }
@@ -81,11 +88,50 @@ extension ZoneState {
   mutating func recordChange(of object: ObjectID, by store: StoreID, at now: SimTime) -> Int32 {
     changeCount += 1
     changeLog.append(ZoneChange(object: object, token: changeCount))
-    if keepsHistory { allChanges.append(ZoneChange(object: object, token: changeCount)) }
+    if keepsHistory {
+      allChanges.append(ZoneChange(object: object, token: changeCount))
+      previousChange.append(objects[object.index].lastChange)
+    }
     lastChangeAt = now
     objects[object.index].lastChange = changeCount
     objects[object.index].lastStore = store
     return changeCount
+  }
+
+  /// Notes that the server set `field` (a zone that keeps its history).
+  mutating func noteSet(_ field: Int, write: WriteID, value: Int32) {
+    if lastSetOfField.count <= field {
+      lastSetOfField.append(
+        contentsOf: repeatElement(-1, count: max(field + 1, Int(fieldCount)) - lastSetOfField.count))
+    }
+    previousSet.append(lastSetOfField[field])
+    lastSetOfField[field] = Int32(fieldSets.count)
+    fieldSets.append(FieldSet(field: Int32(field), write: write, value: value))
+  }
+
+  /// The object whose fields hold `field` (objects' fields are laid out in object order).
+  func object(atField field: Int) -> ObjectID {
+    var (low, high) = (0, objects.count)
+    while low < high {
+      let mid = (low + high) / 2
+      if Int(objects[mid].fieldBase) <= field { low = mid + 1 } else { high = mid }
+    }
+    return ObjectID(low - 1)
+  }
+
+  /// The record's last change up to `snapshot` (0: none), walking its chain back from its latest.
+  func lastChange(of object: ObjectID, upTo snapshot: Int32) -> Int32 {
+    var token = objects[object.index].lastChange
+    while token > snapshot { token = previousChange[Int(token) - 1] }
+    return token
+  }
+
+  /// The field's value when the set counter was `counter`: its last set before then, or none.
+  func value(of field: Int, at counter: Int32) -> ServerField {
+    var set = field < lastSetOfField.count ? lastSetOfField[field] : -1
+    while set >= counter { set = previousSet[Int(set)] }
+    guard set >= 0 else { return ServerField() }
+    return ServerField(write: fieldSets[Int(set)].write, value: fieldSets[Int(set)].value)
   }
 
   mutating func compactChangeLogIfLong() {

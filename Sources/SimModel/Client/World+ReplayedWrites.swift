@@ -1,0 +1,98 @@
+import SimKernel
+
+/// Replayed stores that write: a public-database author keeps no copy of the zone either.
+///
+/// An author of a public-database app holds every record, as a reader does: 10,000 authors of
+/// 19,000 posts kept 7.6 GB of copies. Its copy is replayed from its pages like a reader's
+/// (`World+ReadOnlyStores`), and the fields it set itself are laid over it (`OverlayField`), a
+/// handful a day. What the run reads of the copy (an edit's record and the write it replaces,
+/// an export's fields) is answered from the overlay, or from the zone's history at the last page
+/// that carried the record, found by walking the record's changes and the field's sets back
+/// (`ZoneState.lastChange(of:upTo:)`, `ZoneState.value(of:at:)`).
+extension World {
+  /// The store's field as its copy holds it now: kept, laid over, or replayed.
+  func localField(_ store: StoreID, _ object: ObjectID, field: Int) -> LocalField {
+    guard isReadOnly(store) else { return field < local[store.index].count ? local[store.index][field] : LocalField() }
+    let entry = overlayPosition(store, field: field).map { overlays[store.index][$0] }
+    if let entry, entry.local.dirty { return entry.local }
+    let page = lastAppliedPage(store, object)
+    if let entry, page < Int(entry.since) { return entry.local }
+    guard page >= 0 else { return LocalField() }
+    let zone = stores[store.index].zone.index
+    let held = server.zones[zone].value(of: field, at: appliedPages[store.index][page].appliedAt)
+    return LocalField(write: held.write, value: held.value)
+  }
+
+  /// Sets a replayed store's field: unexported (a local edit), or clean (an edit lost, the field
+  /// taking the server's value).
+  mutating func setOverlay(_ store: StoreID, _ field: Int, write: WriteID, value: Int32, dirty: Bool = true) {
+    let entry = OverlayField(
+      field: Int32(field), local: LocalField(write: write, value: value, dirty: dirty),
+      since: Int32(appliedPages[store.index].count))
+    if let position = overlayPosition(store, field: field) {
+      overlays[store.index][position] = entry
+      return
+    }
+    var low = 0
+    var high = overlays[store.index].count
+    while low < high {
+      let mid = (low + high) / 2
+      if overlays[store.index][mid].field < Int32(field) { low = mid + 1 } else { high = mid }
+    }
+    overlays[store.index].insert(entry, at: low)
+  }
+
+  /// The export committed `write`: a replayed store's field that still holds it is clean from
+  /// now on (a page applied later overwrites it).
+  mutating func markExported(_ store: StoreID, _ field: Int, write: WriteID) {
+    guard let position = overlayPosition(store, field: field) else { return }
+    let entry = overlays[store.index][position]
+    guard entry.local.dirty, entry.local.write == write else { return }
+    overlays[store.index][position].local.dirty = false
+    overlays[store.index][position].since = Int32(appliedPages[store.index].count)
+  }
+
+  /// Where `field` is in the store's overlay (sorted by field), if there.
+  func overlayPosition(_ store: StoreID, field: Int) -> Int? {
+    guard !overlays.isEmpty else { return nil }
+    var low = 0
+    var high = overlays[store.index].count
+    while low < high {
+      let mid = (low + high) / 2
+      if overlays[store.index][mid].field < Int32(field) { low = mid + 1 } else { high = mid }
+    }
+    return low < overlays[store.index].count && overlays[store.index][low].field == Int32(field) ? low : nil
+  }
+
+  /// The position in the store's log of the last page that carried `object` (−1: none): the
+  /// newest whose range holds the record's last change up to its snapshot, the record being live
+  /// at its query (`lastApplied`, from the zone's chains rather than a `ReplaySource`).
+  func lastAppliedPage(_ store: StoreID, _ object: ObjectID) -> Int {
+    let zone = stores[store.index].zone.index
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    let pages = appliedPages[store.index]
+    var index = pages.count - 1
+    while index >= 0 {
+      let page = pages[index]
+      let token = server.zones[zone].lastChange(of: object, upTo: page.snapshot)
+      if page.lower < token && token <= page.upper && server.zones[zone].value(of: base, at: page.queriedAt).value != 0
+      {
+        return index
+      }
+      index -= 1
+    }
+    return -1
+  }
+
+  /// The objects a replayed store's overlay touches, ascending, each once.
+  func overlayObjects(_ store: StoreID) -> [ObjectID] {
+    guard !overlays.isEmpty, !overlays[store.index].isEmpty else { return [] }
+    let zone = stores[store.index].zone.index
+    var objects: [ObjectID] = []
+    for entry in overlays[store.index] {
+      let object = server.zones[zone].object(atField: Int(entry.field))
+      if objects.last != object { objects.append(object) }
+    }
+    return objects
+  }
+}
