@@ -75,6 +75,9 @@ public struct World: EventHandler {
   /// Whether read-only stores' imports are sized from their zones' index of live records.
   var readOnlyImportsIndexed = false
   var readOnlyEnds: [ReadOnlyEnd] = []
+  /// Per store, whether its logged pages may merge (a replayed store of a device that never
+  /// writes: no overlay counts its pages).
+  var mergesPages: [Bool] = []
   /// Per write (id 0 unused): its store, the write it replaced there, and its value, while the
   /// world can still read it (`WriteTable`).
   var writes = WriteTable()

@@ -63,6 +63,28 @@ import Testing
     #expect(replayed.memory.recordBytes * 4 < kept.memory.recordBytes, "\(replayed.memory) vs \(kept.memory)")
   }
 
+  /// A reader's import logs one entry for its pages, unless the server set a field of a record
+  /// an earlier page carried before a later one was applied (the entry's values would differ).
+  @Test func anImportsPagesTakeOneEntry() {
+    var spec = Self.publicWorld(readers: 20, deleteShare: 0.1)
+    spec.server.importPageSize = 3
+    let log = ObservationLog()
+    var world = World(spec: spec, sink: log)
+    var sim = Simulation<ModelEvent>()
+    world.start(&sim)
+    _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: .max)
+    let readers = 3..<23
+    var pages = 0
+    for observation in log.observations {
+      if case .request(let store, false, let records, _, _) = observation, readers.contains(store.index), records > 0 {
+        pages += 1
+      }
+    }
+    let logged = readers.map { world.appliedPages[$0].count }.reduce(0, +)
+    #expect(logged * 3 < pages, "\(logged) entries for \(pages) pages")
+    Self.expectSameRun(spec)
+  }
+
   @Test func readersThatCaughtUpConverge() {
     var spec = Self.publicWorld(deleteShare: 0, hours: 3)
     // Every reader in front for the last hour, after the authors stop at 2 h.
