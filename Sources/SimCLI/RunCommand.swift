@@ -124,9 +124,14 @@ struct RunCommand {
       problems += RunEstimate(longer).problems(file: options.file)
     }
     for problem in problems { console.error(problem.description) }
-    guard let scenario = loaded.scenario, !problems.contains(where: { $0.severity == .error }) else {
+    guard var scenario = loaded.scenario, !problems.contains(where: { $0.severity == .error }) else {
       console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") found; nothing was run")
       return nil
+    }
+    if options.acceptLarge, let duration = options.duration {
+      var longer = scenario
+      longer.spec.duration = duration
+      scenario.spec.maxEvents = RunEstimate(longer).acceptedEventLimit
     }
     if let shard = options.shard, let problem = RunShard.problem(scenario, count: shard.count, trace: options.trace) {
       console.error("\(options.file): \(problem)")

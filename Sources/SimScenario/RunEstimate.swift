@@ -59,6 +59,11 @@ public struct RunEstimate: Sendable, Equatable {
     static let partsInFlight = 8.0
     /// A bulk insert's rows arrive in pages of about 200, a few events each.
     static let eventsPerPagedRow = 0.015
+    /// A public-database row arrives with the rest of a reader's poll, in pages of 200: fitted on
+    /// `Scripts/fleet/public-*` (1,000 to 10,000 authors, 99,000 to 990,000 readers, a day:
+    /// 5.9 M, 27.0 M and about 201 M events against 0.24 G, 2.1 G and 23.7 G rows, with
+    /// 1.8 events per device-hour), where 0.015 made 540 M of the last.
+    static let eventsPerPolledRow = 0.007
     static let eventsPerWrite = 12.0
     static let eventsPerDeviceHour = 6.0
     /// Under a container throttle every device may retry after each retry-after: a request, its
@@ -81,6 +86,11 @@ public struct RunEstimate: Sendable, Equatable {
     static let activityRowBytes = 230.0
     static let timelineRowBytes = 70.0
   }
+
+  /// The event limit of a run accepted over the limits (`--accept-large`): four times the busiest
+  /// part's estimated events, never under the default. An accepted run reaches its end; one that
+  /// runs away still stops.
+  public var acceptedEventLimit: Int { Int(min(max(Limits.events, 4 * largestPartEvents), 1e12)) }
 
   public init(_ scenario: Scenario) {
     let spec = scenario.spec
@@ -106,6 +116,7 @@ public struct RunEstimate: Sendable, Equatable {
     // Per device, its rows and pushed rows, and the records its objects make in its zone's stores.
     var rowsByDevice = [Double](repeating: 0, count: spec.devices.count)
     var pushedRowsByDevice = [Double](repeating: 0, count: spec.devices.count)
+    var polledRowsByDevice = [Double](repeating: 0, count: spec.devices.count)
     var heldByDevice = [Double](repeating: 0, count: spec.devices.count)
     for (index, device) in spec.devices.enumerated() {
       let zones = layout.storeZones[firstStore..<(firstStore + device.stores.count)]
@@ -121,6 +132,7 @@ public struct RunEstimate: Sendable, Equatable {
         pushedRows += pushedRowsByDevice[index]
       } else {
         polledRows += rowsByDevice[index]
+        polledRowsByDevice[index] = rowsByDevice[index]
       }
       objectsInZone[Int(zone)] += objectsByDevice[index]
       heldByDevice[index] = objectsByDevice[index] * copiesInZone[Int(zone)]
@@ -133,7 +145,8 @@ public struct RunEstimate: Sendable, Equatable {
     let deviceHours = Double(spec.devices.count) * hours
     let timed = Self.timedEvents(spec, layout: layout)
     var events =
-      (Cost.eventsPerRow * pushedRows + Cost.eventsPerPagedRow * (rows - pushedRows) + Cost.eventsPerWrite
+      (Cost.eventsPerRow * pushedRows + Cost.eventsPerPagedRow * (rows - pushedRows - polledRows)
+        + Cost.eventsPerPolledRow * polledRows + Cost.eventsPerWrite
         * (edits + bulkSaves) + Cost.eventsPerDeviceHour * deviceHours) + timed.reduce(0, +)
     var retries = 0.0
     if spec.server.throttleRequestsPerSecond != nil || spec.server.deviceThrottleRequestsPerMinute != nil {
@@ -173,7 +186,8 @@ public struct RunEstimate: Sendable, Equatable {
         let index = Int(device)
         let deviceEvents =
           Cost.eventsPerRow * pushedRowsByDevice[index] + Cost.eventsPerPagedRow
-          * (rowsByDevice[index] - pushedRowsByDevice[index]) + Cost.eventsPerWrite * editsByDevice[index]
+          * (rowsByDevice[index] - pushedRowsByDevice[index] - polledRowsByDevice[index]) + Cost.eventsPerPolledRow
+          * polledRowsByDevice[index] + Cost.eventsPerWrite * editsByDevice[index]
           + Cost.eventsPerDeviceHour * hours + timed[index]
         partEvents += deviceEvents
         partMemory +=

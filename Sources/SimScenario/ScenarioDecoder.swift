@@ -89,10 +89,15 @@ public enum ScenarioDecoder {
     let reader = ScenarioReader(file: file)
     var builder = ScenarioBuilder(reader: reader, policyRegistry: policies, parameters: parameters)
     builder.shard = shard
-    let scenario = builder.build(root)
+    var scenario = builder.build(root)
     var problems = reader.reportedProblems
     if !acceptLarge, let scenario, !problems.contains(where: { $0.severity == .error }) {
       problems += RunEstimate(scenario).problems(file: file)
+    }
+    // Accepted over the limits, a run is let reach its end (it stopped at 200 M events before,
+    // though the refusal had said "pass --accept-large to run it anyway").
+    if acceptLarge, let accepted = scenario, !problems.contains(where: { $0.severity == .error }) {
+      scenario?.spec.maxEvents = RunEstimate(accepted).acceptedEventLimit
     }
     if checkingSweep, let scenario, let plan = scenario.sweep, !problems.contains(where: { $0.severity == .error }) {
       problems += sweepProblems(plan, root: root, file: file, policies: policies, acceptLarge: acceptLarge)

@@ -159,4 +159,20 @@ import Testing
     #expect(RunEstimate(kept).heldRecords > 1e8)
     #expect(RunEstimate(kept).memoryBytes > 3e9)
   }
+
+  /// Accepted over the limits, a run is let reach its end: a million installs for a day make
+  /// about 200 M events, the default limit, which cut that run at 23.9 of its 24 hours.
+  @Test func anAcceptedRunMayPassTheDefaultEventLimit() throws {
+    let file = packageRoot + "/Scripts/fleet/public-100k.json"
+    let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
+    let day = try ScenarioDecoder.decode(Array(text.utf8), file: file, acceptLarge: true).0
+    #expect(day.spec.maxEvents == 200_000_000)
+    // Forty days of the same app: over the limit, refused; accepted, given room.
+    let month = Array(text.replacingOccurrences(of: "\"duration\": \"1d\"", with: "\"duration\": \"40d\"").utf8)
+    #expect(throws: ScenarioProblems.self) { try ScenarioDecoder.decode(month, file: file) }
+    let (scenario, _) = try ScenarioDecoder.decode(month, file: file, acceptLarge: true)
+    let estimated = RunEstimate(scenario).largestPartEvents
+    #expect(estimated > 2e8)
+    #expect(Double(scenario.spec.maxEvents) == (4 * estimated).rounded(.towardZero), "\(scenario.spec.maxEvents)")
+  }
 }

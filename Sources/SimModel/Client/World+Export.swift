@@ -336,19 +336,13 @@ extension World {
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
-      let replayed = isReadOnly(store)
-      for field in fields
-      where
-        (replayed
-        ? localField(store, change.object, field: base + field).write : local[store.index][base + field].write)
-        == change.write || change.field >= 0
-      {
-        let value = change.field >= 0 ? writes[change.write].value : (field == 0 ? 1 : 0)
-        setServerField(zone: zone, base + field, write: change.write, value: value)
-        if replayed {
-          markExported(store, base + field, write: change.write)
-        } else if local[store.index][base + field].write == change.write {
-          local[store.index][base + field].dirty = false
+      if isReadOnly(store) {
+        commitReplayed(change, store, fields: fields, base: base, zone: zone)
+      } else {
+        for field in fields where local[store.index][base + field].write == change.write || change.field >= 0 {
+          let value = change.field >= 0 ? writes[change.write].value : (field == 0 ? 1 : 0)
+          setServerField(zone: zone, base + field, write: change.write, value: value)
+          if local[store.index][base + field].write == change.write { local[store.index][base + field].dirty = false }
         }
       }
       if server.zones[zone].keepsHistory {
@@ -362,6 +356,17 @@ extension World {
       }
     }
     server.zones[zone].compactChangeLogIfLong()
+  }
+
+  /// Commits `change`'s fields from a replayed store (`World+ReplayedWrites`): the fields that
+  /// still hold its write are clean from now on.
+  mutating func commitReplayed(_ change: Change, _ store: StoreID, fields: Range<Int>, base: Int, zone: Int) {
+    for field in fields
+    where localField(store, change.object, field: base + field).write == change.write || change.field >= 0 {
+      let value = change.field >= 0 ? writes[change.write].value : (field == 0 ? 1 : 0)
+      setServerField(zone: zone, base + field, write: change.write, value: value)
+      markExported(store, base + field, write: change.write)
+    }
   }
 
   /// `allKeys`: the arriving record replaces every field with the device's values.

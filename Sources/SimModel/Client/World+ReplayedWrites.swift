@@ -11,8 +11,14 @@ import SimKernel
 /// (`ZoneState.lastChange(of:upTo:)`, `ZoneState.value(of:at:)`).
 extension World {
   /// The store's field as its copy holds it now: kept, laid over, or replayed.
+  @inline(__always)
   func localField(_ store: StoreID, _ object: ObjectID, field: Int) -> LocalField {
     guard isReadOnly(store) else { return field < local[store.index].count ? local[store.index][field] : LocalField() }
+    return replayedField(store, object, field: field)
+  }
+
+  /// A replayed store's field: laid over, or replayed from its last page that carried the record.
+  func replayedField(_ store: StoreID, _ object: ObjectID, field: Int) -> LocalField {
     let entry = overlayPosition(store, field: field).map { overlays[store.index][$0] }
     if let entry, entry.local.dirty { return entry.local }
     let page = lastAppliedPage(store, object)
