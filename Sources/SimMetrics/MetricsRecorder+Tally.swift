@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import SimModel
 
@@ -12,6 +13,35 @@ extension MetricsRecorder {
     var latencies = LatencySample()
   }
 
+  /// A zone's committed writes in sequence order, as flat columns (what each observer walks).
+  struct ZoneColumns: Sendable {
+    var sequence: [Int32]
+    var edited: [Int64]
+    var committed: [Int64]
+    var writer: [Int32]
+    var objects: [ObjectID]
+  }
+
+  /// The shares' tallies, each written by its own thread and read once all are done.
+  final class ShareResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [(RowTally, [Int64])?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ share: Int, _ tally: RowTally, _ seenBy: [Int64]) {
+      lock.lock()
+      slots[share] = (tally, seenBy)
+      lock.unlock()
+    }
+    /// A share's tally, once every share is done.
+    func get(_ share: Int) -> (RowTally, [Int64]) { slots[share]! }
+  }
+
+  /// The recorder, read (never written) by the shares' threads once the run has ended.
+  struct UncheckedRecorder: @unchecked Sendable {
+    let value: MetricsRecorder
+    init(_ value: MetricsRecorder) { self.value = value }
+  }
+
   /// The rows' contributions to the summary, without building the rows: the same counts, sums and
   /// latencies as a pass over `forEachLatencyRow`, in a few integer operations a row.
   ///
@@ -23,7 +53,10 @@ extension MetricsRecorder {
   /// visible tokens first reaches the write's sequence), so the committed writes of a zone are
   /// sorted by sequence once, and each observer walks them beside its imports and UI refreshes
   /// with two cursors that only move forward.
-  func rowTally() -> RowTally {
+  ///
+  /// `threads` share a large zone's observers, `minimumShare` at least each (the summary is the
+  /// same for any number).
+  func rowTally(threads: Int = 1, minimumShare: Int = observersPerShare) -> RowTally {
     var tally = RowTally()
     // Per device scratch, sized once: a world of 50,000 private zones sized it per zone (100,000
     // devices each time) and took 256 s where it had taken 6.
@@ -58,7 +91,9 @@ extension MetricsRecorder {
       }
     }
     for zone in committedByZone.indices where !committedByZone[zone].isEmpty {
-      tallyZone(zone, writes: committedByZone[zone], into: &tally, scratch: &perDevice)
+      tallyZone(
+        zone, writes: committedByZone[zone], into: &tally, scratch: &perDevice, threads: threads,
+        minimumShare: minimumShare)
     }
     return tally
   }
@@ -83,7 +118,11 @@ extension MetricsRecorder {
 
   /// The rows of one zone's committed writes (indices into `writes`), observer by observer.
   /// `perDevice` is zeros per device, and left so.
-  func tallyZone(_ zone: Int, writes indices: [Int32], into tally: inout RowTally, scratch perDevice: inout [Int32]) {
+  func tallyZone(
+    _ zone: Int, writes indices: [Int32], into tally: inout RowTally, scratch perDevice: inout [Int32],
+    threads: Int = 1,
+    minimumShare: Int = observersPerShare
+  ) {
     // The writes in sequence order, as flat columns.
     let order = indices.sorted { (writes[Int($0)].sequence, $0) < (writes[Int($1)].sequence, $1) }
     let count = order.count
@@ -107,6 +146,58 @@ extension MetricsRecorder {
         (saved - write.editedAt).nanoseconds, (exportStart - saved).nanoseconds, (committedAt - exportStart).nanoseconds
       )
     }
+    let columns = ZoneColumns(
+      sequence: sequence, edited: edited, committed: committed, writer: writer, objects: objects)
+    // The devices that wrote in the zone (marked 1): an observer that did not skips none of its rows.
+    for device in writer { perDevice[Int(device)] = 1 }
+    defer { for device in writer { perDevice[Int(device)] = 0 } }
+    // Per write, how many observers saw it: its export stages count once for each.
+    var seenBy = [Int64](repeating: 0, count: count)
+    let observers = zoneStores[zone]
+    // Observers are independent: on several threads, each takes a contiguous share and its sums
+    // are added in share order, so the tally (its exact latencies' order too) is the same.
+    let shares = min(max(1, threads), observers.count / max(1, minimumShare))
+    if shares <= 1 {
+      tallyObservers(observers[...], columns, perDevice: perDevice, into: &tally, seenBy: &seenBy)
+    } else {
+      let results = ShareResults(count: shares)
+      let recorder = UncheckedRecorder(self)
+      let marked = perDevice
+      DispatchQueue.concurrentPerform(iterations: shares) { share in
+        let range = observers.count * share / shares..<observers.count * (share + 1) / shares
+        var part = RowTally()
+        var seen = [Int64](repeating: 0, count: count)
+        recorder.value.tallyObservers(observers[range], columns, perDevice: marked, into: &part, seenBy: &seen)
+        results.set(share, part, seen)
+      }
+      for share in 0..<shares {
+        let (part, seen) = results.get(share)
+        tally.hiddenRows += part.hiddenRows
+        tally.notVisibleRows += part.notVisibleRows
+        for stage in tally.stageSums.indices { tally.stageSums[stage] += part.stageSums[stage] }
+        tally.latencies.append(contentsOf: part.latencies)
+        for slot in 0..<count { seenBy[slot] += seen[slot] }
+      }
+    }
+    for slot in 0..<count where seenBy[slot] > 0 {
+      tally.stageSums[0] += Int128(exportStages[slot].save) * Int128(seenBy[slot])
+      tally.stageSums[1] += Int128(exportStages[slot].schedule) * Int128(seenBy[slot])
+      tally.stageSums[2] += Int128(exportStages[slot].upload) * Int128(seenBy[slot])
+    }
+  }
+
+  /// Fewest observers a thread's share of a zone holds: below, the zone is tallied on one.
+  static let observersPerShare = 4_096
+
+  /// The rows of `observers` (a share of the zone's) of the writes in `columns`, into `tally`,
+  /// counting who saw each write into `seenBy`.
+  func tallyObservers(
+    _ observers: ArraySlice<StoreID>, _ columns: ZoneColumns, perDevice: [Int32], into tally: inout RowTally,
+    seenBy: inout [Int64]
+  ) {
+    let count = columns.sequence.count
+    let (sequence, edited, committed) = (columns.sequence, columns.edited, columns.committed)
+    let (writer, objects) = (columns.writer, columns.objects)
     // Per observer: its imports' running maximum token, request, start and end; its UI
     // refreshes' running maximum token and time. Kept across observers for their capacity.
     var importReach: [Int32] = []
@@ -116,13 +207,8 @@ extension MetricsRecorder {
     var visibleReach: [Int32] = []
     var visibleAt: [Int64] = []
     let checksHidden = !hidden.isEmpty
-    // Per write, how many observers saw it: its export stages count once for each.
-    var seenBy = [Int64](repeating: 0, count: count)
     var latencies: [Int64] = []
-    // The devices that wrote in the zone (marked 1): an observer that did not skips none of its rows.
-    for device in writer { perDevice[Int(device)] = 1 }
-    defer { for device in writer { perDevice[Int(device)] = 0 } }
-    for observer in zoneStores[zone] {
+    for observer in observers {
       latencies.removeAll(keepingCapacity: true)
       importReach.removeAll(keepingCapacity: true)
       importRequested.removeAll(keepingCapacity: true)
@@ -178,11 +264,6 @@ extension MetricsRecorder {
       }
       for (stage, sum) in [notify, importSchedule, download, ui].enumerated() { tally.stageSums[3 + stage] += sum }
       latencies.withUnsafeBufferPointer { tally.latencies.append(contentsOf: $0) }
-    }
-    for slot in 0..<count where seenBy[slot] > 0 {
-      tally.stageSums[0] += Int128(exportStages[slot].save) * Int128(seenBy[slot])
-      tally.stageSums[1] += Int128(exportStages[slot].schedule) * Int128(seenBy[slot])
-      tally.stageSums[2] += Int128(exportStages[slot].upload) * Int128(seenBy[slot])
     }
   }
 }

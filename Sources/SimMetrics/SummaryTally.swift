@@ -30,14 +30,15 @@ public struct SummaryTally: Sendable {
   var reportedErrors: [CloudError]
   var events = 0
 
-  /// The tally of one part, read from its recorder after its run ended.
-  public init(recorder: MetricsRecorder, events: Int) {
+  /// The tally of one part, read from its recorder after its run ended; `threads` share the rows
+  /// of a large zone (the tally is the same for any number).
+  public init(recorder: MetricsRecorder, events: Int, threads: Int = 1) {
     counters = recorder.counters
     policyNames = recorder.policyNames
     reportedErrors = recorder.reportedErrors
     self.events = events
     // The rows' contributions, without building the rows (a large run has hundreds of millions).
-    let rows = recorder.rowTally()
+    let rows = recorder.rowTally(threads: threads)
     rowCount = rows.rowCount
     hiddenRows = rows.hiddenRows
     notVisibleRows = rows.notVisibleRows

@@ -150,7 +150,9 @@ public enum ScenarioRunner {
       let devices = partitioning.devices(ofPart: index)
       let map = ids.map(devices: devices, part: partSpec)
       return RunPart(
-        outcome: outcome, tally: SummaryTally(recorder: recorder, events: outcome.processedEvents),
+        // A world of one part (coupled accounts) has the cores to itself for its rows.
+        outcome: outcome,
+        tally: SummaryTally(recorder: recorder, events: outcome.processedEvents, threads: partCount == 1 ? jobs : 1),
         fingerprint: recorder.digest.combined(with: outcome.fingerprint),
         recorder: needsRecorders ? recorder : nil,
         devices: Array(devices), stores: map.stores, zones: map.zones, writeCount: Int32(recorder.writeCount),

@@ -35,6 +35,21 @@ import Testing
     #expect(fast.rowCount == reference.rowCount && fast.latencies.count == reference.latencies.count)
   }
 
+  /// Shared between threads, a zone's observers give the same tally, its exact latencies in the
+  /// same order (a shard's tally file writes them so).
+  @Test(arguments: ["public-production", "mixed-model-versions", "shared-list", "offline-push-storm"])
+  func threadsGiveTheSameTally(name: String) throws {
+    let recorder = try Self.recorder(name)
+    let one = recorder.rowTally()
+    for threads in [2, 3, 5] {
+      let shared = recorder.rowTally(threads: threads, minimumShare: 1)
+      #expect(shared.difference(from: one) == nil, "\(threads) threads")
+      #expect(shared.latencies.textLines() == one.latencies.textLines(), "\(threads) threads")
+      #expect((shared.hiddenRows, shared.notVisibleRows) == (one.hiddenRows, one.notVisibleRows))
+    }
+    #expect(one.latencies.count > 0)
+  }
+
   @Test func theScenariosReachEveryOutcome() throws {
     #expect(Self.reference(try Self.recorder("mixed-model-versions")).hiddenRows > 0)
     #expect(Self.reference(try Self.recorder("public-production")).notVisibleRows > 0)
