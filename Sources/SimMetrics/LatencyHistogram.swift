@@ -54,6 +54,17 @@ public struct LatencyHistogram: Sendable, Equatable {
     count += 1
   }
 
+  /// Adds every value of `values`, whose largest is `maximum`: as `add(_:)` one by one, with the
+  /// counts grown once and written through their buffer (the tally adds billions).
+  mutating func add(contentsOf values: UnsafeBufferPointer<Int64>, maximum: Int64) {
+    let top = Self.bucket(of: maximum)
+    if top >= counts.count { counts.append(contentsOf: repeatElement(0, count: top + 1 - counts.count)) }
+    counts.withUnsafeMutableBufferPointer { counts in
+      for value in values { counts[Self.bucket(of: value)] += 1 }
+    }
+    count += Int64(values.count)
+  }
+
   /// Adds every count of `other`.
   public mutating func add(_ other: LatencyHistogram) {
     if other.counts.count > counts.count {

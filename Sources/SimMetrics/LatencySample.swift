@@ -72,18 +72,20 @@ public struct LatencySample: Sendable {
     guard !values.isEmpty else { return }
     if histogram == nil && count + values.count > exactLimit { countInHistogram() }
     var (low, high, least, most) = (sumLow, sumHigh, minimum, maximum)
+    var largest = Int64.min
     for value in values {
       let (sum, overflow) = low.addingReportingOverflow(UInt64(bitPattern: value))
       low = sum
       high += (value < 0 ? -1 : 0) + (overflow ? 1 : 0)
       least = Swift.min(least, value)
-      most = Swift.max(most, value)
+      largest = Swift.max(largest, value)
     }
+    most = Swift.max(most, largest)
     (sumLow, sumHigh, minimum, maximum) = (low, high, least, most)
     count += values.count
     if var counted = histogram {
       histogram = nil
-      for value in values { counted.add(value) }
+      counted.add(contentsOf: values, maximum: largest)
       histogram = counted
       return
     }

@@ -207,63 +207,69 @@ extension MetricsRecorder {
     var visibleReach: [Int32] = []
     var visibleAt: [Int64] = []
     let checksHidden = !hidden.isEmpty
-    var latencies: [Int64] = []
-    for observer in observers {
-      latencies.removeAll(keepingCapacity: true)
-      importReach.removeAll(keepingCapacity: true)
-      importRequested.removeAll(keepingCapacity: true)
-      importStarted.removeAll(keepingCapacity: true)
-      importEnded.removeAll(keepingCapacity: true)
-      visibleReach.removeAll(keepingCapacity: true)
-      visibleAt.removeAll(keepingCapacity: true)
-      var highest = Int32.min
-      for entry in imports[observer.index] {
-        highest = max(highest, entry.token)
-        let activity = activities[entry.activity.index]
-        importReach.append(highest)
-        importRequested.append(activity.requestedAt.nanoseconds)
-        importStarted.append(activity.startedAt?.nanoseconds ?? .min)
-        importEnded.append(entry.at.nanoseconds)
-      }
-      highest = .min
-      for entry in visibility[observer.index] {
-        highest = max(highest, entry.token)
-        visibleReach.append(highest)
-        visibleAt.append(entry.at.nanoseconds)
-      }
-      let device = storeDevice[observer.index].raw
-      var (imported, seen) = (0, 0)
-      var (notify, importSchedule, download, ui) = (Int128(0), Int128(0), Int128(0), Int128(0))
-      // Past its last import or UI refresh, every later row of an observer that wrote nothing here
-      // (and has no hidden records) is not visible: counted at once.
-      let countsTheRest = !checksHidden && perDevice[Int(device)] == 0
-      for slot in 0..<count where writer[slot] != device {
-        if checksHidden && isHidden(observer, objects[slot]) {
-          tally.hiddenRows += 1
-          continue
+    // An observer's latencies and the writes' viewers, written through buffers: an array's
+    // append or element update checks its uniqueness each time, 24 G times at a million installs.
+    let latencies = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, count))
+    defer { latencies.deallocate() }
+    seenBy.withUnsafeMutableBufferPointer { seenBy in
+      for observer in observers {
+        var latencyCount = 0
+        importReach.removeAll(keepingCapacity: true)
+        importRequested.removeAll(keepingCapacity: true)
+        importStarted.removeAll(keepingCapacity: true)
+        importEnded.removeAll(keepingCapacity: true)
+        visibleReach.removeAll(keepingCapacity: true)
+        visibleAt.removeAll(keepingCapacity: true)
+        var highest = Int32.min
+        for entry in imports[observer.index] {
+          highest = max(highest, entry.token)
+          let activity = activities[entry.activity.index]
+          importReach.append(highest)
+          importRequested.append(activity.requestedAt.nanoseconds)
+          importStarted.append(activity.startedAt?.nanoseconds ?? .min)
+          importEnded.append(entry.at.nanoseconds)
         }
-        let token = sequence[slot]
-        while imported < importReach.count && importReach[imported] < token { imported += 1 }
-        while seen < visibleReach.count && visibleReach[seen] < token { seen += 1 }
-        guard imported < importReach.count, seen < visibleReach.count else {
-          if countsTheRest {
-            tally.notVisibleRows += count - slot
-            break
+        highest = .min
+        for entry in visibility[observer.index] {
+          highest = max(highest, entry.token)
+          visibleReach.append(highest)
+          visibleAt.append(entry.at.nanoseconds)
+        }
+        let device = storeDevice[observer.index].raw
+        var (imported, seen) = (0, 0)
+        var (notify, importSchedule, download, ui) = (Int128(0), Int128(0), Int128(0), Int128(0))
+        // Past its last import or UI refresh, every later row of an observer that wrote nothing here
+        // (and has no hidden records) is not visible: counted at once.
+        let countsTheRest = !checksHidden && perDevice[Int(device)] == 0
+        for slot in 0..<count where writer[slot] != device {
+          if checksHidden && isHidden(observer, objects[slot]) {
+            tally.hiddenRows += 1
+            continue
           }
-          tally.notVisibleRows += 1
-          continue
+          let token = sequence[slot]
+          while imported < importReach.count && importReach[imported] < token { imported += 1 }
+          while seen < visibleReach.count && visibleReach[seen] < token { seen += 1 }
+          guard imported < importReach.count, seen < visibleReach.count else {
+            if countsTheRest {
+              tally.notVisibleRows += count - slot
+              break
+            }
+            tally.notVisibleRows += 1
+            continue
+          }
+          let notified = max(committed[slot], importRequested[imported])
+          let importStart = max(notified, importStarted[imported])
+          notify += Int128(notified - committed[slot])
+          importSchedule += Int128(importStart - notified)
+          download += Int128(importEnded[imported] - importStart)
+          ui += Int128(visibleAt[seen] - importEnded[imported])
+          seenBy[slot] += 1
+          latencies[latencyCount] = visibleAt[seen] - edited[slot]
+          latencyCount += 1
         }
-        let notified = max(committed[slot], importRequested[imported])
-        let importStart = max(notified, importStarted[imported])
-        notify += Int128(notified - committed[slot])
-        importSchedule += Int128(importStart - notified)
-        download += Int128(importEnded[imported] - importStart)
-        ui += Int128(visibleAt[seen] - importEnded[imported])
-        seenBy[slot] += 1
-        latencies.append(visibleAt[seen] - edited[slot])
+        for (stage, sum) in [notify, importSchedule, download, ui].enumerated() { tally.stageSums[3 + stage] += sum }
+        tally.latencies.append(contentsOf: UnsafeBufferPointer(rebasing: latencies[0..<latencyCount]))
       }
-      for (stage, sum) in [notify, importSchedule, download, ui].enumerated() { tally.stageSums[3 + stage] += sum }
-      latencies.withUnsafeBufferPointer { tally.latencies.append(contentsOf: $0) }
     }
   }
 }

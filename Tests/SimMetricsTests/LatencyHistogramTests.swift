@@ -99,4 +99,23 @@ import Testing
     for part in parts.prefix(5) { for value in part { small.append(value) } }
     #expect(!small.isApproximate)
   }
+
+  /// Latencies added a buffer at a time (as the tally adds an observer's) count as one by one:
+  /// growing past the largest bucket so far, with negative values and a value alone.
+  @Test func buffersCountAsValuesOneByOne() {
+    var values = latencies(50_000, seed: 11)
+    values[100] = -5
+    values[20_000] = 1 << 50
+    var one = LatencySample()
+    var batched = LatencySample()
+    one.exactLimit = 500
+    batched.exactLimit = 500
+    for value in values { one.append(value) }
+    for start in stride(from: 0, to: values.count, by: 777) {
+      values[start..<min(values.count, start + 777)].withUnsafeBufferPointer { batched.append(contentsOf: $0) }
+    }
+    #expect(batched.isApproximate)
+    #expect(batched.textLines() == one.textLines())
+    #expect(batched.histogram == one.histogram && batched.maximum == 1 << 50 && batched.minimum == -5)
+  }
 }
