@@ -19,20 +19,24 @@ public final class MetricsRecorder: ObservationSink {
   }
 
   /// One scheduler activity as the decision log saw it.
+  ///
+  /// Its fields are declared so that the small ones fill the gaps after each optional time
+  /// (9 bytes at an 8-byte alignment): 64 bytes, not 88 in the order they are read. A
+  /// public-database day at a million installs keeps about ten million.
   public struct ActivityRecord: Sendable {
-    public var kind: ActivityKind
-    public var store: StoreID
-    public var trigger: ActivityTrigger
     public var requestedAt: SimTime
+    /// Every interval during which a policy (by index) refused it.
+    public var blocked: [(policy: Int32, from: SimTime, to: SimTime)] = []
     public var approvedAt: SimTime?
-    public var startedAt: SimTime?
-    public var finishedAt: SimTime?
+    public var kind: ActivityKind
+    public var trigger: ActivityTrigger
     public var succeeded = false
+    public var store: StoreID
+    public var startedAt: SimTime?
     /// Why the scheduler dropped it before it ran, if it did.
     public var cancelled: CancelReason?
     public var records: Int32 = 0
-    /// Every interval during which a policy (by index) refused it.
-    public var blocked: [(policy: Int32, from: SimTime, to: SimTime)] = []
+    public var finishedAt: SimTime?
     /// The store's previous activity of the same kind (-1 for none): a retry chain's earlier
     /// links, whose waits held the rows the last link carried.
     public var previousOfKind: Int32 = -1
@@ -167,7 +171,7 @@ public final class MetricsRecorder: ObservationSink {
     switch observation {
     case .activityRequested(let activity, let kind, let store, let trigger, let at):
       precondition(activity.index == activities.count, "activities are announced in id order")
-      var record = ActivityRecord(kind: kind, store: store, trigger: trigger, requestedAt: at)
+      var record = ActivityRecord(requestedAt: at, kind: kind, trigger: trigger, store: store)
       let slot = store.index * 2 + (kind == .export ? 0 : 1)
       if slot >= lastOfKind.count {
         lastOfKind.append(contentsOf: repeatElement(-1, count: slot + 1 - lastOfKind.count))
