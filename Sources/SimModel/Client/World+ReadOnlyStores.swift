@@ -2,7 +2,8 @@ import SimKernel
 
 /// Read-only stores: a public-database store on a device that never writes keeps no copy of the
 /// zone. Its imports' pages are logged instead (`AppliedPage`), and the copy, when something
-/// needs it, is replayed from the log and the zone's history of field sets.
+/// needs it, is replayed from the log and the zone's history of field sets. (An author's store is
+/// replayed too, its own edits laid over the copy: `World+ReplayedWrites`. The name stayed.)
 ///
 /// A public-database app's readers each hold every record: 99,000 readers of 1,900 posts kept
 /// 6.5 GB of copies that only the end of the run read (convergence, ghosts). The replay gives
