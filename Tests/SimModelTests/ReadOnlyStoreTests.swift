@@ -85,6 +85,32 @@ import Testing
     Self.expectSameRun(spec)
   }
 
+  /// A copy taken before a record's last update does not hold the server's values, though it
+  /// was taken after the record's insert: the shortcut reads every field's last set.
+  @Test func aCopyBeforeTheLastUpdateDiffers() {
+    let spec = Self.publicWorld(deleteShare: 0, hours: 3)
+    var world = World(spec: spec, sink: ObservationLog())
+    var sim = Simulation<ModelEvent>()
+    world.start(&sim)
+    _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: .max)
+    let zone = world.stores[0].zone.index
+    // Each field's last set, read from the zone's log of sets.
+    var lastSet = [Int32](repeating: -1, count: Int(world.server.zones[zone].fieldCount))
+    for (position, set) in world.server.zones[zone].fieldSets.enumerated() { lastSet[Int(set.field)] = Int32(position) }
+    var checked = 0
+    for object in 0..<world.server.zones[zone].objects.count {
+      let base = Int(world.server.zones[zone].objects[object].fieldBase)
+      let fields = base..<base + world.fieldCount(zone: zone, object: ObjectID(object))
+      let inserted = lastSet[base]
+      let updated = fields.map { lastSet[$0] }.max()!
+      guard inserted >= 0, updated > inserted else { continue }
+      #expect(!world.holdsServerValues(ObjectID(object), zone: zone, applied: updated))
+      #expect(world.holdsServerValues(ObjectID(object), zone: zone, applied: updated + 1))
+      checked += 1
+    }
+    #expect(checked > 10, "\(checked) updated records")
+  }
+
   @Test func readersThatCaughtUpConverge() {
     var spec = Self.publicWorld(deleteShare: 0, hours: 3)
     // Every reader in front for the last hour, after the authors stop at 2 h.

@@ -135,11 +135,10 @@ extension World {
   }
 
   /// Replays `store`'s copy into `local` and keeps it from now on (something is about to read or
-  /// write it): each record takes its values at the last page that carried it (`lastApplied`).
+  /// write it): each record takes its values at the last page that carried it (`lastAppliedPage`).
   mutating func keepCopy(_ store: StoreID) {
     guard isReadOnly(store) else { return }
     let zone = stores[store.index].zone.index
-    let source = ReplaySource(self, zone: zone)
     let pages = appliedPages[store.index]
     let overlay = overlays[store.index]
     readOnly[store.index] = false
@@ -148,12 +147,12 @@ extension World {
     ensureLocalCapacity(store)
     var lastPage = [Int32](repeating: -1, count: overlay.isEmpty ? 0 : server.zones[zone].objects.count)
     for object in 0..<server.zones[zone].objects.count {
-      let page = lastApplied(ObjectID(object), pages, source)
-      if !lastPage.isEmpty { lastPage[object] = page }
+      let page = Self.lastAppliedPage(pages, server.zones[zone], ObjectID(object))
+      if !lastPage.isEmpty { lastPage[object] = Int32(page) }
       guard page >= 0 else { continue }
       let base = Int(server.zones[zone].objects[object].fieldBase)
       for field in base..<base + fieldCount(zone: zone, object: ObjectID(object)) {
-        let value = source.history.value(of: field, at: pages[Int(page)].appliedAt, in: server.zones[zone])
+        let value = server.zones[zone].value(of: field, at: pages[page].appliedAt)
         local[store.index][field] = LocalField(write: value.write, value: value.value)
       }
     }
@@ -171,11 +170,11 @@ extension World {
   mutating func settleReadOnlyStores() {
     guard !readOnly.isEmpty else { return }
     readOnlyEnds = [ReadOnlyEnd](repeating: ReadOnlyEnd(), count: stores.count)
-    var sources: [Int: ReplaySource] = [:]  // lookup only, by zone
+    var deletes: [Int: PublicDeletes] = [:]  // lookup only, by zone
     for index in stores.indices where readOnly[index] {
       let zone = stores[index].zone.index
-      if sources[zone] == nil { sources[zone] = ReplaySource(self, zone: zone) }
-      readOnlyEnds[index] = readOnlyEnd(StoreID(index), zone: zone, source: sources[zone]!)
+      if deletes[zone] == nil { deletes[zone] = PublicDeletes(server.zones[zone]) }
+      readOnlyEnds[index] = readOnlyEnd(StoreID(index), zone: zone, deletes: deletes[zone]!)
     }
   }
 
@@ -188,7 +187,7 @@ extension World {
   /// is left are the records changed since, and the deleted ones (a public delete sets the record
   /// without a change the store could fetch). A copy found different stops the search for
   /// convergence, but every deleted record is asked whether it is a ghost.
-  func readOnlyEnd(_ store: StoreID, zone: Int, source: ReplaySource) -> ReadOnlyEnd {
+  func readOnlyEnd(_ store: StoreID, zone: Int, deletes: PublicDeletes) -> ReadOnlyEnd {
     var end = ReadOnlyEnd()
     let pages = appliedPages[store.index]
     var ranges = pages.map { (lower: $0.lower, upper: $0.upper) }
@@ -200,8 +199,8 @@ extension World {
     var isOwn = [Bool](repeating: false, count: own.isEmpty ? 0 : server.zones[zone].objects.count)
     for object in own { isOwn[object.index] = true }
     func appliedAt(_ object: ObjectID) -> Int32 {
-      let page = lastApplied(object, pages, source)
-      return page >= 0 ? pages[Int(page)].appliedAt : -1
+      let page = Self.lastAppliedPage(pages, server.zones[zone], object)
+      return page >= 0 ? pages[page].appliedAt : -1
     }
     for object in own where !holdsServerValues(store, object, zone: zone) {
       end.converged = false
@@ -210,14 +209,14 @@ extension World {
     let changes = server.zones[zone].allChanges
     for change in changes[Int(covered)...]
     where server.zones[zone].objects[change.object.index].lastChange == change.token
-      && !source.isDeleted[change.object.index] && (isOwn.isEmpty || !isOwn[change.object.index])
+      && !deletes.isDeleted[change.object.index] && (isOwn.isEmpty || !isOwn[change.object.index])
     {
       guard end.converged else { break }
-      if !holdsServerValues(change.object, zone: zone, applied: appliedAt(change.object), source) {
+      if !holdsServerValues(change.object, zone: zone, applied: appliedAt(change.object)) {
         end.converged = false
       }
     }
-    for object in source.deleted {
+    for object in deletes.objects {
       let base = Int(server.zones[zone].objects[object.index].fieldBase)
       let now = server.zones[zone].server[base]
       let held: Bool
@@ -225,8 +224,8 @@ extension World {
         held = localField(store, object, field: base).value == 1
       } else {
         let applied = appliedAt(object)
-        if end.converged && !holdsServerValues(object, zone: zone, applied: applied, source) { end.converged = false }
-        held = applied >= 0 && source.history.value(of: base, at: applied, in: server.zones[zone]).value == 1
+        if end.converged && !holdsServerValues(object, zone: zone, applied: applied) { end.converged = false }
+        held = applied >= 0 && server.zones[zone].value(of: base, at: applied).value == 1
       }
       if now.write != .none && now.value == 0 && held { end.ghosts += 1 }
     }
@@ -244,80 +243,32 @@ extension World {
     return true
   }
 
-  /// The position in `pages` of the last that carried `object` (−1: none): the newest page whose
-  /// range holds the object's last change up to its query's snapshot, the object being live at
-  /// the query.
-  func lastApplied(_ object: ObjectID, _ pages: [AppliedPage], _ source: ReplaySource) -> Int32 {
-    let zone = source.zone
-    let base = Int(server.zones[zone].objects[object.index].fieldBase)
-    var index = pages.count - 1
-    while index >= 0 {
-      let page = pages[index]
-      let token = source.lastChange(of: object, upTo: page.snapshot)
-      if page.lower < token && token <= page.upper
-        && source.history.value(of: base, at: page.queriedAt, in: server.zones[zone]).value != 0
-      {
-        return Int32(index)
-      }
-      index -= 1
-    }
-    return -1
-  }
-
   /// Whether a copy that took `object`'s values at set counter `applied` (−1: never) holds the
   /// server's values of every field now.
-  func holdsServerValues(_ object: ObjectID, zone: Int, applied: Int32, _ source: ReplaySource) -> Bool {
-    if applied >= 0 && applied > source.history.lastSetOfObject[object.index] { return true }
+  func holdsServerValues(_ object: ObjectID, zone: Int, applied: Int32) -> Bool {
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
-    for field in base..<base + fieldCount(zone: zone, object: object) {
-      let held = applied >= 0 ? source.history.value(of: field, at: applied, in: server.zones[zone]) : ServerField()
+    let fields = base..<base + fieldCount(zone: zone, object: object)
+    if applied >= 0 && applied > server.zones[zone].lastSet(of: fields) { return true }
+    for field in fields {
+      let held = applied >= 0 ? server.zones[zone].value(of: field, at: applied) : ServerField()
       if held.write != server.zones[zone].server[field].write { return false }
     }
     return true
   }
 }
 
-/// What replaying a zone's read-only copies reads: its field history, each record's change
-/// tokens, and the records a public delete set.
-struct ReplaySource {
-  let zone: Int
-  let history: FieldHistory
-  /// Per object, where its change tokens start in `tokens` (ascending within each).
-  private let start: [Int32]
-  private let tokens: [Int32]
+/// The records a public delete set in a zone (no change a store could fetch): what the end of
+/// the run asks each replayed copy about, besides the records changed after its pages.
+struct PublicDeletes {
   let isDeleted: [Bool]
-  let deleted: [ObjectID]
+  /// In object order, each once.
+  let objects: [ObjectID]
 
-  init(_ world: borrowing World, zone: Int) {
-    self.zone = zone
-    history = FieldHistory(world.server.zones[zone]) { world.fieldCount(zone: zone, object: $0) }
-    let objects = world.server.zones[zone].objects.count
-    var counts = [Int32](repeating: 0, count: objects + 1)
-    for change in world.server.zones[zone].allChanges { counts[change.object.index + 1] += 1 }
-    for object in 0..<objects { counts[object + 1] += counts[object] }
-    start = counts
-    var next = counts
-    var tokens = [Int32](repeating: 0, count: world.server.zones[zone].allChanges.count)
-    for change in world.server.zones[zone].allChanges {
-      tokens[Int(next[change.object.index])] = change.token
-      next[change.object.index] += 1
-    }
-    self.tokens = tokens
-    var isDeleted = [Bool](repeating: false, count: objects)
-    for object in world.server.zones[zone].publicDeletes { isDeleted[object.index] = true }
+  init(_ zone: borrowing ZoneState) {
+    var isDeleted = [Bool](repeating: false, count: zone.objects.count)
+    for object in zone.publicDeletes { isDeleted[object.index] = true }
     self.isDeleted = isDeleted
-    deleted = isDeleted.indices.filter { isDeleted[$0] }.map { ObjectID($0) }
-  }
-
-  /// The object's last change token up to `snapshot` (0: none).
-  func lastChange(of object: ObjectID, upTo snapshot: Int32) -> Int32 {
-    var (low, high) = (Int(start[object.index]), Int(start[object.index + 1]))
-    let first = low
-    while low < high {
-      let mid = (low + high) / 2
-      if tokens[mid] <= snapshot { low = mid + 1 } else { high = mid }
-    }
-    return low > first ? tokens[low - 1] : 0
+    objects = isDeleted.indices.filter { isDeleted[$0] }.map { ObjectID($0) }
   }
 }
 

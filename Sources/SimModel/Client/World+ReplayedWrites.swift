@@ -83,7 +83,8 @@ extension World {
 
   /// The position in a store's log of the last page that carried `object` (−1: none): the
   /// newest whose range holds the record's last change up to its snapshot, the record being live
-  /// at its query (`lastApplied`, from the zone's chains rather than a `ReplaySource`).
+  /// at its query. It walks the zone's chains back (`ZoneState.lastChange(of:upTo:)`,
+  /// `ZoneState.value(of:at:)`): the run's reads, `keepCopy` and the end of the run share it.
   static func lastAppliedPage(_ pages: [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID) -> Int {
     let base = Int(zone.objects[object.index].fieldBase)
     var index = pages.count - 1

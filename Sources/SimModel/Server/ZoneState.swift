@@ -126,6 +126,13 @@ extension ZoneState {
     return token
   }
 
+  /// The position of the last set of any of `fields` (−1: none).
+  func lastSet(of fields: Range<Int>) -> Int32 {
+    var last: Int32 = -1
+    for field in fields where field < lastSetOfField.count { last = max(last, lastSetOfField[field]) }
+    return last
+  }
+
   /// The field's value when the set counter was `counter`: its last set before then, or none.
   func value(of field: Int, at counter: Int32) -> ServerField {
     var set = field < lastSetOfField.count ? lastSetOfField[field] : -1
