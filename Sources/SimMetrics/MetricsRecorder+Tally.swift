@@ -22,20 +22,6 @@ extension MetricsRecorder {
     var objects: [ObjectID]
   }
 
-  /// The shares' tallies, each written by its own thread and read once all are done.
-  final class ShareResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [(RowTally, [Int64])?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ share: Int, _ tally: RowTally, _ seenBy: [Int64]) {
-      lock.lock()
-      slots[share] = (tally, seenBy)
-      lock.unlock()
-    }
-    /// A share's tally, once every share is done.
-    func get(_ share: Int) -> (RowTally, [Int64]) { slots[share]! }
-  }
-
   /// The recorder, read (never written) by the shares' threads once the run has ended.
   struct UncheckedRecorder: @unchecked Sendable {
     let value: MetricsRecorder
@@ -160,7 +146,7 @@ extension MetricsRecorder {
     if shares <= 1 {
       tallyObservers(observers[...], columns, perDevice: perDevice, into: &tally, seenBy: &seenBy)
     } else {
-      let results = ShareResults(count: shares)
+      let results = ResultStore<(RowTally, [Int64])>(count: shares)
       let recorder = UncheckedRecorder(self)
       let marked = perDevice
       DispatchQueue.concurrentPerform(iterations: shares) { share in
@@ -168,10 +154,9 @@ extension MetricsRecorder {
         var part = RowTally()
         var seen = [Int64](repeating: 0, count: count)
         recorder.value.tallyObservers(observers[range], columns, perDevice: marked, into: &part, seenBy: &seen)
-        results.set(share, part, seen)
+        results.set(share, (part, seen))
       }
-      for share in 0..<shares {
-        let (part, seen) = results.get(share)
+      for (part, seen) in results.results() {
         tally.hiddenRows += part.hiddenRows
         tally.notVisibleRows += part.notVisibleRows
         for stage in tally.stageSums.indices { tally.stageSums[stage] += part.stageSums[stage] }

@@ -42,17 +42,12 @@ extension World {
     let entry = OverlayField(
       field: Int32(field), local: LocalField(write: write, value: value, dirty: dirty),
       since: Int32(appliedPages[store.index].count))
-    if let position = overlayPosition(store, field: field) {
+    let position = Self.firstPosition(in: overlays[store.index], atOrAfter: field)
+    if position < overlays[store.index].count && overlays[store.index][position].field == Int32(field) {
       overlays[store.index][position] = entry
-      return
+    } else {
+      overlays[store.index].insert(entry, at: position)
     }
-    var low = 0
-    var high = overlays[store.index].count
-    while low < high {
-      let mid = (low + high) / 2
-      if overlays[store.index][mid].field < Int32(field) { low = mid + 1 } else { high = mid }
-    }
-    overlays[store.index].insert(entry, at: low)
   }
 
   /// The export committed `write`: a replayed store's field that still holds it is clean from
@@ -72,13 +67,19 @@ extension World {
 
   /// Where `field` is in `overlay` (sorted by field), if there.
   static func position(in overlay: [OverlayField], of field: Int) -> Int? {
+    let position = firstPosition(in: overlay, atOrAfter: field)
+    return position < overlay.count && overlay[position].field == Int32(field) ? position : nil
+  }
+
+  /// The first position in `overlay` (sorted by field) of a field at or after `field`.
+  static func firstPosition(in overlay: [OverlayField], atOrAfter field: Int) -> Int {
     var low = 0
     var high = overlay.count
     while low < high {
       let mid = (low + high) / 2
       if overlay[mid].field < Int32(field) { low = mid + 1 } else { high = mid }
     }
-    return low < overlay.count && overlay[low].field == Int32(field) ? low : nil
+    return low
   }
 
   /// The position in a store's log of the last page that carried `object` (−1: none): the
