@@ -24,6 +24,8 @@ extension MetricsRecorder {
         lastExport[activity.store.index] = index
       }
     }
+    let imports = (0..<observerLog.storeCount).map { observerLog.pages(of: StoreID($0)) }
+    let visibility = (0..<observerLog.storeCount).map { observerLog.refreshes(of: StoreID($0)) }
     var source = RowSource(
       storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
       reached: TokensReached(imports: imports, visibility: visibility),
@@ -55,7 +57,7 @@ extension MetricsRecorder {
     var importHints: [Int]
     var visibleHints: [Int]
 
-    init(imports: [[(activity: ActivityID, token: Int32, at: SimTime)]], visibility: [[(token: Int32, at: SimTime)]]) {
+    init(imports: [[ObserverLog.Page]], visibility: [[ObserverLog.Refresh]]) {
       imported = imports.map { Self.runningMaximum($0.map(\.token)) }
       visible = visibility.map { Self.runningMaximum($0.map(\.token)) }
       importHints = [Int](repeating: 0, count: imported.count)
@@ -120,8 +122,8 @@ extension MetricsRecorder {
   /// by row paid an exclusivity check each time, and a large run has millions of rows.
   struct RowSource {
     let storeDevice: [DeviceID]
-    let imports: [[(activity: ActivityID, token: Int32, at: SimTime)]]
-    let visibility: [[(token: Int32, at: SimTime)]]
+    let imports: [[ObserverLog.Page]]
+    let visibility: [[ObserverLog.Refresh]]
     let activities: [ActivityRecord]
     let hidden: Set<Int64>
     var reached: TokensReached

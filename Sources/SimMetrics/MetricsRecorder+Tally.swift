@@ -205,20 +205,21 @@ extension MetricsRecorder {
         importEnded.removeAll(keepingCapacity: true)
         visibleReach.removeAll(keepingCapacity: true)
         visibleAt.removeAll(keepingCapacity: true)
-        var highest = Int32.min
-        for entry in imports[observer.index] {
-          highest = max(highest, entry.token)
-          let activity = activities[entry.activity.index]
-          importReach.append(highest)
-          importRequested.append(activity.requestedAt.nanoseconds)
-          importStarted.append(activity.startedAt?.nanoseconds ?? .min)
-          importEnded.append(entry.at.nanoseconds)
-        }
-        highest = .min
-        for entry in visibility[observer.index] {
-          highest = max(highest, entry.token)
-          visibleReach.append(highest)
-          visibleAt.append(entry.at.nanoseconds)
+        var (highestImported, highestVisible) = (Int32.min, Int32.min)
+        observerLog.forEach(store: observer) { entry in
+          switch entry {
+          case .page(let page):
+            highestImported = max(highestImported, page.token)
+            let activity = activities[page.activity.index]
+            importReach.append(highestImported)
+            importRequested.append(activity.requestedAt.nanoseconds)
+            importStarted.append(activity.startedAt?.nanoseconds ?? .min)
+            importEnded.append(page.at.nanoseconds)
+          case .refresh(let refresh):
+            highestVisible = max(highestVisible, refresh.token)
+            visibleReach.append(highestVisible)
+            visibleAt.append(refresh.at.nanoseconds)
+          }
         }
         let device = storeDevice[observer.index].raw
         var (imported, seen) = (0, 0)

@@ -62,8 +62,8 @@ public final class MetricsRecorder: ObservationSink {
   public internal(set) var activities: [ActivityRecord] = []
   /// Each store's newest export (slot 2·store) and import (2·store + 1), for `previousOfKind`.
   var lastOfKind: [Int32] = []
-  var imports: [[(activity: ActivityID, token: Int32, at: SimTime)]] = []
-  var visibility: [[(token: Int32, at: SimTime)]] = []
+  /// Per store, its imports' pages and its UI refreshes.
+  let observerLog = ObserverLog()
   public internal(set) var counters = RunCounters()
   public internal(set) var converged = false
   public internal(set) var finalState = FinalState()
@@ -89,8 +89,12 @@ public final class MetricsRecorder: ObservationSink {
   public internal(set) var levelChanges: [(device: DeviceID, condition: Int, value: Double, at: SimTime)] = []
   /// Every processed event, when tracing.
   public internal(set) var trace: [(kind: UInt32, entity: UInt32, at: SimTime)] = []
-  /// App-state changes per device, for the timeline file.
+  /// App-state changes per device, for the timeline file (kept when `keepsAppStates`).
   public internal(set) var appStates: [(device: DeviceID, state: AppState, at: SimTime)] = []
+  /// Whether every app-state change is kept: only `timeline.csv` reads them, and a
+  /// public-database day at a million installs has 12 million (270 MB with the array's spare
+  /// capacity), so a run that does not write the file keeps none.
+  public var keepsAppStates = true
   /// Per device: its last push event, app state and connectivity (for rows stuck at the end).
   var lastPush: [PushEvent?] = []
   /// Per device: every push event, in time order (the notify stage's causes are read from them).
@@ -136,8 +140,7 @@ public final class MetricsRecorder: ObservationSink {
       storeDisabled.append(false)
       ensureDevice(device)
       storeZone.append(zone.raw)
-      imports.append([])
-      visibility.append([])
+      observerLog.addStore()
       if zone.exists {
         while zoneStores.count <= zone.index { zoneStores.append([]) }
         zoneStores[zone.index].append(store)
@@ -196,10 +199,10 @@ public final class MetricsRecorder: ObservationSink {
       activities[activity.index].records = records
       counters.countActivity(activities[activity.index].kind, succeeded: succeeded)
     case .imported(let store, let activity, let token, let records, let at):
-      imports[store.index].append((activity, token, at))
+      observerLog.addPage(store: store, activity: activity, token: token, at: at)
       if records > 0 { lastStoreChangeAt = max(lastStoreChangeAt, at) }
     case .visible(let store, let token, let at):
-      visibility[store.index].append((token, at))
+      observerLog.addRefresh(store: store, token: token, at: at)
     case .request(_, let upload, let records, let bytes, _):
       counters.countRequest(upload: upload, records: Int(records), bytes: bytes)
     case .push(let device, let event, let at):
@@ -208,7 +211,7 @@ public final class MetricsRecorder: ObservationSink {
       lastPush[device.index] = event
       if keepsPushLog { pushLog[device.index].append((event, at)) }
     case .appState(let device, let state, let at):
-      appStates.append((device, state, at))
+      if keepsAppStates { appStates.append((device, state, at)) }
       ensureDevice(device)
       lastAppState[device.index] = state
     case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):

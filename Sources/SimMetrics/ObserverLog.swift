@@ -1,0 +1,214 @@
+import SimKernel
+import SimModel
+
+/// Per store, the pages its imports applied and the tokens its UI showed, in the order they
+/// happened, packed as variable-length deltas into chunks that all stores share.
+///
+/// These are what a row's import and visibility stages are read from, and a public-database day
+/// at a million installs has 80 million of each. As tuples in an array per store they took 16
+/// bytes each and, with the arrays' spare capacity, 3.5 GB; packed, a page takes about 8 bytes and
+/// a UI refresh about 5, and a store wastes at most one chunk's tail.
+///
+/// An entry opens with one unsigned LEB128 number: the token's change from the store's previous
+/// entry, zigzagged, times four, plus its kind (`visible`, `samePage`: a page of the previous
+/// entry's import, `newImport`). A new import's activity follows, as the zigzagged change from the
+/// store's previous import's, and then the time since the store's previous entry, zigzagged.
+public final class ObserverLog: @unchecked Sendable {
+  /// An import's page: the import and the token the store reached.
+  public typealias Page = (activity: ActivityID, token: Int32, at: SimTime)
+  /// A UI refresh that showed more: the token the person could see from then.
+  public typealias Refresh = (token: Int32, at: SimTime)
+
+  /// One logged entry, as `forEach` hands it over.
+  public enum Entry {
+    case page(Page)
+    case refresh(Refresh)
+  }
+
+  // A chunk's payload, then the next chunk's index (0: none; chunk 0 is never used).
+  static let chunkBytes = 64
+  static let payloadBytes = 60
+  static let chunksPerBlock = 1 << 14
+  static let kindVisible: UInt64 = 0
+  static let kindSamePage: UInt64 = 1
+  static let kindNewImport: UInt64 = 2
+
+  /// Fixed-size blocks of chunks: never moved, so growing the log never copies it.
+  var blocks: [UnsafeMutablePointer<UInt8>] = []
+  var chunkCount = 1
+  var head: [UInt32] = []
+  var tail: [UInt32] = []
+  var used: [UInt8] = []
+  var lastToken: [Int32] = []
+  var lastAt: [Int64] = []
+  var lastActivity: [Int32] = []
+
+  public init() {}
+
+  deinit {
+    for block in blocks { block.deallocate() }
+  }
+
+  /// The number of stores the log has room for.
+  public var storeCount: Int { head.count }
+
+  /// Makes room for one more store, with no entries.
+  public func addStore() {
+    head.append(0)
+    tail.append(0)
+    used.append(0)
+    lastToken.append(0)
+    lastAt.append(0)
+    lastActivity.append(-1)
+  }
+
+  /// Bytes the chunks take (what the log holds beyond its per-store fields).
+  public var chunkBytesInUse: Int { chunkCount * Self.chunkBytes }
+
+  /// Logs that an import's page brought `store` to `token` at `at`.
+  public func addPage(store: StoreID, activity: ActivityID, token: Int32, at: SimTime) {
+    let index = store.index
+    let same = activity.raw == lastActivity[index] && head[index] != 0
+    put(index, Self.tokenWord(token, after: lastToken[index], kind: same ? Self.kindSamePage : Self.kindNewImport))
+    if !same { put(index, Self.zigzag(Int64(activity.raw) - Int64(lastActivity[index]))) }
+    put(index, Self.zigzag(at.nanoseconds &- lastAt[index]))
+    lastActivity[index] = activity.raw
+    lastToken[index] = token
+    lastAt[index] = at.nanoseconds
+  }
+
+  /// Logs that `store`'s UI showed everything through `token` from `at`.
+  public func addRefresh(store: StoreID, token: Int32, at: SimTime) {
+    let index = store.index
+    put(index, Self.tokenWord(token, after: lastToken[index], kind: Self.kindVisible))
+    put(index, Self.zigzag(at.nanoseconds &- lastAt[index]))
+    lastToken[index] = token
+    lastAt[index] = at.nanoseconds
+  }
+
+  /// Calls `body` with each of `store`'s entries, in the order they were logged.
+  @inline(__always)
+  public func forEach(store: StoreID, _ body: (Entry) -> Void) {
+    var chunk = head[store.index]
+    guard chunk != 0 else { return }
+    var reader = Reader(pointer: pointer(chunk), offset: 0, log: self)
+    let end = (tail[store.index], Int(used[store.index]))
+    var (token, at, activity) = (Int32(0), Int64(0), Int32(-1))
+    while chunk != end.0 || reader.offset < end.1 {
+      let word = reader.next(&chunk)
+      token = Int32(truncatingIfNeeded: Int64(token) + Self.unzigzag(word >> 2))
+      let kind = word & 3
+      if kind == Self.kindNewImport {
+        activity = Int32(truncatingIfNeeded: Int64(activity) + Self.unzigzag(reader.next(&chunk)))
+      }
+      at = at &+ Self.unzigzag(reader.next(&chunk))
+      if kind == Self.kindVisible {
+        body(.refresh((token, SimTime(nanoseconds: at))))
+      } else {
+        body(.page((ActivityID(Int(activity)), token, SimTime(nanoseconds: at))))
+      }
+    }
+  }
+
+  /// `store`'s import pages, in order.
+  public func pages(of store: StoreID) -> [Page] {
+    var result: [Page] = []
+    forEach(store: store) { if case .page(let page) = $0 { result.append(page) } }
+    return result
+  }
+
+  /// `store`'s UI refreshes, in order.
+  public func refreshes(of store: StoreID) -> [Refresh] {
+    var result: [Refresh] = []
+    forEach(store: store) { if case .refresh(let refresh) = $0 { result.append(refresh) } }
+    return result
+  }
+
+  /// Reads a chunk chain's numbers one by one.
+  struct Reader {
+    var pointer: UnsafeMutablePointer<UInt8>
+    var offset: Int
+    unowned(unsafe) let log: ObserverLog
+
+    /// The next unsigned LEB128 number; `chunk` follows the reader into the next chunk.
+    @inline(__always)
+    mutating func next(_ chunk: inout UInt32) -> UInt64 {
+      var value: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        if offset == ObserverLog.payloadBytes {
+          chunk = log.nextChunk(of: pointer)
+          pointer = log.pointer(chunk)
+          offset = 0
+        }
+        let byte = pointer[offset]
+        offset += 1
+        value |= UInt64(byte & 0x7f) << shift
+        if byte < 0x80 { return value }
+        shift += 7
+      }
+    }
+  }
+
+  @inline(__always)
+  func pointer(_ chunk: UInt32) -> UnsafeMutablePointer<UInt8> {
+    let chunk = Int(chunk)
+    return blocks[chunk / Self.chunksPerBlock] + (chunk % Self.chunksPerBlock) * Self.chunkBytes
+  }
+
+  @inline(__always)
+  func nextChunk(of pointer: UnsafeMutablePointer<UInt8>) -> UInt32 {
+    UnsafeRawPointer(pointer + Self.payloadBytes).loadUnaligned(as: UInt32.self)
+  }
+
+  /// Appends `value` as unsigned LEB128 to the store's chain.
+  @inline(__always)
+  func put(_ store: Int, _ value: UInt64) {
+    var value = value
+    repeat {
+      var byte = UInt8(value & 0x7f)
+      value >>= 7
+      if value != 0 { byte |= 0x80 }
+      putByte(store, byte)
+    } while value != 0
+  }
+
+  @inline(__always)
+  func putByte(_ store: Int, _ byte: UInt8) {
+    if head[store] == 0 {
+      let chunk = newChunk()
+      head[store] = chunk
+      tail[store] = chunk
+      used[store] = 0
+    } else if Int(used[store]) == Self.payloadBytes {
+      let chunk = newChunk()
+      UnsafeMutableRawPointer(pointer(tail[store]) + Self.payloadBytes).storeBytes(of: chunk, as: UInt32.self)
+      tail[store] = chunk
+      used[store] = 0
+    }
+    pointer(tail[store])[Int(used[store])] = byte
+    used[store] += 1
+  }
+
+  func newChunk() -> UInt32 {
+    if chunkCount >= blocks.count * Self.chunksPerBlock {
+      let block = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunksPerBlock * Self.chunkBytes)
+      blocks.append(block)
+    }
+    let chunk = UInt32(chunkCount)
+    chunkCount += 1
+    UnsafeMutableRawPointer(pointer(chunk) + Self.payloadBytes).storeBytes(of: 0, as: UInt32.self)
+    return chunk
+  }
+
+  @inline(__always)
+  static func tokenWord(_ token: Int32, after last: Int32, kind: UInt64) -> UInt64 {
+    zigzag(Int64(token) - Int64(last)) << 2 | kind
+  }
+
+  @inline(__always)
+  static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+
+  @inline(__always)
+  static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+}

@@ -1,0 +1,86 @@
+import SimKernel
+import SimModel
+import Testing
+
+@testable import SimMetrics
+
+/// The packed log of each store's import pages and UI refreshes gives back exactly what was
+/// logged, store by store, in order, however the stores' entries interleave.
+@Suite struct ObserverLogTests {
+  /// Entries of `stores` stores, interleaved at random: pages of imports that follow one another
+  /// or come back to an earlier activity, tokens that fall back (a reset), times a nanosecond to
+  /// days apart.
+  func logged(stores: Int, entries: Int, seed: UInt64) -> (ObserverLog, [[ObserverLog.Entry]]) {
+    var random = RandomStream(seed: seed)
+    let log = ObserverLog()
+    var expected = [[ObserverLog.Entry]](repeating: [], count: stores)
+    var (activity, token, at) = ([Int32](repeating: 0, count: stores), [Int32](repeating: 0, count: stores), Int64(0))
+    for _ in 0..<stores { log.addStore() }
+    for _ in 0..<entries {
+      let store = Int(random.next() % UInt64(stores))
+      let step = [Int64(1), 999_999_937, 86_400_000_000_000][Int(random.next() % 3)]
+      at += Int64(random.next() % UInt64(step)) + (random.next() % 5 == 0 ? 0 : 1)
+      switch random.next() % 10 {
+      case 0: token[store] = Int32(truncatingIfNeeded: random.next() % 50)  // a reset
+      case 1: token[store] = Int32.max - Int32(random.next() % 3)
+      default: token[store] &+= Int32(random.next() % 700)  // wraps past Int32.max too
+      }
+      if random.next() % 3 == 0 {
+        expected[store].append(.refresh((token[store], SimTime(nanoseconds: at))))
+        log.addRefresh(store: StoreID(store), token: token[store], at: SimTime(nanoseconds: at))
+      } else {
+        switch random.next() % 4 {
+        case 0: activity[store] += Int32(random.next() % 3_000_000)
+        case 1: activity[store] = Int32(random.next() % 40)
+        default: break  // the same import's next page
+        }
+        expected[store].append(.page((ActivityID(Int(activity[store])), token[store], SimTime(nanoseconds: at))))
+        log.addPage(
+          store: StoreID(store), activity: ActivityID(Int(activity[store])), token: token[store],
+          at: SimTime(nanoseconds: at))
+      }
+    }
+    return (log, expected)
+  }
+
+  func same(_ a: ObserverLog.Entry, _ b: ObserverLog.Entry) -> Bool {
+    switch (a, b) {
+    case (.page(let x), .page(let y)): x.activity == y.activity && x.token == y.token && x.at == y.at
+    case (.refresh(let x), .refresh(let y)): x.token == y.token && x.at == y.at
+    default: false
+    }
+  }
+
+  @Test(arguments: [(1, 3), (3, 500), (40, 20_000), (1_000, 30_000)])
+  func everyStoreReadsBackWhatItLogged(stores: Int, entries: Int) {
+    let (log, expected) = logged(stores: stores, entries: entries, seed: UInt64(stores * 7 + entries))
+    var mismatches = 0
+    for store in 0..<stores {
+      var read: [ObserverLog.Entry] = []
+      log.forEach(store: StoreID(store)) { read.append($0) }
+      #expect(read.count == expected[store].count, "store \(store)")
+      mismatches += zip(read, expected[store]).filter { !same($0, $1) }.count
+      #expect(log.pages(of: StoreID(store)).count + log.refreshes(of: StoreID(store)).count == expected[store].count)
+    }
+    #expect(mismatches == 0)
+  }
+
+  @Test func aStoreWithNothingLoggedReadsNothingAndChunksAreShared() {
+    let log = ObserverLog()
+    for _ in 0..<3 { log.addStore() }
+    log.addPage(store: StoreID(2), activity: ActivityID(5), token: 3, at: SimTime(nanoseconds: 10))
+    var count = 0
+    log.forEach(store: StoreID(0)) { _ in count += 1 }
+    #expect(count == 0)
+    #expect(log.pages(of: StoreID(2)).map(\.token) == [3])
+    // A page of the same import after a one-second page takes 1 + 5 bytes: one 64-byte chunk
+    // holds ten of them, with the first page's activity.
+    for page in 1...9 {
+      log.addPage(
+        store: StoreID(2), activity: ActivityID(5), token: 3 + Int32(page),
+        at: SimTime(nanoseconds: 10 + Int64(page) * 1_000_000_000))
+    }
+    #expect(log.chunkBytesInUse == 2 * ObserverLog.chunkBytes)
+    #expect(log.pages(of: StoreID(2)).map(\.activity.raw) == [Int32](repeating: 5, count: 10))
+  }
+}
