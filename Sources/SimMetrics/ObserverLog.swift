@@ -6,13 +6,17 @@ import SimModel
 ///
 /// These are what a row's import and visibility stages are read from, and a public-database day
 /// at a million installs has 80 million of each. As tuples in an array per store they took 16
-/// bytes each and, with the arrays' spare capacity, 3.5 GB; packed, a page takes about 8 bytes and
-/// a UI refresh about 5, and a store wastes at most one chunk's tail.
+/// bytes each and, with the arrays' spare capacity, 3.5 GB; packed, a page and the UI refresh
+/// after it take about 12 bytes together (public-300k: 91 MB for 7.8 million of each), and a store
+/// wastes at most one chunk's tail.
 ///
 /// An entry opens with one unsigned LEB128 number: the token's change from the store's previous
 /// entry, zigzagged, times four, plus its kind (`visible`, `samePage`: a page of the previous
 /// entry's import, `newImport`). A new import's activity follows, as the zigzagged change from the
-/// store's previous import's, and then the time since the store's previous entry, zigzagged.
+/// store's previous import's, and then the time since the store's previous entry, zigzagged. A UI
+/// refresh's time is told as its change from the store's previous refresh's lag after the entry
+/// before it: a `fetchedResults` UI refreshes a fixed merge delay after each page, so this is
+/// mostly 0, one byte instead of five.
 public final class ObserverLog: @unchecked Sendable {
   /// An import's page: the import and the token the store reached.
   public typealias Page = (activity: ActivityID, token: Int32, at: SimTime)
@@ -42,6 +46,8 @@ public final class ObserverLog: @unchecked Sendable {
   var lastToken: [Int32] = []
   var lastAt: [Int64] = []
   var lastActivity: [Int32] = []
+  /// Per store, how long after the entry before it its last UI refresh came.
+  var lastRefreshLag: [Int64] = []
 
   public init() {}
 
@@ -60,6 +66,7 @@ public final class ObserverLog: @unchecked Sendable {
     lastToken.append(0)
     lastAt.append(0)
     lastActivity.append(-1)
+    lastRefreshLag.append(0)
   }
 
   /// Bytes the chunks take (what the log holds beyond its per-store fields).
@@ -81,7 +88,9 @@ public final class ObserverLog: @unchecked Sendable {
   public func addRefresh(store: StoreID, token: Int32, at: SimTime) {
     let index = store.index
     put(index, Self.tokenWord(token, after: lastToken[index], kind: Self.kindVisible))
-    put(index, Self.zigzag(at.nanoseconds &- lastAt[index]))
+    let lag = at.nanoseconds &- lastAt[index]
+    put(index, Self.zigzag(lag &- lastRefreshLag[index]))
+    lastRefreshLag[index] = lag
     lastToken[index] = token
     lastAt[index] = at.nanoseconds
   }
@@ -93,7 +102,7 @@ public final class ObserverLog: @unchecked Sendable {
     guard chunk != 0 else { return }
     var reader = Reader(pointer: pointer(chunk), offset: 0, log: self)
     let end = (tail[store.index], Int(used[store.index]))
-    var (token, at, activity) = (Int32(0), Int64(0), Int32(-1))
+    var (token, at, activity, refreshLag) = (Int32(0), Int64(0), Int32(-1), Int64(0))
     while chunk != end.0 || reader.offset < end.1 {
       let word = reader.next(&chunk)
       token = Int32(truncatingIfNeeded: Int64(token) + Self.unzigzag(word >> 2))
@@ -101,10 +110,13 @@ public final class ObserverLog: @unchecked Sendable {
       if kind == Self.kindNewImport {
         activity = Int32(truncatingIfNeeded: Int64(activity) + Self.unzigzag(reader.next(&chunk)))
       }
-      at = at &+ Self.unzigzag(reader.next(&chunk))
+      let delta = Self.unzigzag(reader.next(&chunk))
       if kind == Self.kindVisible {
+        refreshLag = refreshLag &+ delta
+        at = at &+ refreshLag
         body(.refresh((token, SimTime(nanoseconds: at))))
       } else {
+        at = at &+ delta
         body(.page((ActivityID(Int(activity)), token, SimTime(nanoseconds: at))))
       }
     }

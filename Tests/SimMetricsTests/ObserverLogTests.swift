@@ -83,4 +83,21 @@ import Testing
     #expect(log.chunkBytesInUse == 2 * ObserverLog.chunkBytes)
     #expect(log.pages(of: StoreID(2)).map(\.activity.raw) == [Int32](repeating: 5, count: 10))
   }
+
+  @Test func aRefreshAFixedDelayAfterEachPageTakesTwoBytes() {
+    let log = ObserverLog()
+    log.addStore()
+    // Polls half an hour apart, each one page, and the UI's refresh 50 ms after it.
+    for poll in 0..<40 {
+      let at = Int64(poll) * 1_800_000_000_000
+      log.addPage(
+        store: StoreID(0), activity: ActivityID(poll * 1_000), token: Int32(poll * 7), at: SimTime(nanoseconds: at))
+      log.addRefresh(store: StoreID(0), token: Int32(poll * 7), at: SimTime(nanoseconds: at + 50_000_000))
+    }
+    // A page: 1 byte of token, 2 of activity, 6 of time (the first 3); a refresh: 1 and 1 (the
+    // first 1 and 4): 39 × 11 + 6 + 5 = 440 bytes, in 8 chunks of 60 (and the unused chunk 0).
+    #expect(log.chunkBytesInUse == 9 * ObserverLog.chunkBytes)
+    let times = log.refreshes(of: StoreID(0)).map(\.at.nanoseconds)
+    #expect(times == (0..<40).map { Int64($0) * 1_800_000_000_000 + 50_000_000 })
+  }
 }
