@@ -32,12 +32,13 @@ public final class ObserverLog: @unchecked Sendable {
   // A chunk's payload, then the next chunk's index (0: none; chunk 0 is never used).
   static let chunkBytes = 64
   static let payloadBytes = 60
-  static let chunksPerBlock = 1 << 14
+  static let chunksPerBlock = 64
   static let kindVisible: UInt64 = 0
   static let kindSamePage: UInt64 = 1
   static let kindNewImport: UInt64 = 2
 
-  /// Fixed-size blocks of chunks: never moved, so growing the log never copies it.
+  /// Blocks of 64 chunks (4 KiB): never moved, so growing the log never copies it, and small
+  /// enough that a part of two devices, which logs a few hundred bytes, does not take a megabyte.
   var blocks: [UnsafeMutablePointer<UInt8>] = []
   var chunkCount = 1
   var head: [UInt32] = []
