@@ -43,7 +43,7 @@ extension World {
           + Self.withMargin(
             min(edits[zone] + objects[zone], 2 * (Double(server.zones[zone].objects.count) + objects[zone]) + 1024)))
     }
-    for store in stores.indices where stores[store].zone.exists && !isReadOnly(StoreID(store)) {
+    for store in stores.indices where stores[store].zone.exists && !isReplayed(StoreID(store)) {
       let zone = stores[store].zone.index
       if edits[zone] > 0 { local[store].reserveCapacity(local[store].count + Self.withMargin(fields[zone])) }
     }

@@ -64,17 +64,17 @@ public struct World: EventHandler {
   var engineBlind: [Int32: [(field: Int32, write: WriteID, kept: LocalField)]] = [:]
   /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
   var stampCounter: Int32 = 0
-  /// Per store, whether its copy is replayed rather than kept (`World+ReadOnlyStores`); empty
-  /// when no store is read-only. Then each store's logged pages, its running import's query, and
+  /// Per store, whether its copy is replayed rather than kept (`World+ReplayedStores`); empty
+  /// when no store is replayed. Then each store's logged pages, its running import's query, and
   /// what the end of the run reads of its copy.
-  var readOnly: [Bool] = []
+  var replayed: [Bool] = []
   var appliedPages: [[AppliedPage]] = []
   /// Per replayed store, the fields it set itself, by field (`World+ReplayedWrites`).
   var overlays: [[OverlayField]] = []
-  var readOnlyQueries: [ReadOnlyQuery] = []
-  /// Whether read-only stores' imports are sized from their zones' index of live records.
-  var readOnlyImportsIndexed = false
-  var readOnlyEnds: [ReadOnlyEnd] = []
+  var replayQueries: [ReplayQuery] = []
+  /// Whether replayed stores' imports are sized from their zones' index of live records.
+  var replayedImportsIndexed = false
+  var replayedEnds: [ReplayedEnd] = []
   /// Per store, whether its logged pages may merge (a replayed store of a device that never
   /// writes: no overlay counts its pages).
   var mergesPages: [Bool] = []
@@ -107,7 +107,7 @@ public struct World: EventHandler {
       engineStates = [SyncEngineState](repeating: SyncEngineState(), count: stores.count)
     }
     buildTimeline()
-    markReadOnlyStores()
+    markReplayedStores()
     reserveRecordCapacity()
   }
 

@@ -37,7 +37,7 @@ public enum WorldRunner {
     if reason == .drained { reason = .reachedTime(end) }
     let endTime = reason == .reachedTime(end) ? end : sim.now
     world.closeOpenBlockedIntervals(at: endTime)
-    world.settleReadOnlyStores()
+    world.settleReplayedStores()
     let converged = world.isConverged()
     sink.observe(.finalState(world.finalState()))
     if spec.reportObjects { world.reportObjects() }

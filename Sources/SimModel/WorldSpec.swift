@@ -31,10 +31,10 @@ public struct WorldSpec: Sendable {
   public var traceEvents = false
   /// Report every store's objects at the end (`Observation.objectState`, for `objects.csv`).
   public var reportObjects = false
-  /// Whether read-only public-database stores replay their copies rather than keep them
-  /// (`World+ReadOnlyStores`): the same run in a fraction of the memory. Tests turn it off to
+  /// Whether public-database stores replay their copies rather than keep them
+  /// (`World+ReplayedStores`): the same run in a fraction of the memory. Tests turn it off to
   /// check that nothing changes.
-  public var replaysReadOnlyStores = true
+  public var replaysStores = true
   /// A ceiling on processed events (a guard against runaway scenarios).
   public var maxEvents = 200_000_000
   /// The fewest writes made between two releases of unreferenced writes (`WriteTable`); tests set

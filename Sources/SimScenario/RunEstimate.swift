@@ -98,10 +98,10 @@ public struct RunEstimate: Sendable, Equatable {
     let layout = spec.zoneLayout()
     var storesInZone = [Double](repeating: 0, count: layout.zones.count)
     for zone in layout.storeZones where zone >= 0 { storesInZone[Int(zone)] += 1 }
-    // Stores that keep a copy of their zone: a read-only store replays its copy instead.
-    let readOnly = spec.readOnlyStores(storeZones: layout.storeZones, zoneScopes: layout.zones.map(\.scope))
+    // Stores that keep a copy of their zone: a replayed store replays its copy instead.
+    let replayed = spec.replayedStores(storeZones: layout.storeZones, zoneScopes: layout.zones.map(\.scope))
     var copiesInZone = storesInZone
-    for (store, zone) in layout.storeZones.enumerated() where zone >= 0 && readOnly[store] {
+    for (store, zone) in layout.storeZones.enumerated() where zone >= 0 && replayed[store] {
       copiesInZone[Int(zone)] -= 1
     }
     // Per device: its edits (workload and scripted) and bulk inserts, and the objects they make.

@@ -155,7 +155,7 @@ import Testing
     #expect(estimate.heldRecords == 0, "\(estimate.heldRecords)")
     // Without replayed copies every reader holds them all (6.5 GB measured).
     var kept = scenario
-    kept.spec.replaysReadOnlyStores = false
+    kept.spec.replaysStores = false
     #expect(RunEstimate(kept).heldRecords > 1e8)
     #expect(RunEstimate(kept).memoryBytes > 3e9)
   }

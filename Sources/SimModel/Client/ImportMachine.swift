@@ -122,7 +122,7 @@ extension World {
     } else {
       listPageTokens(activity, zone: zone, after: after, upTo: snapshot)
     }
-    if isReadOnly(store) { noteReadOnlyQuery(store, activity, after: after, snapshot: snapshot) }
+    if isReplayed(store) { noteReplayQuery(store, activity, after: after, snapshot: snapshot) }
     importTook(.firstPage)
     scheduleNextPage(activity, sim: &sim)
   }
@@ -159,7 +159,7 @@ extension World {
       break  // a fetch has no records of its own to fail
     }
     let page = nextPage(activity)
-    if isReadOnly(store) {
+    if isReplayed(store) {
       logPage(activity, store, first: page.first, records: page.records, at: sim.now)
     } else {
       applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)

@@ -14,8 +14,8 @@ extension World {
     for (index, store) in stores.enumerated() where store.zone.exists {
       if !history[index].isEmpty { return false }
       if store.pendingExport.exists || store.runningExport.exists || store.disabled { return false }
-      if isReadOnly(StoreID(index)) {
-        if !readOnlyEnds[index].converged { return false }
+      if isReplayed(StoreID(index)) {
+        if !replayedEnds[index].converged { return false }
         continue
       }
       let zone = store.zone.index

@@ -91,7 +91,7 @@ extension World {
     }
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     let write = newWrite(store, basedOn: .none)
-    if isReadOnly(store) {
+    if isReplayed(store) {
       for field in 0..<server.entityFieldCount[entity] {
         setOverlay(store, base + field, write: write, value: field == 0 ? 1 : 0)
       }
@@ -173,7 +173,7 @@ extension World {
     }
     for overlay in overlays { for entry in overlay { live.append(entry.local.write.raw) } }
     for zone in server.zones.indices {
-      // A read-only store's copy, when replayed, holds writes the zone once set.
+      // A replayed store's copy holds writes the zone once set.
       for set in server.zones[zone].fieldSets { live.append(set.write.raw) }
       server.zones[zone].server.withRows(server.zones[zone].server.indices) { rows in
         for field in rows { live.append(field.write.raw) }
@@ -185,13 +185,13 @@ extension World {
 
   /// Sets a field of the store's local store, growing its arrays to the zone's size.
   mutating func setLocal(_ store: StoreID, _ field: Int, write: WriteID, value: Int32) {
-    if isReadOnly(store) { return setOverlay(store, field, write: write, value: value) }
+    if isReplayed(store) { return setOverlay(store, field, write: write, value: value) }
     ensureLocalCapacity(store)
     local[store.index][field] = LocalField(write: write, value: value, dirty: true)
   }
 
   mutating func ensureLocalCapacity(_ store: StoreID) {
-    if isReadOnly(store) { keepCopy(store) }
+    if isReplayed(store) { keepCopy(store) }
     let needed = Int(server.zones[stores[store.index].zone.index].fieldCount)
     let have = local[store.index].count
     if have < needed {
@@ -254,7 +254,7 @@ extension World {
         : base + Int(change.field)..<base + Int(change.field) + 1
       for field in fields where localField(store, change.object, field: field).write == change.write {
         let server = server.zones[zone].server[field]
-        if isReadOnly(store) {
+        if isReplayed(store) {
           setOverlay(store, field, write: server.write, value: server.value, dirty: false)
         } else {
           local[store.index][field] = LocalField(write: server.write, value: server.value)

@@ -336,7 +336,7 @@ extension World {
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let fieldCount = fieldCount(zone: zone, object: change.object)
       let fields = change.field < 0 ? 0..<fieldCount : Int(change.field)..<Int(change.field) + 1
-      if isReadOnly(store) {
+      if isReplayed(store) {
         commitReplayed(change, store, fields: fields, base: base, zone: zone)
       } else {
         for field in fields where local[store.index][base + field].write == change.write || change.field >= 0 {

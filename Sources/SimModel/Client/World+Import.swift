@@ -199,7 +199,7 @@ extension World {
   func isLive(_ store: StoreID, _ object: ObjectID) -> Bool {
     let zone = stores[store.index].zone.index
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
-    if isReadOnly(store) { return localField(store, object, field: base).value == 1 }
+    if isReplayed(store) { return localField(store, object, field: base).value == 1 }
     return isLive(store, fieldBase: base)
   }
 

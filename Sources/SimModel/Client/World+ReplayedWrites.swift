@@ -4,7 +4,7 @@ import SimKernel
 ///
 /// An author of a public-database app holds every record, as a reader does: 10,000 authors of
 /// 19,000 posts kept 7.6 GB of copies. Its copy is replayed from its pages like a reader's
-/// (`World+ReadOnlyStores`), and the fields it set itself are laid over it (`OverlayField`), a
+/// (`World+ReplayedStores`), and the fields it set itself are laid over it (`OverlayField`), a
 /// handful a day. What the run reads of the copy (an edit's record and the write it replaces,
 /// an export's fields) is answered from the overlay, or from the zone's history at the last page
 /// that carried the record, found by walking the record's changes and the field's sets back
@@ -17,7 +17,7 @@ extension World {
   /// 1.04x slower so).
   @inline(__always)
   func localField(_ store: StoreID, _ object: ObjectID, field: Int) -> LocalField {
-    guard isReadOnly(store) else { return field < local[store.index].count ? local[store.index][field] : LocalField() }
+    guard isReplayed(store) else { return field < local[store.index].count ? local[store.index][field] : LocalField() }
     return Self.replayedField(
       overlays[store.index], appliedPages[store.index], server.zones[stores[store.index].zone.index], object,
       field: field)

@@ -8,8 +8,8 @@ extension World {
     sink.observe(.reset(store: store, reason: reason, at: sim.now))
     cancelPendingActivities(store, reason: .reset, sim: &sim)
     stores[store.index].resetting = true
-    if isReadOnly(store) {
-      wipeReadOnlyCopy(store)
+    if isReplayed(store) {
+      wipeReplayedCopy(store)
     } else {
       ensureLocalCapacity(store)
       for field in local[store.index].indices where !local[store.index][field].dirty {
@@ -157,7 +157,7 @@ extension World {
   func finalState() -> FinalState {
     var state = FinalState()
     for (index, store) in stores.enumerated()
-    where store.zone.exists && server.zones[store.zone.index].scope == .public && !isReadOnly(StoreID(index)) {
+    where store.zone.exists && server.zones[store.zone.index].scope == .public && !isReplayed(StoreID(index)) {
       let zone = store.zone.index
       for object in 0..<server.zones[zone].objects.count {
         let base = Int(server.zones[zone].objects[object].fieldBase)
@@ -167,7 +167,7 @@ extension World {
         }
       }
     }
-    for index in readOnlyEnds.indices where readOnly[index] { state.ghosts += readOnlyEnds[index].ghosts }
+    for index in replayedEnds.indices where replayed[index] { state.ghosts += replayedEnds[index].ghosts }
     for zone in server.zones.indices {
       var seen = Set<Int32>()  // membership only
       for object in 0..<server.zones[zone].objects.count {

@@ -23,7 +23,7 @@ struct ZoneState: ~Copyable {
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
   /// Whether the zone keeps every change and every field the server set, in order: what the
-  /// copies of its read-only stores are replayed from (`World+ReadOnlyStores`). Only a zone
+  /// copies of its replayed stores are replayed from (`World+ReplayedStores`). Only a zone
   /// with such stores keeps them; they grow with writes, not with readers.
   var keepsHistory = false
   /// Every change, in token order (never compacted).
@@ -32,7 +32,7 @@ struct ZoneState: ~Copyable {
   var fieldSets: [FieldSet] = []
   /// Records a public delete set (no change a store could fetch), in order, repeats allowed.
   var publicDeletes: [ObjectID] = []
-  /// Its live records by their last change, for read-only stores' imports.
+  /// Its live records by their last change, for replayed stores' imports.
   var liveRecords = LiveRecordIndex()
   /// Per change in `allChanges`, the token of its record's change before it (0: none): a
   /// record's changes as a chain, which replaying a copy while the run goes on walks back.

@@ -7,8 +7,8 @@ import Testing
 /// Issue 37: a public-database store keeps no copy; its imports' pages are logged and the copy is
 /// replayed when needed, with the fields an author set itself laid over it. The run must be the
 /// same to the observation, with and without it, on every path a copy is read by.
-@Suite struct ReadOnlyStoreTests {
-  /// `authors` writing devices and `readers` read-only ones on the public database.
+@Suite struct ReplayedStoreTests {
+  /// `authors` writing devices and `readers` reading ones on the public database.
   static func publicWorld(
     authors: Int = 3, readers: Int = 12, deleteShare: Double = 0.2, hours: Int64 = 6, seed: UInt64 = 7
   ) -> WorldSpec {
@@ -33,12 +33,12 @@ import Testing
     return spec
   }
 
-  /// Runs `spec` with and without read-only stores; expects the same observations, outcome and
+  /// Runs `spec` with and without replayed stores; expects the same observations, outcome and
   /// final state, and returns both outcomes and the replayed run's world facts.
   @discardableResult
   static func expectSameRun(_ spec: WorldSpec) -> (kept: RunOutcome, replayed: RunOutcome, final: FinalState?) {
     var kept = spec
-    kept.replaysReadOnlyStores = false
+    kept.replaysStores = false
     let keptLog = ObservationLog()
     let replayedLog = ObservationLog()
     let a = WorldRunner.run(kept, sink: keptLog)
@@ -135,11 +135,11 @@ import Testing
     world.start(&sim)
     _ = sim.run(&world, until: SimTime(.hours(1)), maxEvents: .max)
     let readers = 3..<15
-    let replayedEarly = readers.filter { world.readOnly[$0] }.count
+    let replayedEarly = readers.filter { world.replayed[$0] }.count
     _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: .max)
-    let replayedLate = readers.filter { world.readOnly[$0] }.count
+    let replayedLate = readers.filter { world.replayed[$0] }.count
     #expect(replayedEarly > replayedLate, "\(replayedEarly) → \(replayedLate) replayed")
-    #expect(readers.filter { !world.readOnly[$0] }.allSatisfy { world.local[$0].count > 0 })
+    #expect(readers.filter { !world.replayed[$0] }.allSatisfy { world.local[$0].count > 0 })
     Self.expectSameRun(spec)
   }
 
@@ -227,7 +227,7 @@ import Testing
       world.start(&sim)
       _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: .max)
       // Every author stayed replayed, holding no copy, and set fields of its own.
-      #expect((0..<4).allSatisfy { world.readOnly[$0] && world.local[$0].count == 0 }, "seed \(seed)")
+      #expect((0..<4).allSatisfy { world.replayed[$0] && world.local[$0].count == 0 }, "seed \(seed)")
       #expect((0..<4).allSatisfy { !world.overlays[$0].isEmpty }, "seed \(seed)")
       if seed % 4 == 1 {
         let lost = log.observations.filter { if case .lostWrite = $0 { true } else { false } }.count
@@ -235,7 +235,7 @@ import Testing
       }
       // Every store's every field, dirty flag included, as a run that keeps the copies holds it.
       var keptSpec = spec
-      keptSpec.replaysReadOnlyStores = false
+      keptSpec.replaysStores = false
       var keptWorld = World(spec: keptSpec, sink: ObservationLog())
       var keptSim = Simulation<ModelEvent>()
       keptWorld.start(&keptSim)
@@ -260,7 +260,7 @@ import Testing
       // Keeping the copy (what a child record would make an author do) holds what was read.
       let read = fields(world, 0)
       world.keepCopy(StoreID(0))
-      #expect(!world.readOnly[0])
+      #expect(!world.replayed[0])
       let kept = (0..<read.count).map {
         world.localField(StoreID(0), world.server.zones[zone].object(atField: $0), field: $0)
       }

@@ -1,9 +1,9 @@
 import SimKernel
 
-/// Read-only stores: a public-database store on a device that never writes keeps no copy of the
-/// zone. Its imports' pages are logged instead (`AppliedPage`), and the copy, when something
-/// needs it, is replayed from the log and the zone's history of field sets. (An author's store is
-/// replayed too, its own edits laid over the copy: `World+ReplayedWrites`. The name stayed.)
+/// Replayed stores: a public-database store keeps no copy of the zone. Its imports' pages are
+/// logged instead (`AppliedPage`), and the copy, when something needs it, is replayed from the
+/// log and the zone's history of field sets. A reader's store only imports; an author's store has
+/// its own edits laid over the copy (`World+ReplayedWrites`).
 ///
 /// A public-database app's readers each hold every record: 99,000 readers of 1,900 posts kept
 /// 6.5 GB of copies that only the end of the run read (convergence, ghosts). The replay gives
@@ -12,34 +12,34 @@ import SimKernel
 /// the newest page whose token range holds the record's last change up to the page's snapshot,
 /// the record being live when the page's import was asked.
 extension World {
-  /// Marks the stores whose copies are replayed (`WorldSpec.readOnlyStores`), and makes their
+  /// Marks the stores whose copies are replayed (`WorldSpec.replayedStores`), and makes their
   /// zones keep their history.
-  mutating func markReadOnlyStores() {
-    let marked = spec.readOnlyStores(
+  mutating func markReplayedStores() {
+    let marked = spec.replayedStores(
       storeZones: stores.map { Int32($0.zone.exists ? $0.zone.index : -1) },
       zoneScopes: server.zones.indices.map { server.zones[$0].scope })
     guard marked.contains(true) else { return }
     for index in marked.indices where marked[index] { server.zones[stores[index].zone.index].keepsHistory = true }
-    readOnly = marked
+    replayed = marked
     appliedPages = [[AppliedPage]](repeating: [], count: stores.count)
     overlays = [[OverlayField]](repeating: [], count: stores.count)
     mergesPages = stores.indices.map { marked[$0] && spec.devices[stores[$0].device.index].workload == nil }
-    readOnlyQueries = [ReadOnlyQuery](repeating: ReadOnlyQuery(), count: stores.count)
+    replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: stores.count)
     // Without child records no page needs its records' list (orphans are tracked on a kept copy):
     // the imports are sized from the zone's index of live records.
-    readOnlyImportsIndexed = !spec.entities.contains { $0.referencedEntity != nil }
+    replayedImportsIndexed = !spec.entities.contains { $0.referencedEntity != nil }
   }
 
   /// Whether `store`'s copy is replayed rather than kept.
   @inline(__always)
-  func isReadOnly(_ store: StoreID) -> Bool { !readOnly.isEmpty && readOnly[store.index] }
+  func isReplayed(_ store: StoreID) -> Bool { !replayed.isEmpty && replayed[store.index] }
 
   /// Whether `store`'s imports are sized from the zone's index of live records, with no list.
   @inline(__always)
-  func importsFromIndex(_ store: StoreID) -> Bool { readOnlyImportsIndexed && isReadOnly(store) }
+  func importsFromIndex(_ store: StoreID) -> Bool { replayedImportsIndexed && isReplayed(store) }
 
   /// Counts `object` in its zone's index of live records: at its last change while the server
-  /// holds it live, else not at all. Only zones with read-only stores (`keepsHistory`) keep one;
+  /// holds it live, else not at all. Only zones with replayed stores (`keepsHistory`) keep one;
   /// the commit asks.
   mutating func refreshLiveRecord(zone: Int, _ object: ObjectID) {
     let record = server.zones[zone].objects[object.index]
@@ -49,7 +49,7 @@ extension World {
       object.index, token: live ? record.lastChange : 0, size: cost.record + cost.assets)
   }
 
-  /// A read-only store's import query from the zone's index: the live records changed after the
+  /// A replayed store's import query from the zone's index: the live records changed after the
   /// store's token, and their bytes (what `changedRecords` returns, without its list).
   mutating func sizeImportFromIndex(_ activity: ActivityID, zone: Int, after token: Int32) -> (Int, Int64) {
     importQueues[activity.index].removeAll(keepingCapacity: true)
@@ -72,18 +72,18 @@ extension World {
     }
   }
 
-  /// Notes a read-only store's import query: its token range, the zone's set counter, and where
+  /// Notes a replayed store's import query: its token range, the zone's set counter, and where
   /// its pages split (a reset during the import clears the activity's own list).
-  mutating func noteReadOnlyQuery(_ store: StoreID, _ activity: ActivityID, after: Int32, snapshot: Int32) {
+  mutating func noteReplayQuery(_ store: StoreID, _ activity: ActivityID, after: Int32, snapshot: Int32) {
     let zone = stores[store.index].zone.index
-    readOnlyQueries[store.index].after = after
-    readOnlyQueries[store.index].snapshot = snapshot
-    readOnlyQueries[store.index].queriedAt = Int32(server.zones[zone].fieldSets.count)
-    readOnlyQueries[store.index].pageTokens.removeAll(keepingCapacity: true)
-    readOnlyQueries[store.index].pageTokens.append(contentsOf: importPageTokens[activity.index])
+    replayQueries[store.index].after = after
+    replayQueries[store.index].snapshot = snapshot
+    replayQueries[store.index].queriedAt = Int32(server.zones[zone].fieldSets.count)
+    replayQueries[store.index].pageTokens.removeAll(keepingCapacity: true)
+    replayQueries[store.index].pageTokens.append(contentsOf: importPageTokens[activity.index])
   }
 
-  /// Logs a page for a read-only store (`applyPage` for the others). A page holding a child record
+  /// Logs a page for a replayed store (`applyPage` for the others). A page holding a child record
   /// makes the store keep its copy, and applies to it (orphans are tracked on the copy).
   mutating func logPage(_ activity: ActivityID, _ store: StoreID, first: Int, records: Int, at now: SimTime) {
     let zone = stores[store.index].zone.index
@@ -96,7 +96,7 @@ extension World {
       }
     }
     guard records > 0 else { return }
-    let query = readOnlyQueries[store.index]
+    let query = replayQueries[store.index]
     let page = first / max(1, spec.server.importPageSize)
     let bounds = query.pageTokens
     let applied = AppliedPage(
@@ -128,8 +128,8 @@ extension World {
     return true
   }
 
-  /// A reset wipes a read-only store's copy but what it has not exported: its log starts again.
-  mutating func wipeReadOnlyCopy(_ store: StoreID) {
+  /// A reset wipes a replayed store's copy but what it has not exported: its log starts again.
+  mutating func wipeReplayedCopy(_ store: StoreID) {
     appliedPages[store.index].removeAll(keepingCapacity: true)
     overlays[store.index].removeAll { !$0.local.dirty }
   }
@@ -137,11 +137,11 @@ extension World {
   /// Replays `store`'s copy into `local` and keeps it from now on (something is about to read or
   /// write it): each record takes its values at the last page that carried it (`lastAppliedPage`).
   mutating func keepCopy(_ store: StoreID) {
-    guard isReadOnly(store) else { return }
+    guard isReplayed(store) else { return }
     let zone = stores[store.index].zone.index
     let pages = appliedPages[store.index]
     let overlay = overlays[store.index]
-    readOnly[store.index] = false
+    replayed[store.index] = false
     appliedPages[store.index] = []
     overlays[store.index] = []
     ensureLocalCapacity(store)
@@ -165,16 +165,16 @@ extension World {
     }
   }
 
-  /// Works out, once, what the end of the run asks of each read-only store's copy: whether it
+  /// Works out, once, what the end of the run asks of each replayed store's copy: whether it
   /// equals the server, and how many deleted records it still shows (ghosts).
-  mutating func settleReadOnlyStores() {
-    guard !readOnly.isEmpty else { return }
-    readOnlyEnds = [ReadOnlyEnd](repeating: ReadOnlyEnd(), count: stores.count)
+  mutating func settleReplayedStores() {
+    guard !replayed.isEmpty else { return }
+    replayedEnds = [ReplayedEnd](repeating: ReplayedEnd(), count: stores.count)
     var deletes: [Int: PublicDeletes] = [:]  // lookup only, by zone
-    for index in stores.indices where readOnly[index] {
+    for index in stores.indices where replayed[index] {
       let zone = stores[index].zone.index
       if deletes[zone] == nil { deletes[zone] = PublicDeletes(server.zones[zone]) }
-      readOnlyEnds[index] = readOnlyEnd(StoreID(index), zone: zone, deletes: deletes[zone]!)
+      replayedEnds[index] = replayedEnd(StoreID(index), zone: zone, deletes: deletes[zone]!)
     }
   }
 
@@ -187,8 +187,8 @@ extension World {
   /// is left are the records changed since, and the deleted ones (a public delete sets the record
   /// without a change the store could fetch). A copy found different stops the search for
   /// convergence, but every deleted record is asked whether it is a ghost.
-  func readOnlyEnd(_ store: StoreID, zone: Int, deletes: PublicDeletes) -> ReadOnlyEnd {
-    var end = ReadOnlyEnd()
+  func replayedEnd(_ store: StoreID, zone: Int, deletes: PublicDeletes) -> ReplayedEnd {
+    var end = ReplayedEnd()
     let pages = appliedPages[store.index]
     var ranges = pages.map { (lower: $0.lower, upper: $0.upper) }
     ranges.sort { $0.lower < $1.lower }
@@ -272,8 +272,8 @@ struct PublicDeletes {
   }
 }
 
-/// A read-only store's running import's query (`AppliedPage`'s source).
-struct ReadOnlyQuery {
+/// A replayed store's running import's query (`AppliedPage`'s source).
+struct ReplayQuery {
   var after: Int32 = 0
   var snapshot: Int32 = 0
   var queriedAt: Int32 = 0
@@ -281,8 +281,8 @@ struct ReadOnlyQuery {
   var pageTokens: [Int32] = []
 }
 
-/// What the end of the run reads of a read-only store's copy.
-struct ReadOnlyEnd {
+/// What the end of the run reads of a replayed store's copy.
+struct ReplayedEnd {
   var converged = true
   var ghosts = 0
 }

@@ -1,12 +1,12 @@
 extension WorldSpec {
   /// Per store, in device then store order, whether its copy is replayed rather than kept
-  /// (`World+ReadOnlyStores`): a public-database store of a Core Data device with no timeline
+  /// (`World+ReplayedStores`): a public-database store of a Core Data device with no timeline
   /// action that writes, no deduplication, and a model version no record can exceed (so no import
   /// hides a record from it); with a workload only where no entity has a parent. None when
   /// objects are reported or replay is off.
-  public func readOnlyStores(storeZones: [Int32], zoneScopes: [DatabaseScope]) -> [Bool] {
+  public func replayedStores(storeZones: [Int32], zoneScopes: [DatabaseScope]) -> [Bool] {
     var result = [Bool](repeating: false, count: storeZones.count)
-    guard replaysReadOnlyStores, !reportObjects else { return result }
+    guard replaysStores, !reportObjects else { return result }
     let newestVersion = devices.map(\.modelVersion).max() ?? 1
     var writes = [Bool](repeating: false, count: devices.count)
     for action in timeline {
