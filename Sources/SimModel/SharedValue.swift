@@ -14,6 +14,9 @@ struct SharedValue<Value: Sendable>: @unchecked Sendable {
 
   init(_ value: Value) { box = Box(value) }
 
+  /// Whether `other` holds the same stored value (not merely an equal one).
+  func sharesStorage(with other: SharedValue) -> Bool { box === other.box }
+
   var value: Value {
     get { box.value }
     _modify {

@@ -118,7 +118,7 @@ extension ScenarioBuilder {
         workload.source = source
       }
       workload.store = storeIndex(fields["store"], ScenarioReader.join(path, "store"), devices: devices, spec)
-      for device in devices { spec.devices[device].workload = workload }
+      spec.setWorkload(workload, of: devices)
     }
   }
 
@@ -148,7 +148,7 @@ extension ScenarioBuilder {
         usage.suspendAfterSeconds = suspend.seconds
       }
       usage.byHour = byHour(fields["byHour"], ScenarioReader.join(path, "byHour"), spec)
-      for device in devices { spec.devices[device].usage = usage }
+      spec.setUsage(usage, of: devices)
     }
   }
 
