@@ -29,7 +29,7 @@ if [[ "${1:-}" != "--quick" ]]; then
   measure "bench fleet, 1,000,000 devices" $binary bench fleet --accounts 500000
   measure "run fleet-1m.json (summary only)" $binary run Scripts/fleet/fleet-1m.json --out "$out/r1m"
   # Issue 37's public-database app at a million installs (coupled: one kernel): over the
-  # estimate's limits, so --accept-large. 270 s and 6.23 GiB; 256 s and 3.16 GiB since the
-  # recorder packs its page log (2026-11-25).
+  # estimate's limits, so --accept-large. 270 s and 6.23 GiB; 247 s and 2.98 GiB since the
+  # recorder packs its page log and devices share their workloads (2026-11-25).
   measure "run public-1m.json (summary only)" $binary run Scripts/fleet/public-1m.json --out "$out/p1m" --accept-large
 fi
