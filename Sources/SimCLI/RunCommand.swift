@@ -117,22 +117,22 @@ struct RunCommand {
   static func load(_ options: Options, console: Console) -> (scenario: Scenario, bytes: [UInt8])? {
     let loaded = ScenarioFile.load(options.file, acceptLarge: options.acceptLarge, shard: options.shard)
     var problems = loaded.problems
-    // A longer --duration is estimated again: `quickstart --duration 3650d` is another run.
-    if let scenario = loaded.scenario, let duration = options.duration, !options.acceptLarge {
-      var longer = scenario
-      longer.spec.duration = duration
-      problems += RunEstimate(longer).problems(file: options.file)
+    // A longer --duration is estimated again: `quickstart --duration 3650d` is another run. Accepted
+    // over the limits, it stops at the accepted limit of its own length.
+    let longer = options.duration.flatMap { duration in
+      loaded.scenario.map {
+        var longer = $0
+        longer.spec.duration = duration
+        return RunEstimate(longer)
+      }
     }
+    if let longer, !options.acceptLarge { problems += longer.problems(file: options.file) }
     for problem in problems { console.error(problem.description) }
     guard var scenario = loaded.scenario, !problems.contains(where: { $0.severity == .error }) else {
       console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") found; nothing was run")
       return nil
     }
-    if options.acceptLarge, let duration = options.duration {
-      var longer = scenario
-      longer.spec.duration = duration
-      scenario.spec.maxEvents = RunEstimate(longer).acceptedEventLimit
-    }
+    if let longer, options.acceptLarge { scenario.spec.maxEvents = longer.acceptedEventLimit }
     if let shard = options.shard, let problem = RunShard.problem(scenario, count: shard.count, trace: options.trace) {
       console.error("\(options.file): \(problem)")
       return nil

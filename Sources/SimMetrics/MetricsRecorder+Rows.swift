@@ -24,8 +24,13 @@ extension MetricsRecorder {
         lastExport[activity.store.index] = index
       }
     }
-    let imports = (0..<observerLog.storeCount).map { observerLog.pages(of: StoreID($0)) }
-    let visibility = (0..<observerLog.storeCount).map { observerLog.refreshes(of: StoreID($0)) }
+    var imports: [[ObserverLog.Page]] = []
+    var visibility: [[ObserverLog.Refresh]] = []
+    for store in 0..<observerLog.storeCount {
+      let entries = observerLog.entries(of: StoreID(store))
+      imports.append(entries.pages)
+      visibility.append(entries.refreshes)
+    }
     var source = RowSource(
       storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
       reached: TokensReached(imports: imports, visibility: visibility),

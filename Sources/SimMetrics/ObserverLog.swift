@@ -76,7 +76,8 @@ public final class ObserverLog: @unchecked Sendable {
   /// Logs that an import's page brought `store` to `token` at `at`.
   public func addPage(store: StoreID, activity: ActivityID, token: Int32, at: SimTime) {
     let index = store.index
-    let same = activity.raw == lastActivity[index] && head[index] != 0
+    // The decoder starts from the same −1, so a store's first page is a new import.
+    let same = activity.raw == lastActivity[index]
     put(index, Self.tokenWord(token, after: lastToken[index], kind: same ? Self.kindSamePage : Self.kindNewImport))
     if !same { put(index, Self.zigzag(Int64(activity.raw) - Int64(lastActivity[index]))) }
     put(index, Self.zigzag(at.nanoseconds &- lastAt[index]))
@@ -123,17 +124,15 @@ public final class ObserverLog: @unchecked Sendable {
     }
   }
 
-  /// `store`'s import pages, in order.
-  public func pages(of store: StoreID) -> [Page] {
-    var result: [Page] = []
-    forEach(store: store) { if case .page(let page) = $0 { result.append(page) } }
-    return result
-  }
-
-  /// `store`'s UI refreshes, in order.
-  public func refreshes(of store: StoreID) -> [Refresh] {
-    var result: [Refresh] = []
-    forEach(store: store) { if case .refresh(let refresh) = $0 { result.append(refresh) } }
+  /// `store`'s import pages and its UI refreshes, each in order, from one pass over its entries.
+  public func entries(of store: StoreID) -> (pages: [Page], refreshes: [Refresh]) {
+    var result: (pages: [Page], refreshes: [Refresh]) = ([], [])
+    forEach(store: store) {
+      switch $0 {
+      case .page(let page): result.pages.append(page)
+      case .refresh(let refresh): result.refreshes.append(refresh)
+      }
+    }
     return result
   }
 

@@ -60,7 +60,8 @@ import Testing
       log.forEach(store: StoreID(store)) { read.append($0) }
       #expect(read.count == expected[store].count, "store \(store)")
       mismatches += zip(read, expected[store]).filter { !same($0, $1) }.count
-      #expect(log.pages(of: StoreID(store)).count + log.refreshes(of: StoreID(store)).count == expected[store].count)
+      let entries = log.entries(of: StoreID(store))
+      #expect(entries.pages.count + entries.refreshes.count == expected[store].count)
     }
     #expect(mismatches == 0)
   }
@@ -72,7 +73,7 @@ import Testing
     var count = 0
     log.forEach(store: StoreID(0)) { _ in count += 1 }
     #expect(count == 0)
-    #expect(log.pages(of: StoreID(2)).map(\.token) == [3])
+    #expect(log.entries(of: StoreID(2)).pages.map(\.token) == [3])
     // A page of the same import after a one-second page takes 1 + 5 bytes: one 64-byte chunk
     // holds ten of them, with the first page's activity.
     for page in 1...9 {
@@ -81,7 +82,7 @@ import Testing
         at: SimTime(nanoseconds: 10 + Int64(page) * 1_000_000_000))
     }
     #expect(log.chunkBytesInUse == 2 * ObserverLog.chunkBytes)
-    #expect(log.pages(of: StoreID(2)).map(\.activity.raw) == [Int32](repeating: 5, count: 10))
+    #expect(log.entries(of: StoreID(2)).pages.map(\.activity.raw) == [Int32](repeating: 5, count: 10))
   }
 
   @Test func aRefreshAFixedDelayAfterEachPageTakesTwoBytes() {
@@ -97,7 +98,7 @@ import Testing
     // A page: 1 byte of token, 2 of activity, 6 of time (the first 3); a refresh: 1 and 1 (the
     // first 1 and 4): 39 × 11 + 6 + 5 = 440 bytes, in 8 chunks of 60 (and the unused chunk 0).
     #expect(log.chunkBytesInUse == 9 * ObserverLog.chunkBytes)
-    let times = log.refreshes(of: StoreID(0)).map(\.at.nanoseconds)
+    let times = log.entries(of: StoreID(0)).refreshes.map(\.at.nanoseconds)
     #expect(times == (0..<40).map { Int64($0) * 1_800_000_000_000 + 50_000_000 })
   }
 }
