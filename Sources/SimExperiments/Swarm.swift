@@ -129,8 +129,8 @@ public struct Swarm: Sendable {
   static func rateLimitedPastBound(_ recorder: MetricsRecorder) -> Bool {
     guard let policy = recorder.policyNames.firstIndex(of: "rateLimit") else { return false }
     let deadline = SimTime(healAt + livenessBound)
-    return recorder.activities.contains { activity in
-      activity.blocked.contains { $0.policy == Int32(policy) && $0.to >= deadline && $0.from < deadline }
+    return recorder.activities.indices.contains { index in
+      recorder.blocked(of: index).contains { $0.policy == Int32(policy) && $0.to >= deadline && $0.from < deadline }
     }
   }
 

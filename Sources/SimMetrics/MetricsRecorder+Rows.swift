@@ -32,7 +32,8 @@ extension MetricsRecorder {
       visibility.append(entries.refreshes)
     }
     var source = RowSource(
-      storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities, hidden: hidden,
+      storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities,
+      blockedIntervals: blockedIntervals, hidden: hidden,
       reached: TokensReached(imports: imports, visibility: visibility),
       end: EndStates(
         at: endTime, importsByStore: importsByStore, lastExport: lastExport, lastPush: lastPush,
@@ -130,6 +131,7 @@ extension MetricsRecorder {
     let imports: [[ObserverLog.Page]]
     let visibility: [[ObserverLog.Refresh]]
     let activities: [ActivityRecord]
+    let blockedIntervals: [Int32: [BlockedInterval]]
     let hidden: Set<Int64>
     var reached: TokensReached
     let end: EndStates
@@ -256,7 +258,7 @@ extension MetricsRecorder {
       } else if activity.finishedAt != nil {
         cause =
           end.storeDisabled[observer.index] ? "storeDisabled" : activity.succeeded ? "notFetched" : "importFailed"
-      } else if let open = activity.blocked.last, open.to == end.at {
+      } else if let open = blockedIntervals[Int32(last)]?.last, open.to == end.at {
         cause = end.policyNames[Int(open.policy)]
       } else {
         cause = "decision"
@@ -280,7 +282,7 @@ extension MetricsRecorder {
         let activity = activities[last]
         if let reason = activity.cancelled {
           cause = reason.rawValue
-        } else if let open = activity.blocked.last, open.to == end.at {
+        } else if let open = blockedIntervals[Int32(last)]?.last, open.to == end.at {
           cause = end.policyNames[Int(open.policy)]
         } else if activity.startedAt != nil && activity.finishedAt == nil {
           cause = "exporting"
@@ -362,7 +364,7 @@ extension MetricsRecorder {
     var upper = to
     while index >= 0 && upper > from {
       let activity = activities[index]
-      for interval in activity.blocked {
+      for interval in blocked(of: index) {
         let start = max(interval.from, from)
         let end = min(interval.to, upper)
         if end > start { result[Int(interval.policy)] += end - start }

@@ -20,27 +20,56 @@ public final class MetricsRecorder: ObservationSink {
 
   /// One scheduler activity as the decision log saw it.
   ///
-  /// Its fields are declared so that the small ones fill the gaps after each optional time
-  /// (9 bytes at an 8-byte alignment): 64 bytes, not 88 in the order they are read. A
-  /// public-database day at a million installs keeps about ten million.
+  /// 48 bytes: its optional times are kept as nanoseconds with `Int64.min` for none (an optional
+  /// time takes 16 at an 8-byte alignment), and the intervals a policy blocked it are kept apart
+  /// (`MetricsRecorder.blocked(of:)`): few activities have any, and each had its own array. A
+  /// public-database day at a million installs keeps eight million (64 bytes each before).
   public struct ActivityRecord: Sendable {
     public var requestedAt: SimTime
-    /// Every interval during which a policy (by index) refused it.
-    public var blocked: [(policy: Int32, from: SimTime, to: SimTime)] = []
-    public var approvedAt: SimTime?
-    public var kind: ActivityKind
-    public var trigger: ActivityTrigger
-    public var succeeded = false
+    private var approvedNanoseconds = Int64.min
+    private var startedNanoseconds = Int64.min
+    private var finishedNanoseconds = Int64.min
     public var store: StoreID
-    public var startedAt: SimTime?
-    /// Why the scheduler dropped it before it ran, if it did.
-    public var cancelled: CancelReason?
     public var records: Int32 = 0
-    public var finishedAt: SimTime?
     /// The store's previous activity of the same kind (-1 for none): a retry chain's earlier
     /// links, whose waits held the rows the last link carried.
     public var previousOfKind: Int32 = -1
+    public var kind: ActivityKind
+    public var trigger: ActivityTrigger
+    public var succeeded = false
+    /// Why the scheduler dropped it before it ran, if it did.
+    public var cancelled: CancelReason?
+
+    init(requestedAt: SimTime, kind: ActivityKind, trigger: ActivityTrigger, store: StoreID) {
+      self.requestedAt = requestedAt
+      self.kind = kind
+      self.trigger = trigger
+      self.store = store
+    }
+
+    public var approvedAt: SimTime? {
+      get { Self.time(approvedNanoseconds) }
+      set { approvedNanoseconds = newValue?.nanoseconds ?? .min }
+    }
+    public var startedAt: SimTime? {
+      get { Self.time(startedNanoseconds) }
+      set { startedNanoseconds = newValue?.nanoseconds ?? .min }
+    }
+    public var finishedAt: SimTime? {
+      get { Self.time(finishedNanoseconds) }
+      set { finishedNanoseconds = newValue?.nanoseconds ?? .min }
+    }
+
+    @inline(__always) static func time(_ nanoseconds: Int64) -> SimTime? {
+      nanoseconds == .min ? nil : SimTime(nanoseconds: nanoseconds)
+    }
   }
+
+  /// An interval during which a policy (by index) refused an activity.
+  public typealias BlockedInterval = (policy: Int32, from: SimTime, to: SimTime)
+
+  /// Every interval during which a policy refused the activity at `index`, in time order.
+  public func blocked(of index: Int) -> [BlockedInterval] { blockedIntervals[Int32(index)] ?? [] }
 
   /// The device a store belongs to.
   public func device(of store: StoreID) -> DeviceID { storeDevice[store.index] }
@@ -60,6 +89,8 @@ public final class MetricsRecorder: ObservationSink {
   var writes: [WriteRecord] = []
   var writeIndex: [Int32] = []  // WriteID.raw → index into `writes`, or −1
   public internal(set) var activities: [ActivityRecord] = []
+  /// Per activity that a policy refused, the intervals it did (looked up by activity, never walked).
+  var blockedIntervals: [Int32: [BlockedInterval]] = [:]
   /// Each store's newest export (slot 2·store) and import (2·store + 1), for `previousOfKind`.
   var lastOfKind: [Int32] = []
   /// Per store, its imports' pages and its UI refreshes.
@@ -82,19 +113,20 @@ public final class MetricsRecorder: ObservationSink {
     public var at: SimTime
   }
 
-  /// Condition changes, in time order.
+  /// Condition changes, in time order (kept when `keepsTimeline`).
   public internal(set) var conditionChanges: [ConditionChange] = []
   /// Changes of the declared conditions after the built-in ones (`ConditionTable`), in time order:
-  /// the condition's position in the table and its new value.
+  /// the condition's position in the table and its new value (kept when `keepsTimeline`).
   public internal(set) var levelChanges: [(device: DeviceID, condition: Int, value: Double, at: SimTime)] = []
   /// Every processed event, when tracing.
   public internal(set) var trace: [(kind: UInt32, entity: UInt32, at: SimTime)] = []
-  /// App-state changes per device, for the timeline file (kept when `keepsAppStates`).
+  /// App-state changes per device, for the timeline file (kept when `keepsTimeline`).
   public internal(set) var appStates: [(device: DeviceID, state: AppState, at: SimTime)] = []
-  /// Whether every app-state change is kept: only `timeline.csv` reads them, and a
-  /// public-database day at a million installs has 12 million (270 MB with the array's spare
-  /// capacity), so a run that does not write the file keeps none.
-  public var keepsAppStates = true
+  /// Whether every app-state, condition and level change is kept: only `timeline.csv` reads
+  /// them, and a public-database day at a million installs has 12 million app-state changes
+  /// (270 MB with the array's spare capacity) and a million conditions (34 MB), so a run that
+  /// does not write the file keeps none.
+  public var keepsTimeline = true
   /// Per device: its last push event, app state and connectivity (for rows stuck at the end).
   var lastPush: [PushEvent?] = []
   /// Per device: every push event, in time order (the notify stage's causes are read from them).
@@ -183,7 +215,7 @@ public final class MetricsRecorder: ObservationSink {
       lastOfKind[slot] = Int32(activity.index)
       activities.append(record)
     case .activityBlocked(let activity, let policy, let from, let to):
-      activities[activity.index].blocked.append((policy, from, to))
+      blockedIntervals[activity.raw, default: []].append((policy, from, to))
       let length = to - from
       counters.blockedCount[Int(policy)] += 1
       counters.blockedTotal[Int(policy)] = counters.blockedTotal[Int(policy)].saturatingAdding(length)
@@ -211,17 +243,20 @@ public final class MetricsRecorder: ObservationSink {
       lastPush[device.index] = event
       if keepsPushLog { pushLog[device.index].append((event, at)) }
     case .appState(let device, let state, let at):
-      if keepsAppStates { appStates.append((device, state, at)) }
+      if keepsTimeline { appStates.append((device, state, at)) }
       ensureDevice(device)
       lastAppState[device.index] = state
     case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
       ensureDevice(device)
       lastOnline[device.index] = online
-      conditionChanges.append(
-        ConditionChange(
-          device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at))
+      if keepsTimeline {
+        conditionChanges.append(
+          ConditionChange(
+            device: device, batteryPercent: battery, pluggedIn: plugged, lowPowerMode: lowPower, online: online, at: at)
+        )
+      }
     case .level(let device, let condition, let value, let at):
-      levelChanges.append((device, Int(condition), value, at))
+      if keepsTimeline { levelChanges.append((device, Int(condition), value, at)) }
     case .event(let kind, let entity, let at):
       trace.append((kind, entity, at))
     case .cloudError(_, let error, let retryAfter, _):

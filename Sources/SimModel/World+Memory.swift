@@ -51,7 +51,7 @@ extension World {
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
     var fixed = bytes(devices) + bytes(stores) + bytes(plans) + bytes(server.zoneStores)
-    fixed += bytes(requestLatencies) + bytes(levels)
+    fixed += bytes(deviceTraits) + bytes(levels)
     fixed += bytes(server.accounts)
     let runBytes = scheduler.runHistory.bytes
     let runHistoryBytes = runBytes.rows

@@ -28,15 +28,16 @@ extension World {
     local.reserveCapacity(storeCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
       server.accounts[deviceSpec.account].deviceCount += 1
-      requestLatencies.append(deviceSpec.requestLatency ?? spec.server.requestLatency)
+      let traits = DeviceTraits(
+        app: deviceSpec.app, workload: deviceSpec.workload.map(WorkloadTraits.init),
+        modelVersion: Int32(deviceSpec.modelVersion),
+        requestLatency: deviceSpec.requestLatency ?? spec.server.requestLatency)
+      if deviceTraits.last != traits { deviceTraits.append(traits) }
       let c = deviceSpec.conditions
       let seed = spec.seed
       let i = UInt64(deviceSpec.streamIndex ?? index)
       devices.append(
         DeviceState(
-          traits: DeviceTraits(
-            app: deviceSpec.app, workload: deviceSpec.workload.map(WorkloadTraits.init),
-            modelVersion: Int32(deviceSpec.modelVersion)),
           streams: DeviceStreams(
             edit: RandomStream(seed: seed, name: "edits", index: i),
             usage: RandomStream(seed: seed, name: "usage", index: i),
@@ -44,7 +45,8 @@ extension World {
             scheduler: RandomStream(seed: seed, name: "scheduler", index: i),
             push: RandomStream(seed: seed, name: "push", index: i),
             background: RandomStream(seed: seed, name: "background", index: i)),
-          account: Int32(deviceSpec.account), firstStore: Int32(stores.count),
+          traitsIndex: Int32(deviceTraits.count - 1), account: Int32(deviceSpec.account),
+          firstStore: Int32(stores.count),
           storeCount: Int32(deviceSpec.stores.count), app: deviceSpec.initialAppState,
           batteryPercent: c.batteryPercent, pluggedIn: c.pluggedIn, lowPowerMode: c.lowPowerMode,
           online: c.online, uploadBytesPerSecond: c.uploadBytesPerSecond,
@@ -63,8 +65,6 @@ extension World {
       server.addDevice()
       push.addDevice()
       agenda.periodicEdits.append(0)
-      agenda.workloadPeriods.append(deviceSpec.workload?.period)
-      if deviceSpec.workload?.period != nil { agenda.hasPeriodicWorkloads = true }
       agenda.periodicSessions.append(0)
       parked.append([])
     }

@@ -32,11 +32,17 @@ public struct World: EventHandler {
   /// The people's side: workloads, sessions and the timeline.
   var agenda = Agenda()
   let devices = Column<DeviceState>()
+
+  /// What `device`'s spec fixes.
+  @inline(__always) func traits(of device: DeviceID) -> DeviceTraits {
+    deviceTraits[Int(devices[device.index].traitsIndex)]
+  }
   /// Per device: the declared conditions after the built-in ones, at their slots
   /// (`ConditionTable`); apart from the device's state, which every decision reads.
   var levels: [InlineArray<4, Double>] = []
-  /// Per device: its request latency (its own or the server's).
-  var requestLatencies: [Distribution] = []
+  /// What devices' specs fix, each once for the devices next to one another that share it
+  /// (`DeviceState.traitsIndex`).
+  var deviceTraits: [DeviceTraits] = []
   /// Per device: requests and starts waiting for its suspended process to wake.
   var parked: [[ParkedRequest]] = []
   // The Core Data mirroring client's state, per store and per activity slot.
@@ -134,7 +140,7 @@ public struct World: EventHandler {
           schedulePoll(store, sim: &sim)
         }
       } else if devices[device].app == .background {
-        startGracePeriod(id, graceSeconds: devices[device].traits.app.backgroundGrace.seconds, sim: &sim)
+        startGracePeriod(id, graceSeconds: traits(of: DeviceID(device)).app.backgroundGrace.seconds, sim: &sim)
       }
       let deviceSpec = spec.devices[device]
       if let workload = deviceSpec.workload, workload.editsPerHour > 0 {
@@ -217,7 +223,7 @@ public struct World: EventHandler {
   }
 
   mutating func requestLatency(_ device: DeviceID) -> SimDuration {
-    requestLatencies[device.index].sampleDuration(using: &devices[device.index].streams.network)
+    traits(of: device).requestLatency.sampleDuration(using: &devices[device.index].streams.network)
   }
 
   static func transfer(_ bytes: Int64, bytesPerSecond: Double) -> SimDuration {

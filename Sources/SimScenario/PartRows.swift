@@ -153,18 +153,18 @@ public struct PartRows: Sendable {
   public func activitiesRows<Sink: CSVRowSink>(of part: RunPart, into table: inout Sink) {
     guard let recorder = part.recorder else { return }
     for (index, activity) in recorder.activities.enumerated() {
-      activitiesRow(activity, id: part.activity(index), part: part, recorder: recorder, into: &table)
+      activitiesRow(activity, index: index, id: part.activity(index), part: part, recorder: recorder, into: &table)
     }
   }
 
   func activitiesRow<Sink: CSVRowSink>(
-    _ activity: MetricsRecorder.ActivityRecord, id: Int, part: RunPart, recorder: MetricsRecorder,
+    _ activity: MetricsRecorder.ActivityRecord, index: Int, id: Int, part: RunPart, recorder: MetricsRecorder,
     into table: inout Sink
   ) {
     let device = part.device(recorder.device(of: activity.store))
     let store = part.store(activity.store).index - firstStore(of: device)
     var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
-    for interval in activity.blocked { blocked[Int(interval.policy)] += interval.to - interval.from }
+    for interval in recorder.blocked(of: index) { blocked[Int(interval.policy)] += interval.to - interval.from }
     let waited = activity.approvedAt.map { $0 - activity.requestedAt }
     table.append(
       runColumns + [String(id), deviceName(device), String(store)] + (namesClients ? [client(device)] : []) + [

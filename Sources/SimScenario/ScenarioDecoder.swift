@@ -94,7 +94,7 @@ public enum ScenarioDecoder {
     if !acceptLarge, let scenario, !problems.contains(where: { $0.severity == .error }) {
       problems += RunEstimate(scenario).problems(file: file)
     }
-    // Accepted over the limits, a run is let reach its end (it stopped at 200 M events before,
+    // Accepted over the limits, a run is let reach its end (it stopped at the default limit before,
     // though the refusal had said "pass --accept-large to run it anyway").
     if acceptLarge, let accepted = scenario, !problems.contains(where: { $0.severity == .error }) {
       scenario?.spec.maxEvents = RunEstimate(accepted).acceptedEventLimit

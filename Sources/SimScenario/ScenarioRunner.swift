@@ -116,7 +116,7 @@ public enum ScenarioRunner {
       spill != nil && spillable && needsRecorders ? scenario.outputs.compactMap { PartRows.files[$0] } : []
     let keepsRecorders = needsRecorders && spilledFiles.isEmpty
     let keepsPushLog = audit || scenario.outputs.contains("latency")
-    let keepsAppStates = needsRecorders && scenario.outputs.contains("timeline")
+    let keepsTimeline = needsRecorders && scenario.outputs.contains("timeline")
     let audits = AuditTally()
     let ids = PartIDs(spec, window: scenario.shardWindow)
     let merger = RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
@@ -146,7 +146,7 @@ public enum ScenarioRunner {
         policyNames: partSpec.scheduler.policies.map(\.name), reportedErrors: partSpec.reportedErrors)
       recorder.pushDeliveryLatency = partSpec.push.deliveryLatency
       recorder.keepsPushLog = keepsPushLog
-      recorder.keepsAppStates = keepsAppStates
+      recorder.keepsTimeline = keepsTimeline
       let outcome = WorldRunner.run(partSpec, sink: recorder, progress: partCount == 1 ? reporter?.value : nil)
       if audit { audits.add(recorder.auditRows(limit: 5), part: index, of: partCount) }
       let devices = partitioning.devices(ofPart: index)

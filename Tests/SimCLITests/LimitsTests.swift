@@ -80,7 +80,14 @@ import Testing
     // Writing latency.csv keeps every part's rows until the file is written: refused.
     #expect(throws: ScenarioProblems.self) { try fleet(50_000, hours: 24, rate: 6, outputs: #"["summary","latency"]"#) }
     // The event limit holds per part; all the parts together are limited to 2 G events.
-    let busy = RunEstimate(try fleet(1, hours: 24 * 3650, rate: 100, accept: true))
+    // One device nudged every second for ten years: about 380 M events in one part.
+    let nudged = try ScenarioDecoder.decode(
+      Array(
+        (#"{"version":1,"duration":"3650d","devices":[{"name":"a"}],"#
+          + #""timeline":[{"at":"0s","devices":"all","action":{"nudge":{"every":"1s"}}}]}"#).utf8), file: "f.json",
+      acceptLarge: true
+    ).0
+    let busy = RunEstimate(nudged)
     #expect(busy.parts == 1 && busy.problems(file: "f.json").contains { $0.message.contains("the run would process") })
     let long = RunEstimate(try fleet(50_000, hours: 240, rate: 8, accept: true))
     #expect(long.largestPartEvents < Double(RunEstimate.Limits.events))

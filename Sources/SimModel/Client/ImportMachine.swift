@@ -103,7 +103,7 @@ extension World {
       // Filled in its column slot, keeping its capacity; `changedRecords` never touches
       // `importQueues` itself (growing it would move the queue being written).
       var hidden: [ObjectID] = []
-      let version = devices[owner(of: store).index].traits.modelVersion
+      let version = traits(of: owner(of: store)).modelVersion
       bytes = changedRecords(
         zone: zone, after: after, upTo: snapshot, maxVersion: version, into: &importQueues[activity.index],
         hidden: &hidden)
@@ -184,7 +184,7 @@ extension World {
     importFinishedUI(store, sim: &sim)
     // Only an import from the empty token ends a reset: one begun before it brought too little.
     if state.fromEmptyToken { endResetIfNeeded(store, sim: &sim) }
-    if devices[owner(of: store).index].traits.app.deduplicate { deduplicate(store, sim: &sim) }
+    if traits(of: owner(of: store)).app.deduplicate { deduplicate(store, sim: &sim) }
   }
 
   /// Counts an import transition taken (debug builds only: `transitionsTaken`).

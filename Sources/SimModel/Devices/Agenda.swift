@@ -6,10 +6,6 @@ struct Agenda {
   /// Per device, for periodic workloads and sessions: how many arrivals have been scheduled.
   var periodicEdits: [Int32] = []
   var periodicSessions: [Int32] = []
-  /// Per device: its workload's periodic pattern, if it has one.
-  var workloadPeriods: [Period?] = []
-  /// Whether any device's workload is periodic (the common world reads no pattern per edit).
-  var hasPeriodicWorkloads = false
   /// Expanded timeline: one action per device, with a progress counter for bulk inserts.
   var actions: [(at: SimDuration, device: DeviceID, action: TimelineAction.Action, storeIndex: Int?)] = []
   var bulkProgress: [Int32] = []
