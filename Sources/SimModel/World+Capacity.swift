@@ -18,7 +18,7 @@ extension World {
     var ownEdits = [Double](repeating: 0, count: devices.count)
     var ownZone = [Int](repeating: -1, count: devices.count)
     for device in devices.indices {
-      guard let workload = traits(of: DeviceID(device)).workload, !workload.foregroundOnly,
+      guard let workload = deviceTraits[traitsIndex(of: DeviceID(device))].workload, !workload.foregroundOnly,
         workload.entity >= 0, workload.entity < spec.entities.count, spec.entities[workload.entity].syncs,
         let store = editTarget(DeviceID(device), storeIndex: workload.store), stores[store.index].zone.exists
       else { continue }

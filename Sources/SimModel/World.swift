@@ -33,10 +33,10 @@ public struct World: EventHandler {
   var agenda = Agenda()
   let devices = Column<DeviceState>()
 
-  /// What `device`'s spec fixes.
-  @inline(__always) func traits(of device: DeviceID) -> DeviceTraits {
-    deviceTraits[Int(devices[device.index].traitsIndex)]
-  }
+  /// Where `device`'s traits are in `deviceTraits`. They are read in place there
+  /// (`deviceTraits[traitsIndex(of: device)].app`): a copy of the whole value retains and releases
+  /// its distributions, and a fleet ran 2.4 % slower through a function that returned one.
+  @inline(__always) func traitsIndex(of device: DeviceID) -> Int { Int(devices[device.index].traitsIndex) }
   /// Per device: the declared conditions after the built-in ones, at their slots
   /// (`ConditionTable`); apart from the device's state, which every decision reads.
   var levels: [InlineArray<4, Double>] = []
@@ -140,7 +140,8 @@ public struct World: EventHandler {
           schedulePoll(store, sim: &sim)
         }
       } else if devices[device].app == .background {
-        startGracePeriod(id, graceSeconds: traits(of: DeviceID(device)).app.backgroundGrace.seconds, sim: &sim)
+        startGracePeriod(
+          id, graceSeconds: deviceTraits[traitsIndex(of: DeviceID(device))].app.backgroundGrace.seconds, sim: &sim)
       }
       let deviceSpec = spec.devices[device]
       if let workload = deviceSpec.workload, workload.editsPerHour > 0 {
@@ -223,7 +224,7 @@ public struct World: EventHandler {
   }
 
   mutating func requestLatency(_ device: DeviceID) -> SimDuration {
-    traits(of: device).requestLatency.sampleDuration(using: &devices[device.index].streams.network)
+    deviceTraits[traitsIndex(of: device)].requestLatency.sampleDuration(using: &devices[device.index].streams.network)
   }
 
   static func transfer(_ bytes: Int64, bytesPerSecond: Double) -> SimDuration {

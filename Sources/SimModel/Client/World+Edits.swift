@@ -17,7 +17,7 @@ extension World {
   }
 
   mutating func workloadEdit(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    guard let workload = traits(of: device).workload else { return }
+    guard let workload = deviceTraits[traitsIndex(of: device)].workload else { return }
     scheduleNextEdit(device, workload, sim: &sim)
     if workload.foregroundOnly && devices[device.index].app != .foreground { return }
     guard let store = editTarget(device, storeIndex: workload.store) else { return }
@@ -83,7 +83,7 @@ extension World {
     let poison = probability > 0 && devices[owner(of: store).index].streams.edit.bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
     server.zones[zone].objects[object.index].key = key ?? -1
-    server.zones[zone].objects[object.index].version = traits(of: owner(of: store)).modelVersion
+    server.zones[zone].objects[object.index].version = deviceTraits[traitsIndex(of: owner(of: store))].modelVersion
     server.zones[zone].objects[object.index].contribution = kind == .addContribution
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
@@ -202,7 +202,7 @@ extension World {
   // MARK: - Saves
 
   mutating func applySavePolicy(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    let app = traits(of: owner(of: store)).app
+    let app = deviceTraits[traitsIndex(of: owner(of: store))].app
     switch app.savePolicy {
     case .immediate:
       save(store, sim: &sim)
@@ -226,7 +226,7 @@ extension World {
     guard history[store.index].count > saved else { return }
     if stores[store.index].resetting {
       // The reset guard defers the save until the reset ends; without it the changes are lost.
-      if traits(of: owner(of: store)).app.resetGuard { return }
+      if deviceTraits[traitsIndex(of: owner(of: store))].app.resetGuard { return }
       loseUnsaved(store, reason: .savedDuringReset, at: sim.now)
       return
     }

@@ -139,7 +139,7 @@ extension World {
     guard token > stores[store.index].appliedToken else { return }
     stores[store.index].appliedToken = token
     sink.observe(.imported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now))
-    let app = traits(of: owner(of: store)).app
+    let app = deviceTraits[traitsIndex(of: owner(of: store))].app
     if app.uiRefresh == .fetchedResults {
       sim.schedule(.uiRefresh(store), after: app.uiMergeDelay)
     }
@@ -220,7 +220,7 @@ extension World {
   // MARK: - UI refresh (spec §4)
 
   mutating func importFinishedUI(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    let app = traits(of: owner(of: store)).app
+    let app = deviceTraits[traitsIndex(of: owner(of: store))].app
     switch app.uiRefresh {
     case .fetchedResults:
       sim.schedule(.uiRefresh(store), after: app.uiMergeDelay)
@@ -240,7 +240,7 @@ extension World {
 
   /// The person sees the UI's state when the app is in front (or always, if so configured).
   mutating func updateVisibility(_ store: StoreID, at now: SimTime) {
-    let app = traits(of: owner(of: store)).app
+    let app = deviceTraits[traitsIndex(of: owner(of: store))].app
     guard !app.visibilityRequiresForeground || devices[owner(of: store).index].app == .foreground else { return }
     if stores[store.index].uiToken > stores[store.index].visibleToken {
       stores[store.index].visibleToken = stores[store.index].uiToken

@@ -181,7 +181,7 @@ extension World {
     }
     for (index, store) in stores.enumerated() where store.zone.exists {
       let zone = store.zone.index
-      let version = traits(of: store.device).modelVersion
+      let version = deviceTraits[traitsIndex(of: store.device)].modelVersion
       for object in 0..<server.zones[zone].objects.count where server.zones[zone].objects[object].version > version {
         let base = Int(server.zones[zone].objects[object].fieldBase)
         let server = server.zones[zone].server[base]

@@ -16,7 +16,7 @@ extension World {
   /// The app left the foreground: it runs for `graceSeconds` (an export in progress for its
   /// background task's time), then is suspended, unless it does not suspend at all (a Mac app).
   mutating func startGracePeriod(_ device: DeviceID, graceSeconds: Double, sim: inout Simulation<ModelEvent>) {
-    let app = traits(of: device).app
+    let app = deviceTraits[traitsIndex(of: device)].app
     guard app.suspendsInBackground else { return }
     devices[device.index].runsUntil = sim.now + SimDuration(seconds: graceSeconds)
     devices[device.index].exportTaskUntil = sim.now + app.exportBackgroundTask
@@ -28,7 +28,7 @@ extension World {
 
   /// A push launched or resumed the app in the background: it runs for the push's runtime.
   mutating func runForPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    let app = traits(of: device).app
+    let app = deviceTraits[traitsIndex(of: device)].app
     let runtime = min(
       app.pushRuntime.sampleDuration(using: &devices[device.index].streams.background), app.pushRuntimeLimit)
     devices[device.index].runsUntil = max(devices[device.index].runsUntil, sim.now + runtime)
@@ -42,7 +42,7 @@ extension World {
   mutating func runForEdit(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     let launched = devices[device.index].app == .notRunning
     setAppState(device, .background, at: sim.now)
-    startGracePeriod(device, graceSeconds: traits(of: device).app.backgroundGrace.seconds, sim: &sim)
+    startGracePeriod(device, graceSeconds: deviceTraits[traitsIndex(of: device)].app.backgroundGrace.seconds, sim: &sim)
     wake(device, sim: &sim)
     if launched {
       for store in storeIDs(of: device) where isSyncing(store) { exportHistoryLeftByLastProcess(store, sim: &sim) }

@@ -37,7 +37,7 @@ extension World {
         exportHistoryLeftByLastProcess(store, sim: &sim)
         engineRelaunched(store, at: sim.now)
       }
-      if traits(of: device).app.uiRefresh == .onLaunch {
+      if deviceTraits[traitsIndex(of: device)].app.uiRefresh == .onLaunch {
         stores[store.index].uiToken = stores[store.index].appliedToken
       }
       updateVisibility(store, at: sim.now)
@@ -78,12 +78,13 @@ extension World {
     guard devices[device.index].app == .foreground else { return }
     setAppState(device, .background, at: sim.now)
     for store in storeIDs(of: device) where isSyncing(store) {
-      if traits(of: device).app.savePolicy == .onBackground { save(store, sim: &sim) }
+      if deviceTraits[traitsIndex(of: device)].app.savePolicy == .onBackground { save(store, sim: &sim) }
       clientResigned(store, sim: &sim)
       if spec.polling.appUseClock { pausePoll(store, sim: &sim) }
     }
     startGracePeriod(
-      device, graceSeconds: graceSeconds ?? traits(of: device).app.backgroundGrace.seconds, sim: &sim)
+      device, graceSeconds: graceSeconds ?? deviceTraits[traitsIndex(of: device)].app.backgroundGrace.seconds, sim: &sim
+    )
     signal(device, sim: &sim)
   }
 

@@ -46,7 +46,7 @@ extension World {
 
   /// The device received a push: wake the app within its budget, or hold it.
   mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
-    guard traits(of: device).app.backgroundPush else {
+    guard deviceTraits[traitsIndex(of: device)].app.backgroundPush else {
       sink.observe(.push(device: device, event: .dropped, at: sim.now))
       return
     }

@@ -185,7 +185,7 @@ extension World {
       context.client = storeState.client
       // Read in place: reading it from the copy above copied the whole device state (its app's
       // distributions are reference-counted), on every decision.
-      context.appSuspendsInBackground = traits(of: storeState.device).app.suspendsInBackground
+      context.appSuspendsInBackground = deviceTraits[traitsIndex(of: storeState.device)].app.suspendsInBackground
     }
     return context
   }
