@@ -60,7 +60,7 @@ import Testing
     #expect(done < SimTime(.seconds(7200 + 300)))
     // The wait is attributed to the suspension: 7,200 − 1,835 s, less the page still on the wire.
     let suspended = Int32(spec.scheduler.policies.count + Int(WaitCause.suspended.rawValue))
-    let waited = recorder.activities.flatMap(\.blocked).filter { $0.policy == suspended }
+    let waited = recorder.activities.indices.flatMap(recorder.blocked(of:)).filter { $0.policy == suspended }
       .reduce(SimDuration.zero) { $0 + ($1.to - $1.from) }
     #expect(waited >= .seconds(7200 - 1835 - 3) && waited <= .seconds(7200 - 1835), "\(waited)")
   }
@@ -148,10 +148,14 @@ import Testing
     for seed in UInt64(1)...6 {
       var spec = TestWorlds.privatePair(count: 40, hours: 1, seed: seed)
       spec.server.throttleRequestsPerSecond = 2
-      spec.timeline = [TimelineAction(at: .seconds(600), devices: Array(0..<40), action: .nudge(every: nil, until: nil))]
+      spec.timeline = [
+        TimelineAction(at: .seconds(600), devices: Array(0..<40), action: .nudge(every: nil, until: nil))
+      ]
       let (log, _, _) = runLogged(spec)
       for observation in log.observations {
-        if case .cloudError(_, .serviceUnavailable, let retryAfter?, _) = observation { draws.append(retryAfter.seconds) }
+        if case .cloudError(_, .serviceUnavailable, let retryAfter?, _) = observation {
+          draws.append(retryAfter.seconds)
+        }
       }
     }
     #expect(draws.count > 400, "\(draws.count) draws")

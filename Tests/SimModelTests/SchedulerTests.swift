@@ -27,7 +27,7 @@ import Testing
 
   /// Every refusal by the policy at `position`, as [from, to] in nanoseconds, in activity order.
   func refusals(_ recorder: MetricsRecorder, by position: Int) -> [[Int64]] {
-    recorder.activities.flatMap(\.blocked).filter { $0.policy == Int32(position) }
+    recorder.loggedActivities.flatMap(\.blocked).filter { $0.policy == Int32(position) }
       .map { [$0.from.nanoseconds, $0.to.nanoseconds] }
   }
 
@@ -38,7 +38,7 @@ import Testing
       TimelineAction(at: .seconds(1), devices: [0], action: .nudge(every: .milliseconds(500), until: .seconds(90)))
     ]
     let (recorder, _) = TestWorlds.run(spec)
-    let mine = recorder.activities.filter { $0.store == StoreID(0) }
+    let mine = recorder.loggedActivities.filter { $0.store == StoreID(0) }
     let approvals = mine.compactMap(\.approvedAt).sorted()
     // Device 0's runs: the launch import at r0 = 0.3 s, then one per nudge, r_j = 0.8 + 0.5·j s
     // (each import ends before the next nudge). The 61st run, j = 60, is decided at 30.8 s and
@@ -65,7 +65,7 @@ import Testing
     spec.timeline = [Self.nudges(every: 10, until: .hours(6))]
     let (recorder, _) = TestWorlds.run(spec)
     let rate = policyIndex(spec, "rateLimit")
-    let blocks = recorder.activities.flatMap(\.blocked).filter { $0.policy == Int32(rate) }
+    let blocks = recorder.loggedActivities.flatMap(\.blocked).filter { $0.policy == Int32(rate) }
     // Run k (k ≥ 1) is approved at 10(k−1) + 0.3 s: 6 per minute, 30 per 5 minutes and exactly
     // 360 per hour never fill those windows (run k is outside the hour window of run k + 360).
     // Run 481 at 4800.3 s finds 480 runs in the 4-hour window: it waits until run 1 + 4 h =
@@ -80,7 +80,7 @@ import Testing
     var spec = TestWorlds.privatePair(hours: 24)
     spec.timeline = [Self.nudges(every: 300, until: .hours(24))]
     let (recorder, _) = TestWorlds.run(spec)
-    #expect(recorder.activities.count >= 288)
+    #expect(recorder.loggedActivities.count >= 288)
     #expect(recorder.counters.blockedTotal[policyIndex(spec, "rateLimit")] == .zero)
   }
 
@@ -94,7 +94,7 @@ import Testing
       ]
       let (recorder, _) = TestWorlds.run(spec)
       let rate = Int32(policyIndex(spec, "rateLimit"))
-      return recorder.activities.filter { $0.kind == .export }.flatMap(\.blocked)
+      return recorder.loggedActivities.filter { $0.kind == .export }.flatMap(\.blocked)
         .filter { $0.policy == rate }.map { $0.to - $0.from }.max() ?? .zero
     }
     // One save: a handful of export runs, never rate limited.
@@ -120,8 +120,8 @@ import Testing
     let (recorder, _) = TestWorlds.run(spec)
     let lpm = Int32(policyIndex(spec, "lowPowerMode"))
     let group = Int32(policyIndex(spec, "activityGroup"))
-    let export = try! #require(recorder.activities.first { $0.kind == .export && $0.trigger == .save })
-    let launchImport = try! #require(recorder.activities.first { $0.store == StoreID(0) && $0.kind == .import })
+    let export = try! #require(recorder.loggedActivities.first { $0.kind == .export && $0.trigger == .save })
+    let launchImport = try! #require(recorder.loggedActivities.first { $0.store == StoreID(0) && $0.kind == .import })
     // Device 0's launch import (decided 0.3 s) and the export (requested 60 s, decided 60.3 s)
     // both wait on Low Power Mode until the plug-in signal at 3600 s + 0.089 s re-evaluation.
     // The import was submitted first, so it takes the group; the export follows when it ends.
@@ -143,11 +143,11 @@ import Testing
     spec.devices[0].conditions.batteryPercent = 30
     spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil))]
     let (recorder, _) = TestWorlds.run(spec)
-    #expect(recorder.activities.allSatisfy { $0.blocked.isEmpty })
+    #expect(recorder.loggedActivities.allSatisfy { $0.blocked.isEmpty })
     // Below 30 % the policy is enforced even while plugged in.
     spec.devices[0].conditions.batteryPercent = 29
     let (low, _) = TestWorlds.run(spec)
-    #expect(low.activities.contains { !$0.blocked.isEmpty })
+    #expect(low.loggedActivities.contains { !$0.blocked.isEmpty })
   }
 
   @Test func anImportRequestedDuringAnExportWaitsUntilTheExportEnds() {
@@ -161,8 +161,8 @@ import Testing
     ]
     let (recorder, _) = TestWorlds.run(spec)
     let group = Int32(policyIndex(spec, "activityGroup"))
-    let export = try! #require(recorder.activities.first { $0.kind == .export && $0.trigger == .save })
-    let nudged = try! #require(recorder.activities.first { $0.trigger == .nudge })
+    let export = try! #require(recorder.loggedActivities.first { $0.kind == .export && $0.trigger == .save })
+    let nudged = try! #require(recorder.loggedActivities.first { $0.trigger == .nudge })
     // The export (approved 60.3 s, started 61.3 s) uploads 20 × 0.5 MB in several requests;
     // the nudge's import, decided at 62.3 s, is refused by the group until the export finishes.
     #expect(nudged.blocked.count == 1)
@@ -181,7 +181,7 @@ import Testing
     ]
     let (recorder, _) = TestWorlds.run(spec)
     let network = Int32(policyIndex(spec, "network"))
-    let export = try! #require(recorder.activities.first { $0.kind == .export })
+    let export = try! #require(recorder.loggedActivities.first { $0.kind == .export })
     #expect(export.blocked.map(\.policy) == [network])
     #expect(export.approvedAt == SimTime(.milliseconds(600_089)))
     #expect(recorder.latencyRows().allSatisfy { $0.outcome == .visible })
@@ -202,7 +202,7 @@ import Testing
     spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil))]
     let (recorder, _) = TestWorlds.run(spec)
     let custom = Int32(spec.scheduler.policies.count - 1)
-    let export = try! #require(recorder.activities.first { $0.kind == .export })
+    let export = try! #require(recorder.loggedActivities.first { $0.kind == .export })
     // Refused from its decision at 60.3 s until the policy's own "until", 1 h (re-checked every
     // 900 s on the way); then the launch import, released at the same instant, holds the group.
     #expect(export.blocked.first?.policy == custom)
@@ -219,7 +219,7 @@ import Testing
     spec.scheduler.policies.insert(QuietFirstHourPolicy(), at: 1)
     spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil))]
     let (recorder, _) = TestWorlds.run(spec)
-    let export = try! #require(recorder.activities.first { $0.kind == .export })
+    let export = try! #require(recorder.loggedActivities.first { $0.kind == .export })
     #expect(export.blocked.first?.policy == 1)
     #expect(export.blocked.first?.to == SimTime(.hours(1)))
     #expect(recorder.counters.blockedCount[1] >= 2)
@@ -328,7 +328,7 @@ import Testing
     spec.scheduler.policies.append(SingleDeviceAccountPolicy())
     spec.timeline = [TimelineAction(at: .seconds(60), devices: [0], action: .edit(.insert, entity: 0, key: nil))]
     let (recorder, _) = TestWorlds.run(spec)
-    let export = try! #require(recorder.activities.first { $0.kind == .export })
+    let export = try! #require(recorder.loggedActivities.first { $0.kind == .export })
     #expect(export.approvedAt == SimTime(.seconds(60 + 4 * 3600)))
   }
 
@@ -377,7 +377,7 @@ import Testing
     let (recorder, _) = TestWorlds.run(spec)
     let lpm = Int32(policyIndex(spec, "lowPowerMode"))
     let rate = Int32(policyIndex(spec, "rateLimit"))
-    let export = try! #require(recorder.activities.first { $0.kind == .export && $0.trigger == .save })
+    let export = try! #require(recorder.loggedActivities.first { $0.kind == .export && $0.trigger == .save })
     // Runs: the launch import at 0.3 s and the nudges' imports at 10 + 30(k − 1) + 0.3 s,
     // k = 1…120. The export is decided at 3700.3 s. Stretched to an hour, the 60-run window holds
     // 116 runs; its 60th-newest, run k = 61 at 1810.3 s, leaves it at 5410.3 s, and from then
