@@ -16,7 +16,9 @@ import SimModel
 /// store's previous import's, and then the time since the store's previous entry, zigzagged. A UI
 /// refresh's time is told as its change from the store's previous refresh's lag after the entry
 /// before it: a `fetchedResults` UI refreshes a fixed merge delay after each page, so this is
-/// mostly 0, one byte instead of five.
+/// mostly 0, one byte instead of five. And such a refresh (the token of the page just before it,
+/// at the same lag as the store's previous refresh) after a page of the same import is not written
+/// at all: the page's kind becomes `samePageShown`, and the two take the page's bytes alone.
 public final class ObserverLog: @unchecked Sendable {
   /// An import's page: the import and the token the store reached.
   public typealias Page = (activity: ActivityID, token: Int32, at: SimTime)
@@ -36,6 +38,8 @@ public final class ObserverLog: @unchecked Sendable {
   static let kindVisible: UInt64 = 0
   static let kindSamePage: UInt64 = 1
   static let kindNewImport: UInt64 = 2
+  /// A page of the same import, then a UI refresh to its token at the store's last lag.
+  static let kindSamePageShown: UInt64 = 3
 
   /// Blocks of 64 chunks (4 KiB): never moved, so growing the log never copies it, and small
   /// enough that a part of two devices, which logs a few hundred bytes, does not take a megabyte.
@@ -49,6 +53,10 @@ public final class ObserverLog: @unchecked Sendable {
   var lastActivity: [Int32] = []
   /// Per store, how long after the entry before it its last UI refresh came.
   var lastRefreshLag: [Int64] = []
+  /// Per store, where its last entry's first byte is, when that entry is a page of the same
+  /// import as the one before (chunk 0: it is not): a refresh that repeats it flips its kind.
+  var samePageChunk: [UInt32] = []
+  var samePageOffset: [UInt8] = []
 
   public init() {}
 
@@ -68,6 +76,8 @@ public final class ObserverLog: @unchecked Sendable {
     lastAt.append(0)
     lastActivity.append(-1)
     lastRefreshLag.append(0)
+    samePageChunk.append(0)
+    samePageOffset.append(0)
   }
 
   /// Bytes the chunks take (what the log holds beyond its per-store fields).
@@ -78,8 +88,17 @@ public final class ObserverLog: @unchecked Sendable {
     let index = store.index
     // The decoder starts from the same −1, so a store's first page is a new import.
     let same = activity.raw == lastActivity[index]
+    // Where the entry's first byte goes: a chunk opened for it holds the whole number (at most
+    // ten bytes), so it is then the tail.
+    let opensChunk = head[index] == 0 || Int(used[index]) == Self.payloadBytes
+    let (chunk, offset) = (tail[index], used[index])
     put(index, Self.tokenWord(token, after: lastToken[index], kind: same ? Self.kindSamePage : Self.kindNewImport))
-    if !same { put(index, Self.zigzag(Int64(activity.raw) - Int64(lastActivity[index]))) }
+    if same {
+      (samePageChunk[index], samePageOffset[index]) = opensChunk ? (tail[index], 0) : (chunk, offset)
+    } else {
+      samePageChunk[index] = 0
+      put(index, Self.zigzag(Int64(activity.raw) - Int64(lastActivity[index])))
+    }
     put(index, Self.zigzag(at.nanoseconds &- lastAt[index]))
     lastActivity[index] = activity.raw
     lastToken[index] = token
@@ -89,8 +108,15 @@ public final class ObserverLog: @unchecked Sendable {
   /// Logs that `store`'s UI showed everything through `token` from `at`.
   public func addRefresh(store: StoreID, token: Int32, at: SimTime) {
     let index = store.index
-    put(index, Self.tokenWord(token, after: lastToken[index], kind: Self.kindVisible))
     let lag = at.nanoseconds &- lastAt[index]
+    if samePageChunk[index] != 0 && token == lastToken[index] && lag == lastRefreshLag[index] {
+      pointer(samePageChunk[index])[Int(samePageOffset[index])] |= UInt8(Self.kindSamePageShown)
+      samePageChunk[index] = 0
+      lastAt[index] = at.nanoseconds
+      return
+    }
+    samePageChunk[index] = 0
+    put(index, Self.tokenWord(token, after: lastToken[index], kind: Self.kindVisible))
     put(index, Self.zigzag(lag &- lastRefreshLag[index]))
     lastRefreshLag[index] = lag
     lastToken[index] = token
@@ -120,6 +146,10 @@ public final class ObserverLog: @unchecked Sendable {
       } else {
         at = at &+ delta
         body(.page((ActivityID(Int(activity)), token, SimTime(nanoseconds: at))))
+        if kind == Self.kindSamePageShown {
+          at = at &+ refreshLag
+          body(.refresh((token, SimTime(nanoseconds: at))))
+        }
       }
     }
   }

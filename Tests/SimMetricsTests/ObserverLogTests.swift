@@ -29,15 +29,23 @@ import Testing
         expected[store].append(.refresh((token[store], SimTime(nanoseconds: at))))
         log.addRefresh(store: StoreID(store), token: token[store], at: SimTime(nanoseconds: at))
       } else {
+        var samePage = false
         switch random.next() % 4 {
         case 0: activity[store] += Int32(random.next() % 3_000_000)
         case 1: activity[store] = Int32(random.next() % 40)
-        default: break  // the same import's next page
+        default: samePage = true  // the same import's next page
         }
         expected[store].append(.page((ActivityID(Int(activity[store])), token[store], SimTime(nanoseconds: at))))
         log.addPage(
           store: StoreID(store), activity: ActivityID(Int(activity[store])), token: token[store],
           at: SimTime(nanoseconds: at))
+        // Often a UI refresh to the page's token 50 ms after it (merged into the page when the
+        // store's previous refresh had the same lag), or at a lag a nanosecond off.
+        if samePage && random.next() % 2 == 0 {
+          at += 50_000_000 + (random.next() % 8 == 0 ? 1 : 0)
+          expected[store].append(.refresh((token[store], SimTime(nanoseconds: at))))
+          log.addRefresh(store: StoreID(store), token: token[store], at: SimTime(nanoseconds: at))
+        }
       }
     }
     return (log, expected)
@@ -100,5 +108,27 @@ import Testing
     #expect(log.chunkBytesInUse == 9 * ObserverLog.chunkBytes)
     let times = log.entries(of: StoreID(0)).refreshes.map(\.at.nanoseconds)
     #expect(times == (0..<40).map { Int64($0) * 1_800_000_000_000 + 50_000_000 })
+  }
+
+  @Test func aRefreshOfTheSameImportsPageAtTheSameLagTakesNoBytes() {
+    let log = ObserverLog()
+    log.addStore()
+    // One import of 40 pages a second apart, each shown 50 ms later, then one shown 60 ms later.
+    for page in 0..<40 {
+      let at = Int64(page) * 1_000_000_000
+      log.addPage(store: StoreID(0), activity: ActivityID(7), token: Int32(page * 200), at: SimTime(nanoseconds: at))
+      log.addRefresh(store: StoreID(0), token: Int32(page * 200), at: SimTime(nanoseconds: at + 50_000_000))
+    }
+    log.addPage(store: StoreID(0), activity: ActivityID(7), token: 8_000, at: SimTime(nanoseconds: 40_000_000_000))
+    log.addRefresh(store: StoreID(0), token: 8_000, at: SimTime(nanoseconds: 40_060_000_000))
+    // The first page: 1 + 1 + 1 bytes, its refresh 1 + 4; each later page 2 of token and 5 of
+    // time, its refresh none; the last refresh 1 + 4: 3 + 5 + 40 × 7 + 5 = 293 bytes, in 5 chunks
+    // (and the unused chunk 0). Written out, the 39 refreshes were 78 bytes more: 7 chunks.
+    #expect(log.chunkBytesInUse == 6 * ObserverLog.chunkBytes)
+    let entries = log.entries(of: StoreID(0))
+    #expect(entries.pages.map(\.token) == (0...40).map { Int32($0 * 200) })
+    #expect(entries.refreshes.map(\.token) == (0...40).map { Int32($0 * 200) })
+    let shown: [Int64] = (0..<40).map { Int64($0) * 1_000_000_000 + 50_000_000 } + [40_060_000_000]
+    #expect(entries.refreshes.map(\.at.nanoseconds) == shown)
   }
 }
