@@ -39,6 +39,19 @@ public struct RunEstimate: Sendable, Equatable {
   /// Fitted costs (docs/limits.md).
   enum Cost {
     static let baseBytes = 24.0 * 1024 * 1024
+    /// Each device's state, held for the whole run: its `DeviceState`, stores, decoded spec and
+    /// the scheduler's and recorder's entries (about 1 KB at the start of the million-install
+    /// public day, 1.9 KB with what its sessions add by its end). Before, `bytesPerEvent` stood
+    /// in for it; a device that starts suspended makes too few events to.
+    static let bytesPerDevice = 1_000.0
+    /// Per event of a public-database row's page (`eventsPerPolledRow`): the reader's log entries
+    /// and merged page, not an activity (fitted on `Scripts/fleet/public-*`: with 1.3 KB a device,
+    /// 218 MB, 654 MB and 2.6 GB against 220 MB, 648 MB and 2.43 GB measured).
+    static let bytesPerPolledRowEvent = 5.0
+    /// Each zone's state on the server and its stores' bookkeeping: fitted on
+    /// `Scripts/fleet/throttle-100k.json` (50,000 private zones of two devices, 711 MiB measured,
+    /// 340 MB estimated without it).
+    static let bytesPerZone = 7_500.0
     static let bytesPerRow = 18.0
     static let bytesPerEvent = 16.0
     /// Kept per push event for latency.csv's notify split, when that file is written.
@@ -148,13 +161,14 @@ public struct RunEstimate: Sendable, Equatable {
     let awake = Self.awakeThroughTheRun(spec)
     let deviceHours = Double(awake.filter { $0 }.count) * hours
     let timed = Self.timedEvents(spec, layout: layout)
+    let polledRowEvents = Cost.eventsPerPolledRow * polledRows
     var events =
       (Cost.eventsPerRow * pushedRows + Cost.eventsPerPagedRow * (rows - pushedRows - polledRows)
-        + Cost.eventsPerPolledRow * polledRows + Cost.eventsPerWrite
+        + polledRowEvents + Cost.eventsPerWrite
         * (edits + bulkSaves) + Cost.eventsPerDeviceHour * deviceHours) + timed.reduce(0, +)
     var retries = 0.0
     if spec.server.throttleRequestsPerSecond != nil || spec.server.deviceThrottleRequestsPerMinute != nil {
-      retries = Double(spec.devices.count) * spec.duration.seconds / max(spec.server.throttleRetryAfter.mean, 1)
+      retries = Self.throttledRetries(spec, requests: writes + rows)
       events += Cost.eventsPerThrottledRetry * retries
     }
     let perEvent = Cost.bytesPerEvent + (scenario.outputs.contains("latency") ? Cost.bytesPerEventWithLatency : 0)
@@ -164,7 +178,10 @@ public struct RunEstimate: Sendable, Equatable {
     // tallies it without keeping it, past the latency it keeps (exact values up to their limit).
     memoryBytes =
       Cost.baseBytes + Cost.bytesPerRow * (rows - polledRows) + Cost.bytesPerPartitionedRow
-      * min(polledRows, Double(LatencySample.defaultExactLimit)) + perEvent * events + Cost.bytesPerThrottledRetry
+      * min(polledRows, Double(LatencySample.defaultExactLimit)) + perEvent * (events - polledRowEvents)
+      + Cost.bytesPerPolledRowEvent * polledRowEvents + Cost.bytesPerDevice * Double(spec.devices.count)
+      + Cost.bytesPerZone * Double(layout.zones.count)
+      + Cost.bytesPerThrottledRetry
       * retries + Cost
       .bytesPerHeldRecord * heldRecords
       + Cost.bytesPerWrite * writes
@@ -210,6 +227,34 @@ public struct RunEstimate: Sendable, Equatable {
         + Cost.bytesPerDecodedDevice * Double(spec.devices.count)
         + min(Double(parts), Cost.partsInFlight) * largestPartMemory
     }
+  }
+
+  /// Retries under a throttle. At most, every device retries after each retry-after for the whole
+  /// run: so under a per-device throttle, or a container throttle that the steady demand (a request
+  /// per write and per row, spread over the run) reaches. Under it, a container throttle refuses
+  /// only bursts: the launch and each timeline entry, whose n devices ask at once (about two
+  /// requests each). The throttle lets R through a second, so the burst drains in 2n / R seconds,
+  /// in which a waiting device retries after each retry-after: n² / (R · retry-after) retries. The
+  /// bound alone estimated `Scripts/fleet/throttle-100k.json` at 77.7 M events (5.8 M made) and
+  /// refused it.
+  static func throttledRetries(_ spec: WorldSpec, requests: Double) -> Double {
+    let duration = max(spec.duration.seconds, 1e-9)
+    let retryAfter = max(spec.server.throttleRetryAfter.mean, 1)
+    let bound = Double(spec.devices.count) * duration / retryAfter
+    guard spec.server.deviceThrottleRequestsPerMinute == nil, let perSecond = spec.server.throttleRequestsPerSecond,
+      requests / duration < perSecond
+    else { return bound }
+    var bursts = [Double(spec.devices.count)]
+    for action in spec.timeline {
+      var occurrences = 1.0
+      if case .nudge(let every?, let until, _) = action.action {
+        let end = min(until.map { $0.seconds } ?? duration, duration)
+        occurrences = max(1, ((end - action.at.seconds) / max(every.seconds, 1e-9)).rounded(.down) + 1)
+      }
+      bursts += repeatElement(Double(action.devices.count), count: Int(min(occurrences, 1e6)))
+    }
+    let retries = bursts.reduce(0) { $0 + $1 * $1 / (max(perSecond, 1e-9) * retryAfter) }
+    return min(bound, retries)
   }
 
   /// Per device, whether its app may run through the run, so that `eventsPerDeviceHour` applies:
