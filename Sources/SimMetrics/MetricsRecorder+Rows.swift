@@ -258,8 +258,8 @@ extension MetricsRecorder {
       } else if activity.finishedAt != nil {
         cause =
           end.storeDisabled[observer.index] ? "storeDisabled" : activity.succeeded ? "notFetched" : "importFailed"
-      } else if let open = blockedIntervals[Int32(last)]?.last, open.to == end.at {
-        cause = end.policyNames[Int(open.policy)]
+      } else if let policy = blockingAtEnd(last) {
+        cause = policy
       } else {
         cause = "decision"
       }
@@ -282,8 +282,8 @@ extension MetricsRecorder {
         let activity = activities[last]
         if let reason = activity.cancelled {
           cause = reason.rawValue
-        } else if let open = blockedIntervals[Int32(last)]?.last, open.to == end.at {
-          cause = end.policyNames[Int(open.policy)]
+        } else if let policy = blockingAtEnd(last) {
+          cause = policy
         } else if activity.startedAt != nil && activity.finishedAt == nil {
           cause = "exporting"
         } else if activity.finishedAt != nil {
@@ -294,6 +294,12 @@ extension MetricsRecorder {
       }
       if last >= 0 { row.exportActivity = Int32(last) }
       stuck(&row, 1, at: saved, cause: cause)
+    }
+
+    /// The policy or wait cause still blocking the activity at `index` when the run ended, if one is.
+    func blockingAtEnd(_ index: Int) -> String? {
+      guard let open = blockedIntervals[Int32(index)]?.last, open.to == end.at else { return nil }
+      return end.policyNames[Int(open.policy)]
     }
 
     /// Why no import was asked for since the commit: the observer's state at the end.

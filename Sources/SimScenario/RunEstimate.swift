@@ -28,10 +28,9 @@ public struct RunEstimate: Sendable, Equatable {
   public enum Limits {
     public static let memoryBytes = 4.0 * 1024 * 1024 * 1024
     public static let outputBytes = 2.0 * 1024 * 1024 * 1024
-    /// A run stops at `WorldSpec.maxEvents` (250 M): over it, the results would be cut short.
-    /// About five minutes at the slowest rate measured, the million-install public-database day
-    /// (200.8 M events in 247 s on 2 cores; it was 200 M, which cut that day short).
-    public static let events = 250_000_000.0
+    /// A run stops at `WorldSpec.maxEvents` (`WorldSpec.defaultMaxEvents`, 250 M): over it, the
+    /// results would be cut short.
+    public static let events = Double(WorldSpec.defaultMaxEvents)
     /// Events in all the parts of a world of independent parts: about four minutes on two cores.
     public static let totalEvents = 2_000_000_000.0
   }
@@ -246,15 +245,20 @@ public struct RunEstimate: Sendable, Equatable {
     else { return bound }
     var bursts = [Double(spec.devices.count)]
     for action in spec.timeline {
-      var occurrences = 1.0
-      if case .nudge(let every?, let until, _) = action.action {
-        let end = min(until.map { $0.seconds } ?? duration, duration)
-        occurrences = max(1, ((end - action.at.seconds) / max(every.seconds, 1e-9)).rounded(.down) + 1)
-      }
+      let occurrences = max(1, nudges(action, duration: duration) ?? 1)
       bursts += repeatElement(Double(action.devices.count), count: Int(min(occurrences, 1e6)))
     }
     let retries = bursts.reduce(0) { $0 + $1 * $1 / (max(perSecond, 1e-9) * retryAfter) }
     return min(bound, retries)
+  }
+
+  /// How many times a `nudge` entry nudges its devices within `duration` seconds (nil for another
+  /// action): once, or every `every` from its time until its `until` or the run's end.
+  static func nudges(_ action: TimelineAction, duration: Double) -> Double? {
+    guard case .nudge(let every, let until, _) = action.action else { return nil }
+    let start = action.at.seconds
+    let end = min(until.map { $0.seconds } ?? duration, duration)
+    return every.map { start > end ? 0 : ((end - start) / max($0.seconds, 1e-9)).rounded(.down) + 1 } ?? 1
   }
 
   /// Per device, whether its app may run through the run, so that `eventsPerDeviceHour` applies:
@@ -287,10 +291,7 @@ public struct RunEstimate: Sendable, Equatable {
     let duration = spec.duration.seconds
     var events = [Double](repeating: 0, count: spec.devices.count)
     for action in spec.timeline {
-      guard case .nudge(let every, let until, _) = action.action else { continue }
-      let start = action.at.seconds
-      let end = min(until.map { $0.seconds } ?? duration, duration)
-      let count = every.map { start > end ? 0 : ((end - start) / max($0.seconds, 1e-9)).rounded(.down) + 1 } ?? 1
+      guard let count = nudges(action, duration: duration) else { continue }
       for device in action.devices where events.indices.contains(device) {
         events[device] += Cost.eventsPerNudge * count
       }

@@ -9,16 +9,26 @@ import Testing
 /// The estimate counts every event source that runs on a clock, intervals have lower bounds with
 /// reasons, and a run cut short at the event limit does not pass for a whole one (issue 39,
 /// item 8).
+/// The scenario at `path` without its expectations, with `change` applied to its JSON object,
+/// decoded as `file` and accepted over the estimate's limits.
+func decodedScenario(
+  _ path: String, file: String, _ change: (inout [String: Any]) throws -> Void = { _ in }
+) throws -> Scenario {
+  let data = try Data(contentsOf: URL(fileURLWithPath: path))
+  var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  object.removeValue(forKey: "expect")
+  try change(&object)
+  let bytes = try JSONSerialization.data(withJSONObject: object)
+  return try ScenarioDecoder.decode(Array(bytes), file: file, acceptLarge: true).0
+}
+
 @Suite struct EstimateBoundsTests {
   /// The quickstart scenario (no expectations) with `change` applied to its JSON object.
   func scenario(_ name: String, _ change: (inout [String: Any]) -> Void) throws -> Scenario {
-    let data = try Data(contentsOf: URL(fileURLWithPath: ReportTests.quickstart))
-    var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    object.removeValue(forKey: "expect")
-    object["name"] = name
-    change(&object)
-    let bytes = try JSONSerialization.data(withJSONObject: object)
-    return try ScenarioDecoder.decode(Array(bytes), file: name + ".json", acceptLarge: true).0
+    try decodedScenario(ReportTests.quickstart, file: name + ".json") { object in
+      object["name"] = name
+      change(&object)
+    }
   }
 
   /// Runs `scenario` and returns its events and the estimate's.
@@ -184,16 +194,13 @@ import Testing
 @Suite struct AsleepDeviceEstimateTests {
   /// `Scripts/fleet/public-100k.json` with 10 authors and 990 readers, all starting in `state`.
   func thousandInstalls(_ state: String) throws -> Scenario {
-    let file = packageRoot + "/Scripts/fleet/public-100k.json"
-    let data = try Data(contentsOf: URL(fileURLWithPath: file))
-    var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    var devices = try #require(object["devices"] as? [[String: Any]])
-    devices[0]["count"] = 10
-    devices[1]["count"] = 990
-    for index in devices.indices { devices[index]["appState"] = state }
-    object["devices"] = devices
-    let bytes = try JSONSerialization.data(withJSONObject: object)
-    return try ScenarioDecoder.decode(Array(bytes), file: "public-1k.json").0
+    try decodedScenario(packageRoot + "/Scripts/fleet/public-100k.json", file: "public-1k.json") { object in
+      var devices = try #require(object["devices"] as? [[String: Any]])
+      devices[0]["count"] = 10
+      devices[1]["count"] = 990
+      for index in devices.indices { devices[index]["appState"] = state }
+      object["devices"] = devices
+    }
   }
 
   @Test func suspendedDevicesCostTheirSessionsAndForegroundOnesTheirHours() throws {
@@ -229,12 +236,7 @@ import Testing
 /// for the whole run, estimated `throttle-100k` at 77.7 M events and 3.9 GB: 5.8 M and 711 MiB made).
 @Suite struct ThrottleEstimateTests {
   func decoded(_ path: String, _ change: (inout [String: Any]) -> Void = { _ in }) throws -> Scenario {
-    let data = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/" + path))
-    var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    object.removeValue(forKey: "expect")
-    change(&object)
-    let bytes = try JSONSerialization.data(withJSONObject: object)
-    return try ScenarioDecoder.decode(Array(bytes), file: path, acceptLarge: true).0
+    try decodedScenario(packageRoot + "/" + path, file: path, change)
   }
 
   @Test func aThrottledFleetIsEstimatedByItsBursts() throws {
