@@ -40,7 +40,7 @@ extension World {
       records += bytes(local[index]) + bytes(history[index])
     }
     // Read-only stores' logged pages stand for their copies; their zones keep every change and set.
-    for pages in appliedPages { records += bytes(pages) }
+    records += appliedPages.bytes
     for overlay in overlays { records += bytes(overlay) }
     for zone in server.zones.indices {
       records += bytes(server.zones[zone].allChanges) + bytes(server.zones[zone].fieldSets)

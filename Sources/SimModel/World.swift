@@ -74,7 +74,7 @@ public struct World: EventHandler {
   /// when no store is replayed. Then each store's logged pages, its running import's query, and
   /// what the end of the run reads of its copy.
   var replayed: [Bool] = []
-  var appliedPages: [[AppliedPage]] = []
+  var appliedPages = AppliedPageLog(stores: 0)
   /// Per replayed store, the fields it set itself, by field (`World+ReplayedWrites`).
   var overlays: [[OverlayField]] = []
   var replayQueries: [ReplayQuery] = []

@@ -80,7 +80,7 @@ import Testing
         pages += 1
       }
     }
-    let logged = readers.map { world.appliedPages[$0].count }.reduce(0, +)
+    let logged = readers.map { world.appliedPages.count($0) }.reduce(0, +)
     #expect(logged * 3 < pages, "\(logged) entries for \(pages) pages")
     Self.expectSameRun(spec)
   }

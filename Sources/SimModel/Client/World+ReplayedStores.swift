@@ -21,7 +21,7 @@ extension World {
     guard marked.contains(true) else { return }
     for index in marked.indices where marked[index] { server.zones[stores[index].zone.index].keepsHistory = true }
     replayed = marked
-    appliedPages = [[AppliedPage]](repeating: [], count: stores.count)
+    appliedPages = AppliedPageLog(stores: stores.count)
     overlays = [[OverlayField]](repeating: [], count: stores.count)
     mergesPages = stores.indices.map { marked[$0] && spec.devices[stores[$0].device.index].workload == nil }
     replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: stores.count)
@@ -102,12 +102,11 @@ extension World {
     let applied = AppliedPage(
       lower: page == 0 ? query.after : bounds[page - 1], upper: bounds.isEmpty ? query.snapshot : bounds[page],
       snapshot: query.snapshot, queriedAt: query.queriedAt, appliedAt: Int32(server.zones[zone].fieldSets.count))
-    if mergesPages[store.index], let last = appliedPages[store.index].last, continues(last, with: applied, zone: zone) {
-      appliedPages[store.index][appliedPages[store.index].count - 1].upper = applied.upper
-      appliedPages[store.index][appliedPages[store.index].count - 1].appliedAt = applied.appliedAt
+    if mergesPages[store.index], let last = appliedPages.last(store.index), continues(last, with: applied, zone: zone) {
+      appliedPages.extendLast(store.index, upper: applied.upper, appliedAt: applied.appliedAt)
       return
     }
-    appliedPages[store.index].append(applied)
+    appliedPages.append(store.index, applied)
   }
 
   /// Whether `next`, the next page of `last`'s import, can be logged as part of it: their ranges
@@ -130,7 +129,7 @@ extension World {
 
   /// A reset wipes a replayed store's copy but what it has not exported: its log starts again.
   mutating func wipeReplayedCopy(_ store: StoreID) {
-    appliedPages[store.index].removeAll(keepingCapacity: true)
+    appliedPages.removeAll(store.index)
     overlays[store.index].removeAll { !$0.local.dirty }
   }
 
@@ -139,10 +138,10 @@ extension World {
   mutating func keepCopy(_ store: StoreID) {
     guard isReplayed(store) else { return }
     let zone = stores[store.index].zone.index
-    let pages = appliedPages[store.index]
+    let pages = appliedPages.pages(store.index)
     let overlay = overlays[store.index]
     replayed[store.index] = false
-    appliedPages[store.index] = []
+    appliedPages.removeAll(store.index)
     overlays[store.index] = []
     ensureLocalCapacity(store)
     var lastPage = [Int32](repeating: -1, count: overlay.isEmpty ? 0 : server.zones[zone].objects.count)
@@ -189,7 +188,7 @@ extension World {
   /// convergence, but every deleted record is asked whether it is a ghost.
   func replayedEnd(_ store: StoreID, zone: Int, deletes: PublicDeletes) -> ReplayedEnd {
     var end = ReplayedEnd()
-    let pages = appliedPages[store.index]
+    let pages = appliedPages.pages(store.index)
     var ranges = pages.map { (lower: $0.lower, upper: $0.upper) }
     ranges.sort { $0.lower < $1.lower }
     var covered: Int32 = 0

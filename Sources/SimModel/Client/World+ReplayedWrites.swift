@@ -19,16 +19,19 @@ extension World {
   func localField(_ store: StoreID, _ object: ObjectID, field: Int) -> LocalField {
     guard isReplayed(store) else { return field < local[store.index].count ? local[store.index][field] : LocalField() }
     return Self.replayedField(
-      overlays[store.index], appliedPages[store.index], server.zones[stores[store.index].zone.index], object,
+      overlays[store.index], appliedPages, store.index, server.zones[stores[store.index].zone.index], object,
       field: field)
   }
 
-  /// A replayed store's field: laid over, or replayed from its last page that carried the record.
+  /// A replayed store's field: laid over, or replayed from its last page that carried the record
+  /// (its pages are unpacked only then).
   static func replayedField(
-    _ overlay: [OverlayField], _ pages: [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID, field: Int
+    _ overlay: [OverlayField], _ log: AppliedPageLog, _ store: Int, _ zone: borrowing ZoneState, _ object: ObjectID,
+    field: Int
   ) -> LocalField {
     let entry = position(in: overlay, of: field).map { overlay[$0] }
     if let entry, entry.local.dirty { return entry.local }
+    let pages = log.pages(store)
     let page = lastAppliedPage(pages, zone, object)
     if let entry, page < Int(entry.since) { return entry.local }
     guard page >= 0 else { return LocalField() }
@@ -41,7 +44,7 @@ extension World {
   mutating func setOverlay(_ store: StoreID, _ field: Int, write: WriteID, value: Int32, dirty: Bool = true) {
     let entry = OverlayField(
       field: Int32(field), local: LocalField(write: write, value: value, dirty: dirty),
-      since: Int32(appliedPages[store.index].count))
+      since: Int32(appliedPages.count(store.index)))
     let position = Self.firstPosition(in: overlays[store.index], atOrAfter: field)
     if position < overlays[store.index].count && overlays[store.index][position].field == Int32(field) {
       overlays[store.index][position] = entry
@@ -57,7 +60,7 @@ extension World {
     let entry = overlays[store.index][position]
     guard entry.local.dirty, entry.local.write == write else { return }
     overlays[store.index][position].local.dirty = false
-    overlays[store.index][position].since = Int32(appliedPages[store.index].count)
+    overlays[store.index][position].since = Int32(appliedPages.count(store.index))
   }
 
   /// Where `field` is in the store's overlay (sorted by field), if there.

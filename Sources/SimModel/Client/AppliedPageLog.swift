@@ -1,0 +1,93 @@
+/// Per replayed store, the pages its imports applied (`AppliedPage`), in order, packed.
+///
+/// A million-install public-database day logs about a dozen pages a reader. As an array per
+/// store they took about 400 bytes a reader (20 bytes a page, the array's header, allocation and
+/// spare capacity), 0.4 GB in all. Here each store's newest page is kept whole, since the next
+/// page of its import may still extend it (`World.logPage`), and the older ones are packed into
+/// shared chunks (`ByteStreams`) as five small numbers: each told as its difference from the page
+/// after it, which is mostly zero or a few hundred tokens.
+final class AppliedPageLog {
+  private let packed = ByteStreams()
+  /// Per store, its newest page (valid when its count is above 0) and how many it has.
+  private var newest: [AppliedPage] = []
+  private var counts: [Int32] = []
+
+  init(stores: Int) {
+    newest = [AppliedPage](
+      repeating: AppliedPage(lower: 0, upper: 0, snapshot: 0, queriedAt: 0, appliedAt: 0), count: stores)
+    counts = [Int32](repeating: 0, count: stores)
+    for _ in 0..<stores { packed.addStream() }
+  }
+
+  /// Bytes the log takes: its chunks and its per-store fields.
+  var bytes: Int {
+    packed.chunkBytesInUse + newest.capacity * MemoryLayout<AppliedPage>.stride + counts.capacity * 4
+      + packed.streamCount * 9
+  }
+
+  /// How many pages `store` has logged.
+  @inline(__always)
+  func count(_ store: Int) -> Int { Int(counts[store]) }
+
+  /// `store`'s newest page, if it has one.
+  func last(_ store: Int) -> AppliedPage? { counts[store] > 0 ? newest[store] : nil }
+
+  /// Logs `page` as `store`'s newest.
+  func append(_ store: Int, _ page: AppliedPage) {
+    if counts[store] > 0 { pack(store, newest[store], before: page) }
+    newest[store] = page
+    counts[store] += 1
+  }
+
+  /// Extends `store`'s newest page to `upper`, its records taking their values at `appliedAt`.
+  func extendLast(_ store: Int, upper: Int32, appliedAt: Int32) {
+    newest[store].upper = upper
+    newest[store].appliedAt = appliedAt
+  }
+
+  /// Forgets `store`'s pages.
+  func removeAll(_ store: Int) {
+    packed.clear(store)
+    counts[store] = 0
+  }
+
+  /// `store`'s pages, oldest first.
+  func pages(_ store: Int) -> [AppliedPage] {
+    let count = Int(counts[store])
+    guard count > 0 else { return [] }
+    var result = [AppliedPage](repeating: newest[store], count: count)
+    // The packed pages' differences, read oldest first into their slots, then resolved from the
+    // newest back.
+    var reader = packed.reader(of: store)
+    for index in 0..<count - 1 {
+      result[index] = AppliedPage(
+        lower: Self.next(&reader), upper: Self.next(&reader), snapshot: Self.next(&reader),
+        queriedAt: Self.next(&reader), appliedAt: Self.next(&reader))
+    }
+    for index in stride(from: count - 2, through: 0, by: -1) {
+      let difference = result[index]
+      let next = result[index + 1]
+      let upper = next.lower &- difference.lower
+      let queriedAt = next.queriedAt &- difference.queriedAt
+      result[index] = AppliedPage(
+        lower: upper &- difference.upper, upper: upper, snapshot: next.snapshot &- difference.snapshot,
+        queriedAt: queriedAt, appliedAt: queriedAt &+ difference.appliedAt)
+    }
+    return result
+  }
+
+  /// Packs `page` as its differences from `next`, the page logged after it (wrapping: any two
+  /// pages' fields differ by an Int32 modulo 2³²), in `AppliedPage`'s field order.
+  private func pack(_ store: Int, _ page: AppliedPage, before next: AppliedPage) {
+    packed.putSigned(store, Int64(next.lower &- page.upper))
+    packed.putSigned(store, Int64(page.upper &- page.lower))
+    packed.putSigned(store, Int64(next.snapshot &- page.snapshot))
+    packed.putSigned(store, Int64(next.queriedAt &- page.queriedAt))
+    packed.putSigned(store, Int64(page.appliedAt &- page.queriedAt))
+  }
+
+  @inline(__always)
+  private static func next(_ reader: inout ByteStreams.Reader) -> Int32 {
+    Int32(truncatingIfNeeded: reader.nextSigned())
+  }
+}
