@@ -44,6 +44,7 @@ extension MetricsRecorder {
   /// same for any number).
   func rowTally(threads: Int = 1, minimumShare: Int = observersPerShare) -> RowTally {
     var tally = RowTally()
+    observerLog.prepareForReading()
     // Per device scratch, sized once: a world of 50,000 private zones sized it per zone (100,000
     // devices each time) and took 256 s where it had taken 6.
     var perDevice = [Int32](repeating: 0, count: (storeDevice.map(\.index).max() ?? -1) + 1)

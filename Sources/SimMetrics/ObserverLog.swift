@@ -2,13 +2,15 @@ import SimKernel
 import SimModel
 
 /// Per store, the pages its imports applied and the tokens its UI showed, in the order they
-/// happened, packed as variable-length deltas into chunks that all stores share.
+/// happened, packed as variable-length deltas into chunks (`ByteStreams`).
 ///
 /// These are what a row's import and visibility stages are read from, and a public-database day
-/// at a million installs has 80 million of each. As tuples in an array per store they took 16
-/// bytes each and, with the arrays' spare capacity, 3.5 GB; packed, a page and the UI refresh
-/// after it take about 12 bytes together (public-300k: 91 MB for 7.8 million of each), and a store
-/// wastes at most one chunk's tail.
+/// at a million installs has 80 million pages and as many UI refreshes. As tuples in an array per
+/// store they took 16 bytes each and, with the arrays' spare capacity, 3.5 GB; packed, a page
+/// and the UI refresh after it take about 9 bytes together, chunks included: 715 MB. Only the
+/// end of the run reads them, so past `defaultSpillAfterBytes` the full blocks of sealed chunks
+/// go to a temporary file (`SpillFile`), 650 MB of it, and come back mapped for the summary: the
+/// million-install day then peaks at 1.61 GiB, not 2.17.
 ///
 /// An entry opens with one unsigned LEB128 number: the token's change from the store's previous
 /// entry, zigzagged, times four, plus its kind (`visible`, `samePage`: a page of the previous
@@ -31,75 +33,66 @@ public final class ObserverLog: @unchecked Sendable {
     case refresh(Refresh)
   }
 
-  // A chunk's payload, then the next chunk's index (0: none; chunk 0 is never used).
-  static let chunkBytes = 64
-  static let payloadBytes = 60
-  static let chunksPerBlock = 64
   static let kindVisible: UInt64 = 0
   static let kindSamePage: UInt64 = 1
   static let kindNewImport: UInt64 = 2
   /// A page of the same import, then a UI refresh to its token at the store's last lag.
   static let kindSamePageShown: UInt64 = 3
+  /// Sealed bytes past which full blocks go to a temporary file (`SpillFile`): a million-install
+  /// day logs 0.7 GB that only the end of the run reads.
+  public static let defaultSpillAfterBytes = 128 << 20
 
-  /// Blocks of 64 chunks (4 KiB): never moved, so growing the log never copies it, and small
-  /// enough that a part of two devices, which logs a few hundred bytes, does not take a megabyte.
-  var blocks: [UnsafeMutablePointer<UInt8>] = []
-  var chunkCount = 1
-  var head: [UInt32] = []
-  var tail: [UInt32] = []
-  var used: [UInt8] = []
+  let streams: ByteStreams
   var lastToken: [Int32] = []
   var lastAt: [Int64] = []
   var lastActivity: [Int32] = []
   /// Per store, how long after the entry before it its last UI refresh came.
   var lastRefreshLag: [Int64] = []
-  /// Per store, where its last entry's first byte is, when that entry is a page of the same
-  /// import as the one before (chunk 0: it is not): a refresh that repeats it flips its kind.
-  var samePageChunk: [UInt32] = []
-  var samePageOffset: [UInt8] = []
+  /// Per store, where its last entry's first byte is in its newest chunk, when that entry is a
+  /// page of the same import as the one before (−1: it is not): a refresh that repeats it flips
+  /// its kind.
+  var samePageOffset: [Int8] = []
 
-  public init() {}
-
-  deinit {
-    for block in blocks { block.deallocate() }
+  /// A log whose sealed chunks past `spillAfterBytes` go to a temporary file, when one can be made
+  /// (they stay in memory otherwise).
+  public init(spillAfterBytes: Int = ObserverLog.defaultSpillAfterBytes) {
+    let spill = spillAfterBytes == .max ? nil : SpillFile()
+    streams = ByteStreams(spill: spill, spillAfterBytes: spillAfterBytes)
   }
 
   /// The number of stores the log has room for.
-  public var storeCount: Int { head.count }
+  public var storeCount: Int { streams.streamCount }
 
   /// Makes room for one more store, with no entries.
   public func addStore() {
-    head.append(0)
-    tail.append(0)
-    used.append(0)
+    streams.addStream()
     lastToken.append(0)
     lastAt.append(0)
     lastActivity.append(-1)
     lastRefreshLag.append(0)
-    samePageChunk.append(0)
-    samePageOffset.append(0)
+    samePageOffset.append(-1)
   }
 
-  /// Bytes the chunks take (what the log holds beyond its per-store fields).
-  public var chunkBytesInUse: Int { chunkCount * Self.chunkBytes }
+  /// Bytes of chunks in use (what the log holds beyond its per-store fields), in memory or spilled.
+  public var chunkBytesInUse: Int { streams.chunkCount * ByteStreams.chunkBytes }
+
+  /// Bytes the log holds in memory beyond its per-store fields.
+  public var bytesInMemory: Int { streams.bytesInMemory }
+
+  /// Blocks of sealed chunks moved to the temporary file.
+  public var spilledBlocks: Int { streams.spilledBlocks }
 
   /// Logs that an import's page brought `store` to `token` at `at`.
   public func addPage(store: StoreID, activity: ActivityID, token: Int32, at: SimTime) {
     let index = store.index
     // The decoder starts from the same −1, so a store's first page is a new import.
     let same = activity.raw == lastActivity[index]
-    // Where the entry's first byte goes: a chunk opened for it holds the whole number (at most
-    // ten bytes), so it is then the tail.
-    let opensChunk = head[index] == 0 || Int(used[index]) == Self.payloadBytes
-    let (chunk, offset) = (tail[index], used[index])
-    put(index, Self.tokenWord(token, after: lastToken[index], kind: same ? Self.kindSamePage : Self.kindNewImport))
-    if same {
-      (samePageChunk[index], samePageOffset[index]) = opensChunk ? (tail[index], 0) : (chunk, offset)
-    } else {
-      samePageChunk[index] = 0
-      put(index, Self.zigzag(Int64(activity.raw) - Int64(lastActivity[index])))
-    }
-    put(index, Self.zigzag(at.nanoseconds &- lastAt[index]))
+    var entry = ByteStreams.Entry()
+    entry.put(Self.tokenWord(token, after: lastToken[index], kind: same ? Self.kindSamePage : Self.kindNewImport))
+    if !same { entry.put(Self.zigzag(Int64(activity.raw) - Int64(lastActivity[index]))) }
+    entry.put(Self.zigzag(at.nanoseconds &- lastAt[index]))
+    let offset = streams.append(index, entry)
+    samePageOffset[index] = same ? Int8(offset) : -1
     lastActivity[index] = activity.raw
     lastToken[index] = token
     lastAt[index] = at.nanoseconds
@@ -109,36 +102,38 @@ public final class ObserverLog: @unchecked Sendable {
   public func addRefresh(store: StoreID, token: Int32, at: SimTime) {
     let index = store.index
     let lag = at.nanoseconds &- lastAt[index]
-    if samePageChunk[index] != 0 && token == lastToken[index] && lag == lastRefreshLag[index] {
-      pointer(samePageChunk[index])[Int(samePageOffset[index])] |= UInt8(Self.kindSamePageShown)
-      samePageChunk[index] = 0
+    if samePageOffset[index] >= 0 && token == lastToken[index] && lag == lastRefreshLag[index] {
+      streams.patch(index, at: Int(samePageOffset[index]), or: UInt8(Self.kindSamePageShown))
+      samePageOffset[index] = -1
       lastAt[index] = at.nanoseconds
       return
     }
-    samePageChunk[index] = 0
-    put(index, Self.tokenWord(token, after: lastToken[index], kind: Self.kindVisible))
-    put(index, Self.zigzag(lag &- lastRefreshLag[index]))
+    samePageOffset[index] = -1
+    var entry = ByteStreams.Entry()
+    entry.put(Self.tokenWord(token, after: lastToken[index], kind: Self.kindVisible))
+    entry.put(Self.zigzag(lag &- lastRefreshLag[index]))
+    streams.append(index, entry)
     lastRefreshLag[index] = lag
     lastToken[index] = token
     lastAt[index] = at.nanoseconds
   }
 
+  /// Maps back what went to the temporary file: call before reading from several threads.
+  public func prepareForReading() { streams.prepareForReading() }
+
   /// Calls `body` with each of `store`'s entries, in the order they were logged.
   @inline(__always)
   public func forEach(store: StoreID, _ body: (Entry) -> Void) {
-    var chunk = head[store.index]
-    guard chunk != 0 else { return }
-    var reader = Reader(pointer: pointer(chunk), offset: 0, log: self)
-    let end = (tail[store.index], Int(used[store.index]))
+    var reader = streams.reader(of: store.index)
     var (token, at, activity, refreshLag) = (Int32(0), Int64(0), Int32(-1), Int64(0))
-    while chunk != end.0 || reader.offset < end.1 {
-      let word = reader.next(&chunk)
+    while reader.hasMore {
+      let word = reader.next()
       token = Int32(truncatingIfNeeded: Int64(token) + Self.unzigzag(word >> 2))
       let kind = word & 3
       if kind == Self.kindNewImport {
-        activity = Int32(truncatingIfNeeded: Int64(activity) + Self.unzigzag(reader.next(&chunk)))
+        activity = Int32(truncatingIfNeeded: Int64(activity) + Self.unzigzag(reader.next()))
       }
-      let delta = Self.unzigzag(reader.next(&chunk))
+      let delta = Self.unzigzag(reader.next())
       if kind == Self.kindVisible {
         refreshLag = refreshLag &+ delta
         at = at &+ refreshLag
@@ -166,91 +161,14 @@ public final class ObserverLog: @unchecked Sendable {
     return result
   }
 
-  /// Reads a chunk chain's numbers one by one.
-  struct Reader {
-    var pointer: UnsafeMutablePointer<UInt8>
-    var offset: Int
-    unowned(unsafe) let log: ObserverLog
-
-    /// The next unsigned LEB128 number; `chunk` follows the reader into the next chunk.
-    @inline(__always)
-    mutating func next(_ chunk: inout UInt32) -> UInt64 {
-      var value: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        if offset == ObserverLog.payloadBytes {
-          chunk = log.nextChunk(of: pointer)
-          pointer = log.pointer(chunk)
-          offset = 0
-        }
-        let byte = pointer[offset]
-        offset += 1
-        value |= UInt64(byte & 0x7f) << shift
-        if byte < 0x80 { return value }
-        shift += 7
-      }
-    }
-  }
-
-  @inline(__always)
-  func pointer(_ chunk: UInt32) -> UnsafeMutablePointer<UInt8> {
-    let chunk = Int(chunk)
-    return blocks[chunk / Self.chunksPerBlock] + (chunk % Self.chunksPerBlock) * Self.chunkBytes
-  }
-
-  @inline(__always)
-  func nextChunk(of pointer: UnsafeMutablePointer<UInt8>) -> UInt32 {
-    UnsafeRawPointer(pointer + Self.payloadBytes).loadUnaligned(as: UInt32.self)
-  }
-
-  /// Appends `value` as unsigned LEB128 to the store's chain.
-  @inline(__always)
-  func put(_ store: Int, _ value: UInt64) {
-    var value = value
-    repeat {
-      var byte = UInt8(value & 0x7f)
-      value >>= 7
-      if value != 0 { byte |= 0x80 }
-      putByte(store, byte)
-    } while value != 0
-  }
-
-  @inline(__always)
-  func putByte(_ store: Int, _ byte: UInt8) {
-    if head[store] == 0 {
-      let chunk = newChunk()
-      head[store] = chunk
-      tail[store] = chunk
-      used[store] = 0
-    } else if Int(used[store]) == Self.payloadBytes {
-      let chunk = newChunk()
-      UnsafeMutableRawPointer(pointer(tail[store]) + Self.payloadBytes).storeBytes(of: chunk, as: UInt32.self)
-      tail[store] = chunk
-      used[store] = 0
-    }
-    pointer(tail[store])[Int(used[store])] = byte
-    used[store] += 1
-  }
-
-  func newChunk() -> UInt32 {
-    if chunkCount >= blocks.count * Self.chunksPerBlock {
-      let block = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunksPerBlock * Self.chunkBytes)
-      blocks.append(block)
-    }
-    let chunk = UInt32(chunkCount)
-    chunkCount += 1
-    UnsafeMutableRawPointer(pointer(chunk) + Self.payloadBytes).storeBytes(of: 0, as: UInt32.self)
-    return chunk
-  }
-
   @inline(__always)
   static func tokenWord(_ token: Int32, after last: Int32, kind: UInt64) -> UInt64 {
     zigzag(Int64(token) - Int64(last)) << 2 | kind
   }
 
   @inline(__always)
-  static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+  static func zigzag(_ value: Int64) -> UInt64 { ByteStreams.zigzag(value) }
 
   @inline(__always)
-  static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+  static func unzigzag(_ value: UInt64) -> Int64 { ByteStreams.unzigzag(value) }
 }

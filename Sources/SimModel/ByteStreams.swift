@@ -1,130 +1,212 @@
-/// Many append-only streams of unsigned LEB128 numbers, packed into 64-byte chunks that all the
-/// streams share: the storage of the logs that a million-install world keeps per store.
+/// Many append-only streams of small entries (unsigned LEB128 numbers), packed into 64-byte chunks
+/// that all the streams share: the storage of the logs that a million-install world keeps per
+/// store (`AppliedPageLog`, and the metrics' page log).
 ///
-/// An array per store costs its header, its allocation and its spare capacity (a store that logs a
-/// hundred bytes took three hundred so); here a stream wastes at most its last chunk's tail and
-/// four bytes a chunk for the link to the next. Chunks come in blocks of 64 (4 KiB) that are never
-/// moved, so growing never copies what is logged, and a small world does not take a megabyte.
+/// An array per store costs its header, its allocation and its spare capacity (a store that logs
+/// a hundred bytes took three hundred so). Here each stream fills one chunk of its own; when an
+/// entry no longer fits, the chunk is sealed: copied to the end of the sealed chunks, which all
+/// streams share in the order they sealed, each pointing back to its stream's chunk before it.
+/// An entry never spans two chunks, so the newest entry is always in its stream's own chunk and
+/// can still be changed (`patch`). Sealed chunks fill 4 KiB blocks in order, so a full block is
+/// never written again: past `spillAfterBytes`, full blocks go to a `BlockSpill` (a temporary
+/// file) and leave memory, and come back mapped when the streams are read.
 public final class ByteStreams: @unchecked Sendable {
-  /// A chunk's payload, then the next chunk's index (0: none; chunk 0 is never used).
   public static let chunkBytes = 64
-  public static let payloadBytes = 60
+  /// A chunk opens with the stream's previous chunk (UInt32, 0: none) and its used bytes (UInt8).
+  static let headerBytes = 5
+  public static let payloadBytes = chunkBytes - headerBytes
   static let chunksPerBlock = 64
+  public static let blockBytes = chunkBytes * chunksPerBlock
+  static let streamsPerPage = 1_024
 
-  @usableFromInline var blocks: [UnsafeMutablePointer<UInt8>] = []
-  @usableFromInline var chunkCount = 1
-  /// Per stream, its first and last chunk (0: the stream is empty), and the bytes used of the last.
-  public private(set) var head: [UInt32] = []
-  public private(set) var tail: [UInt32] = []
-  public private(set) var used: [UInt8] = []
+  /// Sealed chunks by number (chunk 0 is never used), in blocks; nil: spilled and not mapped.
+  var blocks: [UnsafeMutablePointer<UInt8>?] = []
+  var sealedCount = 1
+  /// Each stream's own chunk, in pages of `streamsPerPage`.
+  var pages: [UnsafeMutablePointer<UInt8>] = []
+  public private(set) var streamCount = 0
+  var spill: (any BlockSpill)?
+  let spillAfterBytes: Int
+  /// Blocks 0..<spilledBlocks are spilled; the first mappedBlocks of them are mapped.
+  public private(set) var spilledBlocks = 0
+  var mappedBlocks = 0
 
-  public init() {}
-
-  deinit {
-    for block in blocks { block.deallocate() }
+  /// Streams that keep every chunk in memory, or with `spill`, that move full blocks of sealed
+  /// chunks to it once the sealed chunks pass `spillAfterBytes`.
+  public init(spill: (any BlockSpill)? = nil, spillAfterBytes: Int = .max) {
+    self.spill = spill
+    self.spillAfterBytes = spillAfterBytes
   }
 
-  /// The number of streams.
-  public var streamCount: Int { head.count }
+  deinit {
+    for block in blocks[spilledBlocks...] { block?.deallocate() }
+    for page in pages { page.deallocate() }
+  }
 
-  /// Bytes the chunks take (what the streams hold beyond their per-stream fields).
-  public var chunkBytesInUse: Int { chunkCount * Self.chunkBytes }
+  /// Bytes the streams hold in memory: their own chunks and the sealed chunks not spilled.
+  public var bytesInMemory: Int {
+    streamCount * Self.chunkBytes + (blocks.count - spilledBlocks) * Self.blockBytes
+  }
+
+  /// Chunks in use: the streams' own and the sealed ones (spilled or not).
+  public var chunkCount: Int { streamCount + sealedCount - 1 }
 
   /// Adds an empty stream.
   public func addStream() {
-    head.append(0)
-    tail.append(0)
-    used.append(0)
+    if streamCount == pages.count * Self.streamsPerPage {
+      let page = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.streamsPerPage * Self.chunkBytes)
+      page.initialize(repeating: 0, count: Self.streamsPerPage * Self.chunkBytes)
+      pages.append(page)
+    }
+    streamCount += 1
   }
 
-  /// Empties `stream`. Its chunks are not reused: a reset, the one caller, is rare.
+  /// Empties `stream`. Its sealed chunks are not reused: a reset, the one caller, is rare.
   public func clear(_ stream: Int) {
-    head[stream] = 0
-    tail[stream] = 0
-    used[stream] = 0
+    let chunk = own(stream)
+    UnsafeMutableRawPointer(chunk).storeBytes(of: 0, as: UInt32.self)
+    chunk[4] = 0
   }
 
-  /// Where the next byte of `stream` goes, as (chunk, offset); chunk 0 when the byte opens a chunk
-  /// (the stream is empty, or its last chunk is full).
-  public func nextByteAt(_ stream: Int) -> (chunk: UInt32, offset: UInt8) {
-    head[stream] == 0 || Int(used[stream]) == Self.payloadBytes ? (0, 0) : (tail[stream], used[stream])
-  }
-
-  /// Appends `value` to `stream` as unsigned LEB128.
-  @inline(__always)
-  public func put(_ stream: Int, _ value: UInt64) {
-    var value = value
-    repeat {
-      var byte = UInt8(value & 0x7f)
-      value >>= 7
-      if value != 0 { byte |= 0x80 }
-      putByte(stream, byte)
-    } while value != 0
-  }
-
-  /// Appends `value`, zigzagged (small magnitudes of either sign take few bytes).
-  @inline(__always)
-  public func putSigned(_ stream: Int, _ value: Int64) { put(stream, Self.zigzag(value)) }
-
-  @inline(__always)
-  func putByte(_ stream: Int, _ byte: UInt8) {
-    if head[stream] == 0 {
-      let chunk = newChunk()
-      head[stream] = chunk
-      tail[stream] = chunk
-      used[stream] = 0
-    } else if Int(used[stream]) == Self.payloadBytes {
-      let chunk = newChunk()
-      UnsafeMutableRawPointer(pointer(tail[stream]) + Self.payloadBytes).storeBytes(of: chunk, as: UInt32.self)
-      tail[stream] = chunk
-      used[stream] = 0
+  /// Appends `entry` to `stream`, in one chunk; returns where its first byte is in the stream's
+  /// own chunk (for `patch`).
+  @discardableResult
+  public func append(_ stream: Int, _ entry: Entry) -> Int {
+    var chunk = own(stream)
+    var used = Int(chunk[4])
+    if used + entry.count > Self.payloadBytes {
+      seal(stream)
+      chunk = own(stream)
+      used = 0
     }
-    pointer(tail[stream])[Int(used[stream])] = byte
-    used[stream] += 1
-  }
-
-  /// The first byte of `chunk`.
-  @inline(__always)
-  public func pointer(_ chunk: UInt32) -> UnsafeMutablePointer<UInt8> {
-    let chunk = Int(chunk)
-    return blocks[chunk / Self.chunksPerBlock] + (chunk % Self.chunksPerBlock) * Self.chunkBytes
-  }
-
-  @inline(__always)
-  func nextChunk(of pointer: UnsafeMutablePointer<UInt8>) -> UInt32 {
-    UnsafeRawPointer(pointer + Self.payloadBytes).loadUnaligned(as: UInt32.self)
-  }
-
-  func newChunk() -> UInt32 {
-    if chunkCount >= blocks.count * Self.chunksPerBlock {
-      blocks.append(UnsafeMutablePointer<UInt8>.allocate(capacity: Self.chunksPerBlock * Self.chunkBytes))
+    withUnsafeBytes(of: entry.bytes) { bytes in
+      (chunk + Self.headerBytes + used).update(
+        from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: entry.count)
     }
-    let chunk = UInt32(chunkCount)
-    chunkCount += 1
-    UnsafeMutableRawPointer(pointer(chunk) + Self.payloadBytes).storeBytes(of: 0, as: UInt32.self)
-    return chunk
+    chunk[4] = UInt8(used + entry.count)
+    return used
+  }
+
+  /// ORs `bits` into the byte at `offset` of `stream`'s newest chunk (an offset `append` returned
+  /// for the newest entry).
+  public func patch(_ stream: Int, at offset: Int, or bits: UInt8) {
+    own(stream)[Self.headerBytes + offset] |= bits
+  }
+
+  /// `stream`'s own chunk.
+  @inline(__always)
+  func own(_ stream: Int) -> UnsafeMutablePointer<UInt8> {
+    pages[stream / Self.streamsPerPage] + (stream % Self.streamsPerPage) * Self.chunkBytes
+  }
+
+  /// Copies `stream`'s chunk to the sealed chunks and starts it again, pointing back to the copy.
+  func seal(_ stream: Int) {
+    let number = sealedCount
+    if number / Self.chunksPerBlock == blocks.count {
+      blocks.append(UnsafeMutablePointer<UInt8>.allocate(capacity: Self.blockBytes))
+    }
+    let chunk = own(stream)
+    sealed(number).update(from: chunk, count: Self.chunkBytes)
+    sealedCount += 1
+    UnsafeMutableRawPointer(chunk).storeBytes(of: UInt32(number), as: UInt32.self)
+    chunk[4] = 0
+    if sealedCount % Self.chunksPerBlock == 0 { spillFullBlocks() }
+  }
+
+  @inline(__always)
+  func sealed(_ number: Int) -> UnsafeMutablePointer<UInt8> {
+    blocks[number / Self.chunksPerBlock]! + (number % Self.chunksPerBlock) * Self.chunkBytes
+  }
+
+  /// Moves the full blocks to the spill once the sealed chunks pass `spillAfterBytes`. A block
+  /// the spill cannot take stays in memory, and so do all after it.
+  func spillFullBlocks() {
+    guard let spill, sealedCount * Self.chunkBytes > spillAfterBytes else { return }
+    let full = sealedCount / Self.chunksPerBlock
+    while spilledBlocks < full {
+      guard spill.write(UnsafeRawPointer(blocks[spilledBlocks]!), index: spilledBlocks) else {
+        self.spill = nil
+        return
+      }
+      blocks[spilledBlocks]!.deallocate()
+      blocks[spilledBlocks] = nil
+      spilledBlocks += 1
+    }
+  }
+
+  /// Maps the spilled blocks back, so that the streams can be read: call before reading them
+  /// from several threads (a reader maps them itself otherwise).
+  public func prepareForReading() {
+    guard spilledBlocks > mappedBlocks, let spill else { return }
+    guard let base = spill.map(blocks: spilledBlocks) else {
+      preconditionFailure("the spilled page log could not be read back")
+    }
+    for index in 0..<spilledBlocks {
+      blocks[index] = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self)) + index * Self.blockBytes
+    }
+    mappedBlocks = spilledBlocks
   }
 
   /// A reader of `stream`'s numbers from its first.
   public func reader(of stream: Int) -> Reader {
-    let first = head[stream]
-    return Reader(
-      chunk: first, pointer: first == 0 ? nil : pointer(first), offset: 0, endChunk: tail[stream],
-      endOffset: Int(used[stream]), streams: self)
+    prepareForReading()
+    var chunks: [UnsafePointer<UInt8>] = [UnsafePointer(own(stream))]
+    var previous = Int(UnsafeRawPointer(own(stream)).loadUnaligned(as: UInt32.self))
+    while previous != 0 {
+      let chunk = sealed(previous)
+      chunks.append(UnsafePointer(chunk))
+      previous = Int(UnsafeRawPointer(chunk).loadUnaligned(as: UInt32.self))
+    }
+    return Reader(chunks: chunks.reversed())
   }
 
-  /// Reads a stream's numbers one by one.
+  /// One entry's numbers, built before they are appended (at most 32 bytes).
+  public struct Entry {
+    @usableFromInline var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    public var count = 0
+
+    @inlinable public init() {}
+
+    /// Adds `value` as unsigned LEB128.
+    @inlinable
+    public mutating func put(_ value: UInt64) {
+      var value = value
+      var end = count
+      withUnsafeMutableBytes(of: &bytes) { bytes in
+        repeat {
+          var byte = UInt8(value & 0x7f)
+          value >>= 7
+          if value != 0 { byte |= 0x80 }
+          bytes[end] = byte
+          end += 1
+        } while value != 0
+      }
+      count = end
+    }
+
+    /// Adds `value`, zigzagged (small magnitudes of either sign take few bytes).
+    @inlinable
+    public mutating func putSigned(_ value: Int64) { put(ByteStreams.zigzag(value)) }
+  }
+
+  /// Reads a stream's numbers one by one, chunk after chunk.
   public struct Reader {
-    var chunk: UInt32
-    var pointer: UnsafeMutablePointer<UInt8>?
-    var offset: Int
-    let endChunk: UInt32
-    let endOffset: Int
-    unowned(unsafe) let streams: ByteStreams
+    let chunks: [UnsafePointer<UInt8>]
+    var index = 0
+    var pointer: UnsafePointer<UInt8>
+    var offset = 0
+    var used: Int
+
+    init(chunks: [UnsafePointer<UInt8>]) {
+      self.chunks = chunks
+      pointer = chunks[0] + ByteStreams.headerBytes
+      used = Int(chunks[0][4])
+      skipFinishedChunks()
+    }
 
     /// Whether a number is left.
     @inline(__always)
-    public var hasMore: Bool { chunk != 0 && (chunk != endChunk || offset < endOffset) }
+    public var hasMore: Bool { offset < used }
 
     /// The next number, unsigned.
     @inline(__always)
@@ -132,29 +214,48 @@ public final class ByteStreams: @unchecked Sendable {
       var value: UInt64 = 0
       var shift: UInt64 = 0
       while true {
-        if offset == ByteStreams.payloadBytes {
-          chunk = streams.nextChunk(of: pointer!)
-          pointer = streams.pointer(chunk)
-          offset = 0
-        }
-        let byte = pointer![offset]
+        let byte = pointer[offset]
         offset += 1
         value |= UInt64(byte & 0x7f) << shift
-        if byte < 0x80 { return value }
+        if byte < 0x80 { break }
         shift += 7
       }
+      if offset == used { skipFinishedChunks() }
+      return value
     }
 
     /// The next number, unzigzagged.
     @inline(__always)
     public mutating func nextSigned() -> Int64 { ByteStreams.unzigzag(next()) }
+
+    /// Moves on to the next chunk with bytes left, if the current one has none.
+    mutating func skipFinishedChunks() {
+      while offset == used && index + 1 < chunks.count {
+        index += 1
+        pointer = chunks[index] + ByteStreams.headerBytes
+        offset = 0
+        used = Int(chunks[index][4])
+      }
+    }
   }
 
-  @inline(__always)
+  @inlinable
   public static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
 
-  @inline(__always)
+  @inlinable
   public static func unzigzag(_ value: UInt64) -> Int64 {
     Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
   }
+}
+
+/// Where a `ByteStreams`' full blocks of sealed chunks go to leave memory (the metrics' page log
+/// gives a temporary file).
+public protocol BlockSpill: AnyObject {
+  /// Writes block `index` (`ByteStreams.blockBytes` bytes); false when it could not (it then
+  /// stays in memory).
+  func write(_ block: UnsafeRawPointer, index: Int) -> Bool
+  /// Blocks 0..<count as written, readable in place from the returned address (block i at
+  /// i × `ByteStreams.blockBytes`) until the next call or the spill's end; nil when they cannot
+  /// be read back.
+  func map(blocks count: Int) -> UnsafeRawPointer?
 }

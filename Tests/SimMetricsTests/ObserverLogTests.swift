@@ -10,12 +10,19 @@ import Testing
   /// Entries of `stores` stores, interleaved at random: pages of imports that follow one another
   /// or come back to an earlier activity, tokens that fall back (a reset), times a nanosecond to
   /// days apart.
-  func logged(stores: Int, entries: Int, seed: UInt64) -> (ObserverLog, [[ObserverLog.Entry]]) {
+  func logged(
+    stores: Int, entries: Int, seed: UInt64, into log: ObserverLog = ObserverLog(),
+    keeping kept: [[ObserverLog.Entry]] = []
+  ) -> (ObserverLog, [[ObserverLog.Entry]]) {
     var random = RandomStream(seed: seed)
-    let log = ObserverLog()
-    var expected = [[ObserverLog.Entry]](repeating: [], count: stores)
+    var expected = kept.isEmpty ? [[ObserverLog.Entry]](repeating: [], count: stores) : kept
     var (activity, token, at) = ([Int32](repeating: 0, count: stores), [Int32](repeating: 0, count: stores), Int64(0))
-    for _ in 0..<stores { log.addStore() }
+    for store in 0..<stores {
+      if store >= log.storeCount { log.addStore() }
+      // Carries on from what is kept, after its last time.
+      if case .page(let page)? = expected[store].last { at = max(at, page.at.nanoseconds) }
+      if case .refresh(let refresh)? = expected[store].last { at = max(at, refresh.at.nanoseconds) }
+    }
     for _ in 0..<entries {
       let store = Int(random.next() % UInt64(stores))
       let step = [Int64(1), 999_999_937, 86_400_000_000_000][Int(random.next() % 3)]
@@ -74,6 +81,29 @@ import Testing
     #expect(mismatches == 0)
   }
 
+  /// Past its limit, the log moves full blocks of sealed chunks to a temporary file and reads
+  /// them back mapped: the same entries, also when more is logged after a read.
+  @Test func aSpilledLogReadsBackWhatItLogged() {
+    let (log, first) = logged(stores: 1_000, entries: 60_000, seed: 11, into: ObserverLog(spillAfterBytes: 16_384))
+    // About 600 kB of entries: all but the last block of sealed chunks spilled.
+    #expect(log.spilledBlocks > 100)
+    #expect(log.bytesInMemory <= 1_000 * ByteStreams.chunkBytes + ByteStreams.blockBytes)
+    func mismatches(_ expected: [[ObserverLog.Entry]]) -> Int {
+      var count = 0
+      for store in 0..<expected.count {
+        var read: [ObserverLog.Entry] = []
+        log.forEach(store: StoreID(store)) { read.append($0) }
+        count += read.count == expected[store].count ? zip(read, expected[store]).filter { !same($0, $1) }.count : 1
+      }
+      return count
+    }
+    #expect(mismatches(first) == 0)
+    let spilledBefore = log.spilledBlocks
+    let (_, second) = logged(stores: 1_000, entries: 30_000, seed: 12, into: log, keeping: first)
+    #expect(log.spilledBlocks > spilledBefore)
+    #expect(mismatches(second) == 0)
+  }
+
   @Test func aStoreWithNothingLoggedReadsNothingAndChunksAreShared() {
     let log = ObserverLog()
     for _ in 0..<3 { log.addStore() }
@@ -82,14 +112,15 @@ import Testing
     log.forEach(store: StoreID(0)) { _ in count += 1 }
     #expect(count == 0)
     #expect(log.entries(of: StoreID(2)).pages.map(\.token) == [3])
-    // A page of the same import after a one-second page takes 1 + 5 bytes: one 64-byte chunk
-    // holds ten of them, with the first page's activity.
+    // A page of the same import after a one-second page takes 1 + 5 bytes: ten of them, with
+    // the first page's activity (3 bytes), fit the store's own chunk (57 of its 59 bytes), and
+    // nothing is sealed: the three stores' own chunks are all the log holds.
     for page in 1...9 {
       log.addPage(
         store: StoreID(2), activity: ActivityID(5), token: 3 + Int32(page),
         at: SimTime(nanoseconds: 10 + Int64(page) * 1_000_000_000))
     }
-    #expect(log.chunkBytesInUse == 2 * ObserverLog.chunkBytes)
+    #expect(log.chunkBytesInUse == 3 * ByteStreams.chunkBytes)
     #expect(log.entries(of: StoreID(2)).pages.map(\.activity.raw) == [Int32](repeating: 5, count: 10))
   }
 
@@ -104,8 +135,9 @@ import Testing
       log.addRefresh(store: StoreID(0), token: Int32(poll * 7), at: SimTime(nanoseconds: at + 50_000_000))
     }
     // A page: 1 byte of token, 2 of activity, 6 of time (the first 3); a refresh: 1 and 1 (the
-    // first 1 and 4): 39 × 11 + 6 + 5 = 440 bytes, in 8 chunks of 60 (and the unused chunk 0).
-    #expect(log.chunkBytesInUse == 9 * ObserverLog.chunkBytes)
+    // first 1 and 4): 39 × 11 + 3 + 5 = 437 bytes. An entry never spans two chunks of 59, so a
+    // chunk holds the first two and four polls, then five polls each: 8 chunks.
+    #expect(log.chunkBytesInUse == 8 * ByteStreams.chunkBytes)
     let times = log.entries(of: StoreID(0)).refreshes.map(\.at.nanoseconds)
     #expect(times == (0..<40).map { Int64($0) * 1_800_000_000_000 + 50_000_000 })
   }
@@ -122,9 +154,9 @@ import Testing
     log.addPage(store: StoreID(0), activity: ActivityID(7), token: 8_000, at: SimTime(nanoseconds: 40_000_000_000))
     log.addRefresh(store: StoreID(0), token: 8_000, at: SimTime(nanoseconds: 40_060_000_000))
     // The first page: 1 + 1 + 1 bytes, its refresh 1 + 4; each later page 2 of token and 5 of
-    // time, its refresh none; the last refresh 1 + 4: 3 + 5 + 40 × 7 + 5 = 293 bytes, in 5 chunks
-    // (and the unused chunk 0). Written out, the 39 refreshes were 78 bytes more: 7 chunks.
-    #expect(log.chunkBytesInUse == 6 * ObserverLog.chunkBytes)
+    // time, its refresh none; the last refresh 1 + 4: 3 + 5 + 40 × 7 + 5 = 293 bytes, in 6 chunks
+    // of 59 (7, 8, 8, 8, 8 and 1 pages). Written out, the 39 refreshes were 78 bytes more: 7.
+    #expect(log.chunkBytesInUse == 6 * ByteStreams.chunkBytes)
     let entries = log.entries(of: StoreID(0))
     #expect(entries.pages.map(\.token) == (0...40).map { Int32($0 * 200) })
     #expect(entries.refreshes.map(\.token) == (0...40).map { Int32($0 * 200) })

@@ -21,8 +21,7 @@ final class AppliedPageLog {
 
   /// Bytes the log takes: its chunks and its per-store fields.
   var bytes: Int {
-    packed.chunkBytesInUse + newest.capacity * MemoryLayout<AppliedPage>.stride + counts.capacity * 4
-      + packed.streamCount * 9
+    packed.bytesInMemory + newest.capacity * MemoryLayout<AppliedPage>.stride + counts.capacity * 4
   }
 
   /// How many pages `store` has logged.
@@ -79,11 +78,13 @@ final class AppliedPageLog {
   /// Packs `page` as its differences from `next`, the page logged after it (wrapping: any two
   /// pages' fields differ by an Int32 modulo 2³²), in `AppliedPage`'s field order.
   private func pack(_ store: Int, _ page: AppliedPage, before next: AppliedPage) {
-    packed.putSigned(store, Int64(next.lower &- page.upper))
-    packed.putSigned(store, Int64(page.upper &- page.lower))
-    packed.putSigned(store, Int64(next.snapshot &- page.snapshot))
-    packed.putSigned(store, Int64(next.queriedAt &- page.queriedAt))
-    packed.putSigned(store, Int64(page.appliedAt &- page.queriedAt))
+    var entry = ByteStreams.Entry()
+    entry.putSigned(Int64(next.lower &- page.upper))
+    entry.putSigned(Int64(page.upper &- page.lower))
+    entry.putSigned(Int64(next.snapshot &- page.snapshot))
+    entry.putSigned(Int64(next.queriedAt &- page.queriedAt))
+    entry.putSigned(Int64(page.appliedAt &- page.queriedAt))
+    packed.append(store, entry)
   }
 
   @inline(__always)
