@@ -17,13 +17,14 @@ public final class ByteStreams: @unchecked Sendable {
   public static let payloadBytes = chunkBytes - headerBytes
   static let chunksPerBlock = 64
   public static let blockBytes = chunkBytes * chunksPerBlock
-  static let streamsPerPage = 1_024
 
   /// Sealed chunks by number (chunk 0 is never used), in blocks; nil: spilled and not mapped.
   var blocks: [UnsafeMutablePointer<UInt8>?] = []
   var sealedCount = 1
-  /// Each stream's own chunk, in pages of `streamsPerPage`.
-  var pages: [UnsafeMutablePointer<UInt8>] = []
+  /// Each stream's own chunk, side by side (moved as streams are added: no pointer to one is
+  /// kept across calls).
+  var owned: UnsafeMutablePointer<UInt8>
+  var ownedCapacity = 0
   public private(set) var streamCount = 0
   var spill: (any BlockSpill)?
   let spillAfterBytes: Int
@@ -36,16 +37,17 @@ public final class ByteStreams: @unchecked Sendable {
   public init(spill: (any BlockSpill)? = nil, spillAfterBytes: Int = .max) {
     self.spill = spill
     self.spillAfterBytes = spillAfterBytes
+    owned = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
   }
 
   deinit {
     for block in blocks[spilledBlocks...] { block?.deallocate() }
-    for page in pages { page.deallocate() }
+    owned.deallocate()
   }
 
   /// Bytes the streams hold in memory: their own chunks and the sealed chunks not spilled.
   public var bytesInMemory: Int {
-    streamCount * Self.chunkBytes + (blocks.count - spilledBlocks) * Self.blockBytes
+    ownedCapacity * Self.chunkBytes + (blocks.count - spilledBlocks) * Self.blockBytes
   }
 
   /// Chunks in use: the streams' own and the sealed ones (spilled or not).
@@ -53,10 +55,16 @@ public final class ByteStreams: @unchecked Sendable {
 
   /// Adds an empty stream.
   public func addStream() {
-    if streamCount == pages.count * Self.streamsPerPage {
-      let page = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.streamsPerPage * Self.chunkBytes)
-      page.initialize(repeating: 0, count: Self.streamsPerPage * Self.chunkBytes)
-      pages.append(page)
+    if streamCount == ownedCapacity {
+      // Doubling, as an array grows: a fleet's part of two devices takes two chunks, not a page.
+      let capacity = max(4, ownedCapacity * 2)
+      let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * Self.chunkBytes)
+      grown.moveInitialize(from: owned, count: ownedCapacity * Self.chunkBytes)
+      (grown + ownedCapacity * Self.chunkBytes).initialize(
+        repeating: 0, count: (capacity - ownedCapacity) * Self.chunkBytes)
+      owned.deallocate()
+      owned = grown
+      ownedCapacity = capacity
     }
     streamCount += 1
   }
@@ -96,7 +104,7 @@ public final class ByteStreams: @unchecked Sendable {
   /// `stream`'s own chunk.
   @inline(__always)
   func own(_ stream: Int) -> UnsafeMutablePointer<UInt8> {
-    pages[stream / Self.streamsPerPage] + (stream % Self.streamsPerPage) * Self.chunkBytes
+    owned + stream * Self.chunkBytes
   }
 
   /// Copies `stream`'s chunk to the sealed chunks and starts it again, pointing back to the copy.

@@ -43,10 +43,13 @@ public struct RunEstimate: Sendable, Equatable {
     /// public day, 1.9 KB with what its sessions add by its end). Before, `bytesPerEvent` stood
     /// in for it; a device that starts suspended makes too few events to.
     static let bytesPerDevice = 1_000.0
-    /// Per event of a public-database row's page (`eventsPerPolledRow`): the reader's log entries
-    /// and merged page, not an activity (fitted on `Scripts/fleet/public-*`: with 1.3 KB a device,
-    /// 218 MB, 654 MB and 2.6 GB against 220 MB, 648 MB and 2.43 GB measured).
-    static let bytesPerPolledRowEvent = 5.0
+    /// Per event of a public-database row's page (`eventsPerPolledRow`), not an activity: the
+    /// reader's packed pages (`AppliedPageLog`), and its page log's entries, of which no more
+    /// than `ObserverLog.defaultSpillAfterBytes` stay in memory (the rest go to a temporary
+    /// file). Measured at a million installs: 166 M such events, 715 MB of page log (650 MB of
+    /// it spilled); 10,000 authors with 90,000 readers: 11.4 MB of packed pages for 16.7 M.
+    static let bytesPerPolledRowEventPaged = 0.7
+    static let bytesPerPolledRowEventLogged = 4.3
     /// Each zone's state on the server and its stores' bookkeeping: fitted on
     /// `Scripts/fleet/throttle-100k.json` (50,000 private zones of two devices, 711 MiB measured,
     /// 340 MB estimated without it).
@@ -178,7 +181,9 @@ public struct RunEstimate: Sendable, Equatable {
     memoryBytes =
       Cost.baseBytes + Cost.bytesPerRow * (rows - polledRows) + Cost.bytesPerPartitionedRow
       * min(polledRows, Double(LatencySample.defaultExactLimit)) + perEvent * (events - polledRowEvents)
-      + Cost.bytesPerPolledRowEvent * polledRowEvents + Cost.bytesPerDevice * Double(spec.devices.count)
+      + Cost.bytesPerPolledRowEventPaged * polledRowEvents
+      + min(Cost.bytesPerPolledRowEventLogged * polledRowEvents, Double(ObserverLog.defaultSpillAfterBytes))
+      + Cost.bytesPerDevice * Double(spec.devices.count)
       + Cost.bytesPerZone * Double(layout.zones.count)
       + Cost.bytesPerThrottledRetry
       * retries + Cost

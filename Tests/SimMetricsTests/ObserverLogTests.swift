@@ -87,7 +87,7 @@ import Testing
     let (log, first) = logged(stores: 1_000, entries: 60_000, seed: 11, into: ObserverLog(spillAfterBytes: 16_384))
     // About 600 kB of entries: all but the last block of sealed chunks spilled.
     #expect(log.spilledBlocks > 100)
-    #expect(log.bytesInMemory <= 1_000 * ByteStreams.chunkBytes + ByteStreams.blockBytes)
+    #expect(log.bytesInMemory <= 1_024 * ByteStreams.chunkBytes + ByteStreams.blockBytes)
     func mismatches(_ expected: [[ObserverLog.Entry]]) -> Int {
       var count = 0
       for store in 0..<expected.count {
