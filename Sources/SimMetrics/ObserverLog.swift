@@ -60,6 +60,12 @@ public final class ObserverLog: @unchecked Sendable {
     streams = ByteStreams(spill: spill, spillAfterBytes: spillAfterBytes)
   }
 
+  /// A log that spills into `folder` (tests: one that does not exist).
+  init(spillAfterBytes: Int, folder: String) {
+    let spill = SpillFile(folder: folder)
+    streams = ByteStreams(spill: spill, spillAfterBytes: spillAfterBytes)
+  }
+
   /// The number of stores the log has room for.
   public var storeCount: Int { streams.streamCount }
 

@@ -16,18 +16,33 @@ final class SpillFile: BlockSpill {
   /// The file, made at the first write (a fleet's parts each have a log, and most never spill);
   /// −1 before, −2 when it could not be made.
   private var descriptor: Int32 = -1
+  private let folder: String
   private var mapping: UnsafeMutableRawPointer?
   private var mappedBytes = 0
+  /// Whether `mapping` was read into memory (the file could not be mapped), not mapped.
+  private var mappingIsCopy = false
+
+  /// A spill into `folder`, else `TMPDIR`, else `/tmp`.
+  init(folder: String? = nil) {
+    self.folder =
+      folder ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+  }
 
   deinit {
-    if let mapping { munmap(mapping, mappedBytes) }
+    release()
     if descriptor >= 0 { close(descriptor) }
+  }
+
+  /// Unmaps (or frees) what `map` returned last.
+  private func release() {
+    guard let mapping else { return }
+    if mappingIsCopy { mapping.deallocate() } else { munmap(mapping, mappedBytes) }
+    self.mapping = nil
   }
 
   /// Makes the file, already unlinked; false when it cannot be made.
   private func open() -> Bool {
     guard descriptor == -1 else { return descriptor >= 0 }
-    let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     var template = Array((folder + "/syncsim-pagelog-XXXXXX").utf8CString)
     descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else {
@@ -52,13 +67,29 @@ final class SpillFile: BlockSpill {
   }
 
   func map(blocks count: Int) -> UnsafeRawPointer? {
-    if let mapping { munmap(mapping, mappedBytes) }
-    mapping = nil
+    release()
     mappedBytes = count * ByteStreams.blockBytes
     guard mappedBytes > 0, descriptor >= 0 else { return nil }
     let address = mmap(nil, mappedBytes, PROT_READ, MAP_PRIVATE, descriptor, 0)
-    guard let address, address != MAP_FAILED else { return nil }
-    mapping = address
-    return UnsafeRawPointer(address)
+    if let address, address != MAP_FAILED {
+      mapping = address
+      mappingIsCopy = false
+      return UnsafeRawPointer(address)
+    }
+    // Not mappable (a file system without mmap): read it back into memory instead.
+    let copy = UnsafeMutableRawPointer.allocate(byteCount: mappedBytes, alignment: 16)
+    var done = 0
+    while done < mappedBytes {
+      let read = pread(descriptor, copy + done, mappedBytes - done, off_t(done))
+      if read < 0 && errno == EINTR { continue }
+      guard read > 0 else {
+        copy.deallocate()
+        return nil
+      }
+      done += read
+    }
+    mapping = copy
+    mappingIsCopy = true
+    return UnsafeRawPointer(copy)
   }
 }

@@ -26,8 +26,10 @@ public final class ByteStreams: @unchecked Sendable {
   var owned: UnsafeMutablePointer<UInt8>
   var ownedCapacity = 0
   public private(set) var streamCount = 0
-  var spill: (any BlockSpill)?
+  let spill: (any BlockSpill)?
   let spillAfterBytes: Int
+  /// Set when the spill could not take a block: the blocks from then on stay in memory.
+  var spillFailed = false
   /// Blocks 0..<spilledBlocks are spilled; the first mappedBlocks of them are mapped.
   public private(set) var spilledBlocks = 0
   var mappedBlocks = 0
@@ -129,11 +131,11 @@ public final class ByteStreams: @unchecked Sendable {
   /// Moves the full blocks to the spill once the sealed chunks pass `spillAfterBytes`. A block
   /// the spill cannot take stays in memory, and so do all after it.
   func spillFullBlocks() {
-    guard let spill, sealedCount * Self.chunkBytes > spillAfterBytes else { return }
+    guard let spill, !spillFailed, sealedCount * Self.chunkBytes > spillAfterBytes else { return }
     let full = sealedCount / Self.chunksPerBlock
     while spilledBlocks < full {
       guard spill.write(UnsafeRawPointer(blocks[spilledBlocks]!), index: spilledBlocks) else {
-        self.spill = nil
+        spillFailed = true
         return
       }
       blocks[spilledBlocks]!.deallocate()

@@ -164,3 +164,22 @@ import Testing
     #expect(entries.refreshes.map(\.at.nanoseconds) == shown)
   }
 }
+
+/// Where no temporary file can be made, the log keeps its chunks in memory and reads the same.
+@Suite struct ObserverLogWithoutSpillTests {
+  @Test func aLogThatCannotSpillKeepsItsChunks() {
+    let log = ObserverLog(spillAfterBytes: 4_096, folder: "/nonexistent-syncsim-folder")
+    log.addStore()
+    for page in 0..<2_000 {
+      log.addPage(
+        store: StoreID(0), activity: ActivityID(page / 10), token: Int32(page * 3),
+        at: SimTime(nanoseconds: Int64(page) * 1_000_003))
+    }
+    #expect(log.spilledBlocks == 0)
+    #expect(log.bytesInMemory >= log.chunkBytesInUse - 4 * ByteStreams.chunkBytes)
+    let pages = log.entries(of: StoreID(0)).pages
+    #expect(pages.map(\.token) == (0..<2_000).map { Int32($0 * 3) })
+    let last = pages.last?.at.nanoseconds ?? 0
+    #expect(last == Int64(1_999) * 1_000_003, "\(last)")
+  }
+}
