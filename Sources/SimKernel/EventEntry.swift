@@ -3,9 +3,13 @@
   @usableFromInline var time: Int64
   /// Priority in the top 8 bits, the scheduling sequence in the low 56.
   @usableFromInline var order: UInt64
+  /// The payload sits right after the two 64-bit keys, at an 8-byte offset. After the 4-byte slot
+  /// (offset 20) a model's 9-byte event was moved through the stack in pieces that straddled
+  /// that offset, and every insert waited on a failed store-to-load forward (measured: most of
+  /// the heap's insert time on the peer fleet, docs/performance.md).
+  @usableFromInline var payload: Payload
   /// The cancellation slot, or `EventEntry.noSlot`.
   @usableFromInline var slot: UInt32
-  @usableFromInline var payload: Payload
 
   @usableFromInline static var noSlot: UInt32 { UInt32.max }
 
