@@ -10,7 +10,7 @@ extension RunReport {
     let summary = summaryTable(version: version)
     var files = [
       ResultFile(name: "summary.csv", text: summary.text),
-      ResultFile(name: "resolved.json", text: ScenarioResolver.file(resolved, seeds: [seed], version: version)),
+      ResultFile(name: "resolved.json", text: ScenarioResolver.file(resolved, seeds: [seed], version: version, hash: scenarioHash)),
     ]
     let streamed: [(wanted: Bool, name: String, columns: [String], rows: (inout CSVStream) -> Void)] = [
       (scenario.outputs.contains("latency"), "latency.csv", latencyColumns, latencyRows(into:)),

@@ -151,13 +151,26 @@ public enum ScenarioResolver {
     }
   }
 
-  /// The canonical text of `$defs/duration`, to know a duration's schema once dereferenced.
-  static let durationSchemaText = schema.member("$defs")?.member("duration").map { canonicalText($0) } ?? ""
+  /// `$defs/duration`, to know a duration's schema once dereferenced: its canonical text, and
+  /// two things a schema with that text has (its `oneOf` branches and its description), which
+  /// rule out every other schema without writing its text out.
+  static let durationSchemaText = durationSchema.map { canonicalText($0) } ?? ""
+  static let durationSchema = schema.member("$defs")?.member("duration")
+  static let durationBranchCount = durationSchema?.member("oneOf").flatMap(\.arrayCount) ?? -1
+  static let durationDescription = durationSchema?.member("description").flatMap(\.stringValue)
+
+  /// Whether `schema` is `$defs/duration` (its canonical text is the same).
+  static func isDurationSchema(_ schema: JSONNode) -> Bool {
+    guard schema.member("oneOf").flatMap(\.arrayCount) == durationBranchCount,
+      schema.member("description").flatMap(\.stringValue) == durationDescription
+    else { return false }
+    return canonicalText(schema) == durationSchemaText
+  }
 
   /// The seconds of a value whose schema is a duration (or a distribution's plain-duration
   /// form); nil for anything else.
   static func durationSeconds(_ node: JSONNode, schema: JSONNode) -> Double? {
-    var isDuration = schema.member("oneOf") != nil && canonicalText(schema) == durationSchemaText
+    var isDuration = isDurationSchema(schema)
     if !isDuration, case .array(let branches)? = (schema.member("oneOf") ?? schema.member("anyOf"))?.value {
       isDuration = branches.contains {
         if case .string("#/$defs/duration")? = $0.member("$ref")?.value { return true }
@@ -173,13 +186,13 @@ public enum ScenarioResolver {
   }
 
   /// `resolved.json`: the version of syncsim, the seed (a run's) or seeds (a sweep point's), the
-  /// hash and the resolved scenario.
-  public static func file(_ resolved: JSONNode, seeds: [UInt64], version: String) -> String {
+  /// hash and the resolved scenario. `hash` is `hash(resolved)`, when the caller has it already.
+  public static func file(_ resolved: JSONNode, seeds: [UInt64], version: String, hash: String? = nil) -> String {
     let number = { (seed: UInt64) in JSONNode(value: .number(String(seed), Double(seed)), line: 0, column: 0) }
     return JSONNode.object([
       ("syncsimVersion", .string(version)),
       seeds.count == 1 ? ("seed", number(seeds[0])) : ("seeds", .array(seeds.map(number))),
-      ("scenarioHash", .string(hash(resolved))),
+      ("scenarioHash", .string(hash ?? Self.hash(resolved))),
       ("scenario", resolved),
     ]).serialized() + "\n"
   }
@@ -281,9 +294,7 @@ public enum ScenarioResolver {
       out += "{"
       let kept = members.filter { !top || !ignoredForHash.contains($0.key) }
       // Sorted by the keys' scalars: a fixed order, unlike a dictionary's.
-      let sorted = kept.sorted {
-        Array($0.key.unicodeScalars.map(\.value)).lexicographicallyPrecedes($1.key.unicodeScalars.map(\.value))
-      }
+      let sorted = kept.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
       for (index, member) in sorted.enumerated() {
         if index > 0 { out += "," }
         out += JSONNode.quote(member.key) + ":"
@@ -295,6 +306,18 @@ public enum ScenarioResolver {
 }
 
 extension JSONNode {
+  /// The number of elements of an array; nil for anything else.
+  var arrayCount: Int? {
+    guard case .array(let elements) = value else { return nil }
+    return elements.count
+  }
+
+  /// The text of a string; nil for anything else.
+  var stringValue: String? {
+    guard case .string(let text) = value else { return nil }
+    return text
+  }
+
   /// The value of member `key` of an object; nil for a missing member or a non-object.
   public func member(_ key: String) -> JSONNode? {
     guard case .object(let members) = value else { return nil }
