@@ -152,17 +152,20 @@ public enum ScenarioResolver {
   }
 
   /// `$defs/duration`, to know a duration's schema once dereferenced: its canonical text, and
-  /// two things a schema with that text has (its `oneOf` branches and its description), which
-  /// rule out every other schema without writing its text out.
-  static let durationSchemaText = durationSchema.map { canonicalText($0) } ?? ""
+  /// two things every schema with that text has (as many `oneOf` branches, and a first branch
+  /// with the same text), which rule out the other schemas without writing their text out.
   static let durationSchema = schema.member("$defs")?.member("duration")
-  static let durationBranchCount = durationSchema?.member("oneOf").flatMap(\.arrayCount) ?? -1
-  static let durationDescription = durationSchema?.member("description").flatMap(\.stringValue)
+  static let durationSchemaText = durationSchema.map { canonicalText($0) } ?? ""
+  static let durationBranches: [JSONNode] = {
+    guard case .array(let branches)? = durationSchema?.member("oneOf")?.value else { return [] }
+    return branches
+  }()
+  static let durationFirstBranchText = durationBranches.first.map { canonicalText($0) } ?? ""
 
   /// Whether `schema` is `$defs/duration` (its canonical text is the same).
   static func isDurationSchema(_ schema: JSONNode) -> Bool {
-    guard schema.member("oneOf").flatMap(\.arrayCount) == durationBranchCount,
-      schema.member("description").flatMap(\.stringValue) == durationDescription
+    guard case .array(let branches)? = schema.member("oneOf")?.value, !branches.isEmpty,
+      branches.count == durationBranches.count, canonicalText(branches[0]) == durationFirstBranchText
     else { return false }
     return canonicalText(schema) == durationSchemaText
   }
@@ -306,18 +309,6 @@ public enum ScenarioResolver {
 }
 
 extension JSONNode {
-  /// The number of elements of an array; nil for anything else.
-  var arrayCount: Int? {
-    guard case .array(let elements) = value else { return nil }
-    return elements.count
-  }
-
-  /// The text of a string; nil for anything else.
-  var stringValue: String? {
-    guard case .string(let text) = value else { return nil }
-    return text
-  }
-
   /// The value of member `key` of an object; nil for a missing member or a non-object.
   public func member(_ key: String) -> JSONNode? {
     guard case .object(let members) = value else { return nil }
