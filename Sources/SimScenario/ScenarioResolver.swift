@@ -139,7 +139,7 @@ public enum ScenarioResolver {
         }
         let stripped = withoutDefaults(member.value, schema: propertySchema)
         if let value = defaultValue(propertySchema),
-          canonicalText(withoutDefaults(value, schema: propertySchema)) == canonicalText(stripped)
+          sameCanonicalText(withoutDefaults(value, schema: propertySchema), stripped)
         {
           continue
         }
@@ -151,9 +151,26 @@ public enum ScenarioResolver {
     }
   }
 
+  /// Whether `a` and `b` have the same canonical text, without writing it out for two scalars:
+  /// strings, booleans and null by value, finite numbers by value (the canonical text writes a
+  /// whole number below 9e15 as an integer and any other by its shortest form, so two texts are
+  /// the same exactly when the values are), scalars of two kinds never.
+  static func sameCanonicalText(_ a: JSONNode, _ b: JSONNode) -> Bool {
+    switch (a.value, b.value) {
+    case (.null, .null): return true
+    case (.bool(let x), .bool(let y)): return x == y
+    case (.string(let x), .string(let y)): return x == y
+    case (.number(_, let x), .number(_, let y)) where x.isFinite && y.isFinite: return x == y
+    case (.array, _), (.object, _), (_, .array), (_, .object), (.number, .number):
+      return canonicalText(a) == canonicalText(b)
+    default: return false
+    }
+  }
+
   /// `$defs/duration`, to know a duration's schema once dereferenced: its canonical text, and
   /// two things every schema with that text has (as many `oneOf` branches, and a first branch
-  /// with the same text), which rule out the other schemas without writing their text out.
+  /// with the same `type` and text), which rule out the other schemas without writing their text
+  /// out.
   static let durationSchema = schema.member("$defs")?.member("duration")
   static let durationSchemaText = durationSchema.map { canonicalText($0) } ?? ""
   static let durationBranches: [JSONNode] = {
@@ -161,11 +178,28 @@ public enum ScenarioResolver {
     return branches
   }()
   static let durationFirstBranchText = durationBranches.first.map { canonicalText($0) } ?? ""
+  static let durationFirstBranchType = durationBranches.first.flatMap(typeName)
+
+  /// A schema's `type`, when it is one name.
+  static func typeName(_ schema: JSONNode) -> String? {
+    guard case .string(let name)? = schema.member("type")?.value else { return nil }
+    return name
+  }
 
   /// Whether `schema` is `$defs/duration` (its canonical text is the same).
+  ///
+  /// A duration's schema is mostly `$defs/duration` itself as `dereferenced` returns it, whose
+  /// members share their storage with `durationSchema`'s: the same storage holds the same members.
   static func isDurationSchema(_ schema: JSONNode) -> Bool {
+    if case .object(let members) = schema.value, case .object(let durationMembers)? = durationSchema?.value,
+      !members.isEmpty, members.withUnsafeBufferPointer({ $0.baseAddress })
+        == durationMembers.withUnsafeBufferPointer({ $0.baseAddress })
+    {
+      return true
+    }
     guard case .array(let branches)? = schema.member("oneOf")?.value, !branches.isEmpty,
-      branches.count == durationBranches.count, canonicalText(branches[0]) == durationFirstBranchText
+      branches.count == durationBranches.count, typeName(branches[0]) == durationFirstBranchType,
+      canonicalText(branches[0]) == durationFirstBranchText
     else { return false }
     return canonicalText(schema) == durationSchemaText
   }
