@@ -153,7 +153,16 @@ public final class MetricsRecorder: ObservationSink {
 
   /// Records a run whose scheduler evaluates `policyNames`, in order; the wait causes follow them
   /// (`WaitCause`), as the model numbers them.
-  public init(policyNames: [String], reportedErrors: [CloudError] = CloudError.alwaysReported) {
+  /// `tables`, when given, are an earlier recorder's (`takeTables()`), for their storage.
+  public init(
+    policyNames: [String], reportedErrors: [CloudError] = CloudError.alwaysReported, tables: RecorderTables? = nil
+  ) {
+    if var tables {
+      tables.empty()
+      writes = tables.writes
+      writeIndex = tables.writeIndex
+      activities = tables.activities
+    }
     let policyNames = policyNames + WaitCause.names
     self.policyNames = policyNames
     self.reportedErrors = reportedErrors
