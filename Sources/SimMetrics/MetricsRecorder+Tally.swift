@@ -145,7 +145,7 @@ extension MetricsRecorder {
     // are added in share order, so the tally (its exact latencies' order too) is the same.
     let shares = min(max(1, threads), observers.count / max(1, minimumShare))
     if shares <= 1 {
-      tallyObservers(observers[...], columns, perDevice: perDevice, into: &tally, seenBy: &seenBy)
+      tallyObservers(observers[...], columns, perDevice: perDevice, into: &tally, seenBy: &seenBy, reach: &observerReach)
     } else {
       let results = ResultStore<(RowTally, [Int64])>(count: shares)
       let recorder = UncheckedRecorder(self)
@@ -154,7 +154,9 @@ extension MetricsRecorder {
         let range = observers.count * share / shares..<observers.count * (share + 1) / shares
         var part = RowTally()
         var seen = [Int64](repeating: 0, count: count)
-        recorder.value.tallyObservers(observers[range], columns, perDevice: marked, into: &part, seenBy: &seen)
+        var reach = ObserverReach()
+        recorder.value.tallyObservers(
+          observers[range], columns, perDevice: marked, into: &part, seenBy: &seen, reach: &reach)
         results.set(share, (part, seen))
       }
       for (part, seen) in results.results() {
@@ -179,19 +181,34 @@ extension MetricsRecorder {
   /// counting who saw each write into `seenBy`.
   func tallyObservers(
     _ observers: ArraySlice<StoreID>, _ columns: ZoneColumns, perDevice: [Int32], into tally: inout RowTally,
-    seenBy: inout [Int64]
+    seenBy: inout [Int64], reach: inout ObserverReach
   ) {
     let count = columns.sequence.count
     let (sequence, edited, committed) = (columns.sequence, columns.edited, columns.committed)
     let (writer, objects) = (columns.writer, columns.objects)
     // Per observer: its imports' running maximum token, request, start and end; its UI
-    // refreshes' running maximum token and time. Kept across observers for their capacity.
+    // refreshes' running maximum token and time. Kept across observers, zones and parts for
+    // their capacity (`ObserverReach`).
     var importReach: [Int32] = []
     var importRequested: [Int64] = []
     var importStarted: [Int64] = []
     var importEnded: [Int64] = []
     var visibleReach: [Int32] = []
     var visibleAt: [Int64] = []
+    swap(&importReach, &reach.importReach)
+    swap(&importRequested, &reach.importRequested)
+    swap(&importStarted, &reach.importStarted)
+    swap(&importEnded, &reach.importEnded)
+    swap(&visibleReach, &reach.visibleReach)
+    swap(&visibleAt, &reach.visibleAt)
+    defer {
+      swap(&importReach, &reach.importReach)
+      swap(&importRequested, &reach.importRequested)
+      swap(&importStarted, &reach.importStarted)
+      swap(&importEnded, &reach.importEnded)
+      swap(&visibleReach, &reach.visibleReach)
+      swap(&visibleAt, &reach.visibleAt)
+    }
     let checksHidden = !hidden.isEmpty
     // An observer's latencies and the writes' viewers, written through buffers: an array's
     // append or element update checks its uniqueness each time, 24 G times at a million installs.
@@ -254,7 +271,11 @@ extension MetricsRecorder {
           latencies[latencyCount] = visibleAt[seen] - edited[slot]
           latencyCount += 1
         }
-        for (stage, sum) in [notify, importSchedule, download, ui].enumerated() { tally.stageSums[3 + stage] += sum }
+        // Four sums, not a loop over an array of them: that array was allocated per observer.
+        tally.stageSums[3] += notify
+        tally.stageSums[4] += importSchedule
+        tally.stageSums[5] += download
+        tally.stageSums[6] += ui
         tally.latencies.append(contentsOf: UnsafeBufferPointer(rebasing: latencies[0..<latencyCount]))
       }
     }

@@ -89,6 +89,8 @@ public final class MetricsRecorder: ObservationSink {
   var writes: [WriteRecord] = []
   var writeIndex: [Int32] = []  // WriteID.raw → index into `writes`, or −1
   public internal(set) var activities: [ActivityRecord] = []
+  /// The tally's arrays for an observer's imports and refreshes, kept for their capacity.
+  var observerReach = ObserverReach()
   /// Per activity that a policy refused, the intervals it did (looked up by activity, never walked).
   var blockedIntervals: [Int32: [BlockedInterval]] = [:]
   /// Each store's newest export (slot 2·store) and import (2·store + 1), for `previousOfKind`.
@@ -162,6 +164,7 @@ public final class MetricsRecorder: ObservationSink {
       writes = tables.writes
       writeIndex = tables.writeIndex
       activities = tables.activities
+      observerReach = tables.reach
     }
     let policyNames = policyNames + WaitCause.names
     self.policyNames = policyNames

@@ -10,6 +10,8 @@ public struct RecorderTables: Sendable {
   var writes: [MetricsRecorder.WriteRecord] = []
   var writeIndex: [Int32] = []
   var activities: [MetricsRecorder.ActivityRecord] = []
+  /// The tally's arrays for an observer's imports and refreshes (emptied before each observer).
+  var reach = ObserverReach()
 
   public init() {}
 
@@ -32,6 +34,7 @@ extension MetricsRecorder {
     swap(&tables.writes, &writes)
     swap(&tables.writeIndex, &writeIndex)
     swap(&tables.activities, &activities)
+    swap(&tables.reach, &observerReach)
     tables.empty()
     return tables
   }

@@ -202,11 +202,11 @@ public final class ByteStreams: @unchecked Sendable {
 
   /// Reads a stream's numbers one by one, chunk after chunk.
   public struct Reader {
-    let chunks: [UnsafePointer<UInt8>]
-    var index = 0
-    var pointer: UnsafePointer<UInt8>
-    var offset = 0
-    var used: Int
+    @usableFromInline let chunks: [UnsafePointer<UInt8>]
+    @usableFromInline var index = 0
+    @usableFromInline var pointer: UnsafePointer<UInt8>
+    @usableFromInline var offset = 0
+    @usableFromInline var used: Int
 
     init(chunks: [UnsafePointer<UInt8>]) {
       self.chunks = chunks
@@ -216,11 +216,11 @@ public final class ByteStreams: @unchecked Sendable {
     }
 
     /// Whether a number is left.
-    @inline(__always)
+    @inlinable
     public var hasMore: Bool { offset < used }
 
     /// The next number, unsigned.
-    @inline(__always)
+    @inlinable
     public mutating func next() -> UInt64 {
       var value: UInt64 = 0
       var shift: UInt64 = 0
@@ -236,10 +236,11 @@ public final class ByteStreams: @unchecked Sendable {
     }
 
     /// The next number, unzigzagged.
-    @inline(__always)
+    @inlinable
     public mutating func nextSigned() -> Int64 { ByteStreams.unzigzag(next()) }
 
     /// Moves on to the next chunk with bytes left, if the current one has none.
+    @usableFromInline
     mutating func skipFinishedChunks() {
       while offset == used && index + 1 < chunks.count {
         index += 1
