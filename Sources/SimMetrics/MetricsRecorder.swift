@@ -176,30 +176,35 @@ public final class MetricsRecorder: ObservationSink {
 
   /// Records one observation and folds it into the digest.
   ///
-  /// The commonest observations (an activity's steps, a write's, an import's pages and
-  /// refreshes, requests, pushes) each go to a function of their own, which reads only their
-  /// fields. A switch that binds the fields of many cases first read the whole observation, its
-  /// 41 bytes piece by piece, and `observe` did so twice, once for the digest and the writes and
-  /// once for the activities (docs/performance.md, issue 37's ninth part).
+  /// The model hands the commonest observations (an activity's steps, a write's, an import's
+  /// pages and refreshes, requests, pushes) to the functions below directly, with their fields
+  /// (`ObservationSink`); an observation given here as a value goes to the same function.
   public func observe(_ observation: Observation) {
     switch observation {
-    case .activityRequested: observeRequested(observation)
-    case .activityApproved: observeApproved(observation)
-    case .activityStarted: observeStarted(observation)
-    case .activityFinished: observeFinished(observation)
-    case .imported: observeImported(observation)
-    case .visible: observeVisible(observation)
-    case .request: observeRequest(observation)
-    case .push: observePush(observation)
-    case .edited: observeEdited(observation)
-    case .saved: observeSaved(observation)
-    case .committed: observeCommitted(observation)
+    case .activityRequested(let activity, let kind, let store, let trigger, let at):
+      observeActivityRequested(activity: activity, kind: kind, store: store, trigger: trigger, at: at)
+    case .activityApproved(let activity, let at): observeActivityApproved(activity: activity, at: at)
+    case .activityStarted(let activity, let at): observeActivityStarted(activity: activity, at: at)
+    case .activityFinished(let activity, let at, let records, let succeeded):
+      observeActivityFinished(activity: activity, at: at, records: records, succeeded: succeeded)
+    case .imported(let store, let activity, let token, let records, let at):
+      observeImported(store: store, activity: activity, token: token, records: records, at: at)
+    case .visible(let store, let token, let at): observeVisible(store: store, token: token, at: at)
+    case .request(let store, let upload, let records, let bytes, let at):
+      observeRequest(store: store, upload: upload, records: records, bytes: bytes, at: at)
+    case .push(let device, let event, let at): observePush(device: device, event: event, at: at)
+    case .edited(let write, let store, let object, let field, let kind, let at):
+      observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: at)
+    case .saved(let write, let at): observeSaved(write: write, at: at)
+    case .committed(let write, let activity, let sequence, let at):
+      observeCommitted(write: write, activity: activity, sequence: sequence, at: at)
     default: observeOther(observation)
     }
   }
 
-  @inline(never) func observeRequested(_ observation: Observation) {
-    guard case .activityRequested(let activity, let kind, let store, let trigger, let at) = observation else { return }
+  public func observeActivityRequested(
+    activity: ActivityID, kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, at: SimTime
+  ) {
     digest.activityRequested(activity, kind: kind, store: store, trigger: trigger, at: at)
     precondition(activity.index == activities.count, "activities are announced in id order")
     var record = ActivityRecord(requestedAt: at, kind: kind, trigger: trigger, store: store)
@@ -212,20 +217,17 @@ public final class MetricsRecorder: ObservationSink {
     activities.append(record)
   }
 
-  @inline(never) func observeApproved(_ observation: Observation) {
-    guard case .activityApproved(let activity, let at) = observation else { return }
+  public func observeActivityApproved(activity: ActivityID, at: SimTime) {
     digest.activityApproved(activity, at: at)
     activities[activity.index].approvedAt = at
   }
 
-  @inline(never) func observeStarted(_ observation: Observation) {
-    guard case .activityStarted(let activity, let at) = observation else { return }
+  public func observeActivityStarted(activity: ActivityID, at: SimTime) {
     digest.activityStarted(activity, at: at)
     activities[activity.index].startedAt = at
   }
 
-  @inline(never) func observeFinished(_ observation: Observation) {
-    guard case .activityFinished(let activity, let at, let records, let succeeded) = observation else { return }
+  public func observeActivityFinished(activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool) {
     digest.activityFinished(activity, at: at, records: records, succeeded: succeeded)
     activities[activity.index].finishedAt = at
     activities[activity.index].succeeded = succeeded
@@ -233,27 +235,23 @@ public final class MetricsRecorder: ObservationSink {
     counters.countActivity(activities[activity.index].kind, succeeded: succeeded)
   }
 
-  @inline(never) func observeImported(_ observation: Observation) {
-    guard case .imported(let store, let activity, let token, let records, let at) = observation else { return }
+  public func observeImported(store: StoreID, activity: ActivityID, token: Int32, records: Int32, at: SimTime) {
     digest.imported(store, activity: activity, token: token, records: records, at: at)
     observerLog.addPage(store: store, activity: activity, token: token, at: at)
     if records > 0 { lastStoreChangeAt = max(lastStoreChangeAt, at) }
   }
 
-  @inline(never) func observeVisible(_ observation: Observation) {
-    guard case .visible(let store, let token, let at) = observation else { return }
+  public func observeVisible(store: StoreID, token: Int32, at: SimTime) {
     digest.visible(store, token: token, at: at)
     observerLog.addRefresh(store: store, token: token, at: at)
   }
 
-  @inline(never) func observeRequest(_ observation: Observation) {
-    guard case .request(let store, let upload, let records, let bytes, let at) = observation else { return }
+  public func observeRequest(store: StoreID, upload: Bool, records: Int32, bytes: Int64, at: SimTime) {
     digest.request(store, upload: upload, records: records, bytes: bytes, at: at)
     counters.countRequest(upload: upload, records: Int(records), bytes: bytes)
   }
 
-  @inline(never) func observePush(_ observation: Observation) {
-    guard case .push(let device, let event, let at) = observation else { return }
+  public func observePush(device: DeviceID, event: PushEvent, at: SimTime) {
     digest.push(device, event: event, at: at)
     counters.pushes[Int(event.position)] += 1
     ensureDevice(device)
@@ -261,8 +259,9 @@ public final class MetricsRecorder: ObservationSink {
     if keepsPushLog { pushLog[device.index].append((event, at)) }
   }
 
-  @inline(never) func observeEdited(_ observation: Observation) {
-    guard case .edited(let write, let store, let object, let field, let kind, let at) = observation else { return }
+  public func observeEdited(
+    write: WriteID, store: StoreID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime
+  ) {
     digest.edited(write, store: store, object: object, field: field, kind: kind, at: at)
     while writeIndex.count <= write.index { writeIndex.append(-1) }
     writeIndex[write.index] = Int32(writes.count)
@@ -270,14 +269,12 @@ public final class MetricsRecorder: ObservationSink {
     lastEditAt = at
   }
 
-  @inline(never) func observeSaved(_ observation: Observation) {
-    guard case .saved(let write, let at) = observation else { return }
+  public func observeSaved(write: WriteID, at: SimTime) {
     digest.saved(write, at: at)
     update(write) { $0.savedAt = at }
   }
 
-  @inline(never) func observeCommitted(_ observation: Observation) {
-    guard case .committed(let write, let activity, let sequence, let at) = observation else { return }
+  public func observeCommitted(write: WriteID, activity: ActivityID, sequence: Int32, at: SimTime) {
     digest.committed(write, activity: activity, sequence: sequence, at: at)
     update(write) {
       $0.committedAt = at

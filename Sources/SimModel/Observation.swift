@@ -79,8 +79,86 @@ public enum PushEvent: String, Sendable, CaseIterable {
 }
 
 /// Receives the model's observations.
+///
+/// The commonest observations (a write's steps, an activity's, an import's pages and
+/// refreshes, requests and pushes) reach the sink through a requirement each, with the case's
+/// fields as arguments; by default each calls `observe(_:)` with the case, so a sink may
+/// implement `observe(_:)` alone. The model never builds those observations as values: a fleet
+/// emits millions, and a recorder that took each apart again in a switch spent a tenth of its
+/// time there (docs/performance.md).
 public protocol ObservationSink: AnyObject {
   func observe(_ observation: Observation)
+  /// `.edited`
+  func observeEdited(write: WriteID, store: StoreID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime)
+  /// `.saved`
+  func observeSaved(write: WriteID, at: SimTime)
+  /// `.committed`
+  func observeCommitted(write: WriteID, activity: ActivityID, sequence: Int32, at: SimTime)
+  /// `.activityRequested`
+  func observeActivityRequested(
+    activity: ActivityID, kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, at: SimTime)
+  /// `.activityApproved`
+  func observeActivityApproved(activity: ActivityID, at: SimTime)
+  /// `.activityStarted`
+  func observeActivityStarted(activity: ActivityID, at: SimTime)
+  /// `.activityFinished`
+  func observeActivityFinished(activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool)
+  /// `.imported`
+  func observeImported(store: StoreID, activity: ActivityID, token: Int32, records: Int32, at: SimTime)
+  /// `.visible`
+  func observeVisible(store: StoreID, token: Int32, at: SimTime)
+  /// `.request`
+  func observeRequest(store: StoreID, upload: Bool, records: Int32, bytes: Int64, at: SimTime)
+  /// `.push`
+  func observePush(device: DeviceID, event: PushEvent, at: SimTime)
+}
+
+extension ObservationSink {
+  public func observeEdited(
+    write: WriteID, store: StoreID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime
+  ) {
+    observe(.edited(write: write, store: store, object: object, field: field, kind: kind, at: at))
+  }
+
+  public func observeSaved(write: WriteID, at: SimTime) { observe(.saved(write: write, at: at)) }
+
+  public func observeCommitted(write: WriteID, activity: ActivityID, sequence: Int32, at: SimTime) {
+    observe(.committed(write: write, activity: activity, sequence: sequence, at: at))
+  }
+
+  public func observeActivityRequested(
+    activity: ActivityID, kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, at: SimTime
+  ) {
+    observe(.activityRequested(activity: activity, kind: kind, store: store, trigger: trigger, at: at))
+  }
+
+  public func observeActivityApproved(activity: ActivityID, at: SimTime) {
+    observe(.activityApproved(activity: activity, at: at))
+  }
+
+  public func observeActivityStarted(activity: ActivityID, at: SimTime) {
+    observe(.activityStarted(activity: activity, at: at))
+  }
+
+  public func observeActivityFinished(activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool) {
+    observe(.activityFinished(activity: activity, at: at, records: records, succeeded: succeeded))
+  }
+
+  public func observeImported(store: StoreID, activity: ActivityID, token: Int32, records: Int32, at: SimTime) {
+    observe(.imported(store: store, activity: activity, token: token, records: records, at: at))
+  }
+
+  public func observeVisible(store: StoreID, token: Int32, at: SimTime) {
+    observe(.visible(store: store, token: token, at: at))
+  }
+
+  public func observeRequest(store: StoreID, upload: Bool, records: Int32, bytes: Int64, at: SimTime) {
+    observe(.request(store: store, upload: upload, records: records, bytes: bytes, at: at))
+  }
+
+  public func observePush(device: DeviceID, event: PushEvent, at: SimTime) {
+    observe(.push(device: device, event: event, at: at))
+  }
 }
 
 /// A sink that keeps every observation, for tests.

@@ -174,10 +174,9 @@ extension World {
       // The request carried every record of the batch: it is reported whole, once.
       exportTook(.someRecordsFailed)
       let batch = Int(scheduler.activities[activity.index].nextBatch)
-      sink.observe(
-        .request(
-          store: store, upload: true, records: plans[activity.index].batchRecords[batch],
-          bytes: plans[activity.index].batchBytes[batch], at: sim.now))
+      sink.observeRequest(
+        store: store, upload: true, records: plans[activity.index].batchRecords[batch],
+        bytes: plans[activity.index].batchBytes[batch], at: sim.now)
       if separateFailedRecords(activity, batch) { commitCurrentBatch(activity, reportingRequest: false, sim: &sim) }
       sendNextBatch(activity, notBefore: retryAt, sim: &sim)
     case .accepted:

@@ -164,7 +164,7 @@ extension World {
     } else {
       applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
     }
-    sink.observe(.request(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now))
+    sink.observeRequest(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now)
     scheduler.activities[activity.index].pagesLeft -= 1
     if scheduler.activities[activity.index].pagesLeft > 0 {
       importTook(.nextPage)
@@ -181,9 +181,8 @@ extension World {
     finishImportToken(store, upTo: state.snapshotToken, changedAt: state.snapshotAt)
     // A reset during the import cleared `fromEmptyToken`: its token belongs to the old history.
     if state.fromEmptyToken { stores[store.index].holdsToken = true }
-    sink.observe(
-      .imported(
-        store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now))
+    sink.observeImported(
+      store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now)
     finishActivity(activity, succeeded: true, sim: &sim)
     importFinishedUI(store, sim: &sim)
     // Only an import from the empty token ends a reset: one begun before it brought too little.

@@ -72,7 +72,7 @@ extension World {
       let write = newWrite(store, basedOn: localField(store, object, field: base + Int(field)).write, value: value)
       setLocal(store, base + Int(field), write: write, value: value)
       history[store.index].append(Change(object: object, field: field, write: write))
-      sink.observe(.edited(write: write, store: store, object: object, field: field, kind: kind, at: sim.now))
+      sink.observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: sim.now)
     }
     applySavePolicy(store, sim: &sim)
   }
@@ -102,7 +102,7 @@ extension World {
       }
     }
     history[store.index].append(Change(object: object, field: -1, write: write))
-    sink.observe(.edited(write: write, store: store, object: object, field: -1, kind: kind, at: now))
+    sink.observeEdited(write: write, store: store, object: object, field: -1, kind: kind, at: now)
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = allocateObject(zone: zone, entity: -1)
@@ -231,7 +231,7 @@ extension World {
       return
     }
     for index in saved..<history[store.index].count where history[store.index][index].write != .none {
-      sink.observe(.saved(write: history[store.index][index].write, at: sim.now))
+      sink.observeSaved(write: history[store.index][index].write, at: sim.now)
     }
     stores[store.index].savedCount = Int32(history[store.index].count)
     if stores[store.index].client == .syncEngine { enginePendingAdded(store, sim: &sim) }

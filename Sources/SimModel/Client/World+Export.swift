@@ -134,9 +134,8 @@ extension World {
     let records = plans[activity.index].batchRecords[batch]
     commit(store, activity: activity, entries: batchRange(activity, batch), at: sim.now)
     if reportingRequest {
-      sink.observe(
-        .request(
-          store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now))
+      sink.observeRequest(
+        store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now)
     }
     scheduler.activities[activity.index].records += records
     scheduler.activities[activity.index].merged = false
@@ -352,7 +351,7 @@ extension World {
       if change.write != .none {
         // A public-database delete leaves no tombstone: no token will ever cover it.
         let committedAt = publicDelete ? Int32.max : sequence
-        sink.observe(.committed(write: change.write, activity: logID(activity), sequence: committedAt, at: now))
+        sink.observeCommitted(write: change.write, activity: logID(activity), sequence: committedAt, at: now)
       }
     }
     server.zones[zone].compactChangeLogIfLong()

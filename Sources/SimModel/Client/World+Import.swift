@@ -138,7 +138,7 @@ extension World {
     let store = state.store
     guard token > stores[store.index].appliedToken else { return }
     stores[store.index].appliedToken = token
-    sink.observe(.imported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now))
+    sink.observeImported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now)
     let app = deviceTraits[traitsIndex(of: owner(of: store))].app
     if app.uiRefresh == .fetchedResults {
       sim.schedule(.uiRefresh(store), after: app.uiMergeDelay)
@@ -244,7 +244,7 @@ extension World {
     guard !app.visibilityRequiresForeground || devices[owner(of: store).index].app == .foreground else { return }
     if stores[store.index].uiToken > stores[store.index].visibleToken {
       stores[store.index].visibleToken = stores[store.index].uiToken
-      sink.observe(.visible(store: store, token: stores[store.index].uiToken, at: now))
+      sink.observeVisible(store: store, token: stores[store.index].uiToken, at: now)
     }
   }
 }

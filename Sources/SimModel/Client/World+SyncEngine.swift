@@ -118,18 +118,17 @@ extension World {
     let field = base + 1 + Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(fields - 1)))
     let value = Int32(truncatingIfNeeded: devices[owner(of: store).index].streams.edit.next() & 0x7FFF_FFFF)
     let write = newWrite(store, basedOn: server.zones[zone].server[field].write, value: value)
-    sink.observe(
-      .edited(write: write, store: store, object: object, field: Int32(field - base), kind: .update, at: sim.now))
-    sink.observe(.saved(write: write, at: sim.now))
+    sink.observeEdited(
+      write: write, store: store, object: object, field: Int32(field - base), kind: .update, at: sim.now)
+    sink.observeSaved(write: write, at: sim.now)
     // The app's own modify operation: an export of its own, outside dasd and the engine.
     let activity = ownActivity(.export, store: store, at: sim.now)
     let sequence = server.zones[zone].recordChange(of: object, by: store, at: sim.now)
     setServerField(zone: zone, field, write: write, value: value)
-    sink.observe(.committed(write: write, activity: activity, sequence: sequence, at: sim.now))
-    sink.observe(
-      .request(
-        store: store, upload: true, records: 1, bytes: recordCost(zone: zone, object: object).record, at: sim.now))
-    sink.observe(.activityFinished(activity: activity, at: sim.now, records: 1, succeeded: true))
+    sink.observeCommitted(write: write, activity: activity, sequence: sequence, at: sim.now)
+    sink.observeRequest(
+      store: store, upload: true, records: 1, bytes: recordCost(zone: zone, object: object).record, at: sim.now)
+    sink.observeActivityFinished(activity: activity, at: sim.now, records: 1, succeeded: true)
     server.zones[zone].compactChangeLogIfLong()
     fanOutPush(from: store, sim: &sim)
     ensureLocalCapacity(store)
@@ -141,8 +140,8 @@ extension World {
   mutating func ownActivity(_ kind: ActivityKind, store: StoreID, at now: SimTime) -> ActivityID {
     let activity = ActivityID(Int(scheduler.nextActivityLogID))
     scheduler.nextActivityLogID += 1
-    sink.observe(.activityRequested(activity: activity, kind: kind, store: store, trigger: .manual, at: now))
-    sink.observe(.activityStarted(activity: activity, at: now))
+    sink.observeActivityRequested(activity: activity, kind: kind, store: store, trigger: .manual, at: now)
+    sink.observeActivityStarted(activity: activity, at: now)
     return activity
   }
 
@@ -160,9 +159,9 @@ extension World {
     }
     guard records > 0 else { return }
     let activity = ownActivity(.import, store: store, at: now)
-    sink.observe(
-      .imported(store: store, activity: activity, token: stores[store.index].appliedToken, records: records, at: now))
-    sink.observe(.activityFinished(activity: activity, at: now, records: records, succeeded: true))
+    sink.observeImported(
+      store: store, activity: activity, token: stores[store.index].appliedToken, records: records, at: now)
+    sink.observeActivityFinished(activity: activity, at: now, records: records, succeeded: true)
     updateVisibility(store, at: now)
   }
 }

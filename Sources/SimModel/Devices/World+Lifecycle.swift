@@ -24,7 +24,7 @@ extension World {
       // CKSyncEngine app, which does not, gets it now that it is in front.
       devices[device.index].mailbox.deferredZone = .none
       if spec.devices[device.index].client == .syncEngine {
-        sink.observe(.push(device: device, event: .delivered, at: sim.now))
+        sink.observePush(device: device, event: .delivered, at: sim.now)
         clientPushReceived(device, zone: deferred, sim: &sim)
       }
     }
@@ -100,7 +100,7 @@ extension World {
       devices[device.index].forceQuit = true
       if devices[device.index].mailbox.heldZone.exists {
         devices[device.index].mailbox.heldZone = .none
-        sink.observe(.push(device: device, event: .discarded, at: sim.now))
+        sink.observePush(device: device, event: .discarded, at: sim.now)
       }
     }
     signal(device, sim: &sim)

@@ -22,12 +22,12 @@ extension World {
       &devices[device.index].mailbox, now: sim.now, random: &devices[device.index].streams.push)
     switch sending {
     case .coalesced:
-      sink.observe(.push(device: device, event: .coalesced, at: sim.now))
+      sink.observePush(device: device, event: .coalesced, at: sim.now)
     case .dropped:
-      sink.observe(.push(device: device, event: .sent, at: sim.now))
-      sink.observe(.push(device: device, event: .dropped, at: sim.now))
+      sink.observePush(device: device, event: .sent, at: sim.now)
+      sink.observePush(device: device, event: .dropped, at: sim.now)
     case .arrives(let latency):
-      sink.observe(.push(device: device, event: .sent, at: sim.now))
+      sink.observePush(device: device, event: .sent, at: sim.now)
       sim.schedule(.pushArrives(device, zone), after: latency)
     }
   }
@@ -36,9 +36,9 @@ extension World {
     guard devices[device.index].online else {
       // APNs stores one notification per app for an offline device: the newest.
       if push.store(zone, in: &devices[device.index].mailbox, at: sim.now) {
-        sink.observe(.push(device: device, event: .discarded, at: sim.now))
+        sink.observePush(device: device, event: .discarded, at: sim.now)
       }
-      sink.observe(.push(device: device, event: .stored, at: sim.now))
+      sink.observePush(device: device, event: .stored, at: sim.now)
       return
     }
     deliverPush(device, zone: zone, sim: &sim)
@@ -47,38 +47,38 @@ extension World {
   /// The device received a push: wake the app within its budget, or hold it.
   mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
     guard deviceTraits[traitsIndex(of: device)].app.backgroundPush else {
-      sink.observe(.push(device: device, event: .dropped, at: sim.now))
+      sink.observePush(device: device, event: .dropped, at: sim.now)
       return
     }
     if devices[device.index].app == .foreground {
-      sink.observe(.push(device: device, event: .delivered, at: sim.now))
+      sink.observePush(device: device, event: .delivered, at: sim.now)
       clientPushReceived(device, zone: zone, sim: &sim)
       return
     }
     if devices[device.index].forceQuit
       || sim.now - devices[device.index].lastOpenedAt > spec.push.deliveryRequiresLaunchWithin
     {
-      sink.observe(.push(device: device, event: .discarded, at: sim.now))
+      sink.observePush(device: device, event: .discarded, at: sim.now)
       return
     }
     if isPowerRestricted(device) {
       // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
       if PushService.keepNewest(zone, in: &devices[device.index].mailbox.deferredZone) {
-        sink.observe(.push(device: device, event: .discarded, at: sim.now))
+        sink.observePush(device: device, event: .discarded, at: sim.now)
       }
-      sink.observe(.push(device: device, event: .deferred, at: sim.now))
+      sink.observePush(device: device, event: .deferred, at: sim.now)
       return
     }
     let conditions = spec.devices[device.index].conditions
     guard push.withinBudget(device.index, &devices[device.index].mailbox, conditions: conditions, at: sim.now) else {
       if PushService.keepNewest(zone, in: &devices[device.index].mailbox.heldZone) {
-        sink.observe(.push(device: device, event: .discarded, at: sim.now))
+        sink.observePush(device: device, event: .discarded, at: sim.now)
       }
-      sink.observe(.push(device: device, event: .held, at: sim.now))
+      sink.observePush(device: device, event: .held, at: sim.now)
       return
     }
     push.recordWake(device.index, at: sim.now)
-    sink.observe(.push(device: device, event: .delivered, at: sim.now))
+    sink.observePush(device: device, event: .delivered, at: sim.now)
     if devices[device.index].app != .foreground {
       // Launched (or resumed) in the background for the push, for its runtime. [A]
       let launched = devices[device.index].app == .notRunning
@@ -101,7 +101,7 @@ extension World {
     let zone = devices[device.index].mailbox.heldZone
     guard zone.exists else { return }
     devices[device.index].mailbox.heldZone = .none
-    sink.observe(.push(device: device, event: .delivered, at: sim.now))
+    sink.observePush(device: device, event: .delivered, at: sim.now)
     clientPushReceived(device, zone: zone, sim: &sim)
   }
 
@@ -109,7 +109,7 @@ extension World {
   mutating func releaseStoredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     guard let stored = push.takeStored(from: &devices[device.index].mailbox, at: sim.now) else { return }
     if stored.expired {
-      sink.observe(.push(device: device, event: .discarded, at: sim.now))
+      sink.observePush(device: device, event: .discarded, at: sim.now)
       return
     }
     sim.schedule(.pushArrives(device, stored.zone), after: spec.push.deliveryLatency)

@@ -148,7 +148,7 @@ extension World {
       kind: kind, store: store, trigger: trigger, requestedAt: sim.now, launchedForPush: launched)
     state.immediate = immediate
     let activity = scheduler.admit(state)
-    sink.observe(.activityRequested(activity: logID(activity), kind: kind, store: store, trigger: trigger, at: sim.now))
+    sink.observeActivityRequested(activity: logID(activity), kind: kind, store: store, trigger: trigger, at: sim.now)
     if immediate {
       scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now)
     } else {
@@ -286,7 +286,7 @@ extension World {
     stores[state.store.index].runningInGroup += 1
     // What the app starts itself is not one of dasd's runs, and starts at once.
     if !state.immediate { scheduler.recordRun(sim.now, device: device, runs: &devices[device].runs) }
-    sink.observe(.activityApproved(activity: logID(activity), at: sim.now))
+    sink.observeActivityApproved(activity: logID(activity), at: sim.now)
     sim.schedule(.start(activity), after: startDelay(state))
   }
 
@@ -354,7 +354,7 @@ extension World {
       return
     }
     scheduler.activities[activity.index].phase = .running
-    sink.observe(.activityStarted(activity: logID(activity), at: sim.now))
+    sink.observeActivityStarted(activity: logID(activity), at: sim.now)
     switch state.kind {
     case .export: stores[state.store.index].pendingExport = ActivityID.none
     case .import: stores[state.store.index].pendingImport = ActivityID.none
@@ -376,8 +376,7 @@ extension World {
     stores[state.store.index].runningInGroup -= 1
     if stores[state.store.index].runningExport == activity { stores[state.store.index].runningExport = ActivityID.none }
     if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID.none }
-    sink.observe(
-      .activityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded))
+    sink.observeActivityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded)
     forgetRetryWait(activity)
     scheduler.freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)
