@@ -145,7 +145,8 @@ extension MetricsRecorder {
     // are added in share order, so the tally (its exact latencies' order too) is the same.
     let shares = min(max(1, threads), observers.count / max(1, minimumShare))
     if shares <= 1 {
-      tallyObservers(observers[...], columns, perDevice: perDevice, into: &tally, seenBy: &seenBy, reach: &observerReach)
+      tallyObservers(
+        observers[...], columns, perDevice: perDevice, into: &tally, seenBy: &seenBy, reach: &observerReach)
     } else {
       let results = ResultStore<(RowTally, [Int64])>(count: shares)
       let recorder = UncheckedRecorder(self)
@@ -181,34 +182,17 @@ extension MetricsRecorder {
   /// counting who saw each write into `seenBy`.
   func tallyObservers(
     _ observers: ArraySlice<StoreID>, _ columns: ZoneColumns, perDevice: [Int32], into tally: inout RowTally,
-    seenBy: inout [Int64], reach: inout ObserverReach
+    seenBy: inout [Int64], reach stored: inout ObserverReach
   ) {
     let count = columns.sequence.count
     let (sequence, edited, committed) = (columns.sequence, columns.edited, columns.committed)
     let (writer, objects) = (columns.writer, columns.objects)
     // Per observer: its imports' running maximum token, request, start and end; its UI
     // refreshes' running maximum token and time. Kept across observers, zones and parts for
-    // their capacity (`ObserverReach`).
-    var importReach: [Int32] = []
-    var importRequested: [Int64] = []
-    var importStarted: [Int64] = []
-    var importEnded: [Int64] = []
-    var visibleReach: [Int32] = []
-    var visibleAt: [Int64] = []
-    swap(&importReach, &reach.importReach)
-    swap(&importRequested, &reach.importRequested)
-    swap(&importStarted, &reach.importStarted)
-    swap(&importEnded, &reach.importEnded)
-    swap(&visibleReach, &reach.visibleReach)
-    swap(&visibleAt, &reach.visibleAt)
-    defer {
-      swap(&importReach, &reach.importReach)
-      swap(&importRequested, &reach.importRequested)
-      swap(&importStarted, &reach.importStarted)
-      swap(&importEnded, &reach.importEnded)
-      swap(&visibleReach, &reach.visibleReach)
-      swap(&visibleAt, &reach.visibleAt)
-    }
+    // their capacity (`ObserverReach`), and moved into a local for the walk.
+    var reach = ObserverReach()
+    swap(&reach, &stored)
+    defer { swap(&reach, &stored) }
     let checksHidden = !hidden.isEmpty
     // An observer's latencies and the writes' viewers, written through buffers: an array's
     // append or element update checks its uniqueness each time, 24 G times at a million installs.
@@ -217,26 +201,21 @@ extension MetricsRecorder {
     seenBy.withUnsafeMutableBufferPointer { seenBy in
       for observer in observers {
         var latencyCount = 0
-        importReach.removeAll(keepingCapacity: true)
-        importRequested.removeAll(keepingCapacity: true)
-        importStarted.removeAll(keepingCapacity: true)
-        importEnded.removeAll(keepingCapacity: true)
-        visibleReach.removeAll(keepingCapacity: true)
-        visibleAt.removeAll(keepingCapacity: true)
+        reach.empty()
         var (highestImported, highestVisible) = (Int32.min, Int32.min)
         observerLog.forEach(store: observer) { entry in
           switch entry {
           case .page(let page):
             highestImported = max(highestImported, page.token)
             let activity = activities[page.activity.index]
-            importReach.append(highestImported)
-            importRequested.append(activity.requestedAt.nanoseconds)
-            importStarted.append(activity.startedAt?.nanoseconds ?? .min)
-            importEnded.append(page.at.nanoseconds)
+            reach.importReach.append(highestImported)
+            reach.importRequested.append(activity.requestedAt.nanoseconds)
+            reach.importStarted.append(activity.startedAt?.nanoseconds ?? .min)
+            reach.importEnded.append(page.at.nanoseconds)
           case .refresh(let refresh):
             highestVisible = max(highestVisible, refresh.token)
-            visibleReach.append(highestVisible)
-            visibleAt.append(refresh.at.nanoseconds)
+            reach.visibleReach.append(highestVisible)
+            reach.visibleAt.append(refresh.at.nanoseconds)
           }
         }
         let device = storeDevice[observer.index].raw
@@ -251,9 +230,9 @@ extension MetricsRecorder {
             continue
           }
           let token = sequence[slot]
-          while imported < importReach.count && importReach[imported] < token { imported += 1 }
-          while seen < visibleReach.count && visibleReach[seen] < token { seen += 1 }
-          guard imported < importReach.count, seen < visibleReach.count else {
+          while imported < reach.importReach.count && reach.importReach[imported] < token { imported += 1 }
+          while seen < reach.visibleReach.count && reach.visibleReach[seen] < token { seen += 1 }
+          guard imported < reach.importReach.count, seen < reach.visibleReach.count else {
             if countsTheRest {
               tally.notVisibleRows += count - slot
               break
@@ -261,14 +240,14 @@ extension MetricsRecorder {
             tally.notVisibleRows += 1
             continue
           }
-          let notified = max(committed[slot], importRequested[imported])
-          let importStart = max(notified, importStarted[imported])
+          let notified = max(committed[slot], reach.importRequested[imported])
+          let importStart = max(notified, reach.importStarted[imported])
           notify += Int128(notified - committed[slot])
           importSchedule += Int128(importStart - notified)
-          download += Int128(importEnded[imported] - importStart)
-          ui += Int128(visibleAt[seen] - importEnded[imported])
+          download += Int128(reach.importEnded[imported] - importStart)
+          ui += Int128(reach.visibleAt[seen] - reach.importEnded[imported])
           seenBy[slot] += 1
-          latencies[latencyCount] = visibleAt[seen] - edited[slot]
+          latencies[latencyCount] = reach.visibleAt[seen] - edited[slot]
           latencyCount += 1
         }
         // Four sums, not a loop over an array of them: that array was allocated per observer.

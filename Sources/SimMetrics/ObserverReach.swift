@@ -11,4 +11,15 @@ struct ObserverReach: Sendable {
   var importEnded: [Int64] = []
   var visibleReach: [Int32] = []
   var visibleAt: [Int64] = []
+
+  /// Empties every array, keeping its storage (before each observer).
+  @inline(__always)
+  mutating func empty() {
+    importReach.removeAll(keepingCapacity: true)
+    importRequested.removeAll(keepingCapacity: true)
+    importStarted.removeAll(keepingCapacity: true)
+    importEnded.removeAll(keepingCapacity: true)
+    visibleReach.removeAll(keepingCapacity: true)
+    visibleAt.removeAll(keepingCapacity: true)
+  }
 }
