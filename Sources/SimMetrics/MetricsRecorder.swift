@@ -159,8 +159,8 @@ public final class MetricsRecorder: ObservationSink {
   public init(
     policyNames: [String], reportedErrors: [CloudError] = CloudError.alwaysReported, tables: RecorderTables? = nil
   ) {
-    if var tables {
-      tables.empty()
+    // `takeTables()` empties them; nothing else makes tables that hold anything.
+    if let tables {
       writes = tables.writes
       writeIndex = tables.writeIndex
       activities = tables.activities

@@ -84,7 +84,8 @@ public struct ObservationDigest: Sendable {
   }
 
   // The commonest observations, each folded by a function of its own that the recorder calls
-  // with their fields (`MetricsRecorder.observe`): `add` folds them through the same functions.
+  // with their fields (`MetricsRecorder.observeEdited` and its siblings, which the model calls
+  // through `ObservationSink`): `add` folds them through the same functions.
 
   @inline(__always) mutating func edited(
     _ write: WriteID, store: StoreID, object: ObjectID, field: Int32, kind: EditKind, at: SimTime
@@ -112,7 +113,9 @@ public struct ObservationDigest: Sendable {
     fold(11, id(activity), at.nanoseconds)
   }
 
-  @inline(__always) mutating func activityFinished(_ activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool) {
+  @inline(__always) mutating func activityFinished(
+    _ activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool
+  ) {
     fold(13, id(activity), Int64(records), succeeded ? 1 : 0, at.nanoseconds)
   }
 

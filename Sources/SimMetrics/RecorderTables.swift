@@ -2,7 +2,7 @@
 /// handed from a finished part's recorder to the next one's.
 ///
 /// A fleet's parts are alike: each recorder that starts empty grows its tables by doubling,
-/// copying them each time, and a fleet of 1,000 two-device accounts spent 1.4 % of its
+/// copying them each time, and a fleet of 1,000 two-device accounts spent 1.5 % of its
 /// instructions so (the tables' copies, their allocations and frees). Nothing else passes from
 /// one recorder to the next, so a part's results cannot depend on which recorder held them
 /// before.

@@ -118,6 +118,8 @@ public enum ScenarioRunner {
     let keepsPushLog = audit || scenario.outputs.contains("latency")
     let keepsTimeline = needsRecorders && scenario.outputs.contains("timeline")
     let audits = AuditTally()
+    // A recorder no file reads is done with its tally: its tables go to the next part's.
+    let reusesTables = !needsRecorders
     let tables = RecorderTablePool()
     let ids = PartIDs(spec, window: scenario.shardWindow)
     let merger = RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
@@ -145,7 +147,7 @@ public enum ScenarioRunner {
       index, partSpec in
       let recorder = MetricsRecorder(
         policyNames: partSpec.scheduler.policies.map(\.name), reportedErrors: partSpec.reportedErrors,
-        tables: needsRecorders ? nil : tables.take())
+        tables: reusesTables ? tables.take() : nil)
       recorder.pushDeliveryLatency = partSpec.push.deliveryLatency
       recorder.keepsPushLog = keepsPushLog
       recorder.keepsTimeline = keepsTimeline
@@ -153,12 +155,11 @@ public enum ScenarioRunner {
       if audit { audits.add(recorder.auditRows(limit: 5), part: index, of: partCount) }
       let devices = partitioning.devices(ofPart: index)
       let map = ids.map(devices: devices, part: partSpec)
+      // A world of one part (coupled accounts) has the cores to itself for its rows.
       let tally = SummaryTally(recorder: recorder, events: outcome.processedEvents, threads: partCount == 1 ? jobs : 1)
       let (writeCount, activityCount) = (Int32(recorder.writeCount), Int32(recorder.activities.count))
-      // A recorder no file reads is done with its tally: its tables go to the next part.
-      if !needsRecorders { tables.give(recorder.takeTables()) }
+      if reusesTables { tables.give(recorder.takeTables()) }
       return RunPart(
-        // A world of one part (coupled accounts) has the cores to itself for its rows.
         outcome: outcome,
         tally: tally, fingerprint: recorder.digest.combined(with: outcome.fingerprint),
         recorder: needsRecorders ? recorder : nil,
