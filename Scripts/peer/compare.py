@@ -9,8 +9,10 @@ drifts by ±20 %, and a median of three pairs moves by about that much; SyncSim 
 - the two-sample Kolmogorov–Smirnov statistic and p-value of their latency distributions;
 - each side's median wall time and the ratio per pair (SimPy ÷ SyncSim), median and range.
 
-Needs SimPy (`pip install simpy`) and a release build (`swift build -c release`).
-usage: python3 Scripts/peer/compare.py [--rounds N] [--seed S]
+Needs SimPy (`pip install simpy`) and a release build (`swift build -c release`; the README's
+figures are of a build with link-time optimisation, `--experimental-lto-mode=full`, see
+Scripts/peer/README.md). `--binary` times another build of syncsim.
+usage: python3 Scripts/peer/compare.py [--rounds N] [--seed S] [--binary PATH]
 
 Each round times SimPy, SyncSim on one thread (--jobs 1) and SyncSim on every core, in turn.
 """
@@ -56,8 +58,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "syncsim"))
     options = parser.parse_args()
-    binary = os.path.join(ROOT, ".build", "release", "syncsim")
+    binary = os.path.abspath(options.binary)
+    if not os.access(binary, os.X_OK):
+        sys.exit(f"compare.py: no syncsim at {binary}: build it with `swift build -c release`, or give --binary")
     work = tempfile.mkdtemp(prefix="syncsim-peer-")
     simpy_latencies = os.path.join(work, "simpy.txt")
     simpy_command = [sys.executable, os.path.join(HERE, "simpy_fleet.py"), "1000", "2", "6", "24", str(options.seed),
@@ -95,6 +100,7 @@ def main():
     print(f"latency: SimPy {len(simpy)} deliveries, mean {sum(simpy) / len(simpy):.3f} s; "
           f"SyncSim {len(ours)} visible rows, mean {sum(ours) / len(ours):.3f} s")
     print(f"two-sample KS: D = {d:.4f}, p = {p:.3f}")
+    print(f"syncsim: {binary}")
     print(f"wall (whole process, {options.rounds} alternating rounds, {cores} cores): "
           f"SimPy median {median([s for s, _ in pairs]):.2f} s; "
           f"SyncSim --jobs 1 median {median([o for _, o, _ in rounds]):.2f} s, "
