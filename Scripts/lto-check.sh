@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds syncsim with link-time optimisation (the README's faster build, into .build-lto) and checks
 # that it computes what the plain release build does: `check` against the committed results, and
-# the peer fleet's result files (summary, latency rows, resolved scenario) compared byte for byte
-# with the plain build's. Run from the repository's root after `swift build -c release`.
+# the peer fleet's result files (summary, latency rows, resolved scenario, datapackage) compared
+# byte for byte with the plain build's. Run from the repository's root after `swift build -c release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plain=.build/release/syncsim
