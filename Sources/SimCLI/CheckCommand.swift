@@ -16,7 +16,9 @@ struct CheckCommand {
     compares each run with its committed results in DIR/<name>/ (default Results/): an equal
     fingerprint and byte-identical files mean unchanged behaviour; otherwise every metric is
     compared, within the scenario's `tolerances`. Prints a line per scenario, then
-    `N passed, N failed`, and exits 1 on any failure.
+    `N passed, N failed`, and exits 1 on any failure, 64 on a wrong command line and 73 when a
+    report file cannot be written (nothing half-written is left; a link at the path is replaced,
+    never followed).
 
       --baseline DIR   where the committed results are (default Results)
       --junit FILE     also write JUnit XML for CI systems (an invalid scenario is an <error>,
@@ -68,11 +70,12 @@ struct CheckCommand {
       var outcome = check(file, baseline: baseline, update: update)
       outcome.seconds = started.duration(to: clock.now).secondsValue
       outcomes.append(outcome)
+      // Names and messages come from files: printable, so none can move the cursor or fake a line.
       if outcome.failures.isEmpty {
-        console.print("ok   \(outcome.name) (\(outcome.note))")
+        console.print(ScenarioProblem.printable("ok   \(outcome.name) (\(outcome.note))"))
       } else {
-        console.print("FAIL \(outcome.name)")
-        for failure in outcome.failures { console.print("     \(failure)") }
+        console.print(ScenarioProblem.printable("FAIL \(outcome.name)"))
+        for failure in outcome.failures { console.print(ScenarioProblem.printable("     \(failure)")) }
       }
     }
     let failed = outcomes.filter { !$0.failures.isEmpty }.count
@@ -82,7 +85,10 @@ struct CheckCommand {
     ] {
       guard let path, let text else { continue }
       do {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        // Staged beside the target and renamed over it: a link planted at the path is replaced,
+        // never followed, and a full disk leaves the previous file (or none), never half of one.
+        let (folder, name) = OutputPath.split(path)
+        try ScenarioFile.write([(name, text)], to: folder)
       } catch {
         console.error("error: cannot write \(path): \(OutputPath.describe(error))")
         return .cannotCreate
@@ -95,9 +101,7 @@ struct CheckCommand {
   /// failure's lines (what moved, by how much, in units) and how to reproduce it.
   static func markdownSummary(_ outcomes: [Outcome]) -> String {
     let failed = outcomes.filter { !$0.failures.isEmpty }
-    let cell = { (text: String) in
-      text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
+    let cell = MarkdownText.inline
     var out = "## syncsim check: \(outcomes.count - failed.count) passed, \(failed.count) failed\n\n"
     out += "| scenario | result | detail |\n|---|---|---|\n"
     for outcome in outcomes {
@@ -108,10 +112,19 @@ struct CheckCommand {
     for outcome in failed {
       out += "\n### \(cell(outcome.name))\n\n"
       for line in outcome.failures {
-        out += "- \(line.hasPrefix("reproduce: ") ? "`\(line.dropFirst(11))`" : cell(line))\n"
+        out += "- \(line.hasPrefix("reproduce: ") ? MarkdownText.code(String(line.dropFirst(11))) : cell(line))\n"
       }
     }
     return out
+  }
+
+  /// `text` as one shell word: kept as it is when it holds only characters no shell treats
+  /// specially, single-quoted otherwise (a `'` inside written `'\\''`).
+  static func shellQuoted(_ text: String) -> String {
+    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+      $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=+,@%".unicodeScalars.contains($0))
+    }
+    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
   /// The library's scenario names (`Scenarios/*.json` but the schema), in file order; nil without a
@@ -140,7 +153,7 @@ struct CheckCommand {
     }
     // The audit: every row's stage and cause identities, in every part (issue 34).
     let report = ScenarioRunner.run(scenario, audit: true)
-    let reproduce = "reproduce: swift run -c release syncsim run \(file) --seed \(report.seed)"
+    let reproduce = "reproduce: swift run -c release syncsim run \(shellQuoted(file)) --seed \(report.seed)"
     var failures = report.expectations.filter { !$0.passed }.map {
       "expectation \($0.expectation.path): \($0.description)"
     }
@@ -184,6 +197,21 @@ struct CheckCommand {
         ""
       )
     }
+    // The committed JSON files are part of the baseline: one missing or unreadable is a failure of
+    // the gate, named, never a difference "in format only".
+    let broken = produced.map(\.name).filter { $0.hasSuffix(".json") }.compactMap { name -> String? in
+      let path = OutputPath.join(directory, name)
+      switch ScenarioFile.readBounded(path, limit: 64 << 20) {
+      case .failure(let problem): return "the committed \(name) cannot be read (\(problem.message)): \(path)"
+      case .success(let bytes):
+        guard (try? JSONParser.parse(bytes)) != nil else {
+          return "the committed \(name) is not valid JSON: \(path) (restore it from version control, "
+            + "or record anew with --update)"
+        }
+        return nil
+      }
+    }
+    if !broken.isEmpty { return (broken, "") }
     let value = { (column: String) -> String? in committed.columns.firstIndex(of: column).map { row[$0] } }
     let newSummary = report.summaryTable(version: SyncSimCommand.version)
     let newValue = { (column: String) -> String? in

@@ -69,17 +69,28 @@ struct CompareCommand {
         "A is \(a.scenarios.joined(separator: ", ")) with factors [\(a.factors.joined(separator: ", "))], "
         + "B is \(b.scenarios.joined(separator: ", ")) with factors [\(b.factors.joined(separator: ", "))]"
       if !force {
-        console.error("error: the folders hold different experiments (\(what)); --force compares them anyway")
+        console.error(
+          ScenarioProblem.printable("error: the folders hold different experiments (\(what)); --force compares them anyway"))
         return .dataError
       }
-      console.error("warning: comparing different experiments (\(what))")
+      console.error(ScenarioProblem.printable("warning: comparing different experiments (\(what))"))
     }
     let tested = tests(a, b)
     let failed = tested.filter { failOn.contains($0.kind) }
+    // A gate never passes on data it could not see: a (point, metric) only one folder holds is a
+    // failure of the gate, named, whatever the verdicts asked for.
+    let missing = missingKeys(a, b)
+    if !failOn.isEmpty && !missing.isEmpty {
+      let names = missing.prefix(5).map { "\($0.key.metric) at point \($0.key.point) (missing in \($0.side))" }
+      console.error(
+        ScenarioProblem.printable(
+          "compare: \(missing.count) metric\(missing.count == 1 ? "" : "s") missing from one folder, so --fail-on "
+            + "cannot judge them: " + names.joined(separator: ", ") + (missing.count > 5 ? ", …" : "")))
+    }
     if format != "text" {
       let shown = tested.filter { all || !($0.kind == "same" || $0.kind == "none") }
       console.print(Self.formatted(shown, a: a, b: b, format: format))
-      return failed.isEmpty ? .success : .failure
+      return failed.isEmpty && (failOn.isEmpty || missing.isEmpty) ? .success : .failure
     }
     let testCount = tested.filter { $0.raw != nil }.count
     console.print(
@@ -97,17 +108,24 @@ struct CompareCommand {
 
       shown += 1
       let label = a.labels[key.point].map { key.point + " (" + $0 + ")" } ?? key.point
+      // Fields read from the folders: printable, so no escape sequence reaches the terminal.
       console.print(
-        label.padding(5) + "  " + key.metric.padding(34) + pad(mean(valuesA), 14) + "  "
+        ScenarioProblem.printable(label).padding(5) + "  " + ScenarioProblem.printable(key.metric).padding(34) + pad(mean(valuesA), 14) + "  "
           + pad(mean(valuesB), 14) + "  " + verdict.interval.padding(36) + " "
           + pad(test.raw.map(formatP) ?? "", 8) + " " + pad(test.adjusted.map(formatP) ?? "", 8) + "  "
-          + verdict.text + Self.changeText(test, a: valuesA, b: valuesB))
+          + ScenarioProblem.printable(verdict.text) + Self.changeText(test, a: valuesA, b: valuesB))
     }
     if shown == 0 { console.print("no metric changed significantly") }
+    for entry in missing.prefix(all ? missing.count : 10) {
+      console.print(
+        ScenarioProblem.printable("\(entry.key.point.padding(5))  \(entry.key.metric.padding(34))  missing in \(entry.side)"))
+    }
+    if !failOn.isEmpty && !missing.isEmpty && failed.isEmpty { return .failure }
     if !failed.isEmpty {
       console.error(
         "compare: \(failed.count) metric\(failed.count == 1 ? "" : "s") \(failOn.joined(separator: " or ")): "
-          + failed.prefix(5).map { "\($0.key.metric) at point \($0.key.point) (\($0.kind))" }.joined(separator: ", "))
+          + ScenarioProblem.printable(
+            failed.prefix(5).map { "\($0.key.metric) at point \($0.key.point) (\($0.kind))" }.joined(separator: ", ")))
       return .failure
     }
     return .success
@@ -164,8 +182,13 @@ struct CompareCommand {
     default:
       let header =
         "| " + columns.joined(separator: " | ") + " |\n|" + columns.map { _ in "---" }.joined(separator: "|") + "|"
+      // Point, metric and verdict come from the folders' files: escaped, so that a hostile field
+      // can neither end the row nor start a heading, link, image or tag.
+      let textual: Set<Int> = [0, 1, 2, 9]
       let body = rows.map { row in
-        "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        "| "
+          + row.enumerated().map { textual.contains($0.offset) ? MarkdownText.inline($0.element) : $0.element }
+          .joined(separator: " | ") + " |"
       }
       return ([header] + (body.isEmpty ? ["| " + columns.map { _ in "" }.joined(separator: " | ") + " |"] : body))
         .joined(separator: "\n")
@@ -216,6 +239,12 @@ struct CompareCommand {
       }
       return test
     }
+  }
+
+  /// The (point, metric) pairs only one folder holds, A's first, each with the folder that lacks it.
+  static func missingKeys(_ a: OrderedValues, _ b: OrderedValues) -> [(key: Key, side: String)] {
+    a.keys.filter { b.index(forKey: $0) == nil }.map { ($0, "B") }
+      + b.keys.filter { a.index(forKey: $0) == nil }.map { ($0, "A") }
   }
 
   static func formatP(_ p: Double) -> String { p < 0.0001 ? "<0.0001" : String(format: "%.4f", p) }

@@ -56,66 +56,101 @@ enum CompletionCommand {
   static var commandNames: String { options.map(\.command).joined(separator: " ") }
   static var metricNames: String { RunSummary.metricNames.joined(separator: " ") }
 
+  /// The bash script. No file name, option or typed word is ever evaluated: candidates are kept
+  /// only by literal prefix match (`[[ $name == "$cur"* ]]`) and read line by line (`mapfile`),
+  /// never passed through `compgen -W` (which expands `$(...)` and backquotes in its word list)
+  /// nor split and globbed by an unquoted `$(...)`.
   static func bash() -> String {
-    let cases = options.map { "    \($0.command)) opts=\"\($0.options.joined(separator: " "))\" ;;" }
+    let cases = options.map { "    \($0.command)) opts=(\($0.options.joined(separator: " "))) ;;" }
       .joined(separator: "\n")
     return """
       # bash completion for syncsim (syncsim completion bash)
+      # Candidates are matched as literal text; no file name is ever evaluated.
+      _syncsim_words() {
+        local word
+        for word in "${@:2}"; do
+          [[ "$word" == "$1"* ]] && COMPREPLY+=("$word")
+        done
+      }
       _syncsim() {
-        local cur prev opts
+        local cur prev word
+        local -a opts
+        COMPREPLY=()
         cur="${COMP_WORDS[COMP_CWORD]}"
         prev="${COMP_WORDS[COMP_CWORD-1]}"
         if [ "$COMP_CWORD" -eq 1 ]; then
-          COMPREPLY=( $(compgen -W "\(commandNames) --help --version" -- "$cur") )
+          _syncsim_words "$cur" \(commandNames) --help --version
           return 0
         fi
         case "$prev" in
-          --out|--baseline|--junit) COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
-          --set|--exclude) COMPREPLY=( $(compgen -W "push.dropProbability cloud.requestLatency duration seed" -- "$cur") ); return 0 ;;
-          --metric) COMPREPLY=( $(compgen -W "$_syncsim_metrics" -- "$cur") ); return 0 ;;
-          --fail-on) COMPREPLY=( $(compgen -W "worse better changed" -- "$cur") ); return 0 ;;
-          --format) COMPREPLY=( $(compgen -W "text csv json markdown" -- "$cur") ); return 0 ;;
+          --out|--baseline|--junit|--markdown) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
+          --set|--exclude) _syncsim_words "$cur" push.dropProbability cloud.requestLatency duration seed; return 0 ;;
+          --metric) _syncsim_words "$cur" "${_syncsim_metrics[@]}"; return 0 ;;
+          --fail-on) _syncsim_words "$cur" worse better changed; return 0 ;;
+          --format) _syncsim_words "$cur" text csv json markdown; return 0 ;;
         esac
         # check takes the library's scenario names too (quickstart for Scenarios/quickstart.json).
         if [ "${COMP_WORDS[1]}" = "check" ] && [[ "$cur" != -* ]] && [ -d Scenarios ]; then
-          local names
-          names=$(cd Scenarios && ls *.json 2>/dev/null | sed -e 's/[.]json$//' -e '/^schema$/d')
-          COMPREPLY=( $(compgen -W "$names" -- "$cur") )
+          for word in Scenarios/*.json; do
+            [ -f "$word" ] || continue
+            word="${word#Scenarios/}"
+            word="${word%.json}"
+            [ "$word" = schema ] && continue
+            [[ "$word" == "$cur"* ]] && COMPREPLY+=("$word")
+          done
           return 0
         fi
         case "${COMP_WORDS[1]}" in
       \(cases)
-          *) opts="" ;;
+          *) opts=() ;;
         esac
-        if [[ "$cur" == -* ]] || [ "${COMP_WORDS[1]}" = "completion" ] || [ "${COMP_WORDS[1]}" = "help" ]; then
-          COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
-        else
-          COMPREPLY=( $(compgen -W "$opts" -- "$cur") $(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur") )
+        _syncsim_words "$cur" "${opts[@]}"
+        if [[ "$cur" != -* ]] && [ "${COMP_WORDS[1]}" != "completion" ] && [ "${COMP_WORDS[1]}" != "help" ]; then
+          mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur")
         fi
       }
       # Metric names (for expect and tolerances): \(metricNames.prefix(60))…
-      _syncsim_metrics="\(metricNames)"
+      _syncsim_metrics=(\(metricNames))
       complete -o filenames -F _syncsim syncsim
       """
   }
 
+  /// The zsh script. Candidates go to `compadd` as literal words (arrays, `compadd -a`), and the
+  /// library's names come from a glob with modifiers, so no file name is evaluated.
   static func zsh() -> String {
-    let cases = options.map {
-      "    (\($0.command)) _arguments '*:option:(\($0.options.joined(separator: " ")))' '*:file:_files -g \"*.json\"' ;;"
-    }
-    .joined(separator: "\n")
+    let cases = options.map { "    (\($0.command)) opts=(\($0.options.joined(separator: " "))) ;;" }
+      .joined(separator: "\n")
     return """
       #compdef syncsim
       # zsh completion for syncsim (syncsim completion zsh)
+      # Candidates are literal words; no file name is ever evaluated.
       _syncsim_metrics=(\(metricNames))
       _syncsim() {
+        local -a opts names
         if (( CURRENT == 2 )); then
-          _values 'command' \(options.map(\.command).joined(separator: " ")) --help --version
+          compadd -- \(commandNames) --help --version
           return
         fi
+        case ${words[CURRENT-1]} in
+          (--out|--baseline|--junit|--markdown) _files; return ;;
+          (--set|--exclude) compadd -- push.dropProbability cloud.requestLatency duration seed; return ;;
+          (--metric) compadd -a _syncsim_metrics; return ;;
+          (--fail-on) compadd -- worse better changed; return ;;
+          (--format) compadd -- text csv json markdown; return ;;
+        esac
         case ${words[2]} in
       \(cases)
+          (*) opts=() ;;
         esac
+        compadd -a opts
+        [[ ${words[CURRENT]} == -* ]] && return
+        if [[ ${words[2]} == check && -d Scenarios ]]; then
+          # The library's names (quickstart for Scenarios/quickstart.json), as literal words.
+          names=(Scenarios/*.json(N:t:r))
+          names=(${names:#schema})
+          compadd -a names
+        fi
+        [[ ${words[2]} == (completion|help) ]] || _files -g '*.json'
       }
       _syncsim "$@"
       """

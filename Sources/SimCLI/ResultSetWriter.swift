@@ -47,6 +47,9 @@ enum ResultSetWriter {
     let target: String
     let folder: String
     var kind = Kind.run
+    /// Whether the staging folder lies inside the target (a mount point, which cannot be
+    /// exchanged or renamed over): the files then move into it one by one.
+    var insideTarget = false
 
     /// The path of `name` in the staging folder.
     func path(_ name: String) -> String { OutputPath.join(folder, name) }
@@ -64,7 +67,31 @@ enum ResultSetWriter {
     let target = OutputPath.join(parentPath, base)
     try manager.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
     ScenarioFile.removeStaleTemporaries(in: parentPath)
-    return Staging(target: target, folder: try makeStaging(named: base, in: parentPath), kind: kind)
+    var targetStatus = stat()
+    let targetIsFolder = lstat(target, &targetStatus) == 0 && (targetStatus.st_mode & S_IFMT) == S_IFDIR
+    // A mount point (a container's volume, a tmpfs) is on another file system than its parent: a
+    // staging folder beside it could not be renamed into it, so it is made inside.
+    let insideTarget = targetIsFolder && isMountPoint(target, status: targetStatus)
+    if insideTarget { ScenarioFile.removeStaleTemporaries(in: target) }
+    let folder = try makeStaging(named: base, in: insideTarget ? target : parentPath)
+    if targetIsFolder { keepOwnership(of: folder, as: targetStatus) }
+    return Staging(target: target, folder: folder, kind: kind, insideTarget: insideTarget)
+  }
+
+  /// Whether the folder at `path` (whose `lstat` is `status`) is on another device than its
+  /// parent, or is the root of its file system.
+  static func isMountPoint(_ path: String, status: stat) -> Bool {
+    var parent = stat()
+    guard stat(OutputPath.join(path, ".."), &parent) == 0 else { return false }
+    return parent.st_dev != status.st_dev || parent.st_ino == status.st_ino
+  }
+
+  /// Gives the staging folder the target folder's owner, group and mode (with its setgid and
+  /// sticky bits), so that the swapped-in set is as private, or as shared with a group, as the
+  /// folder it replaces. Best effort: a user who may not give a file away keeps what `mkdir` made.
+  static func keepOwnership(of folder: String, as target: stat) {
+    _ = chown(folder, target.st_uid, target.st_gid)
+    _ = chmod(folder, target.st_mode & 0o7777)
   }
 
   /// Writes the files not yet written into the staging folder, syncs them and swaps the set in;
@@ -80,6 +107,10 @@ enum ResultSetWriter {
     syncFolders(staging, files.map(\.name))
     let parent = OutputPath.split(target).folder
     var status = stat()
+    if staged.insideTarget {
+      try replaceFileByFile(files, staged)
+      return
+    }
     if lstat(target, &status) != 0 {
       if rename(staging, target) == 0 {
         syncFolder(parent)
@@ -97,15 +128,46 @@ enum ResultSetWriter {
     if kind == S_IFDIR, let carried = carryOwnEntries(of: target, into: staging, kind: staged.kind) {
       if exchange(staging, target) {
         syncFolder(parent)
-        // The staging folder now holds the previous set: remove it, and the user's names that
-        // now stand in the new set too.
+        // The staging folder now holds the previous set. What of the user's is there and not in
+        // the new set (a folder, a link, a note made during the write) moves across; then the
+        // previous set goes, and the user's files that now stand in the new set too.
+        moveOwnEntries(from: staging, to: target)
+        syncFolder(target)
         removeFolder(staging, newSet: target)
         committed = true
         return
       }
       for name in carried { unlink(staged.path(name)) }
     }
-    // No exchange: replace file by file, with rollback.
+    try replaceFileByFile(files, staged)
+  }
+
+  /// Moves each entry of `from` that is not a result set's name nor a temporary into `to`,
+  /// where `to` has nothing of that name: the user's folders, links and late files, carried
+  /// from a previous set to the new one (or back from a staging folder left by a killed write).
+  static func moveOwnEntries(from: String, to: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: from) else { return }
+    for name in names.sorted() where !resultNames.contains(name) && !ScenarioFile.isTemporaryName(name) {
+      let destination = OutputPath.join(to, name)
+      var status = stat()
+      if lstat(destination, &status) == 0 { continue }
+      // Never over a name that appeared meanwhile: a race is lost to the user's own entry.
+      _ = renameNoReplace(OutputPath.join(from, name), destination)
+    }
+  }
+
+  /// `renameat2(RENAME_NOREPLACE)`: renames unless `b` exists; false when it does, or cannot.
+  static func renameNoReplace(_ a: String, _ b: String) -> Bool {
+    guard let renameat2 else { return false }
+    let atCurrentDirectory: Int32 = -100
+    let renameNoReplace: UInt32 = 1
+    return renameat2(atCurrentDirectory, a, atCurrentDirectory, b, renameNoReplace) == 0
+  }
+
+  /// Replaces the target's files one by one, with rollback: where no exchange is possible (no
+  /// `renameat2`, a target that is a link, or a mount point).
+  static func replaceFileByFile(_ files: [ResultFile], _ staged: Staging) throws {
+    let target = staged.target
     ScenarioFile.removeStaleTemporaries(in: target)
     var moves: [(temporary: String, final: String)] = []
     for file in files {
@@ -115,9 +177,10 @@ enum ResultSetWriter {
     try ScenarioFile.replace(moves, in: target)
   }
 
-  /// Hard-links the target's entries that are not of this set into the staging folder, so the
-  /// exchange keeps them beside the new set; nil when one cannot be carried that way (a folder,
-  /// a link, another file system), and then none is.
+  /// Hard-links the target's regular files that are not of this set into the staging folder, so
+  /// the exchange keeps them beside the new set throughout; the user's folders and links move
+  /// across after the exchange (`moveOwnEntries`). Nil when a result's name stands for something
+  /// else (a folder called `timeline.csv`), and then none is carried.
   static func carryOwnEntries(of target: String, into staging: String, kind: Kind) -> [String]? {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: target) else { return nil }
     var carried: [String] = []
@@ -127,15 +190,14 @@ enum ResultSetWriter {
       let type = lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
       // A result's name on something else (a folder called timeline.csv) would be hidden in the
       // old set; a folder or link of the user's cannot be linked: then that folder is not swapped.
-      let fits =
-        kind.names.contains(name)
-        ? type == (name == "points" ? S_IFDIR : S_IFREG)
-        : type == S_IFREG && link(path, OutputPath.join(staging, name)) == 0
-      guard fits else {
-        for done in carried { unlink(OutputPath.join(staging, done)) }
-        return nil
+      if kind.names.contains(name) {
+        guard type == (name == "points" ? S_IFDIR : S_IFREG) else {
+          for done in carried { unlink(OutputPath.join(staging, done)) }
+          return nil
+        }
+      } else if type == S_IFREG && link(path, OutputPath.join(staging, name)) == 0 {
+        carried.append(name)
       }
-      if !kind.names.contains(name) { carried.append(name) }
     }
     return carried
   }

@@ -106,8 +106,29 @@ enum ScenarioFile {
     }
   }
 
-  /// The prefix of a temporary of `name` written by process `pid`.
-  static func temporaryPrefix(_ name: String, pid: Int32) -> String { ".\(name).tmp-\(pid)-" }
+  /// The prefix of a temporary of `name` written by process `pid` on this host:
+  /// `.NAME.tmp-PID-HOST-`, where `HOST` is `hostToken`.
+  static func temporaryPrefix(_ name: String, pid: Int32, host: String = hostToken) -> String {
+    ".\(name).tmp-\(pid)-\(host)-"
+  }
+
+  /// Eight base-36 characters naming this boot of this host and this process's PID namespace
+  /// (FNV-1a of the kernel's `boot_id` and `/proc/self/ns/pid`; of the host's name where those
+  /// are missing). A process id means something only there: a temporary made on another node of a
+  /// shared file system, or in another container on a shared volume, carries another token, and
+  /// stale clean-up never takes it for dead.
+  static let hostToken: String = {
+    var identity = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? ""
+    identity += (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid")) ?? ""
+    if identity.isEmpty { identity = ProcessInfo.processInfo.hostName }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in identity.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    let text = String(hash % 2_821_109_907_456, radix: 36)  // 36^8
+    return String(repeating: "0", count: 8 - text.count) + text
+  }()
 
   /// Writes `bytes` to a new temporary file in `directory` and returns its path; the file is
   /// created exclusively and never through a link.
@@ -127,6 +148,7 @@ enum ScenarioFile {
         throw OutputPath.failure(.fileWriteNoPermission, final)
       }
       var failed = !bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+      if fsync(descriptor) != 0 { failed = true }
       if close(descriptor) != 0 { failed = true }
       if failed {
         unlink(path)
@@ -144,7 +166,8 @@ enum ScenarioFile {
   static func removeStaleTemporaries(in directory: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
     for name in names.sorted() {
-      guard let (base, pid) = temporaryParts(name) else { continue }
+      // Dead only where its process id means something: made on this host, in this PID namespace.
+      guard let (base, pid, host) = temporaryParts(name), host == hostToken else { continue }
       guard pid != ProcessInfo.processInfo.processIdentifier && kill(pid, 0) != 0 && errno == ESRCH else { continue }
       let path = OutputPath.join(directory, name)
       var status = stat()
@@ -154,6 +177,11 @@ enum ScenarioFile {
         // A staging folder may hold the user's files hard-linked from the target it was for:
         // those names go too, each only while it is the same file as the target's.
         let target = OutputPath.join(directory, base)
+        // Killed between its exchange and the move of the user's entries: those go back first.
+        var targetStatus = stat()
+        if lstat(target, &targetStatus) == 0 && (targetStatus.st_mode & S_IFMT) == S_IFDIR {
+          ResultSetWriter.moveOwnEntries(from: path, to: target)
+        }
         ResultSetWriter.removeFolder(path, newSet: target)
       case S_IFREG: unlink(path)
       default: continue  // a link or anything else was not made by this program
@@ -164,18 +192,24 @@ enum ScenarioFile {
   /// Whether `name` has the shape of a temporary this program makes.
   static func isTemporaryName(_ name: String) -> Bool { temporaryParts(name) != nil }
 
-  /// `NAME` and `PID` of a temporary's name `.NAME.tmp-PID-SUFFIX` as this program makes them (a
-  /// process id in digits, a base-36 suffix of at most 13 characters); nil for any other name.
-  static func temporaryParts(_ name: String) -> (base: String, pid: Int32)? {
+  /// `NAME`, `PID` and `HOST` of a temporary's name `.NAME.tmp-PID-HOST-SUFFIX` as this program
+  /// makes them (a process id in digits, `hostToken`'s eight base-36 characters, a base-36 suffix
+  /// of at most 13); nil for any other name. The older shape `.NAME.tmp-PID-SUFFIX` is a
+  /// temporary too, with an empty host: recognised, never removed as stale.
+  static func temporaryParts(_ name: String) -> (base: String, pid: Int32, host: String)? {
     guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards),
       marker.lowerBound > name.index(after: name.startIndex)
     else { return nil }
     let fields = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
-    guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, fields[0].allSatisfy(\.isASCII),
-      !fields[1].isEmpty, fields[1].count <= 13,
-      fields[1].unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."z").contains($0) })
+    let isBase36 = { (field: Substring) in
+      field.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."z").contains($0) }
+    }
+    guard fields.count == 2 || fields.count == 3, let pid = Int32(fields[0]), pid > 0, fields[0].allSatisfy(\.isASCII),
+      let suffix = fields.last, !suffix.isEmpty, suffix.count <= 13, isBase36(suffix)
     else { return nil }
-    return (String(name[name.index(after: name.startIndex)..<marker.lowerBound]), pid)
+    let host = fields.count == 3 ? fields[1] : ""
+    guard fields.count == 2 || (host.count == 8 && isBase36(host)) else { return nil }
+    return (String(name[name.index(after: name.startIndex)..<marker.lowerBound]), pid, String(host))
   }
 
   /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes; false on error.

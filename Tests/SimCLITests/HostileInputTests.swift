@@ -1,5 +1,6 @@
 import Foundation
 import SimScenario
+@testable import SimCLI
 import SimTestSupport
 import Testing
 
@@ -106,7 +107,7 @@ import Testing
       ended.executableURL = URL(fileURLWithPath: "/bin/true")
       try ended.run()
       ended.waitUntilExit()
-      let stale = out + "/.summary.csv.tmp-\(ended.processIdentifier)-abc"
+      let stale = out + "/" + ScenarioFile.temporaryPrefix("summary.csv", pid: ended.processIdentifier) + "abc"
       try "half".write(toFile: stale, atomically: true, encoding: .utf8)
       let result = syncsim(["run", packageRoot + "/Scenarios/quickstart.json", "--out", out])
       #expect(result.code == 0, "\(result.err)")

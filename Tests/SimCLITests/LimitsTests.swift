@@ -157,7 +157,7 @@ import Testing
       ended.executableURL = URL(fileURLWithPath: "/bin/true")
       try ended.run()
       ended.waitUntilExit()
-      let stale = directory + "/.out.tmp-\(ended.processIdentifier)-abc"
+      let stale = directory + "/" + ScenarioFile.temporaryPrefix("out", pid: ended.processIdentifier) + "abc"
       try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
       try "half".write(toFile: stale + "/latency.csv", atomically: true, encoding: .utf8)
       #expect(syncsim(["run", Self.quickstart, "--out", out]).code == 0)

@@ -94,10 +94,15 @@ import Testing
     try withTemporaryDirectory { directory in
       // A process id that no longer runs: a child that has exited and been reaped.
       let gone: Int32 = 2_000_000_000
-      let ours = [".summary.csv.tmp-\(gone)-3k2j1h", ".sweep.csv.previous.tmp-\(gone)-zz9"]
+      let ours = [
+        ScenarioFile.temporaryPrefix("summary.csv", pid: gone) + "3k2j1h",
+        ScenarioFile.temporaryPrefix("sweep.csv.previous", pid: gone) + "zz9",
+      ]
       let theirs = [
         ".notes.tmp-draft", ".notes.tmp-\(gone)-Draft", "notes.tmp-\(gone)-abc", ".tmp-\(gone)-abc",
         ".x.tmp-\(gone)-abc-def", ".x.tmp-\(gone)-", "summary.csv",
+        // The older shape, and a temporary of another host or PID namespace: never taken for dead.
+        ".summary.csv.tmp-\(gone)-3k2j1h", ScenarioFile.temporaryPrefix("latency.csv", pid: gone, host: "zzzzzzzz") + "ab",
       ]
       for name in ours + theirs { try "x".write(toFile: directory + "/" + name, atomically: false, encoding: .utf8) }
       #expect(symlink(directory + "/summary.csv", directory + "/.link.tmp-\(gone)-abc") == 0)
