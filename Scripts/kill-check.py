@@ -88,7 +88,22 @@ def run_folder_with_notes(binary, scenario, work, name):
     subprocess.run(base + ["--seed", "1"], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(folder, "notes.txt"), "w") as handle:
         handle.write("mine\n")
+    # A folder of the user's own: it moves with the set (issue 53, item 9), never into a mix.
+    os.makedirs(os.path.join(folder, "plots"), exist_ok=True)
+    with open(os.path.join(folder, "plots", "fig.svg"), "w") as handle:
+        handle.write("<svg/>\n")
     return folder, base
+
+
+def users_folder_state(folder, work):
+    """Where the user's plots/ is: 'here', 'staged' (in a staging folder a killed write left,
+    which the next write beside it gives back) or 'lost'."""
+    if os.path.exists(os.path.join(folder, "plots", "fig.svg")):
+        return "here"
+    for name in staging_left(work):
+        if os.path.exists(os.path.join(work, name, "plots", "fig.svg")):
+            return "staged"
+    return "lost"
 
 
 def check_run(binary, scenario, work, kills, rng):
@@ -97,10 +112,15 @@ def check_run(binary, scenario, work, kills, rng):
     started = time.monotonic()
     subprocess.run(base + ["--seed", "2"], check=True, stdout=subprocess.DEVNULL)
     duration = time.monotonic() - started
-    outcomes = {"old": 0, "new": 0}
+    outcomes = {"old": 0, "new": 0, "staged": 0}
     for kill in range(kills):
         old, new = ("2", "3") if kill % 2 == 0 else ("3", "2")
         kill_after(base + ["--seed", new], rng.uniform(0, duration * 1.2))
+        state = users_folder_state(folder, work)
+        if state == "lost":
+            failures.append(f"run kill {kill}: the user's plots/ is gone")
+        elif state == "staged":
+            outcomes["staged"] += 1
         seeds = seeds_of_run(folder)
         values = set(seeds.values())
         if len(values) != 1 or None in values or values.pop() not in (old, new):
@@ -113,10 +133,18 @@ def check_run(binary, scenario, work, kills, rng):
             subprocess.run(base + ["--seed", new], check=True, stdout=subprocess.DEVNULL)
         if open(os.path.join(folder, "notes.txt")).read() != "mine\n":
             failures.append(f"run kill {kill}: the user's notes.txt changed or went")
+        if state == "staged":
+            # The next write beside the killed one gives the folder back.
+            subprocess.run(base + ["--seed", new], check=True, stdout=subprocess.DEVNULL)
+            if users_folder_state(folder, work) != "here":
+                failures.append(f"run kill {kill}: the user's plots/ was not given back by the next write")
     subprocess.run(base + ["--seed", "4"], check=True, stdout=subprocess.DEVNULL)
     if staging_left(work):
         failures.append(f"run: staging folders left after a whole run: {staging_left(work)}")
-    return failures, f"run: {kills} kills, {outcomes['old']} left the old set, {outcomes['new']} the new"
+    if users_folder_state(folder, work) != "here":
+        failures.append("run: the user's plots/ is not in the folder at the end")
+    return failures, (f"run: {kills} kills, {outcomes['old']} left the old set, {outcomes['new']} the new, "
+                      f"{outcomes['staged']} between exchange and move (plots/ given back by the next write)")
 
 
 def sweep_args(binary, scenario, folder, seeds, shard=None):
@@ -177,7 +205,16 @@ def check_pairs(binary, scenario, work, pairs):
     for pair in range(pairs):
         first = subprocess.Popen(base + ["--seed", "5"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         second = subprocess.Popen(base + ["--seed", "6"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # A note the user makes while both commit: it must be there when they are done.
+        late = os.path.join(folder, f"late-{pair}.txt")
+        time.sleep(0.01 * (pair % 20))
+        with open(late, "w") as handle:
+            handle.write("late\n")
         codes = (first.wait(), second.wait())
+        if not os.path.exists(late):
+            failures.append(f"pair {pair}: a note made during the writes ({os.path.basename(late)}) was lost")
+        if users_folder_state(folder, work) != "here":
+            failures.append(f"pair {pair}: the user's plots/ is not in the folder")
         seeds = seeds_of_run(folder)
         values = set(seeds.values())
         if codes != (0, 0):

@@ -169,8 +169,18 @@ struct RunCommand {
     if console.errIsTerminal && wall > .seconds(2) { console.errorRaw("\r\u{1B}[K") }
     do {
       try files.closeAll(streams)
-      try ResultSetWriter.commit(
-        report.resultFiles(version: SyncSimCommand.version, includeTrace: options.trace), staging)
+      var results = report.resultFiles(version: SyncSimCommand.version, includeTrace: options.trace)
+      // A shard's manifest of its per-row files, read back from the staging folder once they are
+      // written (run-shard.txt comes last), so that `merge` finds a file cut short or edited.
+      if let index = results.firstIndex(where: { $0.name == RunShardFile.name }) {
+        let shardFile = results[index]
+        let rowFiles = results.map(\.name).filter { $0.hasSuffix(".csv") && $0 != "summary.csv" }
+        let folder = staging.folder
+        results[index] = ResultFile(name: RunShardFile.name) {
+          shardFile.renderedText() + RunShardFile.manifest(of: rowFiles, in: folder)
+        }
+      }
+      try ResultSetWriter.commit(results, staging)
     } catch {
       ResultSetWriter.removeFolder(staging.folder)
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")

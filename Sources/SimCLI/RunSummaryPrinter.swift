@@ -74,6 +74,11 @@ enum RunSummaryPrinter {
         "note         \(definition.name) held activities for \(duration("blocked.\(definition.name).total")): \(rule)")
     }
     let failed = report.expectations.filter { !$0.passed }
+    if report.shard != nil && !report.scenario.expectations.isEmpty {
+      console.print(
+        "expectations \(report.scenario.expectations.count), evaluated by `syncsim merge` on the whole run (a shard "
+          + "holds part of the world)")
+    }
     if !report.expectations.isEmpty {
       console.print("expectations \(report.expectations.count - failed.count) met, \(failed.count) failed")
       for result in report.expectations { console.print("  \(result.passed ? "ok  " : "FAIL") \(result.description)") }

@@ -306,3 +306,51 @@ extension LatencySample {
     (minimum, maximum) = (range[0], range[1])
   }
 }
+
+extension LatencySample {
+  /// Why the sample `textLines` wrote cannot be what a run recorded, or nil when it can: a count,
+  /// bound or value out of its range (latencies are non-negative and lie within the recorded
+  /// minimum and maximum), or a sum that is not theirs. Checked before a shard's sample is merged,
+  /// where a value outside the range would be read through an index computed from it.
+  public static func problem(in text: TallyText) -> String? {
+    guard let sample = LatencySample(text: text) else { return "latency lines malformed" }
+    guard sample.count >= 0 else { return "latency.count is negative" }
+    guard sample.count > 0 else { return nil }
+    let (low, high) = (sample.minimum, sample.maximum)
+    guard low >= 0, low <= high else { return "latency.range \(low) \(high) is not a range of latencies" }
+    var sum: Int128 = 0
+    if let histogram = sample.histogram {
+      guard histogram.counts.count <= LatencyHistogram.bucket(of: Int64.max) + 1 else {
+        return "latency.histogram has more buckets than any latency needs"
+      }
+      var total: Int64 = 0
+      for (index, count) in histogram.counts.enumerated() where count != 0 {
+        guard count > 0 else { return "latency.histogram has a negative count" }
+        guard index >= LatencyHistogram.bucket(of: low), index <= LatencyHistogram.bucket(of: high) else {
+          return "latency.histogram counts a value outside latency.range"
+        }
+        let (added, overflow) = total.addingReportingOverflow(count)
+        guard !overflow else { return "latency.histogram's counts overflow" }
+        total = added
+      }
+      guard total == Int64(sample.count) else { return "latency.histogram holds \(total) values, latency.count \(sample.count)" }
+      // Each value lies in [low, high]: the sum must too, times the count.
+      sum = Int128(sample.sumHigh) << 64 | Int128(sample.sumLow)
+      guard sum >= Int128(low) * Int128(sample.count), sum <= Int128(high) * Int128(sample.count) else {
+        return "latency.sum is not a sum of \(sample.count) values in latency.range"
+      }
+      return nil
+    }
+    var (least, most) = (Int64.max, Int64.min)
+    for chunk in sample.chunks {
+      for value in chunk {
+        guard value >= low, value <= high else { return "latency value \(value) lies outside latency.range \(low) \(high)" }
+        (least, most) = (Swift.min(least, value), Swift.max(most, value))
+        sum += Int128(value)
+      }
+    }
+    guard least == low, most == high else { return "latency.range is not the values' least and greatest" }
+    guard sum == Int128(sample.sumHigh) << 64 | Int128(sample.sumLow) else { return "latency.sum is not the values' sum" }
+    return nil
+  }
+}

@@ -12,6 +12,9 @@ public struct TallyText: Sendable {
     }
   }
 
+  /// Every key, sorted.
+  public var keys: [String] { lines.keys.sorted() }
+
   /// The values of `key`, as text; nil when the line is missing.
   public func fields(_ key: String) -> [Substring]? {
     lines[key].map { $0.split(separator: " ") }

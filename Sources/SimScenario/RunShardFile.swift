@@ -1,13 +1,55 @@
+import Foundation
 import SimKernel
 import SimMetrics
 
 /// `run-shard.txt`: what a shard of a run (`syncsim run --shard I/N`) keeps beside its files so
 /// that `syncsim merge` can add the shards up into the unsharded run's files: which run and
 /// shard it is, its parts, its parts' fingerprints, the writes and activities its rows number,
-/// and its tally (`SummaryTally.text`).
+/// its tally (`SummaryTally.text`), and a manifest of its per-row files (rows, bytes and digest
+/// of each), so that a file cut short or edited on its way to the merge is found.
 public struct RunShardFile: Sendable {
   public static let name = "run-shard.txt"
-  static let format = "syncsim-run-shard 1"
+  static let format = "syncsim-run-shard 2"
+
+  /// A per-row file as the shard wrote it: data rows (header not counted), bytes, and the FNV-1a
+  /// 64-bit digest of its bytes in hexadecimal.
+  public struct FileEntry: Sendable, Equatable {
+    public var name: String
+    public var rows: Int
+    public var bytes: Int
+    public var digest: String
+
+    /// `file.NAME ROWS BYTES DIGEST`.
+    var line: String { "file.\(name) \(rows) \(bytes) \(digest)" }
+
+    /// The entry of the file at `path`, read in chunks; nil when it cannot be read.
+    public static func of(_ path: String, name: String) -> FileEntry? {
+      guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+      defer { try? handle.close() }
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      var (bytes, lines) = (0, 0)
+      while true {
+        // nil or empty at the end of the file (Foundation on Linux answers nil there).
+        let read: Data?
+        do { read = try handle.read(upToCount: 1 << 20) } catch { return nil }
+        guard let chunk = read, !chunk.isEmpty else { break }
+        chunk.withUnsafeBytes { raw in
+          for byte in raw {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            if byte == 0x0A { lines += 1 }
+          }
+        }
+        bytes += chunk.count
+      }
+      return FileEntry(name: name, rows: max(0, lines - 1), bytes: bytes, digest: String(hash, radix: 16))
+    }
+  }
+
+  /// The manifest lines of the per-row files `names` in `folder` (those that exist), for the end
+  /// of a shard's `run-shard.txt`: written after the files are, before the set is committed.
+  public static func manifest(of names: [String], in folder: String) -> String {
+    names.compactMap { name in FileEntry.of(folder + "/" + name, name: name)?.line }.map { $0 + "\n" }.joined()
+  }
 
   public var scenario: String
   public var scenarioHash: String
@@ -22,6 +64,10 @@ public struct RunShardFile: Sendable {
   public var stoppedAtEventLimit: Bool
   public var fingerprints: [TrajectoryFingerprint]
   public var tally: SummaryTally
+  /// The per-row files the shard wrote, as it wrote them.
+  public var files: [FileEntry]
+  /// The file's lines as text (every number in them is range-checked by the merge).
+  public var text: TallyText
 
   /// The file of `report`, a shard's run. - Precondition: `report.shard` is set.
   static func text(_ report: RunReport, version: String) -> String {
@@ -46,17 +92,31 @@ public struct RunShardFile: Sendable {
 
   /// Reads a shard's file, or says why it is not one or is malformed.
   public static func read(_ text: String) -> Result<RunShardFile, Problem> {
-    guard text.hasPrefix(format + "\n") else { return .failure(Problem("not a run shard's file (\(format))")) }
+    guard text.hasPrefix(format + "\n") else {
+      if text.hasPrefix("syncsim-run-shard ") {
+        return .failure(Problem("written by another syncsim (\(text.prefix { $0 != "\n" }), not \(format)): run the shard again"))
+      }
+      return .failure(Problem("not a run shard's file (\(format))"))
+    }
     let fields = TallyText(text)
+    var files: [FileEntry] = []
+    for key in fields.keys where key.hasPrefix("file.") {
+      guard let values = fields.fields(key), values.count == 3, let rows = Int(values[0]), rows >= 0,
+        let bytes = Int(values[1]), bytes >= 0, UInt64(values[2], radix: 16) != nil
+      else { return .failure(Problem("malformed manifest line \(key)")) }
+      files.append(FileEntry(name: String(key.dropFirst(5)), rows: rows, bytes: bytes, digest: String(values[2])))
+    }
     func word(_ key: String) -> String? { fields.fields(key).flatMap { $0.count == 1 ? String($0[0]) : nil } }
     guard let scenario = word("scenario"), let hash = word("scenarioHash"),
       let seed = word("seed").flatMap(UInt64.init),
       let version = word("version"), let shard = fields.integers("shard"), shard.count == 2,
-      let parts = fields.integers("parts"), parts.count == 3, parts[0] <= parts[1], parts[1] <= parts[2],
+      shard[1] >= 1, shard[1] <= 1_000_000, shard[0] >= 1, shard[0] <= shard[1],
+      let parts = fields.integers("parts"), parts.count == 3, parts[0] >= 0, parts[0] <= parts[1],
+      parts[1] <= parts[2], parts[2] <= Int64(Int32.max),
       let writes = fields.integer("partWrites"), let activities = fields.integer("partActivities"),
       let end = fields.integer("endTime"), let limit = fields.integer("eventLimit"),
-      let prints = fields.fields("fingerprints")
-    else { return .failure(Problem("malformed header")) }
+      let prints = fields.fields("fingerprints"), writes >= 0, activities >= 0, end >= 0
+    else { return .failure(Problem("malformed header (a field missing, or a number out of its range)")) }
     var fingerprints: [TrajectoryFingerprint] = []
     for print in prints {
       guard let value = UInt64(print, radix: 16) else { return .failure(Problem("malformed fingerprint \(print)")) }
@@ -72,6 +132,6 @@ public struct RunShardFile: Sendable {
         shard: RunShard(index: Int(shard[0]), count: Int(shard[1])), parts: Int(parts[0])..<Int(parts[1]),
         partCount: Int(parts[2]), writes: Int(writes), activities: Int(activities),
         endTime: SimTime(nanoseconds: end), stoppedAtEventLimit: limit == 1, fingerprints: fingerprints,
-        tally: tally))
+        tally: tally, files: files, text: fields))
   }
 }

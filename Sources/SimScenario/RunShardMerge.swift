@@ -81,10 +81,137 @@ public struct RunShardMerge {
         problems.append("\(name) is in \(holding.count) of the \(ordered.count) shards")
       }
     }
+    if problems.isEmpty { problems += numberProblems(ordered) }
+    if problems.isEmpty { problems += rowFileProblems(ordered) }
     let scenario = loadScenario(ordered.first!.directory, shard: ordered.first!.file.shard)
     if case .failure(let problem) = scenario { problems.append(problem.message) }
     guard problems.isEmpty, case .success(let loaded) = scenario else { return .failure(Problems(messages: problems)) }
     return .success(RunShardMerge(shards: ordered, scenario: loaded))
+  }
+
+  /// The lines of `run-shard.txt` whose values add up across shards (counts; a 128-bit sum for
+  /// `stageSums`), and which of their values are sums (nil: every value). Durations saturate as
+  /// they add, and maxima and minima do not add, so those are range-checked only.
+  static let summedLines: [String: [Int]?] = [
+    "events": nil, "rows": nil, "accounting": nil, "activities": nil, "requests": nil, "pushes": nil,
+    "cloudErrors": nil, "edits": nil, "blockedCount": nil, "finalState": nil, "latency.count": nil,
+    "latency.histogram": nil, "partWrites": nil, "partActivities": nil, "retryAfter": [0], "orphans": [0],
+    "latency.sum": [0],
+  ]
+  /// Lines of durations and times: each value non-negative.
+  static let durationLines: Set<String> = [
+    "lastEditAt", "lastStoreChangeAt", "retryAfter", "orphans", "blockedTotal", "blockedLongest", "endTime",
+  ]
+
+  /// Every number of every shard's file in its range, and every sum the merge takes within 64
+  /// bits (128 for `stageSums`): a hostile or corrupt shard is refused, naming its line, before
+  /// any arithmetic could trap on it.
+  static func numberProblems(_ shards: [Shard]) -> [String] {
+    var problems: [String] = []
+    var sums: [String: [Double]] = [:]  // lookup only
+    var largest: [String: (value: Double, shard: String)] = [:]  // lookup only
+    for shard in shards {
+      let where_ = "\(shard.directory)/\(RunShardFile.name)"
+      let text = shard.file.text
+      if let problem = LatencySample.problem(in: text) { problems.append("\(where_): \(problem)") }
+      for key in text.keys {
+        guard let fields = text.fields(key) else { continue }
+        if key == "stageSums" {
+          for field in fields {
+            guard let value = Int128(String(field)), value >= 0, value < Int128(1) << 120 else {
+              problems.append("\(where_): line stageSums holds \(field), outside 0..<2^120")
+              break
+            }
+          }
+          continue
+        }
+        guard summedLines[key] != nil || durationLines.contains(key) else { continue }
+        let indices = summedLines[key].map { $0 ?? Array(fields.indices) } ?? []
+        for (index, field) in fields.enumerated() {
+          if key == "latency.sum" && index == 1 { continue }  // the low 64 bits, unsigned
+          guard let value = Int64(field) else {
+            problems.append("\(where_): line \(key) holds \(field), not a 64-bit whole number")
+            break
+          }
+          let mayBeNegative = key == "finalState" && index == 2  // a counter's value
+          if value < 0 && !mayBeNegative {
+            problems.append("\(where_): line \(key) holds \(value), below 0")
+            break
+          }
+          if indices.contains(index) {
+            var list = sums[key] ?? Array(repeating: 0, count: fields.count)
+            if index < list.count { list[index] += abs(Double(value)) }
+            sums[key] = list
+            if abs(Double(value)) > largest[key]?.value ?? -1 { largest[key] = (abs(Double(value)), where_) }
+          }
+        }
+      }
+    }
+    for key in sums.keys.sorted() where sums[key]!.contains(where: { $0 >= 9.2e18 }) {
+      problems.append(
+        "line \(key) adds up past 64 bits across the shards; the largest is in \(largest[key]?.shard ?? "?") "
+          + "(a shard's file is corrupt)")
+    }
+    return problems
+  }
+
+  /// Each shard's per-row files against its manifest (rows, bytes, digest), and every id column
+  /// within the shard's own writes or activities: a file cut short by an interrupted copy, a
+  /// deleted or edited row, is refused naming the shard, the file and the line.
+  static func rowFileProblems(_ shards: [Shard]) -> [String] {
+    var problems: [String] = []
+    for shard in shards {
+      for (name, writes, activities) in idColumns {
+        let path = shard.directory + "/" + name
+        let listed = shard.file.files.first { $0.name == name }
+        guard FileManager.default.fileExists(atPath: path) else {
+          if listed != nil { problems.append("\(path): missing, though the shard's manifest lists it") }
+          continue
+        }
+        guard let listed else {
+          problems.append("\(path): not in the shard's manifest (\(RunShardFile.name)); run the shard again")
+          continue
+        }
+        guard let found = RunShardFile.FileEntry.of(path, name: name) else {
+          problems.append("\(path): cannot be read")
+          continue
+        }
+        if found != listed {
+          problems.append(
+            "\(path): \(found.rows) rows, \(found.bytes) bytes, digest \(found.digest); the shard wrote \(listed.rows) "
+              + "rows, \(listed.bytes) bytes, digest \(listed.digest) (cut short or edited on its way: copy the shard "
+              + "again, or run it again)")
+          continue
+        }
+        guard let csv = MappedCSV(path: path) else {
+          problems.append("\(path): cannot be read")
+          continue
+        }
+        let header = csv.columns
+        // Write ids count from 1, activity ids from 0, as the run numbers them.
+        let limits: [(column: Int, ids: ClosedRange<Int>)] = header.indices.compactMap { index in
+          writes.contains(header[index])
+            ? (index, 1...max(1, shard.file.writes))
+            : activities.contains(header[index]) ? (index, 0...max(0, shard.file.activities - 1)) : nil
+        }
+        var cursor = csv.cursor()
+        var malformed = false
+        var line = 1
+        rows: while let row = cursor.next(malformed: &malformed) {
+          line += 1
+          for (column, ids) in limits where column < row.count && !row[column].isEmpty {
+            guard let id = Int(row[column]), ids.contains(id) else {
+              problems.append(
+                "\(path): line \(line): \(header[column]) \(row[column]) is not an id of this shard "
+                  + "(\(ids.lowerBound)...\(ids.upperBound))")
+              break rows
+            }
+          }
+        }
+        if malformed { problems.append("\(path): line \(line + 1): a malformed row") }
+      }
+    }
+    return problems
   }
 
   /// The scenario of a shard's `resolved.json` (its `scenario` member runs the same world),
