@@ -152,6 +152,37 @@ def hostile(rng, doc):
     return json.dumps(doc)
 
 
+def corner(rng):
+    """A valid world at a long-duration corner, run to its end (not cut to 10 minutes): ten years
+    with a device offline or force-quit throughout, coming online on the last day, and huge or
+    tiny byHour weights (issue 53, item 5). Such worlds trapped on sums past 64 bits."""
+    kind = rng.randrange(5)
+    days = rng.choice([60, 365, 3650])
+    doc = {"version": 1, "name": f"corner-{kind}", "seed": rng.randrange(1, 1000), "duration": f"{days}d",
+           "devices": [{"name": "iphone"}, {"name": "ipad"}]}
+    if kind == 0:  # offline the whole run, editing hourly: every row stuck to the end
+        doc["workloads"] = [{"devices": "ipad", "editsPerHour": 1}]
+        doc["timeline"] = [{"at": 0, "devices": "ipad", "action": "goOffline"}]
+    elif kind == 1:  # online again on the last day: visible rows with latencies of years
+        doc["workloads"] = [{"devices": "ipad", "editsPerHour": 1}]
+        doc["timeline"] = [{"at": 0, "devices": "ipad", "action": "goOffline"},
+                           {"at": f"{days - 1}d", "devices": "ipad", "action": "goOnline"}]
+    elif kind == 2:  # the receiver force-quit throughout while the sender edits in the foreground
+        doc["duration"] = f"{min(days, 60)}d"
+        doc["workloads"] = [{"devices": "iphone", "editsPerHour": 20, "foregroundOnly": True}]
+        doc["timeline"] = [{"at": 0, "devices": "ipad", "action": "forceQuit"}]
+    elif kind == 3:  # byHour weights at and past their bound
+        doc["duration"] = "7d"
+        doc["start"] = "07:00"
+        weight = rng.choice([1e6, 1e308, 1e-300, 0.5])
+        doc["usage"] = [{"devices": "all", "sessionsPerDay": 8, "byHour": [weight] + [1] * 23}]
+        doc["workloads"] = [{"devices": "all", "editsPerHour": 2, "foregroundOnly": True}]
+    else:  # both devices offline for the whole run
+        doc["workloads"] = [{"devices": "all", "editsPerHour": 1}]
+        doc["timeline"] = [{"at": 0, "devices": "all", "action": "goOffline"}]
+    return json.dumps(doc)
+
+
 def mutate(rng, doc, text):
     """One mutation of the document (or of its text); returns the new text."""
     if rng.random() < 0.4:
@@ -303,7 +334,7 @@ def accepted_devices(binary, scenario, work, code):
     return 0
 
 
-def check_case(binary, number, text, keep):
+def check_case(binary, number, text, keep, uncapped=False):
     """Runs one case; returns a list of failure descriptions (empty: passed) and what it did."""
     work = tempfile.mkdtemp(prefix="syncsim-fuzz-")
     try:
@@ -324,7 +355,7 @@ def check_case(binary, number, text, keep):
         out_arg = prepare_out(mode, work, out)
         # Runs are cut to 10 min of simulated time (only ever shorter: the estimate only falls).
         seconds = duration_seconds(text)
-        cap = ["--duration", RUN_DURATION] if seconds is not None and seconds > 600 else []
+        cap = ["--duration", RUN_DURATION] if seconds is not None and seconds > 600 and not uncapped else []
         run_code, wall, rss = run_measured([binary, "run", scenario, *cap, "--out", out_arg], work)
         outcome["run"] = run_code
         allowed = {"folder": (0, 1, 65), "link": (0, 1, 65), "file": (65, 73), "dot": (64,), "dotslash": (64,),
@@ -364,6 +395,9 @@ def main():
     rng = random.Random(options.seed)
     cases = []
     for number in range(options.cases):
+        if number % 25 == 24:  # one case in 25: a long-duration corner, run whole
+            cases.append((number, "corner", corner(rng)))
+            continue
         path, text = rng.choice(sources)
         doc = json.loads(text)
         for _ in range(rng.choice([1, 1, 2, 3])):
@@ -377,7 +411,8 @@ def main():
     counts = {}
     failed = []
     with ThreadPoolExecutor(max_workers=options.jobs) as pool:
-        results = pool.map(lambda case: (case, check_case(binary, case[0], case[2], options.keep)), cases)
+        results = pool.map(
+            lambda case: (case, check_case(binary, case[0], case[2], options.keep, uncapped=case[1] == "corner")), cases)
         for (number, source, _), (failures, outcome) in results:
             key = f"validate {outcome['validate']} / run {outcome.get('run')}"
             counts[key] = counts.get(key, 0) + 1

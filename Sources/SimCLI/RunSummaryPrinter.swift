@@ -63,7 +63,7 @@ enum RunSummaryPrinter {
       "blocking     "
         + (blocking.isEmpty
           ? "none"
-          : blocking.prefix(3).map { "\($0.0) \(DurationText.display(SimDuration(seconds: $0.1)))" }.joined(
+          : blocking.prefix(3).map { "\($0.0) \(DurationText.display(seconds: $0.1))" }.joined(
             separator: ", ")))
     if let waits = topCauses(report) { console.print("waits        " + waits) }
     // A wait under a policy whose documented escape the model leaves out depends on that rule.
@@ -93,15 +93,16 @@ enum RunSummaryPrinter {
     guard report.scenario.outputs.contains("latency"), report.parts.allSatisfy({ $0.recorder != nil }) else {
       return nil
     }
-    var totals: [String: SimDuration] = [:]
+    var totals: [String: Int128] = [:]  // nanoseconds, 128-bit: stuck rows of long runs add past 64 bits
     var order: [String] = []
     for part in report.parts {
       for (name, total) in part.recorder!.causeTotals() {
         if totals[name] == nil { order.append(name) }
-        totals[name, default: .zero] += total
+        totals[name, default: 0] += total
       }
     }
-    let all = order.map { totals[$0]!.seconds }.reduce(0, +)
+    let seconds = { (name: String) in Double(totals[name]!) / 1e9 }
+    let all = order.map(seconds).reduce(0, +)
     guard all > 0 else { return nil }
     // The largest first; ties in pipeline order (a dictionary's order never reaches output).
     let ranked = order.enumerated().sorted { a, b in
@@ -110,9 +111,9 @@ enum RunSummaryPrinter {
     }.map(\.element)
     let rows = report.summary.value("rows").map(CSVTable.number) ?? "?"
     return ranked.prefix(3).map { name in
-      let seconds = totals[name]!.seconds
+      let seconds = seconds(name)
       return
-        "\(name) \(String(format: "%.0f", seconds / all * 100)) % (\(DurationText.display(SimDuration(seconds: seconds))))"
+        "\(name) \(String(format: "%.0f", seconds / all * 100)) % (\(DurationText.display(seconds: seconds)))"
     }.joined(separator: ", ") + "   of all \(rows) rows' time, stuck rows to the end"
   }
 }

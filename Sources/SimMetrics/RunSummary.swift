@@ -299,6 +299,11 @@ public struct RunSummary: Sendable {
       "and has the `latency.percentileError` column after `latency.mean`: its percentiles are within 0.049 %",
       "of the exact values; its mean and max stay exact.",
       "",
+      "Sums of waits (`blocked.*.total`, `orphanTime.total`, and `retryAfter.mean`'s sum) add 64-bit nanoseconds and",
+      "saturate at 2^63 − 1 ns (9,223,372,036.85 s, about 292 years): a fleet long offline can reach it, and",
+      "a value of 9223372036.854776 then means \"at least that\", a lower bound. The run's `waits` line adds",
+      "the rows' causes in 128 bits and never saturates.",
+      "",
       "| metric | unit | better | meaning |",
       "|---|---|---|---|",
     ]

@@ -136,6 +136,15 @@ public enum DurationText {
     return formatFixed(ns / 86_400, decimals: 1) + "d"
   }
 
+  /// `display` of a number of seconds of any size: past what a `SimDuration` holds (a sum over
+  /// many rows of a long run), days with one decimal.
+  public static func display(seconds: Double) -> String {
+    guard seconds.isFinite else { return "–" }
+    if abs(seconds) < 9e9 { return display(SimDuration(seconds: seconds)) }
+    let days = (seconds / 86_400 * 10).rounded() / 10
+    return String(format: "%.1f", days) + "d"
+  }
+
   /// A compact text for a duration (`1.5s`, `30m`, `24h`), for messages.
   public static func format(_ duration: SimDuration) -> String {
     let ns = duration.nanoseconds

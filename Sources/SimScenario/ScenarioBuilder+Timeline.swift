@@ -152,10 +152,13 @@ extension ScenarioBuilder {
     }
   }
 
-  /// `byHour`: 24 non-negative weights, one per hour from midnight, not all zero; it needs `start`.
+  /// `byHour`: 24 relative weights in 0...`maxHourWeight`, one per hour from midnight, not all
+  /// zero; it needs `start`. The bound keeps the weights' sum finite and their ratios exact.
   func byHour(_ node: JSONNode?, _ path: String, _ spec: WorldSpec) -> [Double]? {
     guard let entries = reader.array(node, path, maxCount: 24) else { return nil }
-    let weights = entries.enumerated().compactMap { reader.number($1, ScenarioReader.index(path, $0), min: 0) }
+    let weights = entries.enumerated().compactMap {
+      reader.number($1, ScenarioReader.index(path, $0), min: 0, max: Self.maxHourWeight)
+    }
     guard weights.count == entries.count else { return nil }
     if weights.count != 24 {
       reader.problem(path, "\(weights.count) weights; one per hour of the day is 24", hint: "from midnight to 23:00")
@@ -171,6 +174,10 @@ extension ScenarioBuilder {
     }
     return weights
   }
+
+  /// The largest `byHour` weight: the weights are relative, so a million to one is finer than any
+  /// pattern of use, and 24 of them add up exactly.
+  static let maxHourWeight = 1_000_000.0
 
   /// A periodic pattern (`every`, `jitter`, `from`, `until`) instead of the Poisson `rateKey`;
   /// nil when `every` is absent (`jitter`, `from` and `until` then belong to nothing: an error).

@@ -836,7 +836,7 @@ enum ScenarioSchemaTemplate {
               "byHour": {
                 "type": "array",
                 "description": "24 relative session rates, one per hour from midnight (needs start): sessionsPerDay spread as people open apps",
-                "items": {"type": "number", "minimum": 0},
+                "items": {"type": "number", "minimum": 0, "maximum": 1000000},
                 "minItems": 24,
                 "maxItems": 24
               },
