@@ -124,11 +124,14 @@ public struct Swarm: Sendable {
     return (failures, checks, liveness)
   }
 
-  /// Whether an activity was still refused by the rate limiter when the liveness bound ran out:
-  /// its windows filled before the heal, which the model's sources say lasts for hours.
+  /// Whether an activity was still refused by the rate limiter when the person opened every app
+  /// for the last time (`reactivateAfter` past the heal): its windows filled before the heal,
+  /// which the model's sources say lasts for hours, and after that last opening only a push
+  /// imports, which may be dropped (seed 1234, run 17783: an export held until 1 s after it, its
+  /// push to one device lost).
   static func rateLimitedPastBound(_ recorder: MetricsRecorder) -> Bool {
     guard let policy = recorder.policyNames.firstIndex(of: "rateLimit") else { return false }
-    let deadline = SimTime(healAt + livenessBound)
+    let deadline = SimTime(healAt + reactivateAfter)
     return recorder.activities.indices.contains { index in
       recorder.blocked(of: index).contains { $0.policy == Int32(policy) && $0.to >= deadline && $0.from < deadline }
     }

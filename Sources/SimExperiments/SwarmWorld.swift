@@ -94,7 +94,9 @@ struct SwarmWorld {
     }
     // A CKSyncEngine app saves a record outside its engine, then is relaunched (the engine takes
     // the record only then: docs/sync-engine.md).
+    var savedOutside: [String] = []
     for device in engineDevices where random.bernoulli(0.2) {
+      savedOutside.append(device)
       let time = random.uniform(120, heal - 600)
       for (offset, action) in [(0.0, "saveOutsideEngine"), (60.0, "terminate"), (120.0, "launch")] {
         timeline.append(
@@ -132,6 +134,16 @@ struct SwarmWorld {
     // an activation (spec §7): the person opens every app once more, after the exports of the
     // heal have committed.
     let again = heal + Swarm.reactivateAfter.seconds
+    // A save outside the engine reaches the engine's own store only at a relaunch, and only if it
+    // had committed by then (docs/sync-engine.md): with zoneBusy answers and network failures its
+    // commit can come after the relaunch drawn above, and a launch of a running app is no
+    // relaunch. So the person quits and reopens those apps once everything has committed.
+    for device in savedOutside {
+      for (offset, action) in [(-120.0, "terminate"), (-60.0, "launch")] {
+        timeline.append(
+          (again + offset, "{\"at\": \(at(again + offset)), \"devices\": \"\(device)\", \"action\": \"\(action)\"}"))
+      }
+    }
     for action in ["\"background\"", "\"activate\""] {
       timeline.append((again, "{\"at\": \(at(again)), \"devices\": \"all\", \"action\": \(action)}"))
     }
