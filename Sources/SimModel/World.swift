@@ -77,6 +77,8 @@ public struct World: EventHandler {
   var appliedPages = AppliedPageLog(stores: 0)
   /// Per replayed store, the fields it set itself, by field (`World+ReplayedWrites`).
   var overlays: [[OverlayField]] = []
+  /// Per replayed store, its live objects by entity, a cache (`ReplayedLiveIndex`).
+  var replayedLive = ReplayedLiveIndex(stores: 0)
   var replayQueries: [ReplayQuery] = []
   /// Whether replayed stores' imports are sized from their zones' index of live records.
   var replayedImportsIndexed = false

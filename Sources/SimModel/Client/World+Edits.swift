@@ -129,6 +129,11 @@ extension World {
     let count = server.zones[zone].objects.count
     guard count > 0 else { return nil }
     let start = random ? Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(count))) : 0
+    if isReplayed(store) {
+      // The scan's answer from the index of live objects (`ReplayedLiveIndex`).
+      if !replayedLive.isBuilt(store.index) { buildReplayedLiveIndex(store) }
+      return replayedLive.first(store.index, entity: entity, atOrAfter: Int32(start)).map { ObjectID(Int($0)) }
+    }
     for step in 0..<count {
       let object = (start + step) % count
       guard server.zones[zone].objects[object].entity == Int32(entity) else { continue }

@@ -23,6 +23,7 @@ extension World {
     replayed = marked
     appliedPages = AppliedPageLog(stores: stores.count)
     overlays = [[OverlayField]](repeating: [], count: stores.count)
+    replayedLive = ReplayedLiveIndex(stores: stores.count)
     mergesPages = stores.indices.map { marked[$0] && spec.devices[stores[$0].device.index].workload == nil }
     replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: stores.count)
     // Without child records no page needs its records' list (orphans are tracked on a kept copy):
@@ -104,9 +105,13 @@ extension World {
       snapshot: query.snapshot, queriedAt: query.queriedAt, appliedAt: Int32(server.zones[zone].fieldSets.count))
     if mergesPages[store.index], let last = appliedPages.last(store.index), continues(last, with: applied, zone: zone) {
       appliedPages.extendLast(store.index, upper: applied.upper, appliedAt: applied.appliedAt)
+      replayedLive.invalidate(store.index)
       return
     }
     appliedPages.append(store.index, applied)
+    // Only the records this page carried can have changed in the copy: those with a change in
+    // its range of tokens.
+    refreshReplayedLive(store, tokens: applied.lower..<applied.upper)
   }
 
   /// Whether `next`, the next page of `last`'s import, can be logged as part of it: their ranges
@@ -131,6 +136,7 @@ extension World {
   mutating func wipeReplayedCopy(_ store: StoreID) {
     appliedPages.removeAll(store.index)
     overlays[store.index].removeAll { !$0.local.dirty }
+    replayedLive.invalidate(store.index)
   }
 
   /// Replays `store`'s copy into `local` and keeps it from now on (something is about to read or
@@ -143,6 +149,7 @@ extension World {
     replayed[store.index] = false
     appliedPages.removeAll(store.index)
     overlays[store.index] = []
+    replayedLive.invalidate(store.index)
     ensureLocalCapacity(store)
     var lastPage = [Int32](repeating: -1, count: overlay.isEmpty ? 0 : server.zones[zone].objects.count)
     for object in 0..<server.zones[zone].objects.count {
@@ -201,7 +208,11 @@ extension World {
       let page = Self.lastAppliedPage(pages, server.zones[zone], object)
       return page >= 0 ? pages[page].appliedAt : -1
     }
-    for object in own where !holdsServerValues(store, object, zone: zone) {
+    // The copy's fields, from the pages decoded above (not once per field).
+    func held(_ object: ObjectID, field: Int) -> LocalField {
+      Self.replayedField(overlays[store.index], pages: { pages }, server.zones[zone], object, field: field)
+    }
+    for object in own where !holdsServerValues(object, zone: zone, held: held) {
       end.converged = false
       break
     }
@@ -220,7 +231,8 @@ extension World {
       let now = server.zones[zone].server[base]
       let held: Bool
       if !isOwn.isEmpty && isOwn[object.index] {
-        held = localField(store, object, field: base).value == 1
+        held = Self.replayedField(overlays[store.index], pages: { pages }, server.zones[zone], object, field: base)
+          .value == 1
       } else {
         let applied = appliedAt(object)
         if end.converged && !holdsServerValues(object, zone: zone, applied: applied) { end.converged = false }
@@ -234,9 +246,14 @@ extension World {
   /// Whether the store holds the server's write in every field of `object`, read as the run
   /// reads its copy (`localField`).
   func holdsServerValues(_ store: StoreID, _ object: ObjectID, zone: Int) -> Bool {
+    holdsServerValues(object, zone: zone) { localField(store, $0, field: $1) }
+  }
+
+  /// Whether every field of `object` as `held` gives it holds the server's value.
+  func holdsServerValues(_ object: ObjectID, zone: Int, held: (ObjectID, Int) -> LocalField) -> Bool {
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     for field in base..<base + fieldCount(zone: zone, object: object)
-    where localField(store, object, field: field).write != server.zones[zone].server[field].write {
+    where held(object, field).write != server.zones[zone].server[field].write {
       return false
     }
     return true

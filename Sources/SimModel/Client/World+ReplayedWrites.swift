@@ -29,9 +29,17 @@ extension World {
     _ overlay: [OverlayField], _ log: AppliedPageLog, _ store: Int, _ zone: borrowing ZoneState, _ object: ObjectID,
     field: Int
   ) -> LocalField {
+    replayedField(overlay, pages: { log.pages(store) }, zone, object, field: field)
+  }
+
+  /// `replayedField` with the store's pages given (decoded once for many objects).
+  static func replayedField(
+    _ overlay: [OverlayField], pages decode: () -> [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID,
+    field: Int
+  ) -> LocalField {
     let entry = position(in: overlay, of: field).map { overlay[$0] }
     if let entry, entry.local.dirty { return entry.local }
-    let pages = log.pages(store)
+    let pages = decode()
     let page = lastAppliedPage(pages, zone, object)
     if let entry, page < Int(entry.since) { return entry.local }
     guard page >= 0 else { return LocalField() }
@@ -51,6 +59,58 @@ extension World {
     } else {
       overlays[store.index].insert(entry, at: position)
     }
+    // The newest overlay entry is the field's value (no page applied since it): an object's
+    // first field set so is its liveness in the store.
+    if replayedLive.isBuilt(store.index) {
+      let zone = stores[store.index].zone.index
+      let object = server.zones[zone].object(atField: field)
+      if object.index >= 0 && Int(server.zones[zone].objects[object.index].fieldBase) == field {
+        replayedLive.update(
+          store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
+          isLive: value == 1)
+      } else if object.index < 0 {
+        replayedLive.invalidate(store.index)
+      }
+    }
+  }
+
+  /// Brings `store`'s index of live objects up to date after a page that carried the changes
+  /// whose tokens are after `tokens.lowerBound` up to `tokens.upperBound`: each of their records
+  /// replayed again (the pages decoded once). Nothing to do while the index is not built.
+  mutating func refreshReplayedLive(_ store: StoreID, tokens: Range<Int32>) {
+    guard replayedLive.isBuilt(store.index), !tokens.isEmpty else { return }
+    let zone = stores[store.index].zone.index
+    let changes = server.zones[zone].allChanges
+    guard tokens.lowerBound >= 0, Int(tokens.upperBound) <= changes.count else {
+      replayedLive.invalidate(store.index)
+      return
+    }
+    let pages = appliedPages.pages(store.index)
+    for index in Int(tokens.lowerBound)..<Int(tokens.upperBound) {
+      let object = changes[index].object
+      let base = Int(server.zones[zone].objects[object.index].fieldBase)
+      let field = Self.replayedField(overlays[store.index], pages: { pages }, server.zones[zone], object, field: base)
+      replayedLive.update(
+        store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
+        isLive: field.value == 1)
+    }
+  }
+
+  /// Builds `store`'s index of live objects: every object's first field replayed, the pages
+  /// decoded once.
+  mutating func buildReplayedLiveIndex(_ store: StoreID) {
+    let zone = stores[store.index].zone.index
+    let pages = appliedPages.pages(store.index)
+    var lists: [[Int32]] = []
+    for object in 0..<server.zones[zone].objects.count {
+      let entity = Int(server.zones[zone].objects[object].entity)
+      let base = Int(server.zones[zone].objects[object].fieldBase)
+      let field = Self.replayedField(overlays[store.index], pages: { pages }, server.zones[zone], ObjectID(object), field: base)
+      guard field.value == 1 else { continue }
+      if entity >= lists.count { lists.append(contentsOf: repeatElement([], count: entity + 1 - lists.count)) }
+      lists[entity].append(Int32(object))
+    }
+    replayedLive.set(store.index, lists)
   }
 
   /// The export committed `write`: a replayed store's field that still holds it is clean from
