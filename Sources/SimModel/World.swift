@@ -95,6 +95,9 @@ public struct World: EventHandler {
     /// How often each export and then each import transition was taken (`ExportTransition`,
     /// `ImportTransition`), for the test that every documented transition is reached.
     var transitionsTaken = [Int](repeating: 0, count: ExportTransition.allCases.count + ImportTransition.allCases.count)
+    /// How often the index of a replayed store's live objects answered otherwise than the scan.
+    var replayedLiveMismatches = 0
+    var replayedLiveLooks = 0
   #endif
 
   /// Builds the world of `spec`, reporting to `sink`.

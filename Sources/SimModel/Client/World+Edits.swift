@@ -132,7 +132,16 @@ extension World {
     if isReplayed(store) {
       // The scan's answer from the index of live objects (`ReplayedLiveIndex`).
       if !replayedLive.isBuilt(store.index) { buildReplayedLiveIndex(store) }
-      return replayedLive.first(store.index, entity: entity, atOrAfter: Int32(start)).map { ObjectID(Int($0)) }
+      let found = replayedLive.first(store.index, entity: entity, atOrAfter: Int32(start)).map { ObjectID(Int($0)) }
+      #if DEBUG
+        // The index must give the scan's answer: checked on every look in debug builds.
+        let scanned = (0..<count).lazy.map { ObjectID(($0 + start) % count) }.first { object in
+          server.zones[zone].objects[object.index].entity == Int32(entity) && isLive(store, object)
+        }
+        replayedLiveLooks += 1
+        if scanned != found { replayedLiveMismatches += 1 }
+      #endif
+      return found
     }
     for step in 0..<count {
       let object = (start + step) % count
