@@ -326,6 +326,12 @@ enum SweepCommandLine {
     if let seeds {
       if let parsed = SweepPlan.parseSeeds(seeds) {
         plan.seeds = parsed
+      } else if let (low, high) = SweepPlan.seedRangeBounds(seeds), high - low >= SweepPlan.maxSeedRange {
+        problems.append(
+          ScenarioProblem(
+            file: "command line", path: "--seeds \(seeds)",
+            message: "\(high - low + 1) seeds, over the limit of \(SweepPlan.maxSeedRange) a sweep takes",
+            hint: "give at most \(SweepPlan.maxSeedRange) seeds, e.g. \(low)..\(low + 29); docs/limits.md"))
       } else {
         problems.append(
           ScenarioProblem(

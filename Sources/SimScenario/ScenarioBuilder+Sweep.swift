@@ -93,11 +93,20 @@ extension ScenarioBuilder {
 
 extension SweepPlan {
   /// Parses `"1..30"` (inclusive) or `"1,2,5"`.
+  /// The most seeds a range `A..B` may hold.
+  public static let maxSeedRange: UInt64 = 100_000
+
+  /// `A..B`'s bounds when both are seeds and `A ≤ B`, whatever the size; nil otherwise.
+  public static func seedRangeBounds(_ text: String) -> (low: UInt64, high: UInt64)? {
+    guard text.contains("..") else { return nil }
+    let parts = text.splitting(on: "..")
+    guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high else { return nil }
+    return (low, high)
+  }
+
   public static func parseSeeds(_ text: String) -> [UInt64]? {
     if text.contains("..") {
-      let parts = text.splitting(on: "..")
-      guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low <= high, high - low < 100_000
-      else { return nil }
+      guard let (low, high) = seedRangeBounds(text), high - low < maxSeedRange else { return nil }
       return Array(low...high)
     }
     let values = text.split(separator: ",").map { UInt64($0.trimmingCharacters(in: " ")) }

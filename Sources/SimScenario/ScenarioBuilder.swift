@@ -206,17 +206,27 @@ struct ScenarioBuilder {
     guard let text = reader.string(node, "start") else { return nil }
     let time = text.split(separator: "T").last.map(String.init) ?? text
     let datePart = text.contains("T") ? String(text.split(separator: "T")[0]) : nil
-    let dateOK =
-      datePart.map { part in
-        let fields = part.split(separator: "-", omittingEmptySubsequences: false)
-        return fields.count == 3 && fields.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
-      } ?? true
+    let dateOK = datePart.map(Self.isCalendarDate) ?? true
     guard dateOK, text.split(separator: "T").count <= 2, let clock = Self.clockTime(time) else {
       reader.problem(
-        "start", "\"\(text)\" is not a time of day", hint: "for example \"22:00\" or \"2026-03-02T22:00\"")
+        "start", "\"\(text)\" is not a time of day, or its date is not one of the calendar",
+        hint: "for example \"22:00\" or \"2026-03-02T22:00\"")
       return nil
     }
     return clock
+  }
+
+  /// Whether `text` is a date of the Gregorian calendar written `YYYY-MM-DD` (so 2026-02-30 and
+  /// 2026-13-01 are not, and 2028-02-29 is).
+  static func isCalendarDate(_ text: String) -> Bool {
+    let fields = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
+      fields.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+      let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]), (1...12).contains(month)
+    else { return false }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    return (1...days).contains(day)
   }
 
   /// "HH:MM" or "HH:MM:SS" as the time since midnight; nil for anything else.
