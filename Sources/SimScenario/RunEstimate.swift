@@ -139,7 +139,10 @@ public struct RunEstimate: Sendable, Equatable {
     for (index, device) in spec.devices.enumerated() {
       let zones = layout.storeZones[firstStore..<(firstStore + device.stores.count)]
       firstStore += device.stores.count
-      guard let zone = zones.first(where: { $0 >= 0 }) else { continue }
+      // The zone its edits write: the workload's store where it names one (a public store after
+      // a private one), else its first syncing store.
+      let named = device.workload?.store.flatMap { $0 < zones.count ? zones[zones.startIndex + $0] : nil }
+      guard let zone = named.flatMap({ $0 >= 0 ? $0 : nil }) ?? zones.first(where: { $0 >= 0 }) else { continue }
       let observers = max(0, storesInZone[Int(zone)] - Double(zones.filter { $0 == zone }.count))
       rowsByDevice[index] = (editsByDevice[index] + bulkByDevice[index]) * observers
       rows += rowsByDevice[index]

@@ -180,7 +180,9 @@ import Testing
         help.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 })
       #expect(!options.isEmpty, "\(command)")
       for option in options {
-        #expect(lines.contains { $0.contains(" \(option) ") || $0.contains("\"\(option) ") }, "\(command) \(option)")
+        #expect(
+          lines.contains { $0.contains(" \(option) ") || $0.contains("(\(option) ") || $0.contains(" \(option))") },
+          "\(command) \(option)")
       }
     }
   }
