@@ -11,6 +11,11 @@ final class AppliedPageLog {
   /// Per store, its newest page (valid when its count is above 0) and how many it has.
   private var newest: [AppliedPage] = []
   private var counts: [Int32] = []
+  /// The last store whose pages were decoded, and them: an author's edits read its copy again
+  /// and again between two pages, and decoding every page each time made a public-database
+  /// author's run grow as the square of its days. One store's only, so readers' logs stay packed.
+  private var decodedStore = -1
+  private var decoded: [AppliedPage] = []
 
   init(stores: Int) {
     newest = [AppliedPage](
@@ -19,9 +24,10 @@ final class AppliedPageLog {
     for _ in 0..<stores { packed.addStream() }
   }
 
-  /// Bytes the log takes: its chunks and its per-store fields.
+  /// Bytes the log takes: its chunks, its per-store fields and the one store's decoded pages.
   var bytes: Int {
-    packed.bytesInMemory + newest.capacity * MemoryLayout<AppliedPage>.stride + counts.capacity * 4
+    packed.bytesInMemory + (newest.capacity + decoded.capacity) * MemoryLayout<AppliedPage>.stride
+      + counts.capacity * 4
   }
 
   /// How many pages `store` has logged.
@@ -33,6 +39,7 @@ final class AppliedPageLog {
 
   /// Logs `page` as `store`'s newest.
   func append(_ store: Int, _ page: AppliedPage) {
+    if decodedStore == store { decodedStore = -1 }
     if counts[store] > 0 { pack(store, newest[store], before: page) }
     newest[store] = page
     counts[store] += 1
@@ -40,18 +47,28 @@ final class AppliedPageLog {
 
   /// Extends `store`'s newest page to `upper`, its records taking their values at `appliedAt`.
   func extendLast(_ store: Int, upper: Int32, appliedAt: Int32) {
+    if decodedStore == store { decodedStore = -1 }
     newest[store].upper = upper
     newest[store].appliedAt = appliedAt
   }
 
   /// Forgets `store`'s pages.
   func removeAll(_ store: Int) {
+    if decodedStore == store { decodedStore = -1 }
     packed.clear(store)
     counts[store] = 0
   }
 
   /// `store`'s pages, oldest first.
   func pages(_ store: Int) -> [AppliedPage] {
+    if decodedStore == store { return decoded }
+    let result = decode(store)
+    (decodedStore, decoded) = (store, result)
+    return result
+  }
+
+  /// `store`'s pages, decoded from the packed log.
+  private func decode(_ store: Int) -> [AppliedPage] {
     let count = Int(counts[store])
     guard count > 0 else { return [] }
     var result = [AppliedPage](repeating: newest[store], count: count)
