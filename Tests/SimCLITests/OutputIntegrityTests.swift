@@ -40,13 +40,7 @@ import Testing
   @Test func aFullDiskLeavesNoHalfWrittenReportAndExits73() throws {
     try withTemporaryDirectory { directory in
       let mount = directory + "/small"
-      try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-      guard runShell("/bin/mount", ["-t", "tmpfs", "-o", "size=4k", "tmpfs", mount], in: "/").isEmpty,
-        isMounted(mount)
-      else {
-        Issue.record("cannot mount a tmpfs here (needs root)")
-        return
-      }
+      guard try mountTmpfs(at: mount, size: "4k") else { return }
       defer { _ = runShell("/bin/umount", [mount], in: "/") }
       // Fill the file system but for a few bytes, then ask for a report larger than what is left.
       #expect(FileManager.default.createFile(atPath: mount + "/filler", contents: Data(count: 4096 - 64)))
@@ -233,13 +227,7 @@ import Testing
   @Test func outOnAMountPointKeepsTheResults() throws {
     try withTemporaryDirectory { directory in
       let mount = directory + "/out"
-      try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-      guard runShell("/bin/mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", mount], in: "/").isEmpty,
-        isMounted(mount)
-      else {
-        Issue.record("cannot mount a tmpfs here (needs root)")
-        return
-      }
+      guard try mountTmpfs(at: mount, size: "64m") else { return }
       defer { _ = runShell("/bin/umount", [mount], in: "/") }
       try "mine".write(toFile: mount + "/notes.txt", atomically: false, encoding: .utf8)
       for _ in 0..<2 {
@@ -291,6 +279,19 @@ import Testing
   func inode(_ path: String) -> UInt64 {
     var status = stat()
     return stat(path, &status) == 0 ? UInt64(status.st_ino) : 0
+  }
+
+  /// A tmpfs of `size` mounted at `path` (made first); false, with an issue recorded, where this
+  /// machine cannot (not root).
+  func mountTmpfs(at path: String, size: String) throws -> Bool {
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    guard runShell("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path], in: "/").isEmpty,
+      isMounted(path)
+    else {
+      Issue.record("cannot mount a tmpfs here (needs root)")
+      return false
+    }
+    return true
   }
 
   func isMounted(_ path: String) -> Bool {
