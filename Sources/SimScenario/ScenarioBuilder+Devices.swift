@@ -28,7 +28,8 @@ extension ScenarioBuilder {
     var total = 0
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("devices", index)
-      guard let fields = reader.object(entry, path, known: parameters.deviceKeys) else { continue }
+      let keys = childrenCache.value("deviceKeys") { parameters.deviceKeys }
+      guard let fields = reader.object(entry, path, known: keys) else { continue }
       let name = reader.required(fields, "name", path) { reader.name($0, $1) } ?? "device\(index)"
       if !groupNames.insert(name).inserted {
         reader.problem(ScenarioReader.join(path, "name"), "device name \"\(name)\" is used twice")

@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import SimMetrics
 import SimModel
@@ -14,10 +15,32 @@ struct ScenarioBuilder {
   /// The shard a run decodes the scenario for (`run --shard I/N`): a world of more devices than
   /// its `windowAbove` then holds only the shard's devices (`ShardWindow`).
   var shard: ShardWindow.Request?
+  /// The declared children of each group, by root type and group, worked out once: each of
+  /// 100,000 device entries asked for them again (10 s of a validation), and so did each of a
+  /// sweep's 10,000 points. SyncSim's own keys share one cache across decodes and threads; a
+  /// test's own set gets one per decode.
+  let childrenCache: ChildrenCache
+
+  /// `ParameterTable.children(of:table:groups:)` of one parameter set, remembered.
+  final class ChildrenCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: Any] = [:]  // lookup only
+    /// The cache of SyncSim's own keys (`ParameterSet.standard`).
+    static let standard = ChildrenCache()
+
+    /// The value remembered under `key`, made by `make` the first time.
+    func value<Value>(_ key: String, _ make: () -> Value) -> Value {
+      if let known = lock.withLock({ entries[key] }) as? Value { return known }
+      let made = make()
+      lock.withLock { entries[key] = made }
+      return made
+    }
+  }
 
   init(reader: ScenarioReader, policyRegistry: PolicyRegistry = .standard, parameters: ParameterSet = .standard) {
     self.reader = reader
     self.parameters = parameters
+    childrenCache = parameters.isStandard ? .standard : ChildrenCache()
     self.policyRegistry = policyRegistry
     metrics =
       policyRegistry.names == PolicyRegistry.standard.names

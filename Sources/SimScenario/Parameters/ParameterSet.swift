@@ -3,10 +3,13 @@ import SimModel
 /// The declared keys a decoder, schema and swarm work from: `standard` is SyncSim's own
 /// (`ParameterTable`); a test or a researcher's build may add keys without touching the readers.
 public struct ParameterSet: Sendable {
-  public var world: [ParameterDefinition<WorldSpec>]
-  public var worldGroups: [ParameterGroup]
-  public var device: [ParameterDefinition<DeviceSpec>]
-  public var deviceGroups: [ParameterGroup]
+  // A change to any table makes the set another than `standard` (a test's additions).
+  public var world: [ParameterDefinition<WorldSpec>] { didSet { isStandard = false } }
+  public var worldGroups: [ParameterGroup] { didSet { isStandard = false } }
+  public var device: [ParameterDefinition<DeviceSpec>] { didSet { isStandard = false } }
+  public var deviceGroups: [ParameterGroup] { didSet { isStandard = false } }
+  /// Whether this is `standard`, unchanged (its derived tables are then worked out once).
+  private(set) var isStandard = false
 
   public init(
     world: [ParameterDefinition<WorldSpec>], worldGroups: [ParameterGroup], device: [ParameterDefinition<DeviceSpec>],
@@ -16,9 +19,13 @@ public struct ParameterSet: Sendable {
   }
 
   /// SyncSim's own keys.
-  public static let standard = ParameterSet(
-    world: ParameterTable.world, worldGroups: ParameterTable.worldGroups, device: ParameterTable.device,
-    deviceGroups: ParameterTable.deviceGroups)
+  public static let standard: ParameterSet = {
+    var set = ParameterSet(
+      world: ParameterTable.world, worldGroups: ParameterTable.worldGroups, device: ParameterTable.device,
+      deviceGroups: ParameterTable.deviceGroups)
+    set.isStandard = true
+    return set
+  }()
 
   /// Every key of a device: those read by hand and those declared.
   var deviceKeys: [String] {

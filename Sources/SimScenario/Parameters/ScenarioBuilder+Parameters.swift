@@ -13,10 +13,20 @@ extension ScenarioBuilder {
     _ table: [ParameterDefinition<Root>], groups: [ParameterGroup], group: String, _ node: JSONNode?, _ path: String,
     extra: [String] = [], into root: inout Root
   ) -> Fields? {
-    let children = ParameterTable.children(of: group, table: table, groups: groups)
+    let children = children(of: group, table: table, groups: groups)
     guard let fields = reader.object(node, path, known: children.map(\.key) + extra) else { return nil }
     readParameters(table, groups: groups, group: group, fields: fields, path, into: &root)
     return fields
+  }
+
+  /// `ParameterTable.children(of:table:groups:)`, remembered for this decode (its tables are the
+  /// builder's parameter set's, so a root type and a group name one answer).
+  func children<Root>(
+    of group: String, table: [ParameterDefinition<Root>], groups: [ParameterGroup]
+  ) -> [(key: String, child: ParameterTable.Child)] {
+    childrenCache.value("\(Root.self)\u{0}\(group)") {
+      ParameterTable.children(of: group, table: table, groups: groups)
+    }
   }
 
   /// Reads the declared keys of `group` from an object's members already checked against them
@@ -25,7 +35,7 @@ extension ScenarioBuilder {
     _ table: [ParameterDefinition<Root>], groups: [ParameterGroup], group: String, fields: Fields, _ path: String,
     into root: inout Root
   ) {
-    let children = ParameterTable.children(of: group, table: table, groups: groups)
+    let children = children(of: group, table: table, groups: groups)
     if let declared = groups.first(where: { $0.path == group }) {
       for key in declared.required where fields[key] == nil {
         reader.problem(ScenarioReader.join(path, key), "missing required key \"\(key)\"")
