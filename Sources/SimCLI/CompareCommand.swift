@@ -75,6 +75,16 @@ struct CompareCommand {
       }
       console.error(ScenarioProblem.printable("warning: comparing different experiments (\(what))"))
     }
+    // A gate that cannot fail is a defect: with one run a point on either side no difference can
+    // be tested, so every verdict would be "changed (single runs: no interval)" and exit 0.
+    if !failOn.isEmpty, let side = [("A", a, directories[0]), ("B", b, directories[1])].first(where: { $0.1.isSingleRuns }) {
+      console.error(
+        ScenarioProblem.printable(
+          "error: --fail-on cannot judge \(side.2) (\(side.0)): it holds one run a point, so no change can be "
+            + "tested; compare sweeps with replications on both sides (syncsim sweep SCENARIO --seeds 1..10), "
+            + "or drop --fail-on to see the differences"))
+      return .usage
+    }
     let tested = tests(a, b)
     let failed = tested.filter { failOn.contains($0.kind) }
     // A gate never passes on data it could not see: a (point, metric) only one folder holds is a
@@ -323,6 +333,8 @@ struct CompareCommand {
     }
     subscript(_ key: Key) -> [Double]? { storage[key] }
     func index(forKey key: Key) -> Int? { storage[key] == nil ? nil : 0 }
+    /// Whether every (point, metric) holds at most one run (a run's folder, or a sweep of one seed).
+    var isSingleRuns: Bool { runs.values.allSatisfy { $0 <= 1 } }
     /// "k/n" when some runs had no value for the key (censored), else nil.
     func definedText(_ key: Key) -> String? {
       let n = runs[key] ?? 0, k = storage[key]?.count ?? 0

@@ -298,3 +298,24 @@ import Testing
     (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8))?.contains(" \(path) ") ?? false
   }
 }
+
+/// Issue 58, item 2 (in part): `compare --fail-on` between single runs could never fail (every
+/// row "changed (single runs: no interval)", exit 0, even at p95 +2,386 %). It now refuses,
+/// saying how to get a gate that can fail.
+@Suite struct SingleRunGateTests {
+  @Test func failOnBetweenSingleRunsIsRefusedWithTheWayOut() throws {
+    try withTemporaryDirectory { directory in
+      let quickstart = packageRoot + "/Scenarios/quickstart.json"
+      #expect(syncsim(["run", quickstart, "--out", directory + "/a"]).code == 0)
+      var text = try String(contentsOfFile: quickstart, encoding: .utf8)
+      text = text.replacingOccurrences(of: "\"expect\": [", with: "\"push\": {\"dropProbability\": 0.3}, \"expect\": [")
+      try text.write(toFile: directory + "/dropped.json", atomically: false, encoding: .utf8)
+      _ = syncsim(["run", directory + "/dropped.json", "--out", directory + "/b"])
+      let gate = syncsim(["compare", directory + "/a", directory + "/b", "--force", "--fail-on", "worse"])
+      #expect(gate.code == 64, "\(gate.out)\(gate.err)")
+      #expect(gate.err.contains("one run a point") && gate.err.contains("--seeds 1..10"), "\(gate.err)")
+      // Without the gate, the differences are still shown.
+      #expect(syncsim(["compare", directory + "/a", directory + "/b", "--force"]).code == 0)
+    }
+  }
+}
