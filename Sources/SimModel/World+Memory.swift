@@ -41,7 +41,7 @@ extension World {
     }
     // Read-only stores' logged pages stand for their copies; their zones keep every change and set.
     records += appliedPages.bytes
-    for overlay in overlays { records += bytes(overlay) }
+    for overlay in overlays { records += overlay.bytes }
     for zone in server.zones.indices {
       records += bytes(server.zones[zone].allChanges) + bytes(server.zones[zone].fieldSets)
       records += bytes(server.zones[zone].previousChange) + bytes(server.zones[zone].previousSet)

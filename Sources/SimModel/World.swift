@@ -76,7 +76,7 @@ public struct World: EventHandler {
   var replayed: [Bool] = []
   var appliedPages = AppliedPageLog(stores: 0)
   /// Per replayed store, the fields it set itself, by field (`World+ReplayedWrites`).
-  var overlays: [[OverlayField]] = []
+  var overlays: [OverlayFields] = []
   /// Per replayed store, its live objects by entity, a cache (`ReplayedLiveIndex`).
   var replayedLive = ReplayedLiveIndex(stores: 0)
   var replayQueries: [ReplayQuery] = []

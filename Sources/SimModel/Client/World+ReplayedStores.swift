@@ -22,7 +22,7 @@ extension World {
     for index in marked.indices where marked[index] { server.zones[stores[index].zone.index].keepsHistory = true }
     replayed = marked
     appliedPages = AppliedPageLog(stores: stores.count)
-    overlays = [[OverlayField]](repeating: [], count: stores.count)
+    overlays = [OverlayFields](repeating: OverlayFields(), count: stores.count)
     replayedLive = ReplayedLiveIndex(stores: stores.count)
     mergesPages = stores.indices.map { marked[$0] && spec.devices[stores[$0].device.index].workload == nil }
     replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: stores.count)
@@ -148,7 +148,7 @@ extension World {
     let overlay = overlays[store.index]
     replayed[store.index] = false
     appliedPages.removeAll(store.index)
-    overlays[store.index] = []
+    overlays[store.index] = OverlayFields()
     replayedLive.invalidate(store.index)
     ensureLocalCapacity(store)
     var lastPage = [Int32](repeating: -1, count: overlay.isEmpty ? 0 : server.zones[zone].objects.count)

@@ -26,7 +26,7 @@ extension World {
   /// A replayed store's field: laid over, or replayed from its last page that carried the record
   /// (its pages are unpacked only then).
   static func replayedField(
-    _ overlay: [OverlayField], _ log: AppliedPageLog, _ store: Int, _ zone: borrowing ZoneState, _ object: ObjectID,
+    _ overlay: OverlayFields, _ log: AppliedPageLog, _ store: Int, _ zone: borrowing ZoneState, _ object: ObjectID,
     field: Int
   ) -> LocalField {
     replayedField(overlay, pages: { log.pages(store) }, zone, object, field: field)
@@ -34,10 +34,10 @@ extension World {
 
   /// `replayedField` with the store's pages given (decoded once for many objects).
   static func replayedField(
-    _ overlay: [OverlayField], pages decode: () -> [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID,
+    _ overlay: OverlayFields, pages decode: () -> [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID,
     field: Int
   ) -> LocalField {
-    let entry = position(in: overlay, of: field).map { overlay[$0] }
+    let entry = overlay.entry(field)
     if let entry, entry.local.dirty { return entry.local }
     let pages = decode()
     let page = lastAppliedPage(pages, zone, object)
@@ -53,12 +53,7 @@ extension World {
     let entry = OverlayField(
       field: Int32(field), local: LocalField(write: write, value: value, dirty: dirty),
       since: Int32(appliedPages.count(store.index)))
-    let position = Self.firstPosition(in: overlays[store.index], atOrAfter: field)
-    if position < overlays[store.index].count && overlays[store.index][position].field == Int32(field) {
-      overlays[store.index][position] = entry
-    } else {
-      overlays[store.index].insert(entry, at: position)
-    }
+    overlays[store.index].set(entry)
     // The newest overlay entry is the field's value (no page applied since it): an object's
     // first field set so is its liveness in the store.
     if replayedLive.isBuilt(store.index) {
@@ -116,33 +111,13 @@ extension World {
   /// The export committed `write`: a replayed store's field that still holds it is clean from
   /// now on (a page applied later overwrites it).
   mutating func markExported(_ store: StoreID, _ field: Int, write: WriteID) {
-    guard let position = overlayPosition(store, field: field) else { return }
-    let entry = overlays[store.index][position]
-    guard entry.local.dirty, entry.local.write == write else { return }
-    overlays[store.index][position].local.dirty = false
-    overlays[store.index][position].since = Int32(appliedPages.count(store.index))
-  }
-
-  /// Where `field` is in the store's overlay (sorted by field), if there.
-  func overlayPosition(_ store: StoreID, field: Int) -> Int? {
-    overlays.isEmpty ? nil : Self.position(in: overlays[store.index], of: field)
-  }
-
-  /// Where `field` is in `overlay` (sorted by field), if there.
-  static func position(in overlay: [OverlayField], of field: Int) -> Int? {
-    let position = firstPosition(in: overlay, atOrAfter: field)
-    return position < overlay.count && overlay[position].field == Int32(field) ? position : nil
-  }
-
-  /// The first position in `overlay` (sorted by field) of a field at or after `field`.
-  static func firstPosition(in overlay: [OverlayField], atOrAfter field: Int) -> Int {
-    var low = 0
-    var high = overlay.count
-    while low < high {
-      let mid = (low + high) / 2
-      if overlay[mid].field < Int32(field) { low = mid + 1 } else { high = mid }
+    guard !overlays.isEmpty else { return }
+    let since = Int32(appliedPages.count(store.index))
+    overlays[store.index].modify(field) { entry in
+      guard entry.local.dirty, entry.local.write == write else { return }
+      entry.local.dirty = false
+      entry.since = since
     }
-    return low
   }
 
   /// The position in a store's log of the last page that carried `object` (−1: none): the
