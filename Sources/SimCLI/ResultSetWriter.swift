@@ -74,7 +74,6 @@ enum ResultSetWriter {
     let insideTarget = targetIsFolder && isMountPoint(target, status: targetStatus)
     if insideTarget { ScenarioFile.removeStaleTemporaries(in: target) }
     let folder = try makeStaging(named: base, in: insideTarget ? target : parentPath)
-    if targetIsFolder { keepOwnership(of: folder, as: targetStatus) }
     return Staging(target: target, folder: folder, kind: kind, insideTarget: insideTarget)
   }
 
@@ -126,6 +125,9 @@ enum ResultSetWriter {
     guard kind == S_IFDIR || kind == S_IFLNK else { throw OutputPath.failure(.fileWriteFileExists, target) }
     // A link to a folder is never swapped (that would move the link, not the folder).
     if kind == S_IFDIR, let carried = carryOwnEntries(of: target, into: staging, kind: staged.kind) {
+      // Given only now that its files are written: a folder the owner may not write (0555) could
+      // not have been filled.
+      keepOwnership(of: staging, as: status)
       if exchange(staging, target) {
         syncFolder(parent)
         // The staging folder now holds the previous set. What of the user's is there and not in
