@@ -90,6 +90,7 @@ struct CompareCommand {
     // A gate never passes on data it could not see: a (point, metric) only one folder holds is a
     // failure of the gate, named, whatever the verdicts asked for.
     let missing = missingKeys(a, b)
+    let gateFails = !failed.isEmpty || (!failOn.isEmpty && !missing.isEmpty)
     if !failOn.isEmpty && !missing.isEmpty {
       let names = missing.prefix(5).map { "\($0.key.metric) at point \($0.key.point) (missing in \($0.side))" }
       console.error(
@@ -100,7 +101,7 @@ struct CompareCommand {
     if format != "text" {
       let shown = tested.filter { all || !($0.kind == "same" || $0.kind == "none") }
       console.print(Self.formatted(shown, a: a, b: b, format: format))
-      return failed.isEmpty && (failOn.isEmpty || missing.isEmpty) ? .success : .failure
+      return gateFails ? .failure : .success
     }
     let testCount = tested.filter { $0.raw != nil }.count
     console.print(
@@ -130,15 +131,13 @@ struct CompareCommand {
       console.print(
         ScenarioProblem.printable("\(entry.key.point.padding(5))  \(entry.key.metric.padding(34))  missing in \(entry.side)"))
     }
-    if !failOn.isEmpty && !missing.isEmpty && failed.isEmpty { return .failure }
     if !failed.isEmpty {
       console.error(
         "compare: \(failed.count) metric\(failed.count == 1 ? "" : "s") \(failOn.joined(separator: " or ")): "
           + ScenarioProblem.printable(
             failed.prefix(5).map { "\($0.key.metric) at point \($0.key.point) (\($0.kind))" }.joined(separator: ", ")))
-      return .failure
     }
-    return .success
+    return gateFails ? .failure : .success
   }
 
   /// `, +12.3 % (s)` after a verdict: B's mean against A's, in the metric's unit.

@@ -29,17 +29,15 @@ enum MarkdownText {
   static let harmless: Set<Unicode.Scalar> = [".", ",", "-", "/", ":", ";", "=", "'", "\"", "%", "+", "?", "@", "$"]
 
   /// `text` as a code span: printable (no line break can end it), fenced by one backtick more
-  /// than its longest run of backticks, padded when it starts or ends with one. A `|` inside is
-  /// escaped too when the span stands in a table row (`inTable`), as GFM tables need.
-  static func code(_ text: String, inTable: Bool = false) -> String {
-    var body = ScenarioProblem.printable(text)
+  /// than its longest run of backticks, padded when it starts or ends with one.
+  static func code(_ text: String) -> String {
+    let body = ScenarioProblem.printable(text)
     var longest = 0
     var run = 0
     for character in body {
       run = character == "`" ? run + 1 : 0
       longest = max(longest, run)
     }
-    if inTable { body = body.replacingOccurrences(of: "|", with: "\\|") }
     let fence = String(repeating: "`", count: longest + 1)
     let pad = body.hasPrefix("`") || body.hasSuffix("`") ? " " : ""
     return fence + pad + body + pad + fence

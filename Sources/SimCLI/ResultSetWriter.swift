@@ -150,11 +150,9 @@ enum ResultSetWriter {
   static func moveOwnEntries(from: String, to: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: from) else { return }
     for name in names.sorted() where !resultNames.contains(name) && !ScenarioFile.isTemporaryName(name) {
-      let destination = OutputPath.join(to, name)
-      var status = stat()
-      if lstat(destination, &status) == 0 { continue }
-      // Never over a name that appeared meanwhile: a race is lost to the user's own entry.
-      _ = renameNoReplace(OutputPath.join(from, name), destination)
+      // Never over a name `to` has (the user's file linked into the new set, or one made
+      // meanwhile): the rename fails there, and the race is lost to the user's own entry.
+      _ = renameNoReplace(OutputPath.join(from, name), OutputPath.join(to, name))
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SimExperiments
+import SimKernel
 import SimMetrics
 import SimScenario
 
@@ -121,12 +122,7 @@ enum ScenarioFile {
     var identity = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? ""
     identity += (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid")) ?? ""
     if identity.isEmpty { identity = ProcessInfo.processInfo.hostName }
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in identity.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    let text = String(hash % 2_821_109_907_456, radix: 36)  // 36^8
+    let text = String(StableHash.fnv1a(identity) % 2_821_109_907_456, radix: 36)  // 36^8
     return String(repeating: "0", count: 8 - text.count) + text
   }()
 

@@ -25,12 +25,16 @@ public struct SplitMix64: Sendable, BitwiseCopyable {
 ///
 /// Swift's `Hasher` is seeded per process, so it must never name a stream.
 public enum StableHash {
+  /// FNV-1a's starting value (its offset basis).
+  public static let fnv1aBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+
   /// The 64-bit FNV-1a hash of the UTF-8 bytes of `text`.
-  public static func fnv1a(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in text.utf8 {
-      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-    }
+  public static func fnv1a(_ text: String) -> UInt64 { fnv1a(text.utf8) }
+
+  /// The 64-bit FNV-1a hash of `bytes`, continuing from `hash` (so a file can be hashed in chunks).
+  @inlinable public static func fnv1a(_ bytes: some Sequence<UInt8>, from hash: UInt64 = fnv1aBasis) -> UInt64 {
+    var hash = hash
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     return hash
   }
 

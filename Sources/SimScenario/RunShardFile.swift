@@ -26,7 +26,7 @@ public struct RunShardFile: Sendable {
     public static func of(_ path: String, name: String) -> FileEntry? {
       guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
       defer { try? handle.close() }
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      var hash = StableHash.fnv1aBasis
       var (bytes, lines) = (0, 0)
       while true {
         // nil or empty at the end of the file (Foundation on Linux answers nil there).
@@ -34,10 +34,8 @@ public struct RunShardFile: Sendable {
         do { read = try handle.read(upToCount: 1 << 20) } catch { return nil }
         guard let chunk = read, !chunk.isEmpty else { break }
         chunk.withUnsafeBytes { raw in
-          for byte in raw {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-            if byte == 0x0A { lines += 1 }
-          }
+          hash = StableHash.fnv1a(raw, from: hash)
+          lines += raw.count { $0 == 0x0A }
         }
         bytes += chunk.count
       }

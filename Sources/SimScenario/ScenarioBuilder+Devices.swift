@@ -26,9 +26,9 @@ extension ScenarioBuilder {
     var groupNames = Set<String>()  // membership only: 100,000 groups must not compare names pairwise
     var maxAccount = 0
     var total = 0
+    let keys = childrenCache.value("deviceKeys") { parameters.deviceKeys }
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("devices", index)
-      let keys = childrenCache.value("deviceKeys") { parameters.deviceKeys }
       guard let fields = reader.object(entry, path, known: keys) else { continue }
       let name = reader.required(fields, "name", path) { reader.name($0, $1) } ?? "device\(index)"
       if !groupNames.insert(name).inserted {

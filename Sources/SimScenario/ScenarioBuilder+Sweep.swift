@@ -92,7 +92,6 @@ extension ScenarioBuilder {
 }
 
 extension SweepPlan {
-  /// Parses `"1..30"` (inclusive) or `"1,2,5"`.
   /// The most seeds a range `A..B` may hold.
   public static let maxSeedRange: UInt64 = 100_000
 
@@ -104,6 +103,7 @@ extension SweepPlan {
     return (low, high)
   }
 
+  /// Parses `"1..30"` (inclusive) or `"1,2,5"`.
   public static func parseSeeds(_ text: String) -> [UInt64]? {
     if text.contains("..") {
       guard let (low, high) = seedRangeBounds(text), high - low < maxSeedRange else { return nil }

@@ -23,22 +23,18 @@ struct OverlayFields: Sequence {
 
   /// The entry of `field`, if the store set it.
   func entry(_ field: Int) -> OverlayField? {
-    guard !blocks.isEmpty else { return nil }
-    let block = blocks[blockIndex(Int32(field))]
-    let position = Self.firstPosition(block, atOrAfter: Int32(field))
-    return position < block.count && block[position].field == Int32(field) ? block[position] : nil
+    guard let (block, position, found) = locate(Int32(field)), found else { return nil }
+    return blocks[block][position]
   }
 
   /// Sets `entry`, replacing the entry of its field if there is one.
   mutating func set(_ entry: OverlayField) {
-    guard !blocks.isEmpty else {
+    guard let (index, position, found) = locate(entry.field) else {
       blocks = [[entry]]
       firsts = [entry.field]
       return
     }
-    let index = blockIndex(entry.field)
-    let position = Self.firstPosition(blocks[index], atOrAfter: entry.field)
-    if position < blocks[index].count && blocks[index][position].field == entry.field {
+    if found {
       blocks[index][position] = entry
       return
     }
@@ -56,11 +52,8 @@ struct OverlayFields: Sequence {
   /// Changes the entry of `field` in place with `body`; false when the store did not set it.
   @discardableResult
   mutating func modify(_ field: Int, _ body: (inout OverlayField) -> Void) -> Bool {
-    guard !blocks.isEmpty else { return false }
-    let index = blockIndex(Int32(field))
-    let position = Self.firstPosition(blocks[index], atOrAfter: Int32(field))
-    guard position < blocks[index].count && blocks[index][position].field == Int32(field) else { return false }
-    body(&blocks[index][position])
+    guard let (block, position, found) = locate(Int32(field)), found else { return false }
+    body(&blocks[block][position])
     return true
   }
 
@@ -73,24 +66,13 @@ struct OverlayFields: Sequence {
 
   func makeIterator() -> FlattenSequence<[[OverlayField]]>.Iterator { blocks.joined().makeIterator() }
 
-  /// The block that holds `field`, or would: the last whose first field is at or before it (the
-  /// first block for a field before every block).
-  private func blockIndex(_ field: Int32) -> Int {
-    var (low, high) = (0, firsts.count)
-    while low < high {
-      let mid = (low + high) / 2
-      if firsts[mid] <= field { low = mid + 1 } else { high = mid }
-    }
-    return Swift.max(0, low - 1)
-  }
-
-  /// The first position in the ascending `block` of a field at or after `field`.
-  private static func firstPosition(_ block: [OverlayField], atOrAfter field: Int32) -> Int {
-    var (low, high) = (0, block.count)
-    while low < high {
-      let mid = (low + high) / 2
-      if block[mid].field < field { low = mid + 1 } else { high = mid }
-    }
-    return low
+  /// Where `field` is, or would go: its block (the last whose first field is at or before it,
+  /// the first block for a field before every block), its position there, and whether it is
+  /// there; nil when there is no block.
+  private func locate(_ field: Int32) -> (block: Int, position: Int, found: Bool)? {
+    guard !blocks.isEmpty else { return nil }
+    let block = Swift.max(0, firsts.partitionPoint { $0 <= field } - 1)
+    let position = blocks[block].partitionPoint { $0.field < field }
+    return (block, position, position < blocks[block].count && blocks[block][position].field == field)
   }
 }

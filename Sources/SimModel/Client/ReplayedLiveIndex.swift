@@ -29,7 +29,7 @@ struct ReplayedLiveIndex {
   mutating func update(_ store: Int, object: Int32, entity: Int, isLive: Bool) {
     guard store < live.count, live[store] != nil else { return }
     if entity >= live[store]!.count { live[store]!.append(contentsOf: repeatElement([], count: entity + 1 - live[store]!.count)) }
-    let position = Self.firstPosition(live[store]![entity], atOrAfter: object)
+    let position = live[store]![entity].partitionPoint { $0 < object }
     let present = position < live[store]![entity].count && live[store]![entity][position] == object
     if isLive && !present { live[store]![entity].insert(object, at: position) }
     if !isLive && present { live[store]![entity].remove(at: position) }
@@ -41,17 +41,7 @@ struct ReplayedLiveIndex {
     guard entity < live[store]!.count else { return nil }
     let objects = live[store]![entity]
     guard !objects.isEmpty else { return nil }
-    let position = Self.firstPosition(objects, atOrAfter: start)
+    let position = objects.partitionPoint { $0 < start }
     return position < objects.count ? objects[position] : objects[0]
-  }
-
-  /// The first position in the ascending `objects` whose object is at or after `object`.
-  static func firstPosition(_ objects: [Int32], atOrAfter object: Int32) -> Int {
-    var (low, high) = (0, objects.count)
-    while low < high {
-      let mid = (low + high) / 2
-      if objects[mid] < object { low = mid + 1 } else { high = mid }
-    }
-    return low
   }
 }

@@ -208,11 +208,7 @@ extension World {
       let page = Self.lastAppliedPage(pages, server.zones[zone], object)
       return page >= 0 ? pages[page].appliedAt : -1
     }
-    // The copy's fields, from the pages decoded above (not once per field).
-    func held(_ object: ObjectID, field: Int) -> LocalField {
-      Self.replayedField(overlays[store.index], pages: { pages }, server.zones[zone], object, field: field)
-    }
-    for object in own where !holdsServerValues(object, zone: zone, held: held) {
+    for object in own where !holdsServerValues(store, object, zone: zone) {
       end.converged = false
       break
     }
@@ -231,8 +227,7 @@ extension World {
       let now = server.zones[zone].server[base]
       let held: Bool
       if !isOwn.isEmpty && isOwn[object.index] {
-        held = Self.replayedField(overlays[store.index], pages: { pages }, server.zones[zone], object, field: base)
-          .value == 1
+        held = localField(store, object, field: base).value == 1
       } else {
         let applied = appliedAt(object)
         if end.converged && !holdsServerValues(object, zone: zone, applied: applied) { end.converged = false }
@@ -246,14 +241,9 @@ extension World {
   /// Whether the store holds the server's write in every field of `object`, read as the run
   /// reads its copy (`localField`).
   func holdsServerValues(_ store: StoreID, _ object: ObjectID, zone: Int) -> Bool {
-    holdsServerValues(object, zone: zone) { localField(store, $0, field: $1) }
-  }
-
-  /// Whether every field of `object` as `held` gives it holds the server's value.
-  func holdsServerValues(_ object: ObjectID, zone: Int, held: (ObjectID, Int) -> LocalField) -> Bool {
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     for field in base..<base + fieldCount(zone: zone, object: object)
-    where held(object, field).write != server.zones[zone].server[field].write {
+    where localField(store, object, field: field).write != server.zones[zone].server[field].write {
       return false
     }
     return true

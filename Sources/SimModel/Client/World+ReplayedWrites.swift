@@ -29,17 +29,9 @@ extension World {
     _ overlay: OverlayFields, _ log: AppliedPageLog, _ store: Int, _ zone: borrowing ZoneState, _ object: ObjectID,
     field: Int
   ) -> LocalField {
-    replayedField(overlay, pages: { log.pages(store) }, zone, object, field: field)
-  }
-
-  /// `replayedField` with the store's pages given (decoded once for many objects).
-  static func replayedField(
-    _ overlay: OverlayFields, pages decode: () -> [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID,
-    field: Int
-  ) -> LocalField {
     let entry = overlay.entry(field)
     if let entry, entry.local.dirty { return entry.local }
-    let pages = decode()
+    let pages = log.pages(store)
     let page = lastAppliedPage(pages, zone, object)
     if let entry, page < Int(entry.since) { return entry.local }
     guard page >= 0 else { return LocalField() }
@@ -71,37 +63,29 @@ extension World {
 
   /// Brings `store`'s index of live objects up to date after a page that carried the changes
   /// whose tokens are after `tokens.lowerBound` up to `tokens.upperBound`: each of their records
-  /// replayed again (the pages decoded once). Nothing to do while the index is not built.
+  /// replayed again. Nothing to do while the index is not built.
   mutating func refreshReplayedLive(_ store: StoreID, tokens: Range<Int32>) {
     guard replayedLive.isBuilt(store.index), !tokens.isEmpty else { return }
     let zone = stores[store.index].zone.index
-    let changes = server.zones[zone].allChanges
-    guard tokens.lowerBound >= 0, Int(tokens.upperBound) <= changes.count else {
+    guard tokens.lowerBound >= 0, Int(tokens.upperBound) <= server.zones[zone].allChanges.count else {
       replayedLive.invalidate(store.index)
       return
     }
-    let pages = appliedPages.pages(store.index)
     for index in Int(tokens.lowerBound)..<Int(tokens.upperBound) {
-      let object = changes[index].object
-      let base = Int(server.zones[zone].objects[object.index].fieldBase)
-      let field = Self.replayedField(overlays[store.index], pages: { pages }, server.zones[zone], object, field: base)
+      let object = server.zones[zone].allChanges[index].object
       replayedLive.update(
         store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
-        isLive: field.value == 1)
+        isLive: isLive(store, object))
     }
   }
 
-  /// Builds `store`'s index of live objects: every object's first field replayed, the pages
-  /// decoded once.
+  /// Builds `store`'s index of live objects: every object's first field replayed (the page log
+  /// keeps this store's pages decoded meanwhile).
   mutating func buildReplayedLiveIndex(_ store: StoreID) {
     let zone = stores[store.index].zone.index
-    let pages = appliedPages.pages(store.index)
     var lists: [[Int32]] = []
-    for object in 0..<server.zones[zone].objects.count {
+    for object in 0..<server.zones[zone].objects.count where isLive(store, ObjectID(object)) {
       let entity = Int(server.zones[zone].objects[object].entity)
-      let base = Int(server.zones[zone].objects[object].fieldBase)
-      let field = Self.replayedField(overlays[store.index], pages: { pages }, server.zones[zone], ObjectID(object), field: base)
-      guard field.value == 1 else { continue }
       if entity >= lists.count { lists.append(contentsOf: repeatElement([], count: entity + 1 - lists.count)) }
       lists[entity].append(Int32(object))
     }
