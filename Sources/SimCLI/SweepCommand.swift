@@ -122,6 +122,13 @@ struct SweepCommand {
     let runner = SweepRunner(
       name: scenario.name, document: document, sourceBytes: loaded.bytes, file: options.file, plan: plan,
       acceptLarge: options.acceptLarge)
+    // The sweep as a whole, before its points are decoded (which is where its memory goes).
+    let estimate = SweepEstimate(scenario, document: document, plan: plan, shard: options.shard, jobs: options.jobs)
+    if !options.acceptLarge, case let over = estimate.problems(file: options.file), !over.isEmpty {
+      for problem in over { console.error(problem.description) }
+      console.error("\(over.count) problem\(over.count == 1 ? "" : "s") found; nothing was run")
+      return .failure(.dataError)
+    }
     var scenarios: [Int: Scenario] = [:]
     if problems.isEmpty {
       switch runner.resolveAll() {
@@ -208,7 +215,8 @@ struct SweepCommand {
           name: prepared.scenario.name, factors: factorNames, withSummary: options.shard == nil)))
     let points = plan.points()
     for point in Set(runs.map(\.point.index)).sorted() {
-      let document = (try? prepared.runner.resolvedDocument(points[point]).get()) ?? prepared.runner.document
+      let document =
+        (try? prepared.runner.resolvedDocument(points[point]).get()) ?? prepared.runner.document.removingMember("sweep")
       let seeds = plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : plan.seeds
       let resolved = ScenarioResolver.file(
         ScenarioResolver.resolve(prepared.scenarios[point] ?? prepared.scenario), seeds: seeds,

@@ -1,3 +1,4 @@
+import Foundation
 import SimExperiments
 import SimKernel
 import SimMetrics
@@ -40,6 +41,16 @@ struct ValidateCommand {
         continue
       }
       var problems = loaded.problems
+      // A sweep is refused as a whole too, as `sweep` would refuse it (with the CPUs as threads).
+      let sweepEstimate = loaded.scenario.flatMap { scenario in
+        scenario.sweep.flatMap { plan in
+          (try? JSONParser.parse(loaded.bytes)).map {
+            SweepEstimate(
+              scenario, document: $0, plan: plan, shard: nil, jobs: ProcessInfo.processInfo.activeProcessorCount)
+          }
+        }
+      }
+      if !acceptLarge, let sweepEstimate { problems += sweepEstimate.problems(file: file) }
       if let shard, let scenario = loaded.scenario,
         let problem = RunShard.problem(scenario, count: shard.count, trace: false)
       {
@@ -52,6 +63,7 @@ struct ValidateCommand {
           "\(file): ok (\(scenario.deviceNames.count) devices\(scenario.shardWindow.map { " of \($0.worldDevices), shard \($0.shard.text)" } ?? ""), \(DurationText.format(scenario.spec.duration)), \(scenario.expectations.count) expectations)"
         )
         if estimate { console.print("\(file): estimate \(RunEstimate(scenario).description)") }
+        if estimate, let sweepEstimate { console.print("\(file): sweep estimate \(sweepEstimate.description)") }
       } else {
         failed = true
         console.print("\(file): \(errors) problem\(errors == 1 ? "" : "s")")

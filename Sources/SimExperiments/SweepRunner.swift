@@ -59,15 +59,12 @@ public struct SweepRunner: Sendable {
     return result
   }
 
-  /// The scenario document of a point: the base with each factor's value set at its path.
+  /// The scenario document of a point: the base with each factor's value set at its path, and
+  /// without the sweep section, which a run ignores (each point's `scenario.json` held the whole
+  /// list of values: 100,000 points of one factor would have written 100,000 copies of it).
   public func resolvedDocument(_ point: SweepPlan.Point) -> Result<JSONNode, ScenarioProblems> {
-    let (node, problems) = applyFactors(point)
+    let (node, problems) = plan.document(document.removingMember("sweep"), at: point, file: file)
     return problems.isEmpty ? .success(node) : .failure(ScenarioProblems(problems: problems))
-  }
-
-  /// Sets every factor that can be set; the others come back as problems.
-  func applyFactors(_ point: SweepPlan.Point) -> (JSONNode, [ScenarioProblem]) {
-    plan.document(document, at: point, file: file)
   }
 
   /// Decodes every point's scenario first, so that any bad value is reported before anything runs.

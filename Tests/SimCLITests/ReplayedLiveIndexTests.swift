@@ -43,4 +43,30 @@ import Testing
     #expect(index.first(0, entity: 1, atOrAfter: 0) == 7)
     #expect(index.first(0, entity: 2, atOrAfter: 0) == nil)
   }
+
+  /// The bit set against a plain set: 20,000 random updates over ids up to 300,000 (sparse, so
+  /// that searches cross empty words and summary words), each followed by a search from a random
+  /// start, wrapping round as the scan does.
+  @Test func theBitSetAnswersAsASortedSet() {
+    var index = ReplayedLiveIndex(stores: 1)
+    index.set(0, [[]])
+    var plain: [Int32] = []  // ascending
+    var random = SplitMix64(seed: 53)
+    var checked = 0
+    for step in 0..<20_000 {
+      let object = Int32(random.next() % (step < 10_000 ? 300_000 : 5_000))
+      let isLive = random.next() % 3 != 0
+      index.update(0, object: object, entity: 0, isLive: isLive)
+      let position = plain.partitionPoint { $0 < object }
+      let present = position < plain.count && plain[position] == object
+      if isLive && !present { plain.insert(object, at: position) }
+      if !isLive && present { plain.remove(at: position) }
+      let start = Int32(random.next() % 320_000)
+      let after = plain.partitionPoint { $0 < start }
+      let expected = after < plain.count ? plain[after] : plain.first
+      #expect(index.first(0, entity: 0, atOrAfter: start) == expected, "step \(step), start \(start)")
+      checked += 1
+    }
+    #expect(checked == 20_000 && plain.count > 1_000)
+  }
 }

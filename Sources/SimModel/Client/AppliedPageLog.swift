@@ -11,22 +11,29 @@ final class AppliedPageLog {
   /// Per store, its newest page (valid when its count is above 0) and how many it has.
   private var newest: [AppliedPage] = []
   private var counts: [Int32] = []
-  /// The last store whose pages were decoded, and them: an author's edits read its copy again
-  /// and again between two pages, and decoding every page each time made a public-database
-  /// author's run grow as the square of its days. One store's only, so readers' logs stay packed.
-  private var decodedStore = -1
-  private var decoded: [AppliedPage] = []
+  /// Per store, whether a page was logged whose token range or snapshot is below its
+  /// predecessor's: `World.lastAppliedPage` may search an ordered log instead of walking it.
+  private var disordered: [Bool] = []
+  /// The stores whose pages were decoded last, and them, newest use last: an author's edits read
+  /// its copy again and again, and decoding every page each time made a public-database author's
+  /// run grow as the square of its days. A few stores' only, so readers' logs stay packed; a
+  /// cached store's new pages are added to its decoded ones, not decoded again (two authors,
+  /// each editing in turn, decoded the other's whole log at every edit while one store was kept).
+  private var decoded: [(store: Int, pages: [AppliedPage])] = []
+  static let decodedStores = 4
 
   init(stores: Int) {
     newest = [AppliedPage](
       repeating: AppliedPage(lower: 0, upper: 0, snapshot: 0, queriedAt: 0, appliedAt: 0), count: stores)
     counts = [Int32](repeating: 0, count: stores)
+    disordered = [Bool](repeating: false, count: stores)
     for _ in 0..<stores { packed.addStream() }
   }
 
-  /// Bytes the log takes: its chunks, its per-store fields and the one store's decoded pages.
+  /// Bytes the log takes: its chunks, its per-store fields and the few stores' decoded pages.
   var bytes: Int {
-    packed.bytesInMemory + (newest.capacity + decoded.capacity) * MemoryLayout<AppliedPage>.stride
+    packed.bytesInMemory
+      + (newest.capacity + decoded.reduce(0) { $0 + $1.pages.capacity }) * MemoryLayout<AppliedPage>.stride
       + counts.capacity * 4
   }
 
@@ -34,36 +41,51 @@ final class AppliedPageLog {
   @inline(__always)
   func count(_ store: Int) -> Int { Int(counts[store]) }
 
+  /// Whether `store`'s pages have token ranges (`lower`) and snapshots that never go down.
+  func isOrdered(_ store: Int) -> Bool { !disordered[store] }
+
   /// `store`'s newest page, if it has one.
   func last(_ store: Int) -> AppliedPage? { counts[store] > 0 ? newest[store] : nil }
 
   /// Logs `page` as `store`'s newest.
   func append(_ store: Int, _ page: AppliedPage) {
-    if decodedStore == store { decodedStore = -1 }
-    if counts[store] > 0 { pack(store, newest[store], before: page) }
+    if let slot = decoded.firstIndex(where: { $0.store == store }) { decoded[slot].pages.append(page) }
+    if counts[store] > 0 {
+      let previous = newest[store]
+      if page.lower < previous.lower || page.snapshot < previous.snapshot { disordered[store] = true }
+      pack(store, previous, before: page)
+    }
     newest[store] = page
     counts[store] += 1
   }
 
   /// Extends `store`'s newest page to `upper`, its records taking their values at `appliedAt`.
   func extendLast(_ store: Int, upper: Int32, appliedAt: Int32) {
-    if decodedStore == store { decodedStore = -1 }
+    if let slot = decoded.firstIndex(where: { $0.store == store }), !decoded[slot].pages.isEmpty {
+      decoded[slot].pages[decoded[slot].pages.count - 1].upper = upper
+      decoded[slot].pages[decoded[slot].pages.count - 1].appliedAt = appliedAt
+    }
     newest[store].upper = upper
     newest[store].appliedAt = appliedAt
   }
 
   /// Forgets `store`'s pages.
   func removeAll(_ store: Int) {
-    if decodedStore == store { decodedStore = -1 }
+    decoded.removeAll { $0.store == store }
+    disordered[store] = false
     packed.clear(store)
     counts[store] = 0
   }
 
   /// `store`'s pages, oldest first.
   func pages(_ store: Int) -> [AppliedPage] {
-    if decodedStore == store { return decoded }
+    if let slot = decoded.firstIndex(where: { $0.store == store }) {
+      if slot != decoded.count - 1 { decoded.append(decoded.remove(at: slot)) }
+      return decoded[decoded.count - 1].pages
+    }
     let result = decode(store)
-    (decodedStore, decoded) = (store, result)
+    if decoded.count == Self.decodedStores { decoded.removeFirst() }
+    decoded.append((store, result))
     return result
   }
 

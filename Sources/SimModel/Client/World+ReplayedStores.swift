@@ -145,6 +145,7 @@ extension World {
     guard isReplayed(store) else { return }
     let zone = stores[store.index].zone.index
     let pages = appliedPages.pages(store.index)
+    let ordered = appliedPages.isOrdered(store.index)
     let overlay = overlays[store.index]
     replayed[store.index] = false
     appliedPages.removeAll(store.index)
@@ -153,7 +154,7 @@ extension World {
     ensureLocalCapacity(store)
     var lastPage = [Int32](repeating: -1, count: overlay.isEmpty ? 0 : server.zones[zone].objects.count)
     for object in 0..<server.zones[zone].objects.count {
-      let page = Self.lastAppliedPage(pages, server.zones[zone], ObjectID(object))
+      let page = Self.lastAppliedPage(pages, server.zones[zone], ObjectID(object), ordered: ordered)
       if !lastPage.isEmpty { lastPage[object] = Int32(page) }
       guard page >= 0 else { continue }
       let base = Int(server.zones[zone].objects[object].fieldBase)
@@ -196,6 +197,7 @@ extension World {
   func replayedEnd(_ store: StoreID, zone: Int, deletes: PublicDeletes) -> ReplayedEnd {
     var end = ReplayedEnd()
     let pages = appliedPages.pages(store.index)
+    let ordered = appliedPages.isOrdered(store.index)
     var ranges = pages.map { (lower: $0.lower, upper: $0.upper) }
     ranges.sort { $0.lower < $1.lower }
     var covered: Int32 = 0
@@ -205,7 +207,7 @@ extension World {
     var isOwn = [Bool](repeating: false, count: own.isEmpty ? 0 : server.zones[zone].objects.count)
     for object in own { isOwn[object.index] = true }
     func appliedAt(_ object: ObjectID) -> Int32 {
-      let page = Self.lastAppliedPage(pages, server.zones[zone], object)
+      let page = Self.lastAppliedPage(pages, server.zones[zone], object, ordered: ordered)
       return page >= 0 ? pages[page].appliedAt : -1
     }
     for object in own where !holdsServerValues(store, object, zone: zone) {

@@ -32,7 +32,7 @@ extension World {
     let entry = overlay.entry(field)
     if let entry, entry.local.dirty { return entry.local }
     let pages = log.pages(store)
-    let page = lastAppliedPage(pages, zone, object)
+    let page = lastAppliedPage(pages, zone, object, ordered: log.isOrdered(store))
     if let entry, page < Int(entry.since) { return entry.local }
     guard page >= 0 else { return LocalField() }
     let held = zone.value(of: field, at: pages[page].appliedAt)
@@ -108,7 +108,24 @@ extension World {
   /// newest whose range holds the record's last change up to its snapshot, the record being live
   /// at its query. It walks the zone's chains back (`ZoneState.lastChange(of:upTo:)`,
   /// `ZoneState.value(of:at:)`): the run's reads, `keepCopy` and the end of the run share it.
-  static func lastAppliedPage(_ pages: [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID) -> Int {
+  ///
+  /// In a log whose ranges and snapshots never go down (`AppliedPageLog.isOrdered`), a page whose
+  /// range starts at or after the record's last change up to its snapshot is followed by a binary
+  /// search for the newest page that starts before it: every page in between starts after that
+  /// change, and sees it or an older one, so it cannot have carried the record. A record last
+  /// changed weeks ago was found by walking back every page since (a public author's run of 16
+  /// days spent a fifth of its time so).
+  static func lastAppliedPage(
+    _ pages: [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID, ordered: Bool
+  ) -> Int {
+    let found = lastAppliedPage(pages, zone, object, searching: ordered)
+    assert(!ordered || found == lastAppliedPage(pages, zone, object, searching: false), "the search and the walk differ")
+    return found
+  }
+
+  private static func lastAppliedPage(
+    _ pages: [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID, searching: Bool
+  ) -> Int {
     let base = Int(zone.objects[object.index].fieldBase)
     var index = pages.count - 1
     while index >= 0 {
@@ -117,7 +134,11 @@ extension World {
       if page.lower < token && token <= page.upper && zone.value(of: base, at: page.queriedAt).value != 0 {
         return index
       }
-      index -= 1
+      if searching && token <= page.lower {
+        index = min(index, pages.partitionPoint { $0.lower < token }) - 1
+      } else {
+        index -= 1
+      }
     }
     return -1
   }
