@@ -192,6 +192,8 @@ public final class MetricsRecorder: ObservationSink {
     case .visible(let store, let token, let at): observeVisible(store: store, token: token, at: at)
     case .request(let store, let upload, let records, let bytes, let at):
       observeRequest(store: store, upload: upload, records: records, bytes: bytes, at: at)
+    case .requestRefused(_, let upload, let records, let bytes, _):
+      counters.countRequest(upload: upload, records: Int(records), bytes: bytes)
     case .push(let device, let event, let at): observePush(device: device, event: event, at: at)
     case .edited(let write, let store, let object, let field, let kind, let at):
       observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: at)

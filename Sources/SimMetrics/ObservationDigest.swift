@@ -54,6 +54,7 @@ public struct ObservationDigest: Sendable {
     case .visible(let store, let token, let at): visible(store, token: token, at: at)
     case .request(let store, let upload, let records, let bytes, let at):
       request(store, upload: upload, records: records, bytes: bytes, at: at)
+    case .requestRefused: break  // its cloudError is digested
     case .cloudError(let store, let error, let retryAfter, let at):
       fold(17, id(store), Int64(code(error)), retryAfter?.nanoseconds ?? -1, at.nanoseconds)
     case .reset(let store, let reason, let at): fold(18, id(store), Int64(code(reason)), at.nanoseconds)

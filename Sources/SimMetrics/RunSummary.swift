@@ -193,11 +193,11 @@ public struct RunSummary: Sendable {
     MetricInfo("retryAfter.longest", "s", .neither, "longest retry-after answered") {
       $0.counters.retryAfterCount > 0 ? $0.counters.retryAfterLongest.seconds : nil
     },
-    MetricInfo("requestsUp", "requests", .neither, "modify requests") { Double($0.counters.requestsUp) },
+    MetricInfo("requestsUp", "requests", .neither, "modify requests sent, a batch the server refused whole included") { Double($0.counters.requestsUp) },
     MetricInfo("requestsDown", "requests", .neither, "fetch requests (pages)") { Double($0.counters.requestsDown) },
     MetricInfo("recordsUp", "records", .neither, "records uploaded") { Double($0.counters.recordsUp) },
     MetricInfo("recordsDown", "records", .neither, "records downloaded") { Double($0.counters.recordsDown) },
-    MetricInfo("bytesUp", "bytes", .neither, "bytes uploaded") { Double($0.counters.bytesUp) },
+    MetricInfo("bytesUp", "bytes", .neither, "bytes uploaded, a refused batch's included") { Double($0.counters.bytesUp) },
     MetricInfo("bytesDown", "bytes", .neither, "bytes downloaded") { Double($0.counters.bytesDown) },
   ]
 

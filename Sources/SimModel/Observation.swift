@@ -36,6 +36,9 @@ public enum Observation: Sendable {
   case visible(store: StoreID, token: Int32, at: SimTime)
   /// A CloudKit request finished.
   case request(store: StoreID, upload: Bool, records: Int32, bytes: Int64, at: SimTime)
+  /// A CloudKit request was sent and refused whole (its error is the `cloudError` beside it):
+  /// it cost its bytes all the same. Not part of the trajectory's digest, which its error is.
+  case requestRefused(store: StoreID, upload: Bool, records: Int32, bytes: Int64, at: SimTime)
   /// A CloudKit request failed; `retryAfter` is set for throttling.
   case cloudError(store: StoreID, error: CloudError, retryAfter: SimDuration?, at: SimTime)
   /// The mirroring delegate announced a reset of a store: its mirrored rows are wiped.

@@ -88,8 +88,10 @@ import Testing
       #expect(try appBatch.summary("errors.limitExceeded") == 1)
       #expect(try appBatch.summary("writesCommitted") == 0)
       #expect(try appBatch.summary("writesPending") == 1360)
-      // The refused request saved nothing, so it is not among the modify requests; one export failed.
-      #expect(try appBatch.summary("requestsUp") == 0)
+      // The refused request saved nothing, but it was sent: it counts, with its bytes (issue 54);
+      // one export failed.
+      #expect(try appBatch.summary("requestsUp") == 1)
+      #expect(try appBatch.summary("bytesUp") ?? 0 > 100_000)
       #expect(try appBatch.summary("exportsFailed") == 1)
       // The helper's 250-record batches: six requests, all committed.
       #expect(try helper.summary("errors.limitExceeded") == 0)

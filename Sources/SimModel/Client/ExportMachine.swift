@@ -130,6 +130,19 @@ extension World {
     }
   }
 
+  /// A batch the server refused whole was sent all the same: `requestsUp` and `bytesUp` count it
+  /// (a CKSyncEngine app that sent three oversized batches reported none). One that never left
+  /// the device (offline) is not a request.
+  func reportRefusedRequest(
+    _ store: StoreID, _ verdict: RequestVerdict, _ sent: (records: Int32, bytes: Int64), at now: SimTime
+  ) {
+    switch verdict {
+    case .accepted, .partlySaved, .failed(.networkUnavailable): return
+    case .retry, .failed:
+      sink.observe(.requestRefused(store: store, upload: true, records: sent.records, bytes: sent.bytes, at: now))
+    }
+  }
+
   /// `exportStep` on the server's answer to the current batch.
   mutating func exportAnswered(_ activity: ActivityID, store: StoreID, sim: inout Simulation<ModelEvent>) {
     if stores[store.index].disabled {
@@ -144,7 +157,12 @@ extension World {
       finishActivity(activity, succeeded: true, sim: &sim)  // the empty export's 35 ms are over
       return
     }
-    switch exportVerdict(activity, at: sim.now) {
+    // The batch as sent: a refusal may split it (limitExceeded).
+    let batch = Int(scheduler.activities[activity.index].nextBatch)
+    let sent = (records: plans[activity.index].batchRecords[batch], bytes: plans[activity.index].batchBytes[batch])
+    let verdict = exportVerdict(activity, at: sim.now)
+    reportRefusedRequest(store, verdict, sent, at: sim.now)
+    switch verdict {
     case .retry(let at, nil):
       exportTook(scheduler.activities[activity.index].merged ? .mergedAfterConflict : .tooLarge)
       sendNextBatch(activity, notBefore: at, sim: &sim)
