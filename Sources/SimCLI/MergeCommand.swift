@@ -68,6 +68,8 @@ struct MergeCommand {
     var columns: [String]?
     var seen: [Int] = []
     var expected: (count: Int, total: Int, factors: String, rest: [String])?
+    var command: String?
+    var given: [(index: Int, directory: String)] = []
     for directory in directories {
       guard let manifest = try? String(contentsOfFile: directory + "/shard.txt", encoding: .utf8) else {
         problems.append("\(directory): no shard.txt (not a folder written by sweep --shard)")
@@ -77,7 +79,10 @@ struct MergeCommand {
         problems.append("\(directory)/shard.txt: malformed")
         continue
       }
-      let (index, count, total, factors, rest) = shard
+      let (index, count, total, factors, allRest) = shard
+      // The command line may differ (a path written another way): it is only shown.
+      let rest = allRest.filter { !$0.hasPrefix("command ") }
+      if command == nil { command = allRest.first { $0.hasPrefix("command ") }.map { String($0.dropFirst(8)) } }
       if let expected,
         expected.count != count || expected.total != total || expected.factors != factors
           || expected.rest != rest
@@ -91,6 +96,7 @@ struct MergeCommand {
       expected = (count, total, factors, rest)
       if seen.contains(index) { problems.append("\(directory): shard \(index) given twice") }
       seen.append(index)
+      given.append((index, directory))
       guard let csv = MappedCSV(path: directory + "/sweep.csv") else {
         problems.append("\(directory)/sweep.csv: missing or unreadable")
         continue
@@ -104,6 +110,10 @@ struct MergeCommand {
       let missing = (1...expected.count).filter { !seen.contains($0) }
       if !missing.isEmpty {
         problems.append("missing shards: \(missing.map(String.init).joined(separator: ", ")) of \(expected.count)")
+        if let command {
+          let folder = missingFolder(given)
+          problems += missing.map { "  run shard \($0) with: \(command) --shard \($0)/\(expected.count) --out \(folder($0))" }
+        }
       }
     }
     guard problems.isEmpty, let columns, let expected else { return .failure(Problems(messages: problems)) }
@@ -174,6 +184,17 @@ struct MergeCommand {
 
   /// A manifest's shard index, shard count, total runs, factors, and the lines every shard of one
   /// sweep shares (scenario, hash, seeds).
+  /// Where a missing shard's folder goes: the given folders' names with their shard's number in
+  /// the same place (`shards/3` for `shards/1`, `shards/2`), else `DIR`.
+  static func missingFolder(_ given: [(index: Int, directory: String)]) -> (Int) -> String {
+    guard let first = given.first else { return { _ in "DIR" } }
+    let number = String(first.index)
+    guard let range = first.directory.range(of: number, options: .backwards) else { return { _ in "DIR" } }
+    let (head, tail) = (String(first.directory[..<range.lowerBound]), String(first.directory[range.upperBound...]))
+    let fits = given.allSatisfy { $0.directory == head + String($0.index) + tail }
+    return { fits ? CheckCommand.shellQuoted(head + String($0) + tail) : "DIR" }
+  }
+
   static func parseManifest(
     _ manifest: String
   ) -> (

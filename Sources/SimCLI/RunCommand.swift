@@ -8,7 +8,7 @@ import SimScenario
 struct RunCommand {
   static let usage = """
     usage: syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace] [--accept-large]
-                       [--jobs N] [--batch-devices N] [--one-kernel] [--shard I/N]
+                       [--jobs N] [--batch-devices N] [--one-kernel] [--shard I/N] [--shards N]
 
     Runs a scenario, prints a summary and writes CSV results into DIR
     (default Results/<scenario name>/): summary.csv, latency.csv, activities.csv,
@@ -28,7 +28,11 @@ struct RunCommand {
                       independent (a check: the same metrics, other ids and fingerprint)
       --shard I/N     run only the I-th of N shares of the world's independent parts, and
                       write run-shard.txt beside the files; `syncsim merge` adds all N
-                      up into the files of the unsharded run (docs/cluster-sweeps.md)
+                      up into the files of the unsharded run (docs/cluster-sweeps.md).
+                      Without it, a job array's task variables choose it (Slurm's
+                      SLURM_ARRAY_TASK_*; JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX
+                      with --shards N)
+      --shards N      the number of shards, for engines that set only an index
     """
 
   /// What the command line asked for.
@@ -43,6 +47,8 @@ struct RunCommand {
     var batchDevices = PartitionedRunner.defaultBatchDevices
     var oneKernel = false
     var shard: RunShard?
+    /// What chose the shard: `--shard`, or a job engine's variables (`ShardEnvironment`).
+    var shardOrigin: String?
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -57,7 +63,9 @@ struct RunCommand {
   }
 
   /// Reads the options; a malformed one is a usage error.
-  static func parse(_ args: inout ArgumentList) throws(UsageError) -> Options {
+  static func parse(
+    _ args: inout ArgumentList, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(UsageError) -> Options {
     let seedText = try args.option("seed")
     let durationText = try args.option("duration")
     let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
@@ -66,17 +74,19 @@ struct RunCommand {
     let jobsText = try args.option("jobs")
     let batchText = try args.option("batch-devices")
     let oneKernel = args.flag("one-kernel")
-    let shardText = try args.option("shard")
+    let shardChoice = try ShardEnvironment.resolve(
+      flag: try args.option("shard"), shards: try args.option("shards"), environment: environment)
     let files = try args.positionals()
     guard files.count == 1 else {
       throw UsageError(files.isEmpty ? "run needs a scenario file" : "run takes one scenario file")
     }
     var options = Options(file: files[0], out: out, trace: trace, acceptLarge: acceptLarge)
     options.oneKernel = oneKernel
-    if let shardText {
-      let shard = try shardOption(shardText)
+    if let shardChoice {
+      let shard = try shardOption(shardChoice.text)
       guard !oneKernel else { throw UsageError("--shard runs parts apart: it cannot go with --one-kernel") }
       options.shard = shard
+      options.shardOrigin = shardChoice.origin
     }
     if let jobsText {
       guard let jobs = Int(jobsText), jobs >= 1, jobs <= 1024 else { throw UsageError("--jobs must be 1…1024") }
@@ -187,6 +197,9 @@ struct RunCommand {
       return .cannotCreate
     }
     RunSummaryPrinter.print(report, wall: wall, directory: directory, console: console)
+    if let shard = options.shard, let origin = options.shardOrigin, !origin.hasPrefix("--shard") {
+      console.print("shard        \(shard.index)/\(shard.count), chosen by \(origin)")
+    }
     // A run cut short at the event limit did not simulate what was asked: its results are whole
     // files, but of a shorter run, and a script must not take them for the real thing.
     if report.outcome.stopReason.isEventLimit {

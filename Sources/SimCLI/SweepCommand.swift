@@ -8,7 +8,8 @@ import SimScenario
 struct SweepCommand {
   static let usage = """
     usage: syncsim sweep SCENARIO.json [--set PATH=V1,V2,...]... [--zip PATH,PATH]... [--exclude PATH=V,...]...
-                         [--seeds 1..30] [--jobs N] [--out DIR] [--shard I/N] [--accept-large]
+                         [--seeds 1..30] [--jobs N] [--out DIR] [--shard I/N] [--shards N]
+                         [--accept-large]
 
     Runs every point of the sweep (the scenario's `sweep` section, extended by --set) for every
     seed. Each run is single-threaded and deterministic; runs spread over --jobs threads
@@ -23,7 +24,10 @@ struct SweepCommand {
       --exclude P=V,...  skip combinations where every listed factor has that value
       --seeds 1..30      replications (a range or a list); default the scenario's seed
       --shard I/N        run only runs I, I+N, I+2N, … (1-based I; run k = point × seeds + replication);
-                         combine shard folders with `syncsim merge`
+                         combine shard folders with `syncsim merge`. Without it, a job array's task
+                         variables choose it (Slurm's SLURM_ARRAY_TASK_*; JOB_COMPLETION_INDEX or
+                         AWS_BATCH_JOB_ARRAY_INDEX with --shards N)
+      --shards N         the number of shards, for engines that set only an index
       --accept-large     run points whose estimate (memory, files) is over its limit
     """
 
@@ -38,6 +42,11 @@ struct SweepCommand {
     var out: String?
     var shard: (index: Int, count: Int)?
     var acceptLarge = false
+    /// What chose the shard: `--shard`, or a job engine's variables (`ShardEnvironment`).
+    var shardOrigin: String?
+    /// The command line without what differs from shard to shard (`--shard`, `--shards`,
+    /// `--out`, `--jobs`): `merge` prints it for the shards it lacks.
+    var commonCommand = ""
   }
 
   /// A sweep ready to run: its scenario, plan and runner, and each point's resolved scenario.
@@ -54,7 +63,7 @@ struct SweepCommand {
       console.print(usage)
       return .success
     }
-    let options = try parse(&args)
+    let options = try parse(&args, arguments: arguments)
     switch prepare(options, console: console) {
     case .success(let prepared): return execute(prepared, options, console: console)
     case .failure(let code): return code
@@ -62,14 +71,18 @@ struct SweepCommand {
   }
 
   /// Reads the options; a malformed one is a usage error.
-  static func parse(_ args: inout ArgumentList) throws(UsageError) -> Options {
+  static func parse(
+    _ args: inout ArgumentList, arguments: [String] = [],
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(UsageError) -> Options {
     let sets = try args.options("set")
     let zips = try args.options("zip")
     let excludes = try args.options("exclude")
     let seeds = try args.option("seeds")
     let jobsText = try args.option("jobs")
     let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
-    let shardText = try args.option("shard")
+    let shardChoice = try ShardEnvironment.resolve(
+      flag: try args.option("shard"), shards: try args.option("shards"), environment: environment)
     let acceptLarge = args.flag("accept-large")
     let files = try args.positionals()
     for (name, values) in [("set", sets), ("exclude", excludes)] {
@@ -86,9 +99,12 @@ struct SweepCommand {
       guard let value = Int(jobsText), value >= 1, value <= 256 else { throw UsageError("--jobs must be 1…256") }
       jobs = value
     }
-    return Options(
+    var options = Options(
       file: files[0], sets: sets, zips: zips, excludes: excludes, seeds: seeds, jobs: jobs, out: out,
-      shard: try shardText.map(parseShard), acceptLarge: acceptLarge)
+      shard: try shardChoice.map { choice throws(UsageError) in try parseShard(choice.text) }, acceptLarge: acceptLarge)
+    options.shardOrigin = shardChoice?.origin
+    options.commonCommand = SweepCommandLine.commonCommand(arguments)
+    return options
   }
 
   static func parseShard(_ text: String) throws(UsageError) -> (index: Int, count: Int) {
@@ -163,7 +179,8 @@ struct SweepCommand {
       return .cannotCreate
     }
     let wallSeconds = started.duration(to: clock.now).secondsValue
-    let shardNote = options.shard.map { " (shard \($0.index)/\($0.count): \(runs.count) of \(total))" } ?? ""
+    let chosenBy = options.shardOrigin.flatMap { $0.hasPrefix("--shard") ? nil : ", chosen by \($0)" } ?? ""
+    let shardNote = options.shard.map { " (shard \($0.index)/\($0.count)\(chosenBy): \(runs.count) of \(total))" } ?? ""
     let seeds = max(1, prepared.plan.seeds.count)
     let threads = "\(options.jobs) thread\(options.jobs == 1 ? "" : "s")"
     console.print(
@@ -202,7 +219,7 @@ struct SweepCommand {
           "shard.txt",
           SweepCommandLine.manifest(
             shard: shard, total: total, factors: factorNames, scenario: prepared.scenario.name,
-            hash: prepared.runner.sourceHash, seeds: seeds)
+            hash: prepared.runner.sourceHash, seeds: seeds, command: options.commonCommand)
         ))
     } else {
       outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
@@ -241,10 +258,31 @@ enum SweepCommandLine {
   /// factors, scenario and its file's hash, seeds), so that `merge` can refuse a mix.
   static func manifest(
     shard: (index: Int, count: Int), total: Int, factors: [String], scenario: String = "", hash: String = "",
-    seeds: [UInt64] = []
+    seeds: [UInt64] = [], command: String = ""
   ) -> String {
     "shard \(shard.index) of \(shard.count)\nruns \(total)\nfactors \(factors.joined(separator: ","))\n"
       + "scenario \(scenario)\nhash \(hash)\nseeds \(seeds.map(String.init).joined(separator: ","))\n"
+      + (command.isEmpty ? "" : "command \(command)\n")
+  }
+
+  /// `syncsim sweep` and its arguments, shell-quoted, without those that differ from shard to
+  /// shard: what runs any shard once `--shard I/N --out DIR` is added.
+  static func commonCommand(_ arguments: [String]) -> String {
+    let dropped = ["--shard", "--shards", "--out", "--jobs"]
+    var kept: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if dropped.contains(argument) {
+        index += 2
+        continue
+      }
+      if !dropped.contains(where: { argument.hasPrefix($0 + "=") }) { kept.append(argument) }
+      index += 1
+    }
+    // A line of the manifest: an argument with a line break in it leaves the command out.
+    guard !kept.contains(where: { $0.contains(where: \.isNewline) }) else { return "" }
+    return (["syncsim", "sweep"] + kept.map(CheckCommand.shellQuoted)).joined(separator: " ")
   }
 
   /// Splits `v1,v2,...` at top-level commas (not inside quotes, brackets or braces).
