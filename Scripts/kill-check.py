@@ -5,8 +5,9 @@ Each command writes into a folder that already holds a whole set from another se
 `run`, a file of the user's own). The command is started, killed with SIGKILL after a random
 delay within its usual duration, and the folder is read: every file must belong to the old set
 or every file to the new one (each file carries its seed), the set must be complete, the user's
-file must be intact, and no staging folder of a finished command may stay behind. Then pairs of
-the same command run at once into one folder: both exit 0 and one whole set remains.
+file must be intact, and no staging folder of a finished command may stay behind. A sweep killed
+and started again must keep the runs it had finished and end equal to the uninterrupted sweep.
+Then pairs of the same command run at once into one folder: both exit 0 and one whole set remains.
 
 Usage: python3 Scripts/kill-check.py [--kills N] [--pairs N] [--seed S] [--binary PATH]
 Exits 1 on any mixed or partial set.
@@ -199,6 +200,48 @@ def check_merge(binary, scenario, work, kills, rng):
     return failures, f"merge: {kills} kills"
 
 
+def check_resume(binary, scenario, work, kills, rng):
+    """A sweep (or one of its two shards) killed at a random moment, then started again: it keeps
+    the runs the killed attempt finished (`DIR.resume/`), runs only the others, and its files (or
+    the merge of its shards) equal the uninterrupted sweep's byte for byte."""
+    failures = []
+    seeds = "1..8"
+    whole = os.path.join(work, "resume-whole")
+    started = time.monotonic()
+    subprocess.run(sweep_args(binary, scenario, whole, seeds), check=True, stdout=subprocess.DEVNULL)
+    duration = time.monotonic() - started
+    other = os.path.join(work, "resume-shard-2")
+    subprocess.run(sweep_args(binary, scenario, other, seeds, "2/2"), check=True, stdout=subprocess.DEVNULL)
+    kept_total = 0
+    for kill in range(kills):
+        shard = "1/2" if kill % 2 else None
+        folder = os.path.join(work, f"resume-{kill}")
+        kill_after(sweep_args(binary, scenario, folder, seeds, shard), rng.uniform(0, duration * (0.6 if shard else 1.1)))
+        journal = folder + ".resume"
+        finished = len([n for n in os.listdir(journal) if n.startswith("run-") and n.endswith(".csv")]) \
+            if os.path.isdir(journal) else 0
+        again = subprocess.run(sweep_args(binary, scenario, folder, seeds, shard), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+        if again.returncode != 0:
+            failures.append(f"resume {kill}: exit {again.returncode}: {again.stderr.strip()}")
+            continue
+        if finished and f"{finished} finished run" not in again.stderr:
+            failures.append(f"resume {kill}: {finished} runs had finished, but: {again.stderr.strip()!r}")
+        kept_total += finished
+        if os.path.exists(journal):
+            failures.append(f"resume {kill}: {journal} left behind")
+        result = folder
+        if shard:
+            result = folder + "-merged"
+            subprocess.run([binary, "merge", folder, other, "--out", result], check=True, stdout=subprocess.DEVNULL)
+        differ = subprocess.run(["diff", "-r", result, whole], stdout=subprocess.DEVNULL).returncode
+        if differ:
+            failures.append(f"resume {kill}: the resumed {'shard' if shard else 'sweep'} differs from the whole sweep")
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(folder + "-merged", ignore_errors=True)
+    return failures, f"resume: {kills} kills, {kept_total} finished runs kept and not run again"
+
+
 def check_pairs(binary, scenario, work, pairs):
     failures = []
     folder, base = run_folder_with_notes(binary, scenario, work, "pair")
@@ -241,7 +284,7 @@ def main():
     failures = []
     work = tempfile.mkdtemp(prefix="syncsim-kill-")
     try:
-        for check in (check_run, check_sweep, check_merge):
+        for check in (check_run, check_sweep, check_merge, check_resume):
             found, line = check(binary, scenario, work, options.kills, rng)
             failures += found
             print(f"kill-check: {line}, {len(found)} failures")

@@ -6,9 +6,10 @@
 # from Slurm's own variables (no --shard on their command lines):
 #   1. a sweep in 8 shards (an array from 0), merged, equal byte for byte to the unsharded sweep;
 #   2. an independent-account run in 4 shards (an array from 1), merged, equal to the unsharded run;
-#   3. a sweep in 4 shards of which one task is cancelled while it runs: merge then names the
-#      missing shard and the command that runs it; that command, submitted as a job, completes
-#      the set, which merges equal to the unsharded sweep.
+#   3. a sweep in 4 shards of which one task is cancelled while it runs (after its first finished
+#      run): merge then names the missing shard and the command that runs it; that command,
+#      submitted as a job, keeps the finished runs (resume) and completes the set, which merges
+#      equal to the unsharded sweep.
 # It stops the daemons it started and removes its files. Where the package cannot be installed it
 # prints one SKIP line saying why and exits 0; any other failure exits 1.
 #
@@ -150,7 +151,7 @@ diff -r merged-run whole-run >/dev/null || fail "the merged run differs from the
 echo "slurm-check: 4 run shards merged, identical to the unsharded run ($(ls merged-run | tr '\n' ' '))"
 
 # 3. A task cancelled while it runs, then the command merge names, submitted as a job.
-slow=("$syncsim" sweep "$root/Scenarios/quickstart.json" --set duration=200d --seeds 1..8)
+slow=("$syncsim" sweep "$root/Scenarios/quickstart.json" --set duration=200d --seeds 1..16)
 job=$(sbatch --parsable --array=0-3 --cpus-per-task=1 --output=out/slow-%a.log \
   --wrap "${slow[*]} --jobs 1 --out shards/slow/\$((SLURM_ARRAY_TASK_ID + 1))")
 echo "slurm-check: slow sweep, job array $job (0-3) submitted"
@@ -159,8 +160,14 @@ for _ in $(seq 1 400); do
   sleep 0.05
 done
 squeue -h -j "${job}_2" -o '%T' | grep -q RUNNING || fail "task 2 never ran"
+# Let it finish a run or two of its four, so that the resubmission has some to keep.
+for _ in $(seq 1 100); do
+  [ "$(ls shards/slow/3.resume 2>/dev/null | grep -c '^run-')" -ge 1 ] && break
+  sleep 0.1
+done
+squeue -h -j "${job}_2" -o '%T' | grep -q RUNNING || fail "task 2 ended before it could be cancelled"
 scancel "${job}_2"
-echo "slurm-check: task 2 cancelled while running"
+echo "slurm-check: task 2 cancelled while running, $(ls shards/slow/3.resume | grep -c '^run-') of its 4 runs finished"
 wait_job "$job"
 [ "$(states "$job" CANCELLED)" = 1 ] || fail "task 2 was not cancelled: $(grep "ArrayJobId=$job " log/jobcomp.txt)"
 [ -e shards/slow/3/shard.txt ] && fail "the cancelled task left a whole shard"
@@ -174,6 +181,8 @@ job=$(sbatch --parsable --cpus-per-task=1 --output=out/rerun.log --wrap "$syncsi
 echo "slurm-check: shard 3 resubmitted as job $job"
 wait_job "$job" >/dev/null
 grep -q "JobId=$job .*JobState=COMPLETED" log/jobcomp.txt || fail "the resubmitted shard did not complete: $(cat out/rerun.log)"
+grep -q "finished runs\? kept" out/rerun.log || fail "the resubmitted shard kept none of the cancelled task's runs: $(cat out/rerun.log)"
+sed 's/^/  rerun: /' out/rerun.log
 "$syncsim" merge shards/slow/1 shards/slow/2 shards/slow/3 shards/slow/4 --out merged-slow >/dev/null
 "${slow[@]}" --out whole-slow >/dev/null
 diff -r merged-slow whole-slow >/dev/null || fail "the resumed sweep differs from the unsharded one"

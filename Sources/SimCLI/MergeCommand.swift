@@ -34,7 +34,14 @@ struct MergeCommand {
     }
     guard let outText = try args.option("out") else { throw UsageError("merge needs --out DIR") }
     let out = try OutputPath.folder(outText, option: "--out")
-    let directories = try args.positionals()
+    var directories = try args.positionals()
+    guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
+    // `shards/*` also matches a killed sweep shard's finished runs (`SweepJournal`): not a shard.
+    let journals = directories.filter { $0.hasSuffix(".resume") && FileManager.default.fileExists(atPath: $0 + "/manifest.txt") }
+    for journal in journals {
+      console.error("note: \(journal) is a killed shard's finished runs, not a shard: run that shard again to resume it")
+    }
+    directories.removeAll { journals.contains($0) }
     guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
     let runShards = directories.filter {
       FileManager.default.fileExists(atPath: $0 + "/" + RunShardFile.name)

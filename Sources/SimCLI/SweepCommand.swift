@@ -160,34 +160,78 @@ struct SweepCommand {
     return .success(Prepared(scenario: scenario, plan: plan, runner: runner, scenarios: scenarios))
   }
 
-  /// Runs the sweep (or its shard), writes its files and prints where they are.
+  /// Runs the sweep (or its shard), writes its files and prints where they are. The runs a killed
+  /// attempt finished are kept beside the folder (`SweepJournal`) and not run again.
   static func execute(_ prepared: Prepared, _ options: Options, console: Console) -> ExitCode {
     let name = prepared.scenario.name
     var runs = prepared.runner.runs(defaultSeed: prepared.scenario.spec.seed)
     let total = runs.count
     if let shard = options.shard { runs = runs.filter { $0.index % shard.count == shard.index - 1 } }
+    let directory = options.out ?? "Results/\(name)-sweep"
+    let plan = prepared.plan
+    let factorNames = plan.factors.map(\.path)
+    let journal = SweepJournal(
+      out: directory, manifest: journalManifest(prepared, options, total: total),
+      columns: SweepOutput.columns(factors: factorNames))
+    var kept = journal.finishedRuns()
+    if let note = kept.note { console.error(note) }
+    // A kept run must be one of this shard's, at its point and replication.
+    let byIndex = Dictionary(uniqueKeysWithValues: runs.map { ($0.index, $0) })
+    kept.rows = kept.rows.filter { index, rows in
+      guard let run = byIndex[index] else { return false }
+      return rows[0][1] == String(run.point.index) && rows[0][2] == String(run.replication)
+    }
+    let remaining = runs.filter { kept.rows[$0.index] == nil }
+    var keeping = true
+    do { try journal.open() } catch {
+      keeping = false
+      console.error("warning: cannot keep finished runs in \(journal.folder) (\(OutputPath.describe(error))): a killed sweep will start over")
+    }
     let clock = ContinuousClock()
     let started = clock.now
+    let version = SyncSimCommand.version
+    var keep: (@Sendable (SweepRunner.RunResult) -> Void)?
+    if keeping {
+      keep = { @Sendable result in
+        journal.record(run: result.run.index, rows: SweepOutput.rows([result], plan: plan, name: name, version: version))
+      }
+    }
     let results = prepared.runner.execute(
-      runs, scenarios: prepared.scenarios, jobs: options.jobs, progress: progressLine(name, console, clock, started))
+      remaining, scenarios: prepared.scenarios, jobs: options.jobs,
+      progress: progressLine(name, console, clock, started), finished: keep)
     if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
-    let directory = options.out ?? "Results/\(name)-sweep"
+    // Every run's rows in run order, kept or run now: what one uninterrupted sweep writes.
+    var rowsByRun = kept.rows
+    for result in results { rowsByRun[result.run.index] = SweepOutput.rows([result], plan: plan, name: name, version: version) }
+    let rows = runs.flatMap { rowsByRun[$0.index] ?? [] }
     do {
-      try write(results, runs: runs, total: total, prepared, options, to: directory)
+      try write(rows, runs: runs, total: total, prepared, options, to: directory)
     } catch {
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
     }
+    journal.finish()
     let wallSeconds = started.duration(to: clock.now).secondsValue
     let chosenBy = options.shardOrigin.flatMap { $0.hasPrefix("--shard") ? nil : ", chosen by \($0)" } ?? ""
     let shardNote = options.shard.map { " (shard \($0.index)/\($0.count)\(chosenBy): \(runs.count) of \(total))" } ?? ""
+    let resumedNote = kept.rows.isEmpty ? "" : ", \(kept.rows.count) of them kept from the killed attempt"
     let seeds = max(1, prepared.plan.seeds.count)
     let threads = "\(options.jobs) thread\(options.jobs == 1 ? "" : "s")"
     console.print(
-      "sweep \(name): \(prepared.plan.points().count) points × \(seeds) seeds = \(total) runs\(shardNote) on "
+      "sweep \(name): \(prepared.plan.points().count) points × \(seeds) seeds = \(total) runs\(shardNote)\(resumedNote) on "
         + "\(threads), wall \(String(format: "%.2f", wallSeconds)) s")
     console.print("results \(directory)/")
     return .success
+  }
+
+  /// What a kept run must belong to: the sweep (its shard manifest, with the scenario file's hash,
+  /// factors and seeds) and the version that ran it.
+  static func journalManifest(_ prepared: Prepared, _ options: Options, total: Int) -> String {
+    let seeds = prepared.plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : prepared.plan.seeds
+    return SweepCommandLine.manifest(
+      shard: options.shard ?? (1, 1), total: total, factors: prepared.plan.factors.map(\.path),
+      scenario: prepared.scenario.name, hash: prepared.runner.sourceHash, seeds: seeds)
+      + "version \(SyncSimCommand.version)\n"
   }
 
   /// The progress line on stderr, when stderr is a terminal.
@@ -204,12 +248,11 @@ struct SweepCommand {
 
   /// Writes `sweep.csv`, the summary (or a shard's manifest) and each run point's scenario.
   static func write(
-    _ results: [SweepRunner.RunResult], runs: [SweepRunner.Run], total: Int, _ prepared: Prepared, _ options: Options,
+    _ rows: [[String]], runs: [SweepRunner.Run], total: Int, _ prepared: Prepared, _ options: Options,
     to directory: String
   ) throws {
     let plan = prepared.plan
     let factorNames = plan.factors.map(\.path)
-    let rows = SweepOutput.rows(results, plan: plan, name: prepared.scenario.name, version: SyncSimCommand.version)
     let table = SweepOutput.table(rows, factors: factorNames)
     var outputs: [(name: String, text: String)] = [("sweep.csv", table.text)]
     if let shard = options.shard {

@@ -92,9 +92,11 @@ public struct SweepRunner: Sendable {
     return unique.isEmpty ? .success(scenarios) : .failure(ScenarioProblems(problems: unique))
   }
 
-  /// Runs `runs` on `jobs` threads; `progress` is told each time a run finishes.
+  /// Runs `runs` on `jobs` threads; `progress` is told each time a run finishes, and `finished`
+  /// is given each run's result as it finishes (from the thread that ran it).
   public func execute(
-    _ runs: [Run], scenarios: [Int: Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
+    _ runs: [Run], scenarios: [Int: Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil,
+    finished: (@Sendable (RunResult) -> Void)? = nil
   ) -> [RunResult] {
     let store = ResultStore<RunResult>(count: runs.count)
     let pool = WorkerPool(jobs: max(1, jobs))
@@ -102,11 +104,11 @@ public struct SweepRunner: Sendable {
       let run = runs[position]
       let scenario = scenarios[run.point.index]!
       let report = ScenarioRunner.run(scenario, seed: run.seed, summaryOnly: true)
-      store.set(
-        position,
-        RunResult(
-          run: run, metrics: report.summary.catalog, values: report.summary.values, fingerprint: report.fingerprint,
-          scenarioHash: report.scenarioHash))
+      let result = RunResult(
+        run: run, metrics: report.summary.catalog, values: report.summary.values, fingerprint: report.fingerprint,
+        scenarioHash: report.scenarioHash)
+      finished?(result)
+      store.set(position, result)
       progress?(store.finished, runs.count)
     }
     return store.results()
