@@ -18,13 +18,17 @@ enum CompletionCommand {
       "run",
       [
         "--seed", "--duration", "--out", "--trace", "--accept-large", "--jobs", "--batch-devices", "--one-kernel",
-        "--shard", "--help",
+        "--shard", "--shards", "--help",
       ]
     ),
     ("validate", ["--strict", "--estimate", "--accept-large", "--shard", "--help"]),
     ("check", ["--baseline", "--junit", "--markdown", "--update", "--help"]),
-    ("sweep", ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--accept-large", "--help"]),
+    (
+      "sweep",
+      ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--shards", "--accept-large", "--help"]
+    ),
     ("merge", ["--out", "--help"]),
+    ("status", ["--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),
     ("report", ["--write", "--metric", "--x", "--out", "--help"]),
     ("schema", ["policies", "records", "diff", "--help"]),
@@ -39,7 +43,10 @@ enum CompletionCommand {
     ("completion", ["bash", "zsh", "fish"]),
     (
       "help",
-      ["run", "validate", "check", "sweep", "merge", "compare", "report", "schema", "bench", "swarm", "completion"]
+      [
+        "run", "validate", "check", "sweep", "merge", "status", "compare", "report", "schema", "bench", "swarm",
+        "completion",
+      ]
     ),
   ]
 

@@ -16,6 +16,7 @@ public enum SyncSimCommand {
       check      run the scenario library against its committed results (for CI)
       sweep      parameter sweeps with replications, in parallel, sharded if needed
       merge      combine the shard folders of a sweep
+      status     how far a sweep's shards have got: runs finished, shards missing, time left
       compare    compare two sweeps or runs: differences of means with 95 % intervals
       report     draw a run's or a sweep's results as one self-contained HTML page
       schema     print the JSON Schema of scenario files
@@ -34,7 +35,8 @@ public enum SyncSimCommand {
   /// Every command and its usage text, in the order the help lists them.
   static let commands: [(name: String, usage: String)] = [
     ("run", RunCommand.usage), ("validate", ValidateCommand.usage), ("check", CheckCommand.usage),
-    ("sweep", SweepCommand.usage), ("merge", MergeCommand.usage), ("compare", CompareCommand.usage),
+    ("sweep", SweepCommand.usage), ("merge", MergeCommand.usage), ("status", StatusCommand.usage),
+    ("compare", CompareCommand.usage),
     ("report", ReportCommand.usage),
     ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("swarm", SwarmCommand.usage),
     ("completion", CompletionCommand.usage),
@@ -83,6 +85,7 @@ public enum SyncSimCommand {
       case "check": return try CheckCommand.run(rest, console: console).rawValue
       case "sweep": return try SweepCommand.run(rest, console: console).rawValue
       case "merge": return try MergeCommand.run(rest, console: console).rawValue
+      case "status": return try StatusCommand.run(rest, console: console).rawValue
       case "compare": return try CompareCommand.run(rest, console: console).rawValue
       case "report": return try ReportCommand.run(rest, console: console).rawValue
       case "schema": return SchemaCommand.run(rest, console: console).rawValue

@@ -1,0 +1,123 @@
+import Foundation
+import SimScenario
+
+/// `syncsim status DIR...`: how far the shards of a sweep have got, read from their folders: the
+/// shards finished (`shard.txt`), those under way (`DIR.resume/`, `SweepJournal`) with their
+/// finished runs, the shards missing, and a guess at the time left from the pace so far.
+///
+/// Only reads; the time left is a wall-clock estimate for the terminal, never written anywhere.
+enum StatusCommand {
+  static let usage = """
+    usage: syncsim status DIR...
+
+    How far the shards of a sweep have got: each folder given is a shard's --out folder, finished
+    (its shard.txt) or under way (its DIR.resume/ of finished runs); prints each shard's finished
+    runs, the shards none of the folders is, and the time left at the pace of the runs so far.
+    Exits 0 when every shard is finished, 1 otherwise, 65 when the folders are of different sweeps.
+    """
+
+  /// One shard's state.
+  struct Shard {
+    var folder: String
+    var index: Int
+    var count: Int
+    var total: Int
+    /// The shard manifest's lines past its first (what every shard of one sweep shares).
+    var identity: [String]
+    var finished: Int
+    var done: Bool
+    /// Seconds from the journal's start to its newest run (nil when it has none).
+    var elapsedSeconds: Double?
+
+    /// The runs of shard `index` of `count` among `total`: k with k mod count = index − 1.
+    var runs: Int { total >= index ? (total - index) / count + 1 : 0 }
+  }
+
+  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    var args = ArgumentList(arguments)
+    if args.flag("help") {
+      console.print(usage)
+      return .success
+    }
+    let folders = try args.positionals()
+    guard !folders.isEmpty else { throw UsageError("status needs the shard folders") }
+    var shards: [Shard] = []
+    for folder in folders where !(folder.hasSuffix(".resume") && folders.contains(String(folder.dropLast(7)))) {
+      if let shard = read(folder) {
+        shards.append(shard)
+      } else {
+        console.print("\(folder): nothing yet (no shard.txt, no \(folder).resume/)")
+      }
+    }
+    guard let first = shards.first else { return .failure }
+    if let other = shards.first(where: { $0.count != first.count || $0.total != first.total || $0.identity != first.identity }) {
+      console.error("error: \(first.folder) and \(other.folder) are shards of different sweeps")
+      return .dataError
+    }
+    var finishedRuns = 0
+    var pace: [Double] = []
+    for shard in shards.sorted(by: { $0.index < $1.index }) {
+      finishedRuns += shard.finished
+      let state = shard.done ? "finished" : "started, not finished"
+      console.print("shard \(shard.index)/\(shard.count)  \(shard.finished) of \(shard.runs) runs  \(state)  (\(shard.folder))")
+      if !shard.done, let elapsed = shard.elapsedSeconds, shard.finished > 0 { pace.append(elapsed / Double(shard.finished)) }
+    }
+    let seen = Set(shards.map(\.index))  // membership only
+    let missing = (1...first.count).filter { !seen.contains($0) }
+    if !missing.isEmpty {
+      console.print("missing      shards \(missing.map(String.init).joined(separator: ", ")) (no folder given is one)")
+    }
+    let left = first.total - finishedRuns
+    var line = "total        \(finishedRuns) of \(first.total) runs finished"
+    if left > 0, !pace.isEmpty {
+      // Each shard under way goes on at its own pace; the missing shards' runs are not started.
+      let underWay = shards.filter { !$0.done }
+      let seconds = zip(underWay.filter { $0.elapsedSeconds != nil && $0.finished > 0 }, pace).map {
+        Double($0.0.runs - $0.0.finished) * $0.1
+      }.max() ?? 0
+      line += ", about \(DurationText.display(seconds: seconds)) left for the shards started"
+    }
+    console.print(line)
+    return missing.isEmpty && shards.allSatisfy(\.done) ? .success : .failure
+  }
+
+  /// The shard whose `--out` is `folder`: finished, or under way with a journal; nil for neither.
+  static func read(_ folder: String) -> Shard? {
+    let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+    if let manifest = try? String(contentsOfFile: base + "/shard.txt", encoding: .utf8),
+      let parsed = MergeCommand.parseManifest(manifest)
+    {
+      var shard = Shard(
+        folder: base, index: parsed.index, count: parsed.count, total: parsed.total,
+        identity: identity(manifest), finished: 0, done: true)
+      shard.finished = shard.runs
+      return shard
+    }
+    let journal = base.hasSuffix(".resume") ? base : base + ".resume"
+    guard let manifest = try? String(contentsOfFile: journal + "/manifest.txt", encoding: .utf8),
+      let parsed = MergeCommand.parseManifest(manifest)
+    else { return nil }
+    let manager = FileManager.default
+    let names = ((try? manager.contentsOfDirectory(atPath: journal)) ?? []).filter {
+      $0.hasPrefix("run-") && $0.hasSuffix(".csv")
+    }
+    func modified(_ path: String) -> Date? {
+      (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+    let start = modified(journal + "/manifest.txt")
+    let newest = names.compactMap { modified(journal + "/" + $0) }.max()
+    return Shard(
+      folder: journal.hasSuffix(".resume") && base.hasSuffix(".resume") ? String(base.dropLast(7)) : base,
+      index: parsed.index, count: parsed.count, total: parsed.total, identity: identity(manifest),
+      finished: names.count, done: false,
+      elapsedSeconds: start.flatMap { start in newest.map { $0.timeIntervalSince(start) } })
+  }
+
+  /// What every shard of one sweep shares: the manifest's lines past the first, without the
+  /// command (written another way by each) and the version line a journal adds.
+  static func identity(_ manifest: String) -> [String] {
+    manifest.split(separator: "\n").dropFirst().map(String.init).filter {
+      !$0.hasPrefix("command ") && !$0.hasPrefix("version ")
+    }
+  }
+}
