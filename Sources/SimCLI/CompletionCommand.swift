@@ -27,7 +27,7 @@ enum CompletionCommand {
       "sweep",
       ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--shards", "--accept-large", "--help"]
     ),
-    ("merge", ["--out", "--help"]),
+    ("merge", ["--out", "--partial", "--help"]),
     ("status", ["--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),
     ("report", ["--write", "--metric", "--x", "--out", "--help"]),

@@ -7,10 +7,13 @@ import SimScenario
 /// sweep would have written.
 struct MergeCommand {
   static let usage = """
-    usage: syncsim merge SHARD_DIR... --out DIR
+    usage: syncsim merge SHARD_DIR... --out DIR [--partial]
 
     Combines the folders written by `syncsim sweep --shard I/N` (all N of them) into DIR: the
     same sweep.csv, sweep-summary.csv and points/ an unsharded sweep writes, byte for byte.
+    With --partial, a sweep's shards that are there are merged though some are missing: the
+    set says so (partial.txt, and "partial" in datapackage.json) and the summary counts the
+    runs it has.
     Folders written by `syncsim run --shard I/N` (all N) combine into the files of the
     unsharded run: summary.csv, resolved.json, datapackage.json and the per-row files, byte
     for byte; exits 1 if an expectation of the scenario fails on the merged summary.
@@ -24,6 +27,11 @@ struct MergeCommand {
     var factors: [String] = []
     /// The sweep's scenario, as its manifests name it.
     var scenario = "sweep"
+    /// A partial merge's missing shards (nil: the merge is whole or refused), of how many, and
+    /// the whole sweep's runs.
+    var missing: [Int]?
+    var shardCount = 0
+    var totalRuns = 0
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -32,6 +40,7 @@ struct MergeCommand {
       console.print(usage)
       return .success
     }
+    let partial = args.flag("partial")
     guard let outText = try args.option("out") else { throw UsageError("merge needs --out DIR") }
     let out = try OutputPath.folder(outText, option: "--out")
     var directories = try args.positionals()
@@ -54,9 +63,12 @@ struct MergeCommand {
       }
       return mergeRun(directories, to: out, console: console)
     }
-    switch read(directories) {
+    switch read(directories, partial: partial) {
     case .failure(let problems):
       for problem in problems.messages { console.error(problem) }
+      if !partial && problems.messages.contains(where: { $0.hasPrefix("missing shards") }) {
+        console.error("(merge --partial writes what is there, marked as partial)")
+      }
       return .dataError
     case .success(let shards):
       return write(shards, from: directories.count, to: out, console: console)
@@ -69,7 +81,7 @@ struct MergeCommand {
   }
 
   /// Reads and checks every shard: all of one sweep, each once, none missing.
-  static func read(_ directories: [String]) -> Result<Shards, Problems> {
+  static func read(_ directories: [String], partial: Bool = false) -> Result<Shards, Problems> {
     var problems: [String] = []
     var shards = Shards()
     var columns: [String]?
@@ -115,7 +127,11 @@ struct MergeCommand {
     }
     if let expected, problems.isEmpty {
       let missing = (1...expected.count).filter { !seen.contains($0) }
-      if !missing.isEmpty {
+      if partial {
+        shards.missing = missing
+        shards.shardCount = expected.count
+        shards.totalRuns = expected.total
+      } else if !missing.isEmpty {
         problems.append("missing shards: \(missing.map(String.init).joined(separator: ", ")) of \(expected.count)")
         if let command {
           let folder = missingFolder(given)
@@ -133,7 +149,8 @@ struct MergeCommand {
     }
     let seedLine = expected.rest.first { $0.hasPrefix("seeds ") }
     let seedCount = seedLine.map { $0.dropFirst(6).split(separator: ",").count }
-    let rowProblems = checkRows(shards, seedCount: seedCount)
+    // A partial merge's points lack the missing shards' replications.
+    let rowProblems = checkRows(shards, seedCount: partial ? nil : seedCount)
     guard rowProblems.isEmpty else { return .failure(Problems(messages: rowProblems)) }
     return .success(shards)
   }
@@ -245,10 +262,11 @@ struct MergeCommand {
         }
       },
       ResultFile(name: "sweep-summary.csv", lazyText: { progress.summary.table().text }),
-      ResultFile(
-        name: "datapackage.json",
-        text: SweepOutput.dataPackage(name: shards.scenario, factors: shards.factors, withSummary: true)),
+      ResultFile(name: "datapackage.json", text: dataPackage(shards)),
     ]
+    if let note = partialNote(shards) {
+      files.append(ResultFile(name: "partial.txt", lazyText: { note + "rows \(progress.rows)\n" }))
+    }
     // Shards that ran replications of one point each wrote its files (the same bytes): one copy.
     var written = Set<String>()  // membership only; files keep the shards' order
     for (point, name, text) in shards.pointFiles where written.insert("\(point)/\(name)").inserted {
@@ -261,7 +279,28 @@ struct MergeCommand {
       return .cannotCreate
     }
     console.print("merged \(count) shards: \(progress.rows) rows into \(out)/")
+    if let missing = shards.missing, !missing.isEmpty {
+      console.error(
+        "warning: a partial merge: shards \(missing.map(String.init).joined(separator: ", ")) of \(shards.shardCount) "
+          + "are missing (\(out)/partial.txt)")
+    }
     return .success
+  }
+
+  /// `datapackage.json`: the sweep's, with what a partial merge lacks in its description.
+  static func dataPackage(_ shards: Shards) -> String {
+    let text = SweepOutput.dataPackage(name: shards.scenario, factors: shards.factors, withSummary: true)
+    guard let missing = shards.missing, !missing.isEmpty, text.hasPrefix("{\n") else { return text }
+    let list = missing.map(String.init).joined(separator: ", ")
+    return "{\n  \"partial\": {\"shards\": \(shards.shardCount), \"missingShards\": [\(list)], \"runs\": \(shards.totalRuns)},\n"
+      + text.dropFirst(2)
+  }
+
+  /// `partial.txt` of a merge that lacks shards (nil for a whole one).
+  static func partialNote(_ shards: Shards) -> String? {
+    guard let missing = shards.missing, !missing.isEmpty else { return nil }
+    return "partial merge: shards \(missing.map(String.init).joined(separator: ",")) of \(shards.shardCount) missing\n"
+      + "runs of the whole sweep \(shards.totalRuns)\n"
   }
 
   /// Merges the shards of one run into the unsharded run's files.

@@ -37,7 +37,7 @@ enum ResultSetWriter {
   ]
   /// What `sweep` or `merge` writes; `points` holds a folder per point.
   static let sweepNames: Set<String> = [
-    "sweep.csv", "sweep-summary.csv", "shard.txt", "report.html", "points", "datapackage.json",
+    "sweep.csv", "sweep-summary.csv", "shard.txt", "report.html", "points", "datapackage.json", "partial.txt",
   ]
   /// Every name a result set of either kind writes (what a removal may take).
   static let resultNames = runNames.union(sweepNames)
