@@ -124,52 +124,55 @@ wait_job() {
 }
 states() { grep -c "JobState=$2 .*ArrayJobId=$1 " log/jobcomp.txt || true; }
 
+# The job scripts are the documented ones (Scripts/cluster/*.sbatch); SYNCSIM names the binary.
+export SYNCSIM=$syncsim
+cluster=$root/Scripts/cluster
+
 # 1. A sweep in 8 shards: an array from 0, each task's shard from SLURM_ARRAY_TASK_*.
-sweep=("$syncsim" sweep "$root/Scenarios/push-drop-sweep.json" --set duration=6h --seeds 1..16)
+sweep_options=(--set duration=6h --seeds 1..16)
 job=$(sbatch --parsable --array=0-7 --cpus-per-task=1 --output=out/sweep-%a.log \
-  --wrap "${sweep[*]} --jobs 1 --out shards/sweep-\${SLURM_ARRAY_TASK_ID}")
-echo "slurm-check: sweep, job array $job (0-7) submitted"
+  "$cluster/slurm-sweep.sbatch" "$root/Scenarios/push-drop-sweep.json" shards/sweep "${sweep_options[@]}")
+echo "slurm-check: sweep, job array $job (0-7) of Scripts/cluster/slurm-sweep.sbatch submitted"
 wait_job "$job"
 [ "$(states "$job" COMPLETED)" = 8 ] || fail "not every sweep task completed: $(cat out/sweep-*.log)"
 grep -h "chosen by SLURM_ARRAY_TASK_ID" out/sweep-*.log | sed 's/^/  /' | head -n 2
-"$syncsim" merge shards/sweep-* --out merged-sweep >/dev/null
-"${sweep[@]}" --out whole-sweep >/dev/null
+"$syncsim" merge shards/sweep/* --out merged-sweep >/dev/null
+"$syncsim" sweep "$root/Scenarios/push-drop-sweep.json" "${sweep_options[@]}" --out whole-sweep >/dev/null
 diff -r merged-sweep whole-sweep >/dev/null || fail "the merged sweep differs from the unsharded one"
 echo "slurm-check: 8 shards merged: $(wc -l <merged-sweep/sweep.csv) rows, identical to the unsharded sweep"
 
 # 2. An independent-account run in 4 shards: an array from 1.
-run=("$syncsim" run "$root/Scenarios/households.json")
 job=$(sbatch --parsable --array=1-4 --cpus-per-task=1 --output=out/run-%a.log \
-  --wrap "${run[*]} --out shards/run-\${SLURM_ARRAY_TASK_ID}")
-echo "slurm-check: run, job array $job (1-4) submitted"
+  "$cluster/slurm-run.sbatch" "$root/Scenarios/households.json" shards/run)
+echo "slurm-check: run, job array $job (1-4) of Scripts/cluster/slurm-run.sbatch submitted"
 wait_job "$job"
-# A run's exit is 1 when its expectations fail on the whole: a shard does not evaluate them.
 [ "$(states "$job" COMPLETED)" = 4 ] || fail "not every run task completed: $(cat out/run-*.log)"
-"$syncsim" merge shards/run-* --out merged-run >/dev/null
-"${run[@]}" --out whole-run >/dev/null || true
+"$syncsim" merge shards/run/* --out merged-run >/dev/null
+# A run's exit is 1 when its expectations fail on the whole: a shard does not evaluate them.
+"$syncsim" run "$root/Scenarios/households.json" --out whole-run >/dev/null || true
 diff -r merged-run whole-run >/dev/null || fail "the merged run differs from the unsharded one"
 echo "slurm-check: 4 run shards merged, identical to the unsharded run ($(ls merged-run | tr '\n' ' '))"
 
 # 3. A task cancelled while it runs, then the command merge names, submitted as a job.
-slow=("$syncsim" sweep "$root/Scenarios/quickstart.json" --set duration=200d --seeds 1..16)
-job=$(sbatch --parsable --array=0-3 --cpus-per-task=1 --output=out/slow-%a.log \
-  --wrap "${slow[*]} --jobs 1 --out shards/slow/\$((SLURM_ARRAY_TASK_ID + 1))")
-echo "slurm-check: slow sweep, job array $job (0-3) submitted"
+slow_options=(--set duration=200d --seeds 1..16)
+job=$(sbatch --parsable --array=1-4 --cpus-per-task=1 --output=out/slow-%a.log \
+  "$cluster/slurm-sweep.sbatch" "$root/Scenarios/quickstart.json" shards/slow "${slow_options[@]}")
+echo "slurm-check: slow sweep, job array $job (1-4) submitted"
 for _ in $(seq 1 400); do
-  squeue -h -j "${job}_2" -o '%T' 2>/dev/null | grep -q RUNNING && break
+  squeue -h -j "${job}_3" -o '%T' 2>/dev/null | grep -q RUNNING && break
   sleep 0.05
 done
-squeue -h -j "${job}_2" -o '%T' | grep -q RUNNING || fail "task 2 never ran"
+squeue -h -j "${job}_3" -o '%T' | grep -q RUNNING || fail "task 3 never ran"
 # Let it finish a run or two of its four, so that the resubmission has some to keep.
 for _ in $(seq 1 100); do
   [ "$(ls shards/slow/3.resume 2>/dev/null | grep -c '^run-')" -ge 1 ] && break
   sleep 0.1
 done
-squeue -h -j "${job}_2" -o '%T' | grep -q RUNNING || fail "task 2 ended before it could be cancelled"
-scancel "${job}_2"
-echo "slurm-check: task 2 cancelled while running, $(ls shards/slow/3.resume | grep -c '^run-') of its 4 runs finished"
+squeue -h -j "${job}_3" -o '%T' | grep -q RUNNING || fail "task 3 ended before it could be cancelled"
+scancel "${job}_3"
+echo "slurm-check: task 3 cancelled while running, $(ls shards/slow/3.resume | grep -c '^run-') of its 4 runs finished"
 wait_job "$job"
-[ "$(states "$job" CANCELLED)" = 1 ] || fail "task 2 was not cancelled: $(grep "ArrayJobId=$job " log/jobcomp.txt)"
+[ "$(states "$job" CANCELLED)" = 1 ] || fail "task 3 was not cancelled: $(grep "ArrayJobId=$job " log/jobcomp.txt)"
 [ -e shards/slow/3/shard.txt ] && fail "the cancelled task left a whole shard"
 if "$syncsim" merge shards/slow/1 shards/slow/2 shards/slow/4 --out merged-slow 2>merge.err; then
   fail "merge accepted 3 of 4 shards"
@@ -184,7 +187,7 @@ grep -q "JobId=$job .*JobState=COMPLETED" log/jobcomp.txt || fail "the resubmitt
 grep -q "finished runs\? kept" out/rerun.log || fail "the resubmitted shard kept none of the cancelled task's runs: $(cat out/rerun.log)"
 sed 's/^/  rerun: /' out/rerun.log
 "$syncsim" merge shards/slow/1 shards/slow/2 shards/slow/3 shards/slow/4 --out merged-slow >/dev/null
-"${slow[@]}" --out whole-slow >/dev/null
+"$syncsim" sweep "$root/Scenarios/quickstart.json" "${slow_options[@]}" --out whole-slow >/dev/null
 diff -r merged-slow whole-slow >/dev/null || fail "the resumed sweep differs from the unsharded one"
 echo "slurm-check: after the resubmission, 4 shards merged, identical to the unsharded sweep"
 echo "slurm-check: ok"
