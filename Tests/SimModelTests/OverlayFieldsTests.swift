@@ -31,4 +31,35 @@ import Testing
     fields.set(entry(3, 1))
     #expect(fields.entry(3)?.local.value == 1)
   }
+
+  /// Removing the clean entries of ranges of fields (the records a page carried), among sets,
+  /// across blocks that empty and split: the same as a dictionary.
+  @Test func removingRangesAnswersAsADictionary() {
+    var fields = OverlayFields()
+    var reference: [Int32: (value: Int32, dirty: Bool)] = [:]  // lookup only
+    var random: UInt64 = 99
+    func next(_ bound: UInt64) -> UInt64 {
+      random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return (random >> 33) % bound
+    }
+    for step in 0..<20_000 {
+      if next(3) == 0 {
+        let start = Int32(next(4000))
+        let range = start..<start + Int32(next(40))
+        fields.remove(range) { !$0.local.dirty }
+        for field in range where reference[field]?.dirty == false { reference[field] = nil }
+      } else {
+        let field = Int32(next(4000))
+        let dirty = next(2) == 0
+        fields.set(entry(field, Int32(step), dirty: dirty))
+        reference[field] = (Int32(step), dirty)
+      }
+    }
+    #expect(fields.map(\.field) == reference.keys.sorted())
+    for field in 0..<4000 {
+      let got = fields.entry(field)
+      #expect(got?.local.value == reference[Int32(field)]?.value && got?.local.dirty == reference[Int32(field)]?.dirty)
+    }
+    #expect(reference.values.contains { !$0.dirty } && reference.values.contains { $0.dirty })
+  }
 }

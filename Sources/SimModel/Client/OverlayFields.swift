@@ -57,6 +57,20 @@ struct OverlayFields: Sequence {
     return true
   }
 
+  /// Removes the entry of each field of `fields` that is there and that `shouldRemove` says to.
+  mutating func remove(_ fields: Range<Int32>, where shouldRemove: (OverlayField) -> Bool) {
+    for field in fields {
+      guard let (block, position, found) = locate(field), found, shouldRemove(blocks[block][position]) else { continue }
+      blocks[block].remove(at: position)
+      if blocks[block].isEmpty {
+        blocks.remove(at: block)
+        firsts.remove(at: block)
+      } else {
+        firsts[block] = blocks[block][0].field
+      }
+    }
+  }
+
   /// Removes every entry that `shouldRemove` says to.
   mutating func removeAll(where shouldRemove: (OverlayField) -> Bool) {
     for index in blocks.indices { blocks[index].removeAll(where: shouldRemove) }
