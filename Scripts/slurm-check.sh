@@ -19,6 +19,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 syncsim=${1:-$root/.build/release/syncsim}
 [ -x "$syncsim" ] || { echo "slurm-check: no $syncsim (build it first: swift build -c release)" >&2; exit 1; }
+# The jobs run in the cluster's own folder: the binary by its absolute path.
+syncsim=$(cd "$(dirname "$syncsim")" && pwd)/$(basename "$syncsim")
 
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
   if ! command -v apt-get >/dev/null; then
