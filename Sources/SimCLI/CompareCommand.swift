@@ -16,7 +16,8 @@ struct CompareCommand {
     values are equal. 0/1 metrics (converged) show Wilson intervals, within [0, 1]. Runs have one
     value each, so only equality can be judged. Lists metrics that differ; --all lists every one.
 
-      --force            compare folders of different scenarios or factors (refused otherwise: exit 65)
+      --force            compare folders of different scenarios, factors or scenario hashes (refused
+                         otherwise: exit 65)
       --fail-on VERDICTS exit 1 when any metric's verdict is one of VERDICTS (comma-separated:
                          worse, better, changed), e.g. --fail-on worse to gate CI on regressions
       --format F         text (default), csv, json or markdown (a table for CI job summaries);
@@ -64,10 +65,22 @@ struct CompareCommand {
       folders.append(values)
     }
     let (a, b) = (folders[0], folders[1])
-    if a.scenarios != b.scenarios || a.factors != b.factors {
-      let what =
+    // The same name is not the same scenario: a point whose resolved scenario's hash differs
+    // while its factors' values are the same was run from another file (or other defaults). A
+    // point whose factors differ (drop 0 against 0.6) differs by them, as asked.
+    let changedPoint = a.keys.lazy.map(\.point).first { point in
+      a.hashes[point] != nil && b.hashes[point] != nil && a.hashes[point] != b.hashes[point]
+        && a.labels[point] == b.labels[point]
+    }
+    if a.scenarios != b.scenarios || a.factors != b.factors || changedPoint != nil {
+      var what =
         "A is \(a.scenarios.joined(separator: ", ")) with factors [\(a.factors.joined(separator: ", "))], "
         + "B is \(b.scenarios.joined(separator: ", ")) with factors [\(b.factors.joined(separator: ", "))]"
+      if let point = changedPoint, a.scenarios == b.scenarios, a.factors == b.factors {
+        what =
+          "the scenario differs: point \(point)'s scenarioHash is \(a.hashes[point]!) in A and \(b.hashes[point]!) in B, "
+          + "so the file or a default changed between the runs"
+      }
       if !force {
         console.error(
           ScenarioProblem.printable("error: the folders hold different experiments (\(what)); --force compares them anyway"))
@@ -281,7 +294,9 @@ struct CompareCommand {
       let seedColumn = table.columns.firstIndex(of: "seed") ?? 3
       let factorColumns = seedColumn < metricColumn ? (seedColumn + 1)..<metricColumn : metricColumn..<metricColumn
       result.factors = Array(table.columns[factorColumns])
+      let hashColumn = table.columns.firstIndex(of: "scenarioHash")
       for row in table.rows {
+        if let hashColumn, result.hashes[row[pointColumn]] == nil { result.hashes[row[pointColumn]] = row[hashColumn] }
         if let scenarioColumn, !result.scenarios.contains(row[scenarioColumn]) {
           result.scenarios.append(row[scenarioColumn])
         }
@@ -302,6 +317,9 @@ struct CompareCommand {
       if let scenarioColumn = table.columns.firstIndex(of: "scenario") {
         result.scenarios = Array(Set(table.rows.map { $0[scenarioColumn] })).sorted()
       }
+      if let hashColumn = table.columns.firstIndex(of: "scenarioHash"), let row = table.rows.first {
+        result.hashes["0"] = row[hashColumn]
+      }
       for row in table.rows {
         for (column, name) in table.columns.enumerated() where rank[name] != nil {
           result.append(Key(point: "0", metric: name, order: rank[name]!), Double(row[column]))
@@ -319,6 +337,8 @@ struct CompareCommand {
     var scenarios: [String] = []
     var factors: [String] = []
     var labels: [String: String] = [:]  // lookup only
+    /// Each point's scenario hash (the resolved scenario's: `ScenarioResolver`).
+    var hashes: [String: String] = [:]  // lookup only
     private var storage: [Key: [Double]] = [:]
     /// Runs per key, with or without a value (a run that never converged has no convergenceTime).
     private(set) var runs: [Key: Int] = [:]

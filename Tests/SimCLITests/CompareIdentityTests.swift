@@ -1,0 +1,29 @@
+import Foundation
+import SimTestSupport
+import Testing
+
+/// Issue 58, item 2 (in part): `compare` refused different scenario names or factors, but two
+/// sweeps of one name whose scenario files differ (another workload) were compared as if only
+/// SyncSim had changed. A point whose scenario hash differs while its factor values agree is now
+/// refused (exit 65, naming both hashes) unless `--force`; points that differ by their factors'
+/// values are compared as before.
+@Suite struct CompareIdentityTests {
+  @Test func aChangedScenarioFileIsNotComparedSilently() throws {
+    try withTemporaryDirectory { directory in
+      let original = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
+      let edited = original.replacingOccurrences(of: "\"editsPerHour\": 10", with: "\"editsPerHour\": 11")
+      #expect(edited != original, "the edit took")
+      try edited.write(toFile: directory + "/quickstart.json", atomically: true, encoding: .utf8)
+      let sweep = ["--set", "duration=2h", "--seeds", "1..3"]
+      #expect(syncsim(["sweep", packageRoot + "/Scenarios/quickstart.json"] + sweep + ["--out", directory + "/a"]).code == 0)
+      #expect(syncsim(["sweep", directory + "/quickstart.json"] + sweep + ["--out", directory + "/b"]).code == 0)
+      let refused = syncsim(["compare", directory + "/a", directory + "/b"])
+      #expect(refused.code == 65)
+      #expect(refused.err.contains("point 0's scenarioHash is"), "\(refused.err)")
+      #expect(syncsim(["compare", directory + "/a", directory + "/b", "--force"]).code == 0)
+      // The same file on both sides: compared.
+      #expect(syncsim(["sweep", packageRoot + "/Scenarios/quickstart.json"] + sweep + ["--out", directory + "/c"]).code == 0)
+      #expect(syncsim(["compare", directory + "/a", directory + "/c"]).code == 0)
+    }
+  }
+}
