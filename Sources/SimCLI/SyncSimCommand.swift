@@ -91,13 +91,30 @@ public enum SyncSimCommand {
       case "schema": return SchemaCommand.run(rest, console: console).rawValue
       case "completion": return try CompletionCommand.run(rest, console: console).rawValue
       default:
+        if verb.hasPrefix("-") {
+          let guess = suggestion(for: verb, among: ["--help", "--version"]).map { " (did you mean \($0)?)" } ?? ""
+          throw UsageError("unknown option \(verb)\(guess)")
+        }
         let guess = suggestion(for: verb, among: commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
         throw UsageError("unknown command '\(verb)'\(guess)")
       }
     } catch {
-      console.error("error: \(error.message)")
-      console.error("run 'syncsim --help' for usage")
+      console.error("error: \(optionGuess(error.message, verb: verb))")
+      let known = commands.contains { $0.name == verb }
+      console.error("run 'syncsim \(known ? verb + " " : "")--help' for usage")
       return ExitCode.usage.rawValue
     }
+  }
+
+  /// `message` with a did-you-mean for an unknown option of `verb`, from the options its
+  /// completion offers (`--sed` → `--seed`).
+  static func optionGuess(_ message: String, verb: String) -> String {
+    let prefix = "unknown option "
+    guard message.hasPrefix(prefix), !message.contains("did you mean"),
+      let options = CompletionCommand.options.first(where: { $0.command == verb })?.options
+    else { return message }
+    let option = String(message.dropFirst(prefix.count).prefix { $0 != "=" })
+    guard let guess = suggestion(for: option, among: options.filter { $0.hasPrefix("--") }) else { return message }
+    return message + " (did you mean \(guess)?)"
   }
 }
