@@ -169,7 +169,7 @@ struct CheckCommand {
         note = ""
       }
     } else {
-      let comparison = compare(report, produced: produced, directory: directory)
+      let comparison = compare(report, produced: produced, directory: directory, baseline: baseline)
       failures += comparison.failures
       note = comparison.note
     }
@@ -186,14 +186,19 @@ struct CheckCommand {
 
   /// Compares a run with the committed results: fingerprint and bytes, then metric by metric.
   static func compare(
-    _ report: RunReport, produced: [(name: String, text: String)], directory: String
+    _ report: RunReport, produced: [(name: String, text: String)], directory: String, baseline: String = "Results"
   ) -> (failures: [String], note: String) {
     let summaryPath = OutputPath.join(directory, "summary.csv")
     guard let text = try? String(contentsOfFile: summaryPath, encoding: .utf8), let committed = CSVTable.parse(text),
       let row = committed.rows.first
     else {
+      // The command that creates them where this check looks: with its --baseline.
+      let where_ = baseline == "Results" ? "" : " --baseline \(shellQuoted(baseline))"
       return (
-        ["no committed results at \(summaryPath) (create them with: syncsim check --update \(report.scenario.name))"],
+        [
+          "no committed results at \(summaryPath) (create them with: syncsim check --update\(where_) "
+            + "\(shellQuoted(report.scenario.name)))"
+        ],
         ""
       )
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SimTestSupport
 import Testing
 
@@ -20,5 +21,21 @@ import Testing
     // Nothing near: no guess.
     let far = syncsim(["run", "x.json", "--zzzzzz"])
     #expect(far.code == 64 && !far.err.contains("did you mean"), "\(far.err)")
+  }
+
+  /// `check --baseline DIR` with no results there suggested `syncsim check --update quickstart`,
+  /// which writes to Results/ and leaves the check failing: the command now keeps the baseline,
+  /// and running it makes the check pass.
+  @Test func aMissingBaselineSuggestsACommandThatWorks() throws {
+    try withTemporaryDirectory { directory in
+      let baseline = directory + "/base line"
+      let first = syncsim(["check", "quickstart", "--baseline", baseline])
+      #expect(first.code == 1)
+      let line = try #require(first.out.split(separator: "\n").first { $0.contains("create them with: ") }, "\(first.out)")
+      let command = String(line.split(separator: "with: ", maxSplits: 1)[1].dropLast())
+      #expect(command == "syncsim check --update --baseline '\(baseline)' quickstart", "\(command)")
+      #expect(syncsim(["check", "--update", "--baseline", baseline, "quickstart"]).code == 0)
+      #expect(syncsim(["check", "quickstart", "--baseline", baseline]).code == 0)
+    }
   }
 }
