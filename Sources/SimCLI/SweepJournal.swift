@@ -71,8 +71,16 @@ final class SweepJournal: @unchecked Sendable {
     if rename(temporary, final) != 0 { unlink(temporary) }
   }
 
-  /// Removes the journal once the sweep's files are written.
-  func finish() { try? FileManager.default.removeItem(atPath: folder) }
+  /// Removes the journal once the sweep's files are written: the runs first, the manifest last,
+  /// so that a kill in between leaves a journal whose runs are all whole and its own (one killed
+  /// while the folder went, manifest first, left runs that the next attempt distrusted).
+  func finish() {
+    let manager = FileManager.default
+    let names = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name != "manifest.txt" { unlink(folder + "/" + name) }
+    unlink(folder + "/manifest.txt")
+    try? manager.removeItem(atPath: folder)
+  }
 
   /// A run file's rows, or nil unless it is whole: its first line names the run, its last counts
   /// the rows between, which have the sweep's columns and this run's point and replication.
