@@ -25,7 +25,10 @@ enum CompletionCommand {
     ("check", ["--baseline", "--junit", "--markdown", "--update", "--help"]),
     (
       "sweep",
-      ["--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--shards", "--accept-large", "--help"]
+      [
+        "--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--shards", "--metric", "--accept-large",
+        "--help",
+      ]
     ),
     ("merge", ["--out", "--partial", "--help"]),
     ("status", ["--help"]),

@@ -9,7 +9,7 @@ struct SweepCommand {
   static let usage = """
     usage: syncsim sweep SCENARIO.json [--set PATH=V1,V2,...]... [--zip PATH,PATH]... [--exclude PATH=V,...]...
                          [--seeds 1..30] [--jobs N] [--out DIR] [--shard I/N] [--shards N]
-                         [--accept-large]
+                         [--metric M]... [--accept-large]
 
     Runs every point of the sweep (the scenario's `sweep` section, extended by --set) for every
     seed. Each run is single-threaded and deterministic; runs spread over --jobs threads
@@ -28,6 +28,8 @@ struct SweepCommand {
                          variables choose it (Slurm's SLURM_ARRAY_TASK_*; JOB_COMPLETION_INDEX or
                          AWS_BATCH_JOB_ARRAY_INDEX with --shards N)
       --shards N         the number of shards, for engines that set only an index
+      --metric M         a metric the table on screen shows (repeatable; default latency.p50,
+                         latency.p95, converged); every metric is in sweep-summary.csv
       --accept-large     run points whose estimate (memory, files) is over its limit
     """
 
@@ -44,6 +46,8 @@ struct SweepCommand {
     var acceptLarge = false
     /// What chose the shard: `--shard`, or a job engine's variables (`ShardEnvironment`).
     var shardOrigin: String?
+    /// The metrics the table on screen shows (`--metric`).
+    var screenMetrics = SweepScreenTable.defaultMetrics
     /// The command line without what differs from shard to shard (`--shard`, `--shards`,
     /// `--out`, `--jobs`): `merge` prints it for the shards it lacks.
     var commonCommand = ""
@@ -84,6 +88,11 @@ struct SweepCommand {
     let shardChoice = try ShardEnvironment.resolve(
       flag: try args.option("shard"), shards: try args.option("shards"), environment: environment)
     let acceptLarge = args.flag("accept-large")
+    let metrics = try args.options("metric")
+    for metric in metrics where !metric.hasPrefix("blocked.") && !RunSummary.metricNames.contains(metric) {
+      let guess = suggestion(for: metric, among: RunSummary.metricNames).map { " (did you mean \($0)?)" } ?? ""
+      throw UsageError("--metric: no metric named \(metric)\(guess); docs/metrics.md lists them")
+    }
     let files = try args.positionals()
     for (name, values) in [("set", sets), ("exclude", excludes)] {
       guard let bare = values.first(where: { !$0.contains("=") }) else { continue }
@@ -104,6 +113,7 @@ struct SweepCommand {
       shard: try shardChoice.map { choice throws(UsageError) in try parseShard(choice.text) }, acceptLarge: acceptLarge)
     options.shardOrigin = shardChoice?.origin
     options.commonCommand = SweepCommandLine.commonCommand(arguments)
+    if !metrics.isEmpty { options.screenMetrics = metrics }
     return options
   }
 
@@ -204,8 +214,9 @@ struct SweepCommand {
     var rowsByRun = kept.rows
     for result in results { rowsByRun[result.run.index] = SweepOutput.rows([result], plan: plan, name: name, version: version) }
     let rows = runs.flatMap { rowsByRun[$0.index] ?? [] }
+    let summary: CSVTable?
     do {
-      try write(rows, runs: runs, total: total, prepared, options, to: directory)
+      summary = try write(rows, runs: runs, total: total, prepared, options, to: directory)
     } catch {
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
@@ -220,6 +231,11 @@ struct SweepCommand {
     console.print(
       "sweep \(name): \(prepared.plan.points().count) points × \(seeds) seeds = \(total) runs\(shardNote)\(resumedNote) on "
         + "\(threads), wall \(String(format: "%.2f", wallSeconds)) s")
+    if let summary {
+      for line in SweepScreenTable.lines(summary, factors: factorNames, metrics: options.screenMetrics) {
+        console.print(line)
+      }
+    }
     console.print("results \(directory)/")
     return .success
   }
@@ -247,14 +263,17 @@ struct SweepCommand {
   }
 
   /// Writes `sweep.csv`, the summary (or a shard's manifest) and each run point's scenario.
+  /// Returns the summary's table (nil for a shard, which writes none).
+  @discardableResult
   static func write(
     _ rows: [[String]], runs: [SweepRunner.Run], total: Int, _ prepared: Prepared, _ options: Options,
     to directory: String
-  ) throws {
+  ) throws -> CSVTable? {
     let plan = prepared.plan
     let factorNames = plan.factors.map(\.path)
     let table = SweepOutput.table(rows, factors: factorNames)
     var outputs: [(name: String, text: String)] = [("sweep.csv", table.text)]
+    var summary: CSVTable?
     if let shard = options.shard {
       let seeds = plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : plan.seeds
       outputs.append(
@@ -265,7 +284,8 @@ struct SweepCommand {
             hash: prepared.runner.sourceHash, seeds: seeds, command: options.commonCommand)
         ))
     } else {
-      outputs.append(("sweep-summary.csv", SweepOutput.summary(of: table, factors: factorNames).text))
+      summary = SweepOutput.summary(of: table, factors: factorNames)
+      outputs.append(("sweep-summary.csv", summary!.text))
     }
     var files = outputs.map { ResultFile(name: $0.name, text: $0.text) }
     files.append(
@@ -287,6 +307,7 @@ struct SweepCommand {
     }
     // One set: the old sweep's files and points go with it, whole (a killed sweep left a mix).
     try ResultSetWriter.write(files, to: directory, kind: .sweep)
+    return summary
   }
 }
 
