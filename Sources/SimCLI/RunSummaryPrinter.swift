@@ -49,7 +49,9 @@ enum RunSummaryPrinter {
     let converged = summary.value("converged") == 1
     console.print(
       "convergence  "
-        + (converged ? "converged, \(duration("convergenceTime")) after the last write" : "never converged"))
+        + (converged
+          ? "converged (every store held the server's state, nothing pending) \(duration("convergenceTime")) after the last write"
+          : "never converged (some store still differed from the server, or held unexported writes, at the end)"))
     console.print(
       "writes       \(count("writes")) made, \(count("writesCommitted")) committed, \(count("writesPending")) pending, \(count("lostUpdates")) lost updates"
     )
@@ -114,6 +116,6 @@ enum RunSummaryPrinter {
       let seconds = seconds(name)
       return
         "\(name) \(String(format: "%.0f", seconds / all * 100)) % (\(DurationText.display(seconds: seconds)))"
-    }.joined(separator: ", ") + "   of all \(rows) rows' time, stuck rows to the end"
+    }.joined(separator: ", ") + "   of the time all \(rows) rows waited (a row never visible counts to the run's end)"
   }
 }
