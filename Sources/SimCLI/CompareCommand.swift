@@ -117,18 +117,33 @@ struct CompareCommand {
       return gateFails ? .failure : .success
     }
     let testCount = tested.filter { $0.raw != nil }.count
-    console.print(
-      "Welch tests of B − A; p-values Holm-adjusted across the \(testCount) tests (family-wise error 5 %)")
+    if testCount == 0, let single = [("A", a), ("B", b)].first(where: { $0.1.isSingleRuns }) {
+      // Not a silent fallback: say why nothing is tested and how to test it.
+      console.print(
+        "No tests: \(single.0) holds one run a point, so each B − A below is one difference, untested; "
+          + "sweep both sides with --seeds (syncsim sweep SCENARIO --seeds 1..10) to test them")
+    } else {
+      console.print(
+        "Welch tests of B − A; p-values Holm-adjusted across the \(testCount) tests (family-wise error 5 %)")
+    }
     console.print(
       "point  metric                               A mean          B mean          B − A [95 % interval]"
         + "                p        p (Holm)  verdict")
     var shown = 0
-    let mean = { (values: [Double]) in values.isEmpty ? "" : Self.format(Self.mean(values)) }
+    var hidden = 0
     for test in tested {
+      // Durations as `run` prints them; other values as written.
+      let isDuration = RunSummary.metric(named: test.key.metric)?.isDuration ?? false
+      let mean = { (values: [Double]) in
+        values.isEmpty ? "" : isDuration ? DurationText.display(seconds: Self.mean(values)) : Self.format(Self.mean(values))
+      }
       let key = test.key
       let valuesA = a[key]!, valuesB = b[key]!
       let verdict = test.verdict
-      if !all && (verdict.text.hasPrefix("no significant change") || verdict.text.hasPrefix("same")) { continue }
+      if !all && (verdict.text.hasPrefix("no significant change") || verdict.text.hasPrefix("same")) {
+        hidden += 1
+        continue
+      }
 
       shown += 1
       let label = a.labels[key.point].map { key.point + " (" + $0 + ")" } ?? key.point
@@ -140,6 +155,9 @@ struct CompareCommand {
           + ScenarioProblem.printable(verdict.text) + Self.changeText(test, a: valuesA, b: valuesB))
     }
     if shown == 0 { console.print("no metric changed significantly") }
+    if hidden > 0 {
+      console.print("\(hidden) metric\(hidden == 1 ? "" : "s") with no significant change or the same value not shown (--all shows them)")
+    }
     for entry in missing.prefix(all ? missing.count : 10) {
       console.print(
         ScenarioProblem.printable("\(entry.key.point.padding(5))  \(entry.key.metric.padding(34))  missing in \(entry.side)"))
@@ -207,9 +225,15 @@ struct CompareCommand {
       // Point, metric and verdict come from the folders' files: escaped, so that a hostile field
       // can neither end the row nor start a heading, link, image or tag.
       let textual: Set<Int> = [0, 1, 2, 9]
+      // A p-value under 0.0001 printed as written read "0": shown as a bound, as the text does.
+      let pValues: Set<Int> = [7, 8]
       let body = rows.map { row in
         "| "
-          + row.enumerated().map { textual.contains($0.offset) ? MarkdownText.inline($0.element) : $0.element }
+          + row.enumerated().map { column, field in
+            if textual.contains(column) { return MarkdownText.inline(field) }
+            if pValues.contains(column), let p = Double(field) { return p < 0.0001 ? "< 0.0001" : field }
+            return field
+          }
           .joined(separator: " | ") + " |"
       }
       return ([header] + (body.isEmpty ? ["| " + columns.map { _ in "" }.joined(separator: " | ") + " |"] : body))
@@ -370,6 +394,10 @@ struct CompareCommand {
   ) {
     let direction = RunSummary.metric(named: metric)?.betterDirection ?? 0
     let isProportion = RunSummary.metric(named: metric)?.isProportion ?? false
+    // A difference of durations as `run` prints durations (signed); others as written.
+    let format: (Double) -> String =
+      RunSummary.metric(named: metric)?.isDuration == true
+      ? { ($0 < 0 ? "-" : $0 > 0 ? "+" : "") + DurationText.display(seconds: abs($0)) } : { Self.format($0) }
     if a.isEmpty || b.isEmpty {
       return (
         a.isEmpty && b.isEmpty ? "same (undefined in both)" : "changed (undefined in \(a.isEmpty ? "A" : "B"))", ""

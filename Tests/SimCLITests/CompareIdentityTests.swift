@@ -26,4 +26,27 @@ import Testing
       #expect(syncsim(["compare", directory + "/a", directory + "/c"]).code == 0)
     }
   }
+
+  @Test func compareTextSaysWhatItHidesAndWhyNothingIsTested() throws {
+    try withTemporaryDirectory { directory in
+      let quickstart = packageRoot + "/Scenarios/quickstart.json"
+      #expect(syncsim(["run", quickstart, "--out", directory + "/run"]).code == 0)
+      for (name, drop, seeds) in [("a", "0", "1..5"), ("b", "0.6", "6..10")] {
+        #expect(
+          syncsim(["sweep", quickstart, "--set", "push.dropProbability=\(drop)", "--seeds", seeds, "--out", directory + "/" + name])
+            .code == 0)
+      }
+      let single = syncsim(["compare", directory + "/run", directory + "/a", "--force"])
+      #expect(single.out.hasPrefix("No tests: A holds one run a point"), "\(single.out)")
+      let text = syncsim(["compare", directory + "/a", directory + "/b"])
+      let all = syncsim(["compare", directory + "/a", directory + "/b", "--all"])
+      let p95 = try #require(all.out.split(separator: "\n").first { $0.contains(" latency.p95 ") }, "\(all.out)")
+      // Means and the difference as durations (seconds, minutes), not raw seconds.
+      #expect(p95.contains("s ") && p95.contains("m [+"), "\(p95)")
+      #expect(text.out.contains("not shown (--all shows them)"), "\(text.out)")
+      let markdown = syncsim(["compare", directory + "/a", directory + "/b", "--format", "markdown"])
+      #expect(!markdown.out.contains("| 0 | 0 |"), "no p-value printed as 0")
+      #expect(!all.out.contains("not shown"))
+    }
+  }
 }
