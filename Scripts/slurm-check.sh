@@ -192,4 +192,4 @@ sed 's/^/  rerun: /' out/rerun.log
 "$syncsim" sweep "$root/Scenarios/quickstart.json" "${slow_options[@]}" --out whole-slow >/dev/null
 diff -r merged-slow whole-slow >/dev/null || fail "the resumed sweep differs from the unsharded one"
 echo "slurm-check: after the resubmission, 4 shards merged, identical to the unsharded sweep"
-echo "slurm-check: ok"
+echo "slurm-check: ok (${SECONDS} s)"
