@@ -41,7 +41,7 @@ public struct LatencyRow: Sendable {
   /// launch), the next public-database poll, and no push for a running app (dropped or discarded:
   /// it imported on its own, at an activation or a nudge).
   public static let notifyCauseNames = [
-    "fanout", "delivery", "held", "deferred", "stored", "notRunning", "pollWait", "noPush",
+    "fanout", "delivery", "held", "deferred", "stored", "notRunning", "pollWait", "noPush", "ghost",
   ]
 
   /// Visibility − edit, for visible rows.

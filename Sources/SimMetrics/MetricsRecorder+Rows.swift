@@ -436,10 +436,16 @@ extension MetricsRecorder {
   /// until the push arrives it is in transit (fan-out, and the hand-over's fixed delivery latency);
   /// then held, deferred or stored until it is delivered (a stored push's release is delivery
   /// again). A wait with no push at all is a poll's for the public database, the app's for a launch
-  /// when it was not running, else an import the app asked for on its own.
+  /// when it was not running, else an import the app asked for on its own; a ghost's is `ghost`.
   public func notifyCauses(_ row: LatencyRow) -> [SimDuration]? {
-    guard row.knownStages > 3, let committed = row.committedAt, row.stuckCause != RowSource.ghost else { return nil }
+    guard row.knownStages > 3, let committed = row.committedAt else { return nil }
     var causes = [SimDuration](repeating: .zero, count: LatencyRow.notifyCauseNames.count)
+    // A ghost (a public delete a reader never fetches) waits on nothing any sync could bring:
+    // its whole notify is its own cause, so that the stage's identity holds on it too.
+    if row.stuckCause == RowSource.ghost {
+      causes[8] = row.stages.notify
+      return causes
+    }
     let notified = committed + row.stages.notify
     guard notified > committed else { return causes }
     enum State: Int { case transit = 0, held = 2, deferred = 3, stored = 4, none = -1 }

@@ -71,7 +71,8 @@ public enum DataPackage {
         return Field(
           type: "number", unit: seconds,
           description:
-            "time of the notify stage spent on \(column.dropFirst(7)) (push fan-out, delivery, holding or the wait for a poll)"
+            "time of the notify stage spent on \(column.dropFirst(7)) (push fan-out, delivery, holding, the wait "
+            + "for a poll, or a ghost's: a public delete the reader never fetches)"
         )
       }
     }
