@@ -110,7 +110,8 @@ struct YAxis {
       unit = (1, "")
     }
     (unitSeconds, unitName) = unit
-    ticks = SVG.linearTicks(upTo: max(high / unit.0, 1e-9)).map { $0 * unit.0 }
+    // An all-zero metric gets the axis 0 to 1, not ticks of 1e-09 (issue 58, item 5).
+    ticks = SVG.linearTicks(upTo: high > 0 ? high / unit.0 : 1).map { $0 * unit.0 }
   }
 
   var top: Double { ticks.last ?? 1 }

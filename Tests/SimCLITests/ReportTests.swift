@@ -152,6 +152,12 @@ import Testing
     #expect(hours.unitName == "h" && hours.label(36_000) == "10 h" && hours.top >= 150_000)
     #expect(YAxis(high: 90, isDuration: true).label(30) == "30 s")
     #expect(YAxis(high: 900, isDuration: true).label(300) == "5 min")
+    // An all-zero metric (issue 58, item 5): 0 to 1, not ticks labelled 1e-09.
+    for isDuration in [false, true] {
+      let zero = YAxis(high: 0, isDuration: isDuration)
+      #expect(zero.top == 1 && zero.ticks.allSatisfy { $0 == 0 || $0 >= 0.1 }, "\(zero.ticks)")
+      #expect(zero.ticks.map(zero.label).allSatisfy { !$0.contains("e-") }, "\(zero.ticks.map(zero.label))")
+    }
   }
 
   @Test func handEditedFilesWithNonsenseNumbersAreDrawnNotTrapped() throws {
