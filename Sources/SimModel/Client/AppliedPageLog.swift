@@ -49,7 +49,7 @@ final class AppliedPageLog {
 
   /// Logs `page` as `store`'s newest.
   func append(_ store: Int, _ page: AppliedPage) {
-    if let slot = decoded.firstIndex(where: { $0.store == store }) { decoded[slot].pages.append(page) }
+    if let slot = slot(of: store) { decoded[slot].pages.append(page) }
     if counts[store] > 0 {
       let previous = newest[store]
       if page.lower < previous.lower || page.snapshot < previous.snapshot { disordered[store] = true }
@@ -61,7 +61,7 @@ final class AppliedPageLog {
 
   /// Extends `store`'s newest page to `upper`, its records taking their values at `appliedAt`.
   func extendLast(_ store: Int, upper: Int32, appliedAt: Int32) {
-    if let slot = decoded.firstIndex(where: { $0.store == store }), !decoded[slot].pages.isEmpty {
+    if let slot = slot(of: store), !decoded[slot].pages.isEmpty {
       decoded[slot].pages[decoded[slot].pages.count - 1].upper = upper
       decoded[slot].pages[decoded[slot].pages.count - 1].appliedAt = appliedAt
     }
@@ -79,7 +79,7 @@ final class AppliedPageLog {
 
   /// `store`'s pages, oldest first.
   func pages(_ store: Int) -> [AppliedPage] {
-    if let slot = decoded.firstIndex(where: { $0.store == store }) {
+    if let slot = slot(of: store) {
       if slot != decoded.count - 1 { decoded.append(decoded.remove(at: slot)) }
       return decoded[decoded.count - 1].pages
     }
@@ -88,6 +88,9 @@ final class AppliedPageLog {
     decoded.append((store, result))
     return result
   }
+
+  /// Where `store`'s decoded pages are among the few kept, if they are.
+  private func slot(of store: Int) -> Int? { decoded.firstIndex { $0.store == store } }
 
   /// `store`'s pages, decoded from the packed log.
   private func decode(_ store: Int) -> [AppliedPage] {

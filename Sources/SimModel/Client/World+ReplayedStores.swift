@@ -126,10 +126,8 @@ extension World {
     else { return }
     for index in Int(page.lower)..<Int(page.upper) {
       let object = server.zones[zone].allChanges[index].object
-      let token = server.zones[zone].lastChange(of: object, upTo: page.snapshot)
+      guard Self.carries(page, server.zones[zone], object).0 else { continue }
       let base = Int(server.zones[zone].objects[object.index].fieldBase)
-      guard page.lower < token && token <= page.upper, server.zones[zone].value(of: base, at: page.queriedAt).value != 0
-      else { continue }
       let fields = Int32(base)..<Int32(base + fieldCount(zone: zone, object: object))
       #if DEBUG
         // What the run reads of these fields must not change: checked on every drop in debug builds.
@@ -155,10 +153,7 @@ extension World {
     }
     for set in server.zones[zone].fieldSets[Int(last.appliedAt)..<Int(next.appliedAt)] {
       let object = server.zones[zone].object(atField: Int(set.field))
-      let token = server.zones[zone].lastChange(of: object, upTo: last.snapshot)
-      guard last.lower < token && token <= last.upper else { continue }
-      let base = Int(server.zones[zone].objects[object.index].fieldBase)
-      if server.zones[zone].value(of: base, at: last.queriedAt).value != 0 { return false }
+      if Self.carries(last, server.zones[zone], object).0 { return false }
     }
     return true
   }

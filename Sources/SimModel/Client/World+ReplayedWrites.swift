@@ -126,21 +126,28 @@ extension World {
   private static func lastAppliedPage(
     _ pages: [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID, searching: Bool
   ) -> Int {
-    let base = Int(zone.objects[object.index].fieldBase)
     var index = pages.count - 1
     while index >= 0 {
-      let page = pages[index]
-      let token = zone.lastChange(of: object, upTo: page.snapshot)
-      if page.lower < token && token <= page.upper && zone.value(of: base, at: page.queriedAt).value != 0 {
-        return index
-      }
-      if searching && token <= page.lower {
+      let (carried, token) = carries(pages[index], zone, object)
+      if carried { return index }
+      if searching && token <= pages[index].lower {
         index = min(index, pages.partitionPoint { $0.lower < token }) - 1
       } else {
         index -= 1
       }
     }
     return -1
+  }
+
+  /// Whether `page` carried `object`: the record's last change up to the page's snapshot is in
+  /// the page's range, and the record was live at its query. Also that change's token. The one
+  /// rule `lastAppliedPage`, `dropSupersededOverlay` and `continues` read a page by.
+  @inline(__always)
+  static func carries(_ page: AppliedPage, _ zone: borrowing ZoneState, _ object: ObjectID) -> (Bool, token: Int32) {
+    let token = zone.lastChange(of: object, upTo: page.snapshot)
+    guard page.lower < token && token <= page.upper else { return (false, token) }
+    let base = Int(zone.objects[object.index].fieldBase)
+    return (zone.value(of: base, at: page.queriedAt).value != 0, token)
   }
 
   /// The objects a replayed store's overlay touches, ascending, each once.
