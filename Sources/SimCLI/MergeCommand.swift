@@ -46,7 +46,7 @@ struct MergeCommand {
     var directories = try args.positionals()
     guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
     // `shards/*` also matches a killed sweep shard's finished runs (`SweepJournal`): not a shard.
-    let journals = directories.filter { $0.hasSuffix(".resume") && FileManager.default.fileExists(atPath: $0 + "/manifest.txt") }
+    let journals = directories.filter(SweepJournal.isJournal)
     for journal in journals {
       console.error("note: \(journal) is a killed shard's finished runs, not a shard: run that shard again to resume it")
     }
@@ -100,7 +100,7 @@ struct MergeCommand {
       }
       let (index, count, total, factors, allRest) = shard
       // The command line may differ (a path written another way): it is only shown.
-      let rest = allRest.filter { !$0.hasPrefix("command ") }
+      let rest = sharedLines(allRest)
       if command == nil { command = allRest.first { $0.hasPrefix("command ") }.map { String($0.dropFirst(8)) } }
       if let expected,
         expected.count != count || expected.total != total || expected.factors != factors
@@ -206,8 +206,6 @@ struct MergeCommand {
     return problems
   }
 
-  /// A manifest's shard index, shard count, total runs, factors, and the lines every shard of one
-  /// sweep shares (scenario, hash, seeds).
   /// Where a missing shard's folder goes: the given folders' names with their shard's number in
   /// the same place (`shards/3` for `shards/1`, `shards/2`), else `DIR`.
   static func missingFolder(_ given: [(index: Int, directory: String)]) -> (Int) -> String {
@@ -219,6 +217,14 @@ struct MergeCommand {
     return { fits ? CheckCommand.shellQuoted(head + String($0) + tail) : "DIR" }
   }
 
+  /// Of a manifest's lines past its first three, those every shard of one sweep shares (scenario,
+  /// hash, seeds): not the command, which each may write another way, nor a journal's version.
+  static func sharedLines(_ rest: [String]) -> [String] {
+    rest.filter { !$0.hasPrefix("command ") && !$0.hasPrefix("version ") }
+  }
+
+  /// A manifest's shard index, shard count, total runs, factors, and the lines every shard of one
+  /// sweep shares (scenario, hash, seeds).
   static func parseManifest(
     _ manifest: String
   ) -> (

@@ -55,27 +55,24 @@ enum StatusCommand {
       return .dataError
     }
     var finishedRuns = 0
-    var pace: [Double] = []
     for shard in shards.sorted(by: { $0.index < $1.index }) {
       finishedRuns += shard.finished
       let state = shard.done ? "finished" : "started, not finished"
       console.print("shard \(shard.index)/\(shard.count)  \(shard.finished) of \(shard.runs) runs  \(state)  (\(shard.folder))")
-      if !shard.done, let elapsed = shard.elapsedSeconds, shard.finished > 0 { pace.append(elapsed / Double(shard.finished)) }
     }
     let seen = Set(shards.map(\.index))  // membership only
     let missing = (1...first.count).filter { !seen.contains($0) }
     if !missing.isEmpty {
       console.print("missing      shards \(missing.map(String.init).joined(separator: ", ")) (no folder given is one)")
     }
-    let left = first.total - finishedRuns
     var line = "total        \(finishedRuns) of \(first.total) runs finished"
-    if left > 0, !pace.isEmpty {
-      // Each shard under way goes on at its own pace; the missing shards' runs are not started.
-      let underWay = shards.filter { !$0.done }
-      let seconds = zip(underWay.filter { $0.elapsedSeconds != nil && $0.finished > 0 }, pace).map {
-        Double($0.0.runs - $0.0.finished) * $0.1
-      }.max() ?? 0
-      line += ", about \(DurationText.display(seconds: seconds)) left for the shards started"
+    // Each started shard goes on at its own pace; the missing shards' runs are not started.
+    let secondsLeft = shards.compactMap { shard -> Double? in
+      guard !shard.done, let elapsed = shard.elapsedSeconds, shard.finished > 0 else { return nil }
+      return Double(shard.runs - shard.finished) * elapsed / Double(shard.finished)
+    }.max()
+    if first.total > finishedRuns, let secondsLeft {
+      line += ", about \(DurationText.display(seconds: secondsLeft)) left for the shards started"
     }
     console.print(line)
     return missing.isEmpty && shards.allSatisfy(\.done) ? .success : .failure
@@ -89,11 +86,11 @@ enum StatusCommand {
     {
       var shard = Shard(
         folder: base, index: parsed.index, count: parsed.count, total: parsed.total,
-        identity: identity(manifest), finished: 0, done: true)
+        identity: identity(parsed), finished: 0, done: true)
       shard.finished = shard.runs
       return shard
     }
-    let journal = base.hasSuffix(".resume") ? base : base + ".resume"
+    let journal = base.hasSuffix(".resume") ? base : SweepJournal.folder(for: base)
     guard let manifest = try? String(contentsOfFile: journal + "/manifest.txt", encoding: .utf8),
       let parsed = MergeCommand.parseManifest(manifest)
     else { return nil }
@@ -107,17 +104,15 @@ enum StatusCommand {
     let start = modified(journal + "/manifest.txt")
     let newest = names.compactMap { modified(journal + "/" + $0) }.max()
     return Shard(
-      folder: journal.hasSuffix(".resume") && base.hasSuffix(".resume") ? String(base.dropLast(7)) : base,
-      index: parsed.index, count: parsed.count, total: parsed.total, identity: identity(manifest),
+      folder: base.hasSuffix(".resume") ? String(base.dropLast(7)) : base,
+      index: parsed.index, count: parsed.count, total: parsed.total, identity: identity(parsed),
       finished: names.count, done: false,
       elapsedSeconds: start.flatMap { start in newest.map { $0.timeIntervalSince(start) } })
   }
 
-  /// What every shard of one sweep shares: the manifest's lines past the first, without the
-  /// command (written another way by each) and the version line a journal adds.
-  static func identity(_ manifest: String) -> [String] {
-    manifest.split(separator: "\n").dropFirst().map(String.init).filter {
-      !$0.hasPrefix("command ") && !$0.hasPrefix("version ")
-    }
+  /// What every shard of one sweep shares, past its shard count and runs: the factors and the
+  /// manifest's shared lines (`MergeCommand.sharedLines`).
+  static func identity(_ parsed: (index: Int, count: Int, total: Int, factors: String, rest: [String])) -> [String] {
+    [parsed.factors] + MergeCommand.sharedLines(parsed.rest)
   }
 }

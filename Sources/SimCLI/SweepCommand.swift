@@ -59,6 +59,9 @@ struct SweepCommand {
     var plan: SweepPlan
     var runner: SweepRunner
     var scenarios: [Int: Scenario]
+
+    /// The seeds of the sweep: its plan's, else the scenario's own.
+    var seeds: [UInt64] { plan.seeds.isEmpty ? [scenario.spec.seed] : plan.seeds }
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -243,11 +246,16 @@ struct SweepCommand {
   /// What a kept run must belong to: the sweep (its shard manifest, with the scenario file's hash,
   /// factors and seeds) and the version that ran it.
   static func journalManifest(_ prepared: Prepared, _ options: Options, total: Int) -> String {
-    let seeds = prepared.plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : prepared.plan.seeds
-    return SweepCommandLine.manifest(
-      shard: options.shard ?? (1, 1), total: total, factors: prepared.plan.factors.map(\.path),
-      scenario: prepared.scenario.name, hash: prepared.runner.sourceHash, seeds: seeds)
-      + "version \(SyncSimCommand.version)\n"
+    shardManifest(prepared, shard: options.shard ?? (1, 1), total: total) + "version \(SyncSimCommand.version)\n"
+  }
+
+  /// `shard.txt` of this sweep's shard `shard` (`SweepCommandLine.manifest`).
+  static func shardManifest(
+    _ prepared: Prepared, shard: (index: Int, count: Int), total: Int, command: String = ""
+  ) -> String {
+    SweepCommandLine.manifest(
+      shard: shard, total: total, factors: prepared.plan.factors.map(\.path), scenario: prepared.scenario.name,
+      hash: prepared.runner.sourceHash, seeds: prepared.seeds, command: command)
   }
 
   /// The progress line on stderr, when stderr is a terminal.
@@ -275,14 +283,7 @@ struct SweepCommand {
     var outputs: [(name: String, text: String)] = [("sweep.csv", table.text)]
     var summary: CSVTable?
     if let shard = options.shard {
-      let seeds = plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : plan.seeds
-      outputs.append(
-        (
-          "shard.txt",
-          SweepCommandLine.manifest(
-            shard: shard, total: total, factors: factorNames, scenario: prepared.scenario.name,
-            hash: prepared.runner.sourceHash, seeds: seeds, command: options.commonCommand)
-        ))
+      outputs.append(("shard.txt", shardManifest(prepared, shard: shard, total: total, command: options.commonCommand)))
     } else {
       summary = SweepOutput.summary(of: table, factors: factorNames)
       outputs.append(("sweep-summary.csv", summary!.text))
@@ -297,9 +298,8 @@ struct SweepCommand {
     for point in Set(runs.map(\.point.index)).sorted() {
       let document =
         (try? prepared.runner.resolvedDocument(points[point]).get()) ?? prepared.runner.document.removingMember("sweep")
-      let seeds = plan.seeds.isEmpty ? [prepared.scenario.spec.seed] : plan.seeds
       let resolved = ScenarioResolver.file(
-        ScenarioResolver.resolve(prepared.scenarios[point] ?? prepared.scenario), seeds: seeds,
+        ScenarioResolver.resolve(prepared.scenarios[point] ?? prepared.scenario), seeds: prepared.seeds,
         version: SyncSimCommand.version)
       let folder = "points/" + SweepCommandLine.folder(point) + "/"
       files.append(ResultFile(name: folder + "scenario.json", text: document.serialized() + "\n"))

@@ -18,9 +18,17 @@ final class SweepJournal: @unchecked Sendable {
 
   /// `out`'s journal for the sweep `manifest` describes, whose rows have `columns`.
   init(out: String, manifest: String, columns: [String]) {
-    folder = (out.hasSuffix("/") ? String(out.dropLast()) : out) + ".resume"
+    folder = Self.folder(for: out)
     self.manifest = manifest
     self.columns = columns
+  }
+
+  /// Where the journal of a sweep writing to `out` is: `out.resume`.
+  static func folder(for out: String) -> String { (out.hasSuffix("/") ? String(out.dropLast()) : out) + ".resume" }
+
+  /// Whether `path` is a journal (what `merge` and `status` find beside shard folders in a glob).
+  static func isJournal(_ path: String) -> Bool {
+    path.hasSuffix(".resume") && FileManager.default.fileExists(atPath: path + "/manifest.txt")
   }
 
   /// The finished runs' rows by run index, and a note on what was found (nil: nothing to resume).

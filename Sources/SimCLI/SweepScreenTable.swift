@@ -71,7 +71,7 @@ enum SweepScreenTable {
     for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
     return rows.map { row in
       row.enumerated().map { index, cell in
-        index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+        index == row.count - 1 ? cell : cell.padding(widths[index])
       }.joined(separator: "  ")
     }
   }

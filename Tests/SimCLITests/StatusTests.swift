@@ -50,4 +50,37 @@ import Testing
       #expect(mixed.code == 65 && mixed.err.contains("shards of different sweeps"), "\(mixed.err)")
     }
   }
+
+  /// The time left is each started shard's own pace times its own runs left, whatever order the
+  /// folders are given in: shard 2 finished 1 run in 10 s (3 left: 30 s), shard 3 finished 3
+  /// runs in 3 s (1 left: 1 s), so 30 s. (The paces were once paired with the shards in folder
+  /// order: 10 s.)
+  @Test func theTimeLeftIsEachShardsOwnPace() throws {
+    try withTemporaryDirectory { directory in
+      let sweep = SweepResumeTests.arguments
+      #expect(syncsim(sweep + ["--out", directory + "/whole"]).code == 0)
+      let table = try #require(CSVTable.parse(try String(contentsOfFile: directory + "/whole/sweep.csv", encoding: .utf8)))
+      let start = Date(timeIntervalSince1970: 1_800_000_000)
+      for (shard, runs, seconds) in [(2, [1], 10.0), (3, [2, 5, 8], 3.0)] {
+        var args = ArgumentList(Array(sweep.dropFirst()) + ["--shard", "\(shard)/3", "--out", directory + "/\(shard)"])
+        let options = try SweepCommand.parse(&args, environment: [:])
+        guard case .success(let prepared) = SweepCommand.prepare(options, console: CapturedConsole().console) else {
+          Issue.record("prepare failed")
+          return
+        }
+        let journal = SweepJournal(
+          out: directory + "/\(shard)", manifest: SweepCommand.journalManifest(prepared, options, total: 12),
+          columns: table.columns)
+        try journal.open()
+        try FileManager.default.setAttributes([.modificationDate: start], ofItemAtPath: journal.folder + "/manifest.txt")
+        for run in runs {
+          journal.record(run: run, rows: table.rows.filter { Int($0[1])! * 3 + Int($0[2])! == run })
+          try FileManager.default.setAttributes(
+            [.modificationDate: start.addingTimeInterval(seconds)], ofItemAtPath: journal.folder + "/run-\(run).csv")
+        }
+      }
+      let status = syncsim(["status", directory + "/3", directory + "/2"])
+      #expect(status.out.contains("about 30.00s left"), "\(status.out)")
+    }
+  }
 }
