@@ -34,11 +34,16 @@ let package = Package(
     .target(
       name: "SimExperiments", dependencies: ["SimScenario", "SimMetrics", "SimModel", "SimKernel"],
       swiftSettings: settings),
+    // Your app's own sync: its logs read and reconstructed, a twin fitted to them, and the
+    // event log a simulated run would have written.
+    .target(
+      name: "SimTwin", dependencies: ["SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
+      swiftSettings: settings),
     // The visual report: a run's or a sweep's CSV files as one self-contained HTML page.
     .target(name: "SimReport", dependencies: ["SimMetrics"], swiftSettings: settings),
     // Argument parsing and commands, callable in-process by tests.
     .target(
-      name: "SimCLI", dependencies: ["SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
+      name: "SimCLI", dependencies: ["SimTwin", "SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
       swiftSettings: settings),
     // Linked with the Swift runtime and Foundation inside it on Linux: a process then starts in
     // 3 ms, not 11-15 ms (the dynamic loader binding symbols of Foundation and ICU), a twentieth
@@ -67,7 +72,7 @@ let package = Package(
     .testTarget(
       name: "SimCLITests",
       dependencies: [
-        "SimTestSupport", "SimCLI", "SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel",
+        "SimTestSupport", "SimCLI", "SimTwin", "SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel",
       ],
       swiftSettings: settings),
   ],

@@ -3,12 +3,14 @@ import SimExperiments
 import SimKernel
 import SimMetrics
 import SimScenario
+import SimTwin
 
 /// `syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace]`.
 struct RunCommand {
   static let usage = """
     usage: syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace] [--accept-large]
                        [--jobs N] [--batch-devices N] [--one-kernel] [--shard I/N] [--shards N]
+                       [--event-log]
 
     Runs a scenario, prints a summary and writes CSV results into DIR
     (default Results/<scenario name>/): summary.csv, latency.csv, activities.csv,
@@ -33,6 +35,10 @@ struct RunCommand {
                       SLURM_ARRAY_TASK_*; JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX
                       with --shards N)
       --shards N      the number of shards, for engines that set only an index
+      --event-log     also write the logs a real app would have left (docs/event-log.md):
+                      event-log.ndjson (SyncSim's event log, every device) and
+                      unified-DEVICE.log (each device's unified log as `log show` prints
+                      it), from the world run on one kernel; at most 1000 devices
     """
 
   /// What the command line asked for.
@@ -49,6 +55,8 @@ struct RunCommand {
     var shard: RunShard?
     /// What chose the shard: `--shard`, or a job engine's variables (`ShardEnvironment`).
     var shardOrigin: String?
+    /// Write the run's event log and unified logs beside its results.
+    var eventLog = false
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -74,6 +82,7 @@ struct RunCommand {
     let jobsText = try args.option("jobs")
     let batchText = try args.option("batch-devices")
     let oneKernel = args.flag("one-kernel")
+    let eventLog = args.flag("event-log")
     let shardChoice = try ShardEnvironment.resolve(
       flag: try args.option("shard"), shards: try args.option("shards"), environment: environment)
     let files = try args.positionals()
@@ -82,7 +91,9 @@ struct RunCommand {
     }
     var options = Options(file: files[0], out: out, trace: trace, acceptLarge: acceptLarge)
     options.oneKernel = oneKernel
+    options.eventLog = eventLog
     if let shardChoice {
+      guard !eventLog else { throw UsageError("--event-log needs the whole world: it cannot go with --shard") }
       let shard = try shardOption(shardChoice.text)
       guard !oneKernel else { throw UsageError("--shard runs parts apart: it cannot go with --one-kernel") }
       options.shard = shard
@@ -143,6 +154,12 @@ struct RunCommand {
       return nil
     }
     if let longer, options.acceptLarge { scenario.spec.maxEvents = longer.acceptedEventLimit }
+    if options.eventLog && scenario.spec.devices.count > SimulatedLog.maxDevices {
+      console.error(
+        "\(options.file): --event-log writes a file per device: at most \(SimulatedLog.maxDevices) devices, "
+          + "this world has \(scenario.spec.devices.count) (run a smaller world, or without --event-log)")
+      return nil
+    }
     if let shard = options.shard, let problem = RunShard.problem(scenario, count: shard.count, trace: options.trace) {
       console.error("\(options.file): \(problem)")
       return nil
@@ -180,6 +197,13 @@ struct RunCommand {
     do {
       try files.closeAll(streams)
       var results = report.resultFiles(version: SyncSimCommand.version, includeTrace: options.trace)
+      if options.eventLog {
+        var spec = scenario.spec
+        if let seed = options.seed { spec.seed = seed }
+        if let duration = options.duration { spec.duration = duration }
+        let log = SimulatedLog.run(spec, names: scenario.deviceNames)
+        results += SimulatedLog.files(log).map { ResultFile(name: $0.name, text: $0.text) }
+      }
       // A shard's manifest of its per-row files, read back from the staging folder once they are
       // written (run-shard.txt comes last), so that `merge` finds a file cut short or edited.
       if let index = results.firstIndex(where: { $0.name == RunShardFile.name }) {

@@ -37,7 +37,7 @@ public enum SyncSimCommand {
     ("run", RunCommand.usage), ("validate", ValidateCommand.usage), ("check", CheckCommand.usage),
     ("sweep", SweepCommand.usage), ("merge", MergeCommand.usage), ("status", StatusCommand.usage),
     ("compare", CompareCommand.usage),
-    ("report", ReportCommand.usage),
+    ("report", ReportCommand.usage), ("trace", TraceCommand.usage), ("fit", FitCommand.usage),
     ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("swarm", SwarmCommand.usage),
     ("completion", CompletionCommand.usage),
   ]
@@ -88,6 +88,8 @@ public enum SyncSimCommand {
       case "status": return try StatusCommand.run(rest, console: console).rawValue
       case "compare": return try CompareCommand.run(rest, console: console).rawValue
       case "report": return try ReportCommand.run(rest, console: console).rawValue
+      case "trace": return try TraceCommand.run(rest, console: console).rawValue
+      case "fit": return try FitCommand.run(rest, console: console).rawValue
       case "schema": return SchemaCommand.run(rest, console: console).rawValue
       case "completion": return try CompletionCommand.run(rest, console: console).rawValue
       default:
