@@ -1,4 +1,124 @@
+import Foundation
+import SimScenario
+import SimTwin
+
+/// `syncsim fit LOG... --scenario BASE.json [--out DIR]`: a twin of an app fitted to its logs.
 struct FitCommand {
-  static let usage = "usage: syncsim fit LOG... --scenario BASE.json [--out DIR]"
-  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode { .usage }
+  static let usage = """
+    usage: syncsim fit LOG... --scenario BASE.json [--out DIR] [--holdout R] [--particles N]
+                       [--generations N] [--seed N] [--jobs N]
+
+    Fits a twin of your app to its sync logs (docs/event-log.md): BASE.json says what you
+    know (devices named as in the log, stores, settings); the log's saves, app states and
+    power are replayed, and the parameters the log can identify are fitted by ABC-SMC
+    on its summaries. The last part of the log is held back and predicted.
+
+    Writes into DIR (default Results/fit-NAME): twin.json (a scenario: run, sweep and
+    compare it), fit.csv (each parameter: prior, estimate, 90 % interval, identified or
+    not), summaries.csv (observed and the twin's, fitted and held back), generations.csv,
+    posterior.csv and report.html. Exits 65 when the log identifies nothing.
+
+      --scenario F     the base scenario (required)
+      --holdout R      the share of the log's time held back, 0 to 0.9 (default 0.3)
+      --particles N    particles per generation (default 100)
+      --generations N  most refinements after the first draw (default 12; the fit
+                       also stops after 5000 worlds)
+      --seed N         the fit's seed (default 1); the same inputs and seed give the same files
+      --jobs N         threads (default: the cores); the files are the same for any N
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    var args = ArgumentList(arguments)
+    if args.flag("help") {
+      console.print(usage)
+      return .success
+    }
+    guard let scenarioFile = try args.option("scenario") else { throw UsageError("fit needs --scenario BASE.json") }
+    let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
+    var options = TwinFit.Options()
+    options.jobs = ProcessInfo.processInfo.activeProcessorCount
+    var holdout = 0.3
+    if let text = try args.option("holdout") {
+      guard let value = Double(text), value >= 0, value <= 0.9 else { throw UsageError("--holdout must be 0 to 0.9") }
+      holdout = value
+    }
+    if let text = try args.option("particles") {
+      guard let value = Int(text), value >= 20, value <= 100_000 else { throw UsageError("--particles must be 20…100000") }
+      options.particles = value
+    }
+    if let text = try args.option("generations") {
+      guard let value = Int(text), value >= 0, value <= 50 else { throw UsageError("--generations must be 0…50") }
+      options.generations = value
+    }
+    if let text = try args.option("seed") {
+      guard let value = UInt64(text) else { throw UsageError("--seed must be a whole number from 0") }
+      options.seed = value
+    }
+    if let text = try args.option("jobs") {
+      guard let value = Int(text), value >= 1, value <= 1024 else { throw UsageError("--jobs must be 1…1024") }
+      options.jobs = value
+    }
+    let paths = try args.positionals()
+    guard !paths.isEmpty else { throw UsageError("fit needs at least one log file") }
+    guard let bytes = FileManager.default.contents(atPath: scenarioFile).map({ [UInt8]($0) }) else {
+      console.error("error: \(scenarioFile): cannot read the base scenario")
+      return .dataError
+    }
+    guard let log = LogInput.read(paths, console: console) else { return .dataError }
+    let clock = ContinuousClock()
+    let started = clock.now
+    let result = TwinFitRun.run(
+      log: log, base: bytes, file: scenarioFile, holdout: holdout, options: options,
+      progress: { generation, worlds in
+        if console.errIsTerminal { console.errorRaw("\rfit: generation \(generation), \(worlds) worlds\u{1B}[K") }
+      })
+    if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
+    let fitted: TwinFitRun
+    switch result {
+    case .failure(let failure):
+      for problem in failure.problems { console.error("error: \(problem)") }
+      return .dataError
+    case .success(let run): fitted = run
+    }
+    let wall = started.duration(to: clock.now).secondsValue
+    let name = scenarioName(bytes) ?? "twin"
+    let directory = out ?? "Results/fit-\(name)"
+    do {
+      try ScenarioFile.write(TwinFitFiles(fitted).files, to: directory)
+    } catch {
+      console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
+      return .cannotCreate
+    }
+    for note in fitted.notes { console.print("note         \(note)") }
+    for p in fitted.estimate.parameters {
+      let text = p.identified
+        ? "\(TwinParameter.decimal(p.estimate, digits: 3)) [\(TwinParameter.decimal(p.low, digits: 3)), "
+          + "\(TwinParameter.decimal(p.high, digits: 3))]"
+        : "not identified: \(p.note)"
+      console.print("\(p.parameter.path.padding(toLength: 28, withPad: " ", startingAt: 0)) \(text)")
+    }
+    let (covered, judged) = fitted.estimate.coverage(part: "holdout")
+    if judged > 0 {
+      console.print(
+        "held back    \(covered) of \(judged) summaries inside the twin's 90 % interval "
+          + "(\(Int((Double(covered) / Double(judged) * 100).rounded())) %)")
+    } else {
+      console.print("held back    nothing to judge (--holdout 0, or the held-back part has too few observations)")
+    }
+    console.print(
+      "fit          \(fitted.posterior.worlds) worlds in \(String(format: "%.1f", wall)) s "
+        + "(\(Int(Double(fitted.posterior.worlds) / max(wall, 1e-6))) worlds/s, \(options.jobs) threads)")
+    console.print("results      \(directory)/")
+    return .success
+  }
+
+  /// The base scenario's name, for the default folder.
+  static func scenarioName(_ bytes: [UInt8]) -> String? {
+    guard let node = try? JSONParser.parse(bytes), case .object(let members) = node.value,
+      case .string(let name)? = members.first(where: { $0.key == "name" })?.value.value,
+      name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_".unicodeScalars.contains($0) }),
+      !name.isEmpty
+    else { return nil }
+    return name
+  }
 }

@@ -1,0 +1,255 @@
+import SimKernel
+import SimMetrics
+import SimModel
+import SimScenario
+
+/// Fits a twin to a log by approximate Bayesian computation with sequential Monte Carlo
+/// (ABC-SMC, Beaumont et al. 2009): worlds are simulated from parameters drawn from the prior,
+/// the summaries of their logs compared with the log's, and the closest kept; each generation
+/// then perturbs the kept ones and accepts only closer worlds. Likelihood-free, because a
+/// world's likelihood cannot be written down; on summaries, because logs differ event by
+/// event. Every world runs in-process from one decoded scenario; the result is the same for
+/// any number of threads.
+public struct TwinFit: Sendable {
+  public struct Options: Sendable {
+    public var particles = 100
+    /// Generation 0 draws this many times `particles` from the prior and keeps the closest.
+    public var initialFactor = 5
+    public var generations = 12
+    /// The fit stops once it has simulated this many worlds (after the generation under way).
+    public var maxWorlds = 5000
+    /// Most proposal batches (of `particles` each) per generation.
+    public var maxBatches = 6
+    public var seed: UInt64 = 1
+    public var jobs = 1
+    /// Draws from the posterior simulated for the predictive intervals.
+    public var predictiveDraws = 100
+    public init() {}
+  }
+
+  /// One world's parameters (each at its position in the prior, 0…1) and how close it came.
+  public struct Particle: Sendable {
+    public var units: [Double]
+    public var distance: Double
+    public var weight: Double
+    public var summaries: [Double?]
+  }
+
+  /// A generation's threshold and how many proposals it took.
+  public struct Generation: Sendable {
+    public var epsilon: Double
+    public var proposed: Int
+    public var accepted: Int
+  }
+
+  public let parameters: [TwinParameter]
+  public let spec: WorldSpec
+  public let names: [String]
+  public let epoch: Int64
+  public let observed: LogSummaries
+  /// What the app's log sees: each simulated log is looked at through it.
+  public let lens: LogLens
+  public let options: Options
+  let sigmas: [Double]
+
+  public init(
+    parameters: [TwinParameter], spec: WorldSpec, names: [String], epoch: Int64, observed: LogSummaries, lens: LogLens,
+    options: Options
+  ) {
+    self.lens = lens
+    self.parameters = parameters
+    self.spec = spec
+    self.names = names
+    self.epoch = epoch
+    self.observed = observed
+    self.options = options
+    sigmas = parameters.map { $0.sigma(in: spec) }
+  }
+
+  /// The summaries of one world of `spec` with the parameters at `units`.
+  public static func simulate(
+    _ spec: WorldSpec, names: [String], epoch: Int64, parameters: [TwinParameter], sigmas: [Double], units: [Double],
+    seed: UInt64, lens: LogLens
+  ) -> LogSummaries {
+    var world = spec
+    world.seed = seed
+    for (index, parameter) in parameters.enumerated() {
+      parameter.apply(parameter.value(atUnit: units[index]), sigma: sigmas[index], to: &world)
+    }
+    let log = SimulatedLog.run(world, names: names, epoch: epoch)
+    let trace = SyncTrace(events: lens.apply(log.events), devices: log.devices, span: (epoch, epoch + world.duration.nanoseconds / 1000))
+    return LogSummaries(trace)
+  }
+
+  /// The summaries the distance uses: those the log has.
+  var active: [Int] { observed.values.indices.filter { observed.values[$0] != nil } }
+
+  static func transformed(_ value: Double, share: Bool) -> Double {
+    share ? value : DeterministicMath.log(value + 1e-3)
+  }
+
+  func distance(_ summaries: [Double?], scales: [Double]) -> Double {
+    var total = 0.0
+    for index in active {
+      let share = LogSummaries.definitions[index].isShare
+      guard let value = summaries[index] else {
+        total += 9
+        continue
+      }
+      let difference =
+        (Self.transformed(value, share: share) - Self.transformed(observed.values[index]!, share: share)) / scales[index]
+      total += difference * difference
+    }
+    return active.isEmpty ? 0 : (total / Double(active.count)).squareRoot()
+  }
+
+  /// Simulates every proposal, on `options.jobs` threads; results in proposal order.
+  func evaluate(_ proposals: [[Double]], generation: Int, batch: Int) -> [[Double?]] {
+    let store = ResultStore<[Double?]>(count: proposals.count)
+    let pool = WorkerPool(jobs: options.jobs)
+    let spec = self.spec
+    let names = self.names
+    let epoch = self.epoch
+    let parameters = self.parameters
+    let sigmas = self.sigmas
+    let seed = options.seed
+    let lens = self.lens
+    pool.run(count: proposals.count) { index in
+      let worldSeed = RandomStream.derivedSeed(
+        seed: seed, name: "fit", index: UInt64(generation) << 40 | UInt64(batch) << 20 | UInt64(index))
+      let summaries = Self.simulate(
+        spec, names: names, epoch: epoch, parameters: parameters, sigmas: sigmas, units: proposals[index], seed: worldSeed, lens: lens)
+      store.set(index, summaries.values)
+    }
+    return store.results()
+  }
+
+  /// What the fit found.
+  public struct Posterior: Sendable {
+    public var particles: [Particle]
+    public var generations: [Generation]
+    public var worlds: Int
+    public var scales: [Double]
+  }
+
+  public func run(progress: ((Int, Int) -> Void)? = nil) -> Posterior {
+    var random = RandomStream(seed: options.seed, name: "fit.proposals")
+    let count = parameters.count
+    let initial = (0..<(options.particles * options.initialFactor)).map { _ in (0..<count).map { _ in random.nextUnit() } }
+    let initialSummaries = evaluate(initial, generation: 0, batch: 0)
+    var worlds = initial.count
+    // Each summary's scale: its spread over the prior's worlds (median absolute deviation).
+    var scales = Array(repeating: 1.0, count: LogSummaries.definitions.count)
+    for index in active {
+      let share = LogSummaries.definitions[index].isShare
+      let values = initialSummaries.compactMap { $0[index].map { Self.transformed($0, share: share) } }
+      scales[index] = max(TwinStatistics.mad(values), share ? 0.02 : 0.05)
+    }
+    var population = zip(initial, initialSummaries).map {
+      Particle(units: $0, distance: distance($1, scales: scales), weight: 1, summaries: $1)
+    }
+    population.sort { $0.distance < $1.distance }
+    population = Array(population.prefix(options.particles))
+    var generations = [
+      Generation(epsilon: population.last?.distance ?? 0, proposed: initial.count, accepted: population.count)
+    ]
+    progress?(0, worlds)
+    for generation in 1...max(1, options.generations) where options.generations > 0 {
+      let epsilon = TwinStatistics.quantile(population.map(\.distance).sorted(), 0.5)
+      let kernel = (0..<count).map { j -> Double in
+        let total = population.reduce(0) { $0 + $1.weight }
+        let mean = population.reduce(0) { $0 + $1.weight * $1.units[j] } / total
+        let variance = population.reduce(0) { $0 + $1.weight * ($1.units[j] - mean) * ($1.units[j] - mean) } / total
+        return max((2 * variance).squareRoot(), 1e-4)
+      }
+      var accepted: [Particle] = []
+      var proposed = 0
+      for batch in 0..<options.maxBatches where accepted.count < options.particles {
+        let proposals = (0..<options.particles).map { _ in propose(population, kernel, &random) }
+        let results = evaluate(proposals, generation: generation, batch: batch)
+        proposed += proposals.count
+        worlds += proposals.count
+        for (units, summaries) in zip(proposals, results) where accepted.count < options.particles {
+          let d = distance(summaries, scales: scales)
+          guard d <= epsilon else { continue }
+          accepted.append(Particle(units: units, distance: d, weight: weight(units, population, kernel), summaries: summaries))
+        }
+      }
+      progress?(generation, worlds)
+      generations.append(Generation(epsilon: epsilon, proposed: proposed, accepted: accepted.count))
+      // Too few accepted to stand for a distribution: keep the last generation.
+      guard accepted.count >= max(10, options.particles / 4) else { break }
+      population = accepted
+      if Double(accepted.count) / Double(proposed) < 0.05 || worlds >= options.maxWorlds { break }
+    }
+    let total = population.reduce(0) { $0 + $1.weight }
+    for index in population.indices { population[index].weight /= total }
+    return Posterior(particles: population, generations: generations, worlds: worlds, scales: scales)
+  }
+
+  /// A particle drawn by weight and moved by the kernel, inside the prior.
+  func propose(_ population: [Particle], _ kernel: [Double], _ random: inout RandomStream) -> [Double] {
+    let total = population.reduce(0) { $0 + $1.weight }
+    var pick = random.nextUnit() * total
+    var chosen = population[population.count - 1]
+    for particle in population {
+      pick -= particle.weight
+      if pick <= 0 {
+        chosen = particle
+        break
+      }
+    }
+    return chosen.units.indices.map { j in
+      for _ in 0..<100 {
+        let moved = chosen.units[j] + kernel[j] * random.standardNormal()
+        if moved >= 0 && moved <= 1 { return moved }
+      }
+      return chosen.units[j]
+    }
+  }
+
+  /// The importance weight of `units`: the prior (uniform) over the kernel's mixture density.
+  func weight(_ units: [Double], _ population: [Particle], _ kernel: [Double]) -> Double {
+    var mixture = 0.0
+    for particle in population {
+      var exponent = 0.0
+      for j in units.indices {
+        let z = (units[j] - particle.units[j]) / kernel[j]
+        exponent += z * z
+      }
+      mixture += particle.weight * DeterministicMath.exp(-exponent / 2)
+    }
+    return 1 / max(mixture, 1e-300)
+  }
+
+  /// Summaries of `draws` worlds of `spec` (a held-back window, or the fitted one) from
+  /// parameters resampled from the posterior.
+  public func predict(
+    _ posterior: Posterior, spec: WorldSpec, epoch: Int64, draws: Int, salt: String
+  ) -> [[Double?]] {
+    var random = RandomStream(seed: options.seed, name: "fit.predict." + salt)
+    let particles = posterior.particles
+    let chosen = (0..<draws).map { _ -> [Double] in
+      var pick = random.nextUnit()
+      for particle in particles {
+        pick -= particle.weight
+        if pick <= 0 { return particle.units }
+      }
+      return particles[particles.count - 1].units
+    }
+    let store = ResultStore<[Double?]>(count: draws)
+    let names = self.names
+    let parameters = self.parameters
+    let sigmas = self.sigmas
+    let seed = options.seed
+    let lens = self.lens
+    WorkerPool(jobs: options.jobs).run(count: draws) { index in
+      let worldSeed = RandomStream.derivedSeed(seed: seed, name: "predict." + salt, index: UInt64(index))
+      store.set(
+        index,
+        Self.simulate(spec, names: names, epoch: epoch, parameters: parameters, sigmas: sigmas, units: chosen[index], seed: worldSeed, lens: lens)
+          .values)
+    }
+    return store.results()
+  }
+}

@@ -1,0 +1,125 @@
+import SimKernel
+
+/// The fit's report page: each parameter with its interval, and each summary's observed value
+/// drawn over the twin's worlds, for the part fitted and the part held back. One file, no
+/// script, nothing fetched; every text from a log is escaped.
+struct TwinFitPage {
+  let run: TwinFitRun
+
+  init(_ run: TwinFitRun) { self.run = run }
+
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&#39;"
+      default:
+        if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) { out.append(character) }
+      }
+    }
+    return out
+  }
+
+  func html() -> String {
+    let (covered, judged) = run.estimate.coverage(part: "holdout")
+    var body = "<h1>Twin fit</h1>\n<p class=\"meta\">\(run.posterior.worlds) simulated worlds · "
+      + "\(run.fit.parameters.count) parameters · fitted on the first "
+      + "\(Int((Double(run.split - run.start) / Double(max(1, run.end - run.start)) * 100).rounded())) % of the log"
+    if judged > 0 {
+      body += " · held back: \(covered) of \(judged) summaries inside the twin's 90 % interval"
+    }
+    body += "</p>\n"
+    for note in run.notes { body += "<p class=\"note\">\(Self.escaped(note))</p>\n" }
+    body += "<h2>Parameters</h2>\n<table><tr><th>parameter</th><th>estimate</th><th>90 % interval</th><th>prior</th>"
+      + "<th>identified</th></tr>\n"
+    for p in run.estimate.parameters {
+      let unit = p.parameter.unit == "s" ? " s" : ""
+      body += "<tr><td><code>\(Self.escaped(p.parameter.path))</code></td>"
+        + "<td>\(p.identified ? TwinParameter.decimal(p.estimate, digits: 3) + unit : "—")</td>"
+        + "<td>\(TwinParameter.decimal(p.low, digits: 3)) – \(TwinParameter.decimal(p.high, digits: 3))\(unit)</td>"
+        + "<td>\(TwinParameter.decimal(p.parameter.low, digits: 3)) – \(TwinParameter.decimal(p.parameter.high, digits: 3))\(unit)</td>"
+        + "<td>\(p.identified ? "yes" : "no: " + Self.escaped(p.note))</td></tr>\n"
+    }
+    body += "</table>\n"
+    for part in ["fit", "holdout"] where run.estimate.summaries.contains(where: { $0.part == part }) {
+      body += "<h2>\(part == "fit" ? "The part fitted" : "The part held back"): observed (red) and the twin's worlds (grey, 90 % band)</h2>\n"
+      for summary in run.estimate.summaries where summary.part == part && (summary.observed != nil || !summary.twinValues.isEmpty) {
+        body += strip(summary)
+      }
+    }
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+      <title>SyncSim twin fit</title>
+      <style>
+      body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px auto;max-width:960px;color:#222;background:#fff}
+      table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}
+      .meta{color:#555;font-size:13px}.note{font-style:italic;color:#666}svg{display:block;margin:2px 0 10px}
+      text{font-size:11px;fill:#333}
+      @media (prefers-color-scheme: dark){body{color:#e6e6e6;background:#121212}th,td{border-color:#444}text{fill:#ddd}}
+      </style>
+      </head>
+      <body>
+      \(body)<p class="meta">Made by <code>syncsim fit</code>; no script, nothing fetched.</p>
+      </body>
+      </html>
+
+      """
+  }
+
+  /// One summary: the twin's values as ticks, their 90 % band, the observed value as a red line.
+  func strip(_ summary: TwinEstimate.Summary) -> String {
+    let share = LogSummaries.definitions[LogSummaries.index(summary.name)].isShare
+    let values = summary.twinValues + (summary.observed.map { [$0] } ?? [])
+    guard !values.isEmpty else { return "" }
+    func position(_ value: Double) -> Double { share ? value : DeterministicLog.log10(max(value, 1e-3)) }
+    var low = share ? 0 : values.map(position).min()!
+    var high = share ? 1 : values.map(position).max()!
+    if high - low < 1e-9 {
+      low -= 0.5
+      high += 0.5
+    }
+    let width = 600.0
+    let left = 200.0
+    func x(_ value: Double) -> Double { left + (position(value) - low) / (high - low) * width }
+    var svg = "<svg width=\"\(Int(left + width + 20))\" height=\"34\" role=\"img\">"
+    svg += "<text x=\"0\" y=\"16\">\(Self.escaped(summary.name))</text>"
+    if let lo = summary.twinLow, let hi = summary.twinHigh {
+      svg += "<rect x=\"\(Int(x(lo)))\" y=\"4\" width=\"\(max(1, Int(x(hi) - x(lo))))\" height=\"16\" fill=\"#ccc\" opacity=\"0.6\"/>"
+    }
+    for value in summary.twinValues {
+      svg += "<line x1=\"\(Int(x(value)))\" x2=\"\(Int(x(value)))\" y1=\"6\" y2=\"18\" stroke=\"#777\" stroke-width=\"1\"/>"
+    }
+    if let observed = summary.observed {
+      svg += "<line x1=\"\(Int(x(observed)))\" x2=\"\(Int(x(observed)))\" y1=\"0\" y2=\"24\" stroke=\"#d00\" stroke-width=\"3\"/>"
+    }
+    let lowText = share ? "0" : Self.duration(pow10(low))
+    let highText = share ? "1" : Self.duration(pow10(high))
+    svg += "<text x=\"\(Int(left))\" y=\"32\">\(lowText)</text><text x=\"\(Int(left + width - 40))\" y=\"32\">\(highText)</text>"
+    let observedText = summary.observed.map { share ? TwinParameter.decimal($0, digits: 3) : Self.duration($0) } ?? "none"
+    svg += "<text x=\"0\" y=\"30\">observed \(observedText) (n \(summary.count))</text></svg>\n"
+    return svg
+  }
+
+  func pow10(_ exponent: Double) -> Double { DeterministicLog.exp10(exponent) }
+
+  static func duration(_ seconds: Double) -> String {
+    seconds >= 3600 ? TwinParameter.decimal(seconds / 3600, digits: 3) + " h"
+      : seconds >= 60 ? TwinParameter.decimal(seconds / 60, digits: 3) + " min"
+      : seconds >= 1 ? TwinParameter.decimal(seconds, digits: 3) + " s"
+      : TwinParameter.decimal(seconds * 1000, digits: 3) + " ms"
+  }
+}
+
+/// Base-10 logarithms for the page's axes.
+enum DeterministicLog {
+  static func log10(_ value: Double) -> Double { DeterministicMath.log(value) / DeterministicMath.log(10) }
+  static func exp10(_ value: Double) -> Double { DeterministicMath.exp(value * DeterministicMath.log(10)) }
+}

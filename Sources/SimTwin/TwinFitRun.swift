@@ -1,0 +1,135 @@
+import SimKernel
+import SimModel
+import SimScenario
+
+/// A whole fit: the log split into the part fitted and the part held back, the twin fitted to
+/// the first, judged on the second, and written as a scenario.
+public struct TwinFitRun: Sendable {
+  /// Why a fit cannot be made; `problems` lists each (a base scenario's problems, devices the
+  /// base lacks, or a log that identifies nothing).
+  public struct Failure: Error, Sendable {
+    public var problems: [String]
+  }
+
+  public var estimate: TwinEstimate
+  public var posterior: TwinFit.Posterior
+  public var fit: TwinFit
+  /// The twin: the base with the whole log replayed and each identified parameter's estimate.
+  public var twin: JSONNode
+  public var observed: LogSummaries
+  public var held: LogSummaries?
+  /// Wall-clock times of the log: its start, the split, its end (microseconds since 1970).
+  public var start: Int64
+  public var split: Int64
+  public var end: Int64
+  public var notes: [String]
+
+  /// Fits `log` to `base` (a scenario's bytes), holding back the last `holdout` share of its time.
+  public static func run(
+    log: SyncLog, base bytes: [UInt8], file: String, holdout: Double, options: TwinFit.Options,
+    parameters: [TwinParameter] = TwinParameter.all, progress: ((Int, Int) -> Void)? = nil
+  ) -> Result<TwinFitRun, Failure> {
+    let baseNode: JSONNode
+    let baseScenario: Scenario
+    do {
+      baseNode = try JSONParser.parse(bytes)
+      baseScenario = try ScenarioDecoder.decode(bytes, file: file, checkingSweep: false).0
+    } catch let error as ScenarioProblems {
+      return .failure(Failure(problems: error.problems.map(\.description)))
+    } catch {
+      return .failure(Failure(problems: ["\(file): not JSON: \(error)"]))
+    }
+    let twin = TwinScenario(base: baseNode, file: file, deviceNames: baseScenario.deviceNames)
+    let missing = twin.missingDevices(log)
+    guard missing.isEmpty else {
+      return .failure(
+        Failure(problems: [
+          "\(file): the log's devices \(missing.map { "\"\(ScenarioProblem.printable($0))\"" }.joined(separator: ", ")) "
+            + "are not in the base scenario's devices (\(baseScenario.deviceNames.joined(separator: ", "))); name "
+            + "each device of the log in \"devices\""
+        ]))
+    }
+    guard let span = log.span, span.end > span.start else {
+      return .failure(Failure(problems: ["the log has no time span: it needs events at two times at least"]))
+    }
+    var notes: [String] = []
+    let unlogged = baseScenario.deviceNames.filter { name in !log.devices.contains { $0.name == name } }
+    if !unlogged.isEmpty {
+      notes.append("the base's devices \(unlogged.joined(separator: ", ")) are not in the log: they run idle in the twin")
+    }
+    let split = holdout > 0 ? span.start + Int64(Double(span.end - span.start) * (1 - holdout)) : span.end
+    let observed = summaries(log, from: span.start, to: split)
+    guard observed.values.contains(where: { $0 != nil }) else {
+      return .failure(
+        Failure(problems: [
+          "the log identifies nothing: none of its summaries has \(LogSummaries.minimumCount) observations or more "
+            + "in the part fitted (saves with their exports, pushes, imports; docs/event-log.md)"
+        ]))
+    }
+    func decoded(_ from: Int64, _ to: Int64) -> Result<WorldSpec, Failure> {
+      switch twin.document(log, from: from, to: to) {
+      case .failure(let mismatch): return .failure(Failure(problems: [mismatch.message + " (" + mismatch.hint + ")"]))
+      case .success(let node):
+        do {
+          return .success(try ScenarioDecoder.decode(Array(node.serialized().utf8), file: file, checkingSweep: false).0.spec)
+        } catch {
+          return .failure(Failure(problems: error.problems.map(\.description)))
+        }
+      }
+    }
+    let trainSpec: WorldSpec
+    switch decoded(span.start, split) {
+    case .success(let spec): trainSpec = spec
+    case .failure(let failure): return .failure(failure)
+    }
+    let fit = TwinFit(
+      parameters: parameters, spec: trainSpec, names: baseScenario.deviceNames, epoch: span.start, observed: observed,
+      lens: LogLens(log.events), options: options)
+    let posterior = fit.run(progress: progress)
+    var estimate = TwinEstimate(fit: fit, posterior: posterior)
+    estimate.add(
+      part: "fit", observed: observed,
+      twin: fit.predict(posterior, spec: trainSpec, epoch: span.start, draws: options.predictiveDraws, salt: "fit"))
+    var held: LogSummaries?
+    if split < span.end {
+      let heldSummaries = summaries(log, from: split, to: span.end)
+      held = heldSummaries
+      switch decoded(split, span.end) {
+      case .failure(let failure): return .failure(failure)
+      case .success(let heldSpec):
+        estimate.add(
+          part: "holdout", observed: heldSummaries,
+          twin: fit.predict(posterior, spec: heldSpec, epoch: split, draws: options.predictiveDraws, salt: "holdout"))
+      }
+    }
+    var values: [(String, String)] = []
+    var description = "The twin of a sync log (\(log.linesRead) lines, \(log.devices.count) devices), fitted by "
+      + "syncsim fit (ABC-SMC, \(posterior.worlds) worlds). 90 % intervals:"
+    for parameter in estimate.parameters {
+      let sigma = parameter.parameter.sigma(in: trainSpec)
+      if parameter.identified {
+        values.append((parameter.parameter.path, parameter.parameter.json(parameter.estimate, sigma: sigma)))
+        description += " \(parameter.parameter.path) \(TwinParameter.decimal(parameter.estimate, digits: 3)) "
+          + "[\(TwinParameter.decimal(parameter.low, digits: 3)), \(TwinParameter.decimal(parameter.high, digits: 3))];"
+      } else {
+        description += " \(parameter.parameter.path) not identified (the base's value kept);"
+      }
+    }
+    values.append(("description", JSONNode.quote(description)))
+    let whole: JSONNode
+    switch twin.document(log, from: span.start, to: span.end + 1, values: values) {
+    case .success(let node): whole = node
+    case .failure(let mismatch): return .failure(Failure(problems: [mismatch.message]))
+    }
+    return .success(
+      TwinFitRun(
+        estimate: estimate, posterior: posterior, fit: fit, twin: whole, observed: observed, held: held,
+        start: span.start, split: split, end: span.end, notes: notes))
+  }
+
+  /// The summaries of the log's events in `[from, to)`.
+  public static func summaries(_ log: SyncLog, from: Int64, to: Int64) -> LogSummaries {
+    let window = log.window(from: from, to: to)
+    return LogSummaries(SyncTrace(events: window.events, devices: window.devices, span: (from, to)))
+  }
+}
