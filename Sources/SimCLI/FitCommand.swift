@@ -6,7 +6,7 @@ import SimTwin
 struct FitCommand {
   static let usage = """
     usage: syncsim fit LOG... --scenario BASE.json [--out DIR] [--holdout R] [--particles N]
-                       [--generations N] [--seed N] [--jobs N]
+                       [--generations N] [--max-worlds N] [--seed N] [--jobs N]
 
     Fits a twin of your app to its sync logs (docs/event-log.md): BASE.json says what you
     know (devices named as in the log, stores, settings); the log's saves, app states and
@@ -21,8 +21,8 @@ struct FitCommand {
       --scenario F     the base scenario (required)
       --holdout R      the share of the log's time held back, 0 to 0.9 (default 0.3)
       --particles N    particles per generation (default 100)
-      --generations N  most refinements after the first draw (default 12; the fit
-                       also stops after 5000 worlds)
+      --generations N  most refinements after the first draw (default 12)
+      --max-worlds N   stop refining after this many worlds (default 5000)
       --seed N         the fit's seed (default 1); the same inputs and seed give the same files
       --jobs N         threads (default: the cores); the files are the same for any N
     """
@@ -49,6 +49,12 @@ struct FitCommand {
     if let text = try args.option("generations") {
       guard let value = Int(text), value >= 0, value <= 50 else { throw UsageError("--generations must be 0…50") }
       options.generations = value
+    }
+    if let text = try args.option("max-worlds") {
+      guard let value = Int(text), value >= 100, value <= 10_000_000 else {
+        throw UsageError("--max-worlds must be 100…10000000")
+      }
+      options.maxWorlds = value
     }
     if let text = try args.option("seed") {
       guard let value = UInt64(text) else { throw UsageError("--seed must be a whole number from 0") }

@@ -46,8 +46,13 @@ public struct TwinEstimate: Sendable {
     let weights = posterior.particles.map(\.weight)
     for (index, parameter) in fit.parameters.enumerated() {
       let units = posterior.particles.map { $0.units[index] }
-      let lowUnit = TwinStatistics.weightedQuantile(units, weights, 0.05)
-      let highUnit = TwinStatistics.weightedQuantile(units, weights, 0.95)
+      var lowUnit = TwinStatistics.weightedQuantile(units, weights, 0.05)
+      var highUnit = TwinStatistics.weightedQuantile(units, weights, 0.95)
+      // A posterior piled against a bound of its prior (no push dropped) has its central
+      // interval stop short of the bound: one that comes within a quarter of its width of it
+      // reaches it.
+      if lowUnit < (highUnit - lowUnit) / 4 { lowUnit = 0 }
+      if 1 - highUnit < (highUnit - lowUnit) / 4 { highUnit = 1 }
       let informing = parameter.informedBy.filter { fit.observed.value($0) != nil }
       var note = ""
       if informing.isEmpty {

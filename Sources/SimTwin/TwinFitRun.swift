@@ -49,9 +49,11 @@ public struct TwinFitRun: Sendable {
             + "each device of the log in \"devices\""
         ]))
     }
-    guard let span = log.span, span.end > span.start else {
+    guard let logSpan = log.span, logSpan.end > logSpan.start else {
       return .failure(Failure(problems: ["the log has no time span: it needs events at two times at least"]))
     }
+    // Windows hold [start, end): the log's last event is inside its end.
+    let span = (start: logSpan.start, end: logSpan.end + 1)
     var notes: [String] = []
     let unlogged = baseScenario.deviceNames.filter { name in !log.devices.contains { $0.name == name } }
     if !unlogged.isEmpty {
@@ -117,7 +119,7 @@ public struct TwinFitRun: Sendable {
     }
     values.append(("description", JSONNode.quote(description)))
     let whole: JSONNode
-    switch twin.document(log, from: span.start, to: span.end + 1, values: values) {
+    switch twin.document(log, from: span.start, to: span.end, values: values) {
     case .success(let node): whole = node
     case .failure(let mismatch): return .failure(Failure(problems: [mismatch.message]))
     }

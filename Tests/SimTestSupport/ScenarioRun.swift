@@ -39,6 +39,16 @@ public struct ResultTable {
   public var columns: [String] { table.columns }
   public var rows: [Row] { table.rows.map { Row(columns: table.columns, values: $0) } }
 
+  public init(table: CSVTable) { self.table = table }
+
+  /// The CSV file at `path`.
+  public init(path: String) throws {
+    guard let table = CSVTable.parse(try String(contentsOfFile: path, encoding: .utf8)) else {
+      throw ScenarioRunError.unreadable(path)
+    }
+    self.table = table
+  }
+
   /// One row; a column it does not have reads as nil.
   public struct Row {
     let columns: [String]
