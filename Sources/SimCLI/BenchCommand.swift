@@ -7,6 +7,9 @@ struct BenchCommand {
     usage: syncsim bench kernel [--pending N --events M]
            syncsim bench fleet [--accounts N] [--hours H] [--edits-per-hour R] [--rounds K]
                                [--jobs N] [--batch-devices N] [--one-kernel]
+           syncsim bench fit [--scenario F] [--days D] [--jobs N]
+           syncsim bench sbc [--scenario F] [--draws N] [--hours H] [--particles N]
+                             [--max-worlds N] [--jobs N]
 
       kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
       fleet    accounts × 2 devices on the private database with Poisson edits: events/s,
@@ -15,6 +18,12 @@ struct BenchCommand {
                account is its own part with its own kernel, run on --jobs threads (default:
                the cores) in batches of --batch-devices devices; --one-kernel runs the whole
                fleet on one kernel, as before partitions
+      fit      a run's event log (quickstart for 7 days by default) fitted with a twin: each
+               parameter's true value, estimate and interval, the held-back coverage, the
+               fit's wall time and worlds per second
+      sbc      simulation-based calibration of the fit: --draws parameter sets from the
+               prior (default 50), each run, logged and fitted; each true value's rank among
+               posterior draws, with a χ² test of uniformity at 1 %
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -23,7 +32,7 @@ struct BenchCommand {
       return .success
     }
     guard let target = arguments.first, !target.hasPrefix("--") else {
-      throw UsageError("bench needs a target: kernel or fleet")
+      throw UsageError("bench needs a target: kernel, fleet, fit or sbc")
     }
     let rest = Array(arguments.dropFirst())
     switch target {
@@ -40,7 +49,9 @@ struct BenchCommand {
       }
       return kernel(sizes: [(1_000, 5_000_000), (100_000, 5_000_000), (1_000_000, 3_000_000)], console: console)
     case "fleet": return try FleetBenchmark.command(rest, console: console)
-    default: throw UsageError("unknown bench target '\(target)' (expected kernel or fleet)")
+    case "fit": return try FitBenchmark.fit(rest, console: console)
+    case "sbc": return try FitBenchmark.sbc(rest, console: console)
+    default: throw UsageError("unknown bench target '\(target)' (expected kernel, fleet, fit or sbc)")
     }
   }
 

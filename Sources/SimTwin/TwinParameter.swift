@@ -53,13 +53,25 @@ public struct TwinParameter: Sendable {
   var definition: ParameterTable.World { ParameterTable.world.first { $0.path == path }! }
 
   /// The spread kept for a distribution: the base's lognormal sigma, else the default's.
-  func sigma(in spec: WorldSpec) -> Double {
+  public func sigma(in spec: WorldSpec) -> Double {
     if case .distribution(.lognormal(_, let sigma))? = definition.read(spec) { return sigma }
     return DeterministicMath.log(2) / 2.3263
   }
 
+  /// The value `spec` holds: a distribution's median, a duration's seconds, a number.
+  public func current(in spec: WorldSpec) -> Double {
+    switch definition.read(spec) {
+    case .distribution(.lognormal(let mu, _))?: return DeterministicMath.exp(mu)
+    case .distribution(let distribution)?: return distribution.mean
+    case .duration(let duration)?: return duration.seconds
+    case .number(let value)?: return value
+    case .integer(let value)?: return Double(value)
+    default: return 0
+    }
+  }
+
   /// Sets the value in `spec`. `sigma` is the spread of a distribution (from `sigma(in:)`).
-  func apply(_ value: Double, sigma: Double, to spec: inout WorldSpec) {
+  public func apply(_ value: Double, sigma: Double, to spec: inout WorldSpec) {
     switch definition.kind {
     case .distribution: definition.apply(&spec, .distribution(.lognormal(mu: DeterministicMath.log(value), sigma: sigma)))
     case .duration: definition.apply(&spec, .duration(SimDuration(seconds: value)))
