@@ -9,7 +9,7 @@ struct BenchCommand {
                                [--jobs N] [--batch-devices N] [--one-kernel]
            syncsim bench fit [--scenario F] [--days D] [--jobs N]
            syncsim bench sbc [--scenario F] [--draws N] [--hours H] [--particles N]
-                             [--max-worlds N] [--jobs N]
+                             [--max-worlds N] [--jobs N] [--regression-adjust]
 
       kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
       fleet    accounts × 2 devices on the private database with Poisson edits: events/s,

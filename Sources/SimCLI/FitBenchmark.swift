@@ -107,6 +107,7 @@ enum FitBenchmark {
     let particles = try args.option("particles").flatMap { Int($0) } ?? 60
     let maxWorlds = try args.option("max-worlds").flatMap { Int($0) } ?? 1500
     let jobs = try args.option("jobs").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+    let adjust = args.flag("regression-adjust")
     _ = try args.positionals()
     guard draws >= 10, draws <= 10_000 else { throw UsageError("--draws must be 10…10000") }
     let bytes = try base(file, hours: hours)
@@ -132,6 +133,7 @@ enum FitBenchmark {
       options.maxWorlds = maxWorlds
       options.seed = UInt64(draw + 1)
       options.predictiveDraws = 0
+      options.regressionAdjustment = adjust
       guard case .success(let run) = TwinFitRun.run(log: log, base: bytes, file: file, holdout: 0, options: options)
       else { continue }
       worlds += run.posterior.worlds
@@ -160,7 +162,7 @@ enum FitBenchmark {
     let critical = 21.666
     console.print(
       "SBC over \(draws) draws from the prior (\(file), \(hours) h, \(particles) particles, at most \(maxWorlds) worlds "
-        + "a fit; ranks among 9 posterior draws, 10 bins; χ² critical 21.67 at 1 %)")
+        + "a fit\(adjust ? ", regression-adjusted" : ""); ranks among 9 posterior draws, 10 bins; χ² critical 21.67 at 1 %)")
     console.print("parameter                    χ²      uniform  in 90 % interval  identified  ranks")
     for (index, parameter) in parameters.enumerated() {
       let expected = Double(draws) / Double(bins)

@@ -7,6 +7,7 @@ struct FitCommand {
   static let usage = """
     usage: syncsim fit LOG... --scenario BASE.json [--out DIR] [--holdout R] [--particles N]
                        [--generations N] [--max-worlds N] [--seed N] [--jobs N]
+                       [--regression-adjust]
 
     Fits a twin of your app to its sync logs (docs/event-log.md): BASE.json says what you
     know (devices named as in the log, stores, settings); the log's saves, app states and
@@ -25,6 +26,9 @@ struct FitCommand {
       --max-worlds N   stop refining after this many worlds (default 5000)
       --seed N         the fit's seed (default 1); the same inputs and seed give the same files
       --jobs N         threads (default: the cores); the files are the same for any N
+      --regression-adjust
+                       correct the final particles by local-linear regression (Beaumont
+                       2002): narrower intervals, too narrow in calibration (docs/event-log.md)
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -37,6 +41,7 @@ struct FitCommand {
     let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
     var options = TwinFit.Options()
     options.jobs = ProcessInfo.processInfo.activeProcessorCount
+    options.regressionAdjustment = args.flag("regression-adjust")
     var holdout = 0.3
     if let text = try args.option("holdout") {
       guard let value = Double(text), value >= 0, value <= 0.9 else { throw UsageError("--holdout must be 0 to 0.9") }

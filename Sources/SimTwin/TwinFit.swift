@@ -24,6 +24,12 @@ public struct TwinFit: Sendable {
     public var jobs = 1
     /// Draws from the posterior simulated for the predictive intervals.
     public var predictiveDraws = 100
+    /// Corrects the final particles by local-linear regression on their summaries' distance
+    /// from the log's (Beaumont, Zhang & Balding 2002): ABC's accepted worlds are only near the
+    /// log, and the correction moves each to where its parameters would sit at the log itself.
+    /// Off by default: in simulation-based calibration it made the intervals too narrow (37–46
+    /// of 50 true values inside the 90 % intervals, against 47–50 without it; docs/event-log.md).
+    public var regressionAdjustment = false
     public init() {}
   }
 
@@ -184,7 +190,80 @@ public struct TwinFit: Sendable {
     }
     let total = population.reduce(0) { $0 + $1.weight }
     for index in population.indices { population[index].weight /= total }
+    if options.regressionAdjustment { population = adjusted(population, scales: scales) }
     return Posterior(particles: population, generations: generations, worlds: worlds, scales: scales)
+  }
+
+  /// The particles moved by a weighted local-linear regression of each parameter (on the
+  /// prior's 0…1 scale) on the particles' scaled summary differences from the log; weights are
+  /// the particles' times an Epanechnikov kernel of their distance. Each value stays inside the
+  /// prior. Too few particles for the regression's terms, and the particles are kept as they are.
+  func adjusted(_ population: [Particle], scales: [Double]) -> [Particle] {
+    let terms = active
+    guard population.count > 2 * (terms.count + 1), !terms.isEmpty else { return population }
+    let bandwidth = (population.map(\.distance).max() ?? 0) * 1.0001
+    guard bandwidth > 0 else { return population }
+    let rows: [[Double]] = population.map { particle in
+      [1] + terms.map { index in
+        guard let value = particle.summaries[index] else { return 0 }
+        let share = LogSummaries.definitions[index].isShare
+        return (Self.transformed(value, share: share) - Self.transformed(observed.values[index]!, share: share))
+          / scales[index]
+      }
+    }
+    let weights = population.map { particle in
+      let u = particle.distance / bandwidth
+      return particle.weight * max(0, 1 - u * u)
+    }
+    let width = terms.count + 1
+    // The normal equations XᵀWX β = XᵀWθ, with a small ridge on the slopes for stability.
+    var gram = Array(repeating: Array(repeating: 0.0, count: width), count: width)
+    for (row, weight) in zip(rows, weights) {
+      for a in 0..<width { for b in 0..<width { gram[a][b] += weight * row[a] * row[b] } }
+    }
+    let ridge = 1e-6 * (0..<width).reduce(0) { $0 + gram[$1][$1] } / Double(width)
+    for a in 1..<width { gram[a][a] += ridge }
+    var out = population
+    for j in parameters.indices {
+      var right = Array(repeating: 0.0, count: width)
+      for (index, row) in rows.enumerated() {
+        for a in 0..<width { right[a] += weights[index] * row[a] * population[index].units[j] }
+      }
+      guard let beta = Self.solve(gram, right) else { return population }
+      for index in out.indices {
+        var shift = 0.0
+        for a in 1..<width { shift += beta[a] * rows[index][a] }
+        out[index].units[j] = min(1, max(0, population[index].units[j] - shift))
+      }
+    }
+    return out
+  }
+
+  /// Solves `matrix · x = right` by Gaussian elimination with partial pivoting; nil when singular.
+  static func solve(_ matrix: [[Double]], _ right: [Double]) -> [Double]? {
+    var a = matrix
+    var b = right
+    let n = b.count
+    for column in 0..<n {
+      var pivot = column
+      for row in (column + 1)..<n where abs(a[row][column]) > abs(a[pivot][column]) { pivot = row }
+      guard abs(a[pivot][column]) > 1e-12 else { return nil }
+      a.swapAt(column, pivot)
+      b.swapAt(column, pivot)
+      for row in (column + 1)..<n {
+        let factor = a[row][column] / a[column][column]
+        guard factor != 0 else { continue }
+        for k in column..<n { a[row][k] -= factor * a[column][k] }
+        b[row] -= factor * b[column]
+      }
+    }
+    var x = Array(repeating: 0.0, count: n)
+    for row in stride(from: n - 1, through: 0, by: -1) {
+      var sum = b[row]
+      for k in (row + 1)..<n { sum -= a[row][k] * x[k] }
+      x[row] = sum / a[row][row]
+    }
+    return x
   }
 
   /// A particle drawn by weight and moved by the kernel, inside the prior.

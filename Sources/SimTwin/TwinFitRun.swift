@@ -118,6 +118,7 @@ public struct TwinFitRun: Sendable {
       }
     }
     values.append(("description", JSONNode.quote(description)))
+    values.append(("name", JSONNode.quote(baseScenario.name + "-twin")))
     let whole: JSONNode
     switch twin.document(log, from: span.start, to: span.end, values: values) {
     case .success(let node): whole = node

@@ -4,7 +4,7 @@ import SimScenario
 /// A twin's scenario: the base scenario the developer wrote (devices, stores, settings), with
 /// the log's own usage replayed in its timeline (each save, app state and power change at its
 /// logged time) and the fitted values set. Its `workloads`, `timeline`, `expect` and `sweep`
-/// are replaced: the log says what the app did.
+/// are replaced, and its `usage` too when the log has app states: the log says what the app did.
 public struct TwinScenario: Sendable {
   public let base: JSONNode
   public let file: String
@@ -35,6 +35,10 @@ public struct TwinScenario: Sendable {
   {
     var node = base.removingMember("workloads").removingMember("timeline").removingMember("expect")
       .removingMember("sweep")
+    // The log's own app states replace the base's modelled sessions.
+    if log.events.contains(where: { if case .appState = $0.kind { true } else { false } }) {
+      node = node.removingMember("usage")
+    }
     let seconds = Double(end - start) / 1e6
     guard seconds > 0 else { return .failure(Mismatch(message: "the log's window is empty", hint: "a longer log")) }
     var entries: [String] = []
