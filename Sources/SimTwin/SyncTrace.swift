@@ -150,7 +150,8 @@ public struct SyncTrace: Sendable {
     let exports = finished(.export)
     for index in saves.indices {
       let list = exports[saves[index].device]
-      saves[index].export = list.first { activities[$0].startedAt >= saves[index].time }
+      let position = list.partitionIndex { activities[$0].startedAt >= saves[index].time }
+      saves[index].export = position < list.count ? list[position] : nil
     }
   }
 
@@ -163,13 +164,17 @@ public struct SyncTrace: Sendable {
       let committed = save.export.flatMap { activities[$0].finishedAt }
       for observer in devices.indices where observer != save.device && devices[observer].account == account {
         var row = Row(save: saveIndex, writer: save.device, observer: observer, committedAt: committed)
-        if let committed, let found = imports[observer].first(where: { activities[$0].startedAt >= committed }) {
+        let list = imports[observer]
+        let position = committed.map { time in list.partitionIndex { activities[$0].startedAt >= time } } ?? list.count
+        if let committed, position < list.count {
+          let found = list[position]
           row.importActivity = found
           row.visibleAt = activities[found].finishedAt
           let started = activities[found].startedAt
-          let push = pushesOf[observer].last {
-            pushes[$0].arrival >= committed && pushes[$0].arrival <= started
-          }
+          // The last push before the import's start, if it came after the commit.
+          let arrivals = pushesOf[observer]
+          let after = arrivals.partitionIndex { pushes[$0].arrival > started }
+          let push = after > 0 && pushes[arrivals[after - 1]].arrival >= committed ? arrivals[after - 1] : nil
           row.notifiedAt = push.map { pushes[$0].arrival } ?? activities[found].requestedAt.flatMap { $0 >= committed ? $0 : nil }
         }
         rows.append(row)

@@ -15,15 +15,14 @@ public struct TraceFiles {
 
   public init(trace: SyncTrace, log: SyncLog, name: String, version: String) {
     self.version = version
+    policies = Array(Set(trace.activities.flatMap { $0.refusals.map(\.policy) })).sorted()
     self.trace = trace
     self.log = log
     self.name = name
   }
 
   /// The policies that refused anything in the log, in a stable order.
-  var policies: [String] {
-    Array(Set(trace.activities.flatMap { $0.refusals.map(\.policy) })).sorted()
-  }
+  let policies: [String]
 
   public var files: [(name: String, text: String)] {
     [

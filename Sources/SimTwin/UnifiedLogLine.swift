@@ -28,9 +28,16 @@ enum UnifiedLogLine {
     "Got notification for subscription", "objects needing export",
   ]
 
+  /// Bytes every sync line holds: Core Data's messages all carry its `CoreData+CloudKit:`
+  /// prefix, dasd's name the activity, apsd's the topic.
+  static let anchors: [[UInt8]] = [
+    Array("CoreData+CloudKit".utf8), Array("com.apple.coredata.cloudkit.activity.".utf8),
+    Array("Received message for enabled topic".utf8),
+  ]
+
   /// Reads a plain-text line: its first two fields are the date and the time with its offset.
   static func readText(_ line: Substring) -> Outcome {
-    guard markers.contains(where: { line.contains($0) }) else { return .skip }
+    guard markers.contains(where: { line.has($0) }) else { return .skip }
     let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
     guard fields.count == 3, let time = LogClock.microseconds(line[fields[0].startIndex..<fields[1].endIndex]) else {
       return .problem("a sync line without a `log show` timestamp (YYYY-MM-DD hh:mm:ss.ffffff+zzzz) at its start")
@@ -40,7 +47,7 @@ enum UnifiedLogLine {
 
   /// Reads an ndjson object's `timestamp` and `eventMessage`.
   static func readJSON(timestamp: String, message: String) -> Outcome {
-    guard markers.contains(where: { message.contains($0) }) else { return .skip }
+    guard markers.contains(where: { message[...].has($0) }) else { return .skip }
     guard let time = LogClock.microseconds(timestamp[...]) else {
       return .problem("\"timestamp\" is not a time (\(timestamp.prefix(40)))")
     }
@@ -48,39 +55,39 @@ enum UnifiedLogLine {
   }
 
   static func read(message: Substring, at time: Int64) -> Outcome {
-    if let range = message.range(of: "com.apple.coredata.cloudkit.activity.") {
+    if let range = message.byteRange(of: "com.apple.coredata.cloudkit.activity.") {
       return decision(message[range.upperBound...], at: time)
     }
-    if message.contains("Observed context save") { return .event(time: time, .save(records: 1)) }
-    if message.contains("Beginning automated export") { return .event(time: time, .started(.export, trigger: nil)) }
-    if message.contains("Beginning automated import") { return .event(time: time, .started(.import, trigger: nil)) }
-    if message.contains("Scheduling automated import") {
-      guard let open = message.range(of: "activity ("), let close = message[open.upperBound...].firstIndex(of: ")")
+    if message.has("Observed context save") { return .event(time: time, .save(records: 1)) }
+    if message.has("Beginning automated export") { return .event(time: time, .started(.export, trigger: nil)) }
+    if message.has("Beginning automated import") { return .event(time: time, .started(.import, trigger: nil)) }
+    if message.has("Scheduling automated import") {
+      guard let open = message.byteRange(of: "activity ("), let close = message[open.upperBound...].firstIndex(of: ")")
       else { return .problem("an import schedule line without its activity in parentheses") }
       let label = message[open.upperBound..<close]
       let trigger = label == "Push" ? "push" : label.hasPrefix("Database-LastFetchDate") ? "poll" : String(label)
       return .event(time: time, .importRequested(trigger: trigger))
     }
-    if message.contains("Received message for enabled topic") {
-      return message.contains("com.apple.icloud-container.") ? .event(time: time, .pushReceived) : .skip
+    if message.has("Received message for enabled topic") {
+      return message.has("com.apple.icloud-container.") ? .event(time: time, .pushReceived) : .skip
     }
-    if message.contains("Got notification for subscription") { return .event(time: time, .pushHandled) }
-    if let range = message.range(of: " objects needing export") {
+    if message.has("Got notification for subscription") { return .event(time: time, .pushHandled) }
+    if let range = message.byteRange(of: " objects needing export") {
       let before = message[..<range.lowerBound]
       guard let space = before.lastIndex(of: " "), let count = Int(before[before.index(after: space)...]) else {
         return .problem("a \"Found N objects needing export\" line without its count")
       }
       return .objectsToExport(time: time, count: count)
     }
-    if message.contains("Finished automatic export") || message.contains("Finished automatic import")
-      || message.contains("Finished request")
+    if message.has("Finished automatic export") || message.has("Finished automatic import")
+      || message.has("Finished request")
     {
-      guard let success = message.range(of: "success: ") , let digit = message[success.upperBound...].first,
+      guard let success = message.byteRange(of: "success: ") , let digit = message[success.upperBound...].first,
         digit == "0" || digit == "1"
       else { return .problem("a finished line without \"success: 0\" or \"success: 1\"") }
       let error = errorText(message)
-      if message.contains("Finished automatic") {
-        let work: LogEvent.Work = message.contains("Finished automatic export") ? .export : .import
+      if message.has("Finished automatic") {
+        let work: LogEvent.Work = message.has("Finished automatic export") ? .export : .import
         return .event(time: time, .finished(work, succeeded: digit == "1", records: nil, error: error))
       }
       return .finishedRequest(time: time, succeeded: digit == "1", error: error)
@@ -90,11 +97,11 @@ enum UnifiedLogLine {
 
   /// `Error Domain=NSCocoaErrorDomain Code=134417` as `NSCocoaErrorDomain 134417`; nil for `(null)`.
   static func errorText(_ message: Substring) -> String? {
-    guard let domain = message.range(of: "Error Domain=") else { return nil }
+    guard let domain = message.byteRange(of: "Error Domain=") else { return nil }
     let rest = message[domain.upperBound...]
     let name = rest.prefix { $0 != " " }
     var text = String(name)
-    if let code = rest.range(of: "Code=") {
+    if let code = rest.byteRange(of: "Code=") {
       let digits = rest[code.upperBound...].prefix { $0.isNumber || $0 == "-" }
       if !digits.isEmpty { text += " " + digits }
     }
@@ -107,7 +114,7 @@ enum UnifiedLogLine {
     guard let work = LogEvent.Work(rawValue: String(kindWord)) else {
       return .problem("a dasd line for an unknown Core Data activity \"\(kindWord.prefix(20))\"")
     }
-    guard let final = rest.range(of: "FinalDecision:") else {
+    guard let final = rest.byteRange(of: "FinalDecision:") else {
       // Other dasd lines about the activity (submission, "startAfter" adjustments) carry no decision.
       return .skip
     }
@@ -126,11 +133,11 @@ enum UnifiedLogLine {
     if !proceeds {
       // Each policy's block: `{name: Activity Group Policy, policyWeight: ..., response: {Decision: Must Not Proceed`.
       var cursor = rest[..<final.lowerBound]
-      while let name = cursor.range(of: "name:") {
+      while let name = cursor.byteRange(of: "name:") {
         let after = cursor[name.upperBound...]
         let policy = after.drop { $0 == " " }.prefix { $0 != "," && $0 != "}" }
-        let nextName = after.range(of: "name:")?.lowerBound ?? after.endIndex
-        if after[..<nextName].contains("Must Not Proceed") || after[..<nextName].contains("MustNotProceed") {
+        let nextName = after.byteRange(of: "name:")?.lowerBound ?? after.endIndex
+        if after[..<nextName].has("Must Not Proceed") || after[..<nextName].has("MustNotProceed") {
           let key = policy.filter { $0 != " " }.lowercased()
           refusedBy.append(policyNames[key] ?? policy.trimmingSpaces())
         }
@@ -142,6 +149,42 @@ enum UnifiedLogLine {
 }
 
 extension Substring {
+  /// The first occurrence of `needle`, found byte by byte (Foundation's `range(of:)` went
+  /// through NSString and took most of the time of reading a large log). `needle` is ASCII.
+  func byteRange(of needle: String) -> Range<Index>? {
+    let key = Array(needle.utf8)
+    guard !key.isEmpty else { return nil }
+    let offset: Int?? = utf8.withContiguousStorageIfAvailable { haystack -> Int? in
+      guard haystack.count >= key.count else { return nil }
+      var start = 0
+      while start <= haystack.count - key.count {
+        guard let first = haystack[start...].firstIndex(of: key[0]), first <= haystack.count - key.count else { return nil }
+        var matches = true
+        for k in 1..<key.count where haystack[first + k] != key[k] {
+          matches = false
+          break
+        }
+        if matches { return first }
+        start = first + 1
+      }
+      return nil
+    }
+    let found: Int?
+    if let offset {
+      found = offset
+    } else {
+      // Not contiguous (a bridged string): search a native copy.
+      let copy = String(self)
+      found = copy[...].byteRange(of: needle).map { copy.utf8.distance(from: copy.startIndex, to: $0.lowerBound) }
+    }
+    guard let found else { return nil }
+    let lower = utf8.index(utf8.startIndex, offsetBy: found)
+    return lower..<utf8.index(lower, offsetBy: key.count)
+  }
+
+  /// Whether `needle` occurs (`byteRange(of:)`).
+  func has(_ needle: String) -> Bool { byteRange(of: needle) != nil }
+
   func trimmingSpaces() -> String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
   }
