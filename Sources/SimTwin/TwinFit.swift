@@ -75,7 +75,7 @@ public struct TwinFit: Sendable {
   /// The summaries of one world of `spec` with the parameters at `units`.
   public static func simulate(
     _ spec: WorldSpec, names: [String], epoch: Int64, parameters: [TwinParameter], sigmas: [Double], units: [Double],
-    seed: UInt64, lens: LogLens
+    seed: UInt64, lens: LogLens, window: (start: Int64, end: Int64)? = nil
   ) -> LogSummaries {
     var world = spec
     world.seed = seed
@@ -83,7 +83,9 @@ public struct TwinFit: Sendable {
       parameter.apply(parameter.value(atUnit: units[index]), sigma: sigmas[index], to: &world)
     }
     let log = SimulatedLog.run(world, names: names, epoch: epoch)
-    let trace = SyncTrace(events: lens.apply(log.events), devices: log.devices, span: (epoch, epoch + world.duration.nanoseconds / 1000))
+    let span = window ?? (epoch, epoch + world.duration.nanoseconds / 1000)
+    let events = lens.apply(log.events).filter { $0.time >= span.start && $0.time < span.end }
+    let trace = SyncTrace(events: events, devices: log.devices, span: span)
     return LogSummaries(trace)
   }
 
@@ -301,10 +303,13 @@ public struct TwinFit: Sendable {
     return 1 / max(mixture, 1e-300)
   }
 
-  /// Summaries of `draws` worlds of `spec` (a held-back window, or the fitted one) from
-  /// parameters resampled from the posterior.
+  /// Summaries of `draws` worlds of `spec` from parameters resampled from the posterior, over
+  /// `window` of each world (default: all of it). The held-back part is predicted by worlds of
+  /// the whole log, summarised over the part: each enters it with the state the part before
+  /// left (a rate limit spent, changes pending), as the app did.
   public func predict(
-    _ posterior: Posterior, spec: WorldSpec, epoch: Int64, draws: Int, salt: String
+    _ posterior: Posterior, spec: WorldSpec, epoch: Int64, draws: Int, salt: String,
+    window: (start: Int64, end: Int64)? = nil
   ) -> [[Double?]] {
     var random = RandomStream(seed: options.seed, name: "fit.predict." + salt)
     let particles = posterior.particles
@@ -326,7 +331,8 @@ public struct TwinFit: Sendable {
       let worldSeed = RandomStream.derivedSeed(seed: seed, name: "predict." + salt, index: UInt64(index))
       store.set(
         index,
-        Self.simulate(spec, names: names, epoch: epoch, parameters: parameters, sigmas: sigmas, units: chosen[index], seed: worldSeed, lens: lens)
+        Self.simulate(spec, names: names, epoch: epoch, parameters: parameters, sigmas: sigmas, units: chosen[index], seed: worldSeed, lens: lens,
+          window: window)
           .values)
     }
     return store.results()

@@ -96,12 +96,14 @@ public struct TwinFitRun: Sendable {
     if split < span.end {
       let heldSummaries = summaries(log, from: split, to: span.end)
       held = heldSummaries
-      switch decoded(split, span.end) {
+      switch decoded(span.start, span.end) {
       case .failure(let failure): return .failure(failure)
-      case .success(let heldSpec):
+      case .success(let wholeSpec):
         estimate.add(
           part: "holdout", observed: heldSummaries,
-          twin: fit.predict(posterior, spec: heldSpec, epoch: split, draws: options.predictiveDraws, salt: "holdout"))
+          twin: fit.predict(
+            posterior, spec: wholeSpec, epoch: span.start, draws: options.predictiveDraws, salt: "holdout",
+            window: (split, span.end)))
       }
     }
     var values: [(String, String)] = []
