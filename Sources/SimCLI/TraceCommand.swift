@@ -13,7 +13,8 @@ struct TraceCommand {
     summary.csv, latency.csv (each save with each other device of its account: when it
     was exported, when it became visible, the stages the log shows, `unknown` for the
     rest), activities.csv (each export and import: requested, decided, started, finished,
-    the policies that refused it) and timeline.csv (app state and power as logged).
+    the policies that refused it), pushes.csv (each push: apsd's receipt, the app's
+    handler) and timeline.csv (app state and power as logged).
 
     LOG files may be SyncSim's event log (JSON lines), `log show --style ndjson` output,
     or `log show`'s plain text; a unified log is one device's, named by its file

@@ -2,7 +2,7 @@ import SimKernel
 import SimMetrics
 
 /// A reconstructed log as SyncSim's own result files (`summary.csv`, `latency.csv`,
-/// `activities.csv`, `timeline.csv`), so that `report` and a reader's own plots treat a real
+/// `activities.csv`, `timeline.csv`, and `pushes.csv`, which a run does not write), so that `report` and a reader's own plots treat a real
 /// app's log as they treat a run. Times are seconds from the log's first event; what the log
 /// cannot see is an empty cell, and a row's `unknown` column holds the part of its latency no
 /// stage accounts for, so the stages still add up to it.
@@ -27,7 +27,7 @@ public struct TraceFiles {
   public var files: [(name: String, text: String)] {
     [
       ("summary.csv", summary.text), ("latency.csv", latency.text), ("activities.csv", activities.text),
-      ("timeline.csv", timeline.text),
+      ("timeline.csv", timeline.text), ("pushes.csv", pushes.text),
     ]
   }
 
@@ -109,6 +109,17 @@ public struct TraceFiles {
           time(activity.finishedAt), activity.finishedAt == nil ? "" : activity.succeeded ? "1" : "0",
           activity.records.map(String.init) ?? "", activity.error ?? "", span(activity.requestedAt, activity.startedAt),
         ] + blocked.map { seconds($0) })
+    }
+    return table
+  }
+
+  /// Each push: when apsd took it and when the app's handler ran, as far as the log shows.
+  var pushes: CSVTable {
+    var table = CSVTable(columns: ["scenario", "seed", "push", "device", "receivedAt", "handledAt"])
+    for (index, push) in trace.pushes.enumerated() {
+      table.append([
+        name, "", String(index), trace.devices[push.device].name, time(push.receivedAt), time(push.handledAt),
+      ])
     }
     return table
   }

@@ -98,6 +98,19 @@ import Testing
           }.joined())
       }
       #expect(texts[0] == texts[1])
+      // What if the app moved to CKSyncEngine? The twin, each device on it, against the twin:
+      // the same replayed saves start their exports without dasd's decision and start delay.
+      let twin = try String(contentsOfFile: folder + "/fit1/twin.json", encoding: .utf8)
+      #expect(twin.contains("\"name\": \"quickstart-twin\""))
+      let engine = twin.replacingOccurrences(of: "\"name\": \"iphone\"", with: "\"name\": \"iphone\", \"client\": \"syncEngine\"")
+        .replacingOccurrences(of: "\"name\": \"ipad\"", with: "\"name\": \"ipad\", \"client\": \"syncEngine\"")
+      try engine.write(toFile: folder + "/engine.json", atomically: true, encoding: .utf8)
+      #expect(syncsim("run", folder + "/fit1/twin.json", "--out", folder + "/a").code == 0)
+      #expect(syncsim("run", folder + "/engine.json", "--out", folder + "/b").code == 0)
+      let a = try ResultTable(path: folder + "/a/summary.csv").rows[0]
+      let b = try ResultTable(path: folder + "/b/summary.csv").rows[0]
+      #expect(a.number("writes") == b.number("writes"))
+      #expect(b.number("stage.exportSchedule.mean")! < a.number("stage.exportSchedule.mean")! / 1.5)
     }
   }
 
