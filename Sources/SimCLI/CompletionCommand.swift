@@ -18,7 +18,7 @@ enum CompletionCommand {
       "run",
       [
         "--seed", "--duration", "--out", "--trace", "--accept-large", "--jobs", "--batch-devices", "--one-kernel",
-        "--shard", "--shards", "--help",
+        "--shard", "--shards", "--event-log", "--help",
       ]
     ),
     ("validate", ["--strict", "--estimate", "--accept-large", "--shard", "--help"]),
@@ -34,12 +34,21 @@ enum CompletionCommand {
     ("status", ["--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),
     ("report", ["--write", "--metric", "--x", "--out", "--help"]),
+    ("trace", ["--out", "--name", "--help"]),
+    (
+      "fit",
+      [
+        "--scenario", "--out", "--holdout", "--particles", "--generations", "--max-worlds", "--seed", "--jobs",
+        "--regression-adjust", "--help",
+      ]
+    ),
     ("schema", ["policies", "records", "diff", "--help"]),
     (
       "bench",
       [
-        "kernel", "fleet", "--pending", "--events", "--accounts", "--hours", "--edits-per-hour", "--rounds", "--jobs",
-        "--batch-devices", "--one-kernel", "--help",
+        "kernel", "fleet", "fit", "sbc", "--pending", "--events", "--accounts", "--hours", "--edits-per-hour",
+        "--rounds", "--jobs", "--batch-devices", "--one-kernel", "--scenario", "--days", "--draws", "--particles",
+        "--max-worlds", "--regression-adjust", "--help",
       ]
     ),
     ("swarm", ["--runs", "--seed", "--jobs", "--out", "--show", "--help"]),
@@ -47,8 +56,8 @@ enum CompletionCommand {
     (
       "help",
       [
-        "run", "validate", "check", "sweep", "merge", "status", "compare", "report", "schema", "bench", "swarm",
-        "completion",
+        "run", "validate", "check", "sweep", "merge", "status", "compare", "report", "trace", "fit", "schema", "bench",
+        "swarm", "completion",
       ]
     ),
   ]

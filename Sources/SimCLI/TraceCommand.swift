@@ -16,8 +16,8 @@ struct TraceCommand {
     the policies that refused it), pushes.csv (each push: apsd's receipt, the app's
     handler) and timeline.csv (app state and power as logged).
 
-    LOG files may be SyncSim's event log (JSON lines), `log show --style ndjson` output,
-    or `log show`'s plain text; a unified log is one device's, named by its file
+    LOG files may be SyncSim's event log (JSON lines), or the unified log as `log show`
+    prints it, in its ndjson style or plain text; a unified log is one device's, named by its file
     (iphone.log, or unified-iphone.log). Lines that are no sync event are counted and
     skipped; a sync line that does not parse is listed with its line number.
 
