@@ -1,3 +1,5 @@
+import SimScenario
+
 /// Writes events as a real app's logs would hold them: SyncSim's event log (JSON lines, one per
 /// event, all devices in one file) and one device's unified log as `log show` prints it. A line
 /// holds nothing but numbers, fixed words and the device and account names, which are escaped.
@@ -127,27 +129,6 @@ public enum EventLogWriter {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 
-  /// A JSON string literal: quotes, backslashes and control characters escaped.
-  static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-          || scalar.value == 0x2028 || scalar.value == 0x2029
-        {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
+  /// A JSON string literal (the scenario writer's escaping).
+  static func quote(_ text: String) -> String { JSONNode.quote(text) }
 }

@@ -1,4 +1,5 @@
 import SimKernel
+import SimReport
 
 /// The fit's report page: each parameter with its interval, and each summary's observed value
 /// drawn over the twin's worlds, for the part fitted and the part held back. One file, no
@@ -8,21 +9,7 @@ struct TwinFitPage {
 
   init(_ run: TwinFitRun) { self.run = run }
 
-  static func escaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default:
-        if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) { out.append(character) }
-      }
-    }
-    return out
-  }
+  static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
   func html() -> String {
     let (covered, judged) = run.estimate.coverage(part: "holdout")
