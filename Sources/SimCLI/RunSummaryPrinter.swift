@@ -73,7 +73,9 @@ enum RunSummaryPrinter {
     }
     // A wait under a policy whose documented escape the model leaves out depends on that rule.
     for definition in PolicyRegistry.standard.definitions {
-      guard let rule = definition.omittedRule, let held = summary.value("blocked.\(definition.name).total"), held > 0
+      guard let rule = definition.omittedRule, let held = summary.value("blocked.\(definition.name).total"), held > 0,
+        report.scenario.spec.scheduler.policies.first(where: { $0.name == definition.name })?.leavesOutDocumentedRule
+          ?? true
       else { continue }
       console.print(
         "note         \(definition.name) held activities for \(duration("blocked.\(definition.name).total")): \(rule)")

@@ -24,6 +24,9 @@ public struct SyncLog: Sendable {
   public var linesSkipped = 0
   /// Lines whose time was earlier than the line before them in the same file.
   public var linesOutOfOrder = 0
+  /// The first such line, and the largest jump back in time (microseconds).
+  public var firstOutOfOrder: (file: String, line: Int)?
+  public var largestJumpBack: Int64 = 0
   /// Core Data events seen again with nothing new (the same identifier's start or end twice).
   public var duplicateEvents = 0
 
@@ -60,7 +63,14 @@ public struct SyncLog: Sendable {
   /// Human-readable remarks on what the log holds and lacks, for the terminal and the report.
   public var remarks: [String] {
     var out: [String] = []
-    if linesOutOfOrder > 0 { out.append("\(linesOutOfOrder) lines came out of time order; the events are sorted by time") }
+    if linesOutOfOrder > 0 {
+      let first = firstOutOfOrder.map { " (the first at \($0.file):\($0.line)" } ?? " ("
+      let jump = Double(largestJumpBack) / 1e6
+      let jumpText = jump >= 3600 ? "\(Int((jump / 3600).rounded())) h" : jump >= 60 ? "\(Int((jump / 60).rounded())) min" : "\(jump) s"
+      out.append(
+        "\(linesOutOfOrder) lines came out of time order\(first), the largest jump back \(jumpText)): the events are "
+          + "sorted by time\(jump >= 3600 ? "; a jump of hours is a device's clock changed, which moves its rows" : "")")
+    }
     if duplicateEvents > 0 {
       out.append("\(duplicateEvents) Core Data events repeated an identifier's start or end; each counted once")
     }

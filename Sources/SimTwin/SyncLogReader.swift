@@ -30,7 +30,11 @@ public enum SyncLogReader {
         }
       }
       func add(_ time: Int64, _ device: Int, _ kind: LogEvent.Kind) {
-        if time < lastTime { log.linesOutOfOrder += 1 }
+        if time < lastTime {
+          log.linesOutOfOrder += 1
+          if log.firstOutOfOrder == nil { log.firstOutOfOrder = (path, lineNumber) }
+          log.largestJumpBack = max(log.largestJumpBack, lastTime - time)
+        }
         lastTime = max(lastTime, time)
         switch kind {
         case .started(let work, _): open[device, default: []].append(work)

@@ -120,6 +120,8 @@ import Testing
       #expect(log.problems.map(\.line) == [9, 10])
       #expect(log.linesSkipped == 1)
       #expect(log.linesOutOfOrder == 2)
+      #expect(log.firstOutOfOrder?.line == 5)
+      #expect(log.remarks.contains { $0.contains("events.ndjson:5") && $0.contains("jump back 60 min") })
       #expect(log.events.map(\.time) == log.events.map(\.time).sorted())
       let trace = SyncTrace(log)
       let export = try #require(trace.activities.first { $0.work == .export })

@@ -15,6 +15,19 @@ public enum SyncClient: String, Sendable, CaseIterable {
   /// CKSyncEngine (iOS 17+): a pending change schedules one send; the app builds the batches; a
   /// push fetches at once in a running app; the app may call `sendChanges`/`fetchChanges`.
   case syncEngine
+
+  /// dasd's priority of the client's activities, which its battery and Low Power Mode rules read.
+  /// Core Data's CloudKit activities are utility work [RE] (dasd `_DASThermalPolicy` allows
+  /// CloudKit's activities to moderate pressure, the utility level); CKSyncEngine's are taken
+  /// to be the same [assumed]: it schedules through CloudKit's own scheduler, whose priority for
+  /// it no source states.
+  public var activityPriority: ActivityPriority { .utility }
+}
+
+/// dasd's priority classes below user-initiated work, as its battery and Low Power Mode
+/// policies treat them. [RE] iOS 26.1 `_DASBatteryLevelPolicy`, `_DASLowPowerModePolicy`.
+public enum ActivityPriority: String, Sendable, CaseIterable {
+  case maintenance, utility
 }
 
 extension World {

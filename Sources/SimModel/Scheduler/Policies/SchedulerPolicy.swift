@@ -15,10 +15,14 @@ public protocol SchedulerPolicy: Sendable {
   var inputs: PolicyInputs { get }
   /// Decides whether `activity` may start now.
   func evaluate(_ activity: PolicyContext) -> PolicyVerdict
+  /// Whether this instance leaves out the rule its definition's `omittedRule` names (a run
+  /// whose policy was set to model it prints no note).
+  var leavesOutDocumentedRule: Bool { get }
 }
 
 extension SchedulerPolicy {
   public var inputs: PolicyInputs { .all }
+  public var leavesOutDocumentedRule: Bool { true }
 }
 
 /// The parts of `PolicyContext` a policy reads (the activity itself, its kind, request time and
