@@ -27,8 +27,9 @@ struct FitCommand {
       --seed N         the fit's seed (default 1); the same inputs and seed give the same files
       --jobs N         threads (default: the cores); the files are the same for any N
       --regression-adjust
-                       correct the final particles by local-linear regression (Beaumont
-                       2002): narrower intervals, too narrow in calibration (docs/event-log.md)
+                       correct the final particles by local-linear regression on the
+                       summaries that inform each parameter (Beaumont 2002): narrower
+                       intervals, too narrow in calibration (docs/event-log.md)
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
