@@ -80,7 +80,7 @@ enum LogInput {
     do {
       log = try SyncLogReader.read(paths)
     } catch {
-      console.error("error: cannot read \(error.localizedDescription)")
+      console.error("error: cannot read \(ScenarioProblem.printable(String(describing: error)))")
       return nil
     }
     for problem in log.problems {

@@ -12,11 +12,21 @@ struct LogLines {
   var position = 0
   var finished = false
 
-  init(path: String) throws {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+  init(path: String) throws(Unreadable) {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+      throw Unreadable(path: path, reason: "no such file")
     }
+    guard !isFolder.boolValue else { throw Unreadable(path: path, reason: "a folder, not a log file") }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw Unreadable(path: path, reason: "not readable") }
     self.handle = handle
+  }
+
+  /// A log file that cannot be opened, and why.
+  struct Unreadable: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var description: String { "\(path): \(reason)" }
   }
 
   /// The next line without its line break (a `\r` before it is dropped too), and whether it

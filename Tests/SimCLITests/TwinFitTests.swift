@@ -132,6 +132,9 @@ import Testing
       let unknown = syncsim("fit", log, "--scenario", scenario, "--out", folder + "/fit")
       #expect(unknown.code == 65)
       #expect(unknown.err.contains("\"watch\""))
+      // A file that is not there is named.
+      let missing = syncsim("trace", folder + "/nowhere.log", "--out", folder + "/t")
+      #expect(missing.code == 65 && missing.err.contains("nowhere.log: no such file"))
       // No sync event at all.
       try "hello\n".write(toFile: log, atomically: true, encoding: .utf8)
       #expect(syncsim("trace", log, "--out", folder + "/t").code == 65)
