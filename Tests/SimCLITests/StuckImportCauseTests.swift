@@ -74,9 +74,13 @@ import Testing
       #expect(
         held.out.contains(
           "note         lowPowerMode held activities for 9.00h: dasd's rule that lets utility-priority activities "
-            + "through after 90 % of their window [RE] is not modelled"))
+            + "through after 90 % of their window [RE] is off unless lowPowerMode's utilityWindow is set"))
       let free = syncsim("run", packageRoot + "/Scenarios/quickstart.json", "--out", directory + "/qs")
       #expect(!free.out.contains("note "))
+      // With the rule set (issue 56), a run held by Low Power Mode prints no such note.
+      let escaping = syncsim("run", packageRoot + "/Scenarios/low-power-utility-escape.json", "--out", directory + "/le")
+      #expect(escaping.code == 0)
+      #expect(!escaping.out.contains("note "))
     }
   }
 }
