@@ -46,3 +46,30 @@ import Testing
     }
   }
 }
+
+/// An empty public-database store fetches at its first launch under every `fetchOn` (issue 56,
+/// item 5): Apple's "immediately for empty store files" (spec §7). With `interval` and a
+/// production poll of 24 h, a reader launched at 1 h waited for its first poll at 25 h.
+@Suite struct EmptyStoreFirstFetchTests {
+  @Test func anEmptyStoreFetchesAtItsFirstLaunchUnderEveryRule() throws {
+    try withTemporaryDirectory { directory in
+      for rule in ["activation", "launch", "interval"] {
+        let text = #"""
+          {"version": 1, "name": "first-fetch", "duration": "30h",
+           "devices": [{"name": "author", "stores": ["public"]},
+                       {"name": "reader", "stores": ["public"], "appState": "notRunning"}],
+           "polling": {"interval": "24h", "fetchOn": "\#(rule)"},
+           "timeline": [{"at": "5m", "devices": "author", "action": {"edit": "insert"}},
+                        {"at": "1h", "devices": "reader", "action": "launch"}]}
+          """#
+        let run = try ScenarioRun(text, named: rule, in: directory)
+        #expect(run.code == 0)
+        let first = try #require(
+          try run.table("activities.csv").rows.first { $0["device"] == "reader" && $0["kind"] == "import" })
+        // Requested at the launch (plus the setup's 0.8 s), not at the poll 24 h later.
+        #expect(abs(first.number("requestedAt")! - 3600.8) < 0.001, "\(rule)")
+        #expect(try run.summary("latency.max")! < 3600, "\(rule)")
+      }
+    }
+  }
+}

@@ -51,7 +51,9 @@ extension World {
   }
 
   /// Whether coming to the front fetches: always for a private or shared store (a foreground app
-  /// imports on activation, spec §7); for a public-database store, as `polling.fetchOn` says.
+  /// imports on activation, spec §7); for a public-database store, as `polling.fetchOn` says,
+  /// except that an empty store (no change token yet) fetches at its launch under every rule:
+  /// Apple's "immediately for empty store files" (spec §7; issue 56, item 5).
   /// A CKSyncEngine app fetches when its process launches (and its engine first starts, whose
   /// state holds no token), and on activation only if `fetchOnActivation`.
   func fetchesOnForeground(_ store: StoreID, launched: Bool) -> Bool {
@@ -62,7 +64,7 @@ extension World {
     switch spec.polling.fetchOn {
     case .activation: return true
     case .launch: return launched
-    case .interval: return false
+    case .interval: return launched && !stores[store.index].holdsToken
     }
   }
 
