@@ -445,7 +445,9 @@ public enum ParameterTable {
       meaning: "a push reaching a running app fetches at once, without dasd's decision",
       apply: { $0.syncEngine.immediatePushFetch = $1.bool }, read: { .bool($0.syncEngine.immediatePushFetch) }),
     Device(
-      "syncEngine.fetchOnActivation", .bool, default: .bool(false), source: "[assumed] undocumented either way",
+      "syncEngine.fetchOnActivation", .bool, default: .bool(false),
+      source: "[A] CKSyncEngine docs: its schedule is indeterminate, fetchChanges syncs at once; [C] apps add their "
+        + "own fetch on activation (wBlock PR #487, sqlite-data PR #286)",
       meaning: "the engine fetches on each activation, not only when its process launches",
       apply: { $0.syncEngine.fetchOnActivation = $1.bool }, read: { .bool($0.syncEngine.fetchOnActivation) }),
     Device(
