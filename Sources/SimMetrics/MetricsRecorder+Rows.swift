@@ -311,6 +311,7 @@ extension MetricsRecorder {
       case .held: return "pushHeld"
       case .deferred: return "pushDeferred"
       case .stored: return "pushStored"
+      case .withheld: return "pushWithheld"
       case .dropped, .discarded: return end.lastAppState[device] == .notRunning ? "notRunning" : "pushLost"
       default: return end.lastAppState[device] == .notRunning ? "notRunning" : "pushInFlight"
       }
@@ -510,7 +511,7 @@ extension MetricsRecorder {
           add(at, .delivered)
         }
         state = .none
-      case .dropped, .discarded:
+      case .dropped, .discarded, .withheld:
         add(at, .lost)
         state = .none
       }

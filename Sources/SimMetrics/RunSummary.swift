@@ -215,7 +215,7 @@ public struct RunSummary: Sendable {
   }
 
   static func pushMetric(_ event: PushEvent) -> MetricInfo {
-    let better: Better = event == .dropped || event == .discarded ? .lower : .neither
+    let better: Better = event == .dropped || event == .discarded || event == .withheld ? .lower : .neither
     return MetricInfo("pushes.\(event.rawValue)", "pushes", better, "pushes \(event.rawValue)") {
       Double($0.counters.pushCount(event))
     }

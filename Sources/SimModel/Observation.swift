@@ -76,9 +76,11 @@ public enum Observation: Sendable {
   case runEnded(at: SimTime, converged: Bool)
 }
 
-/// What happened to a push (spec §7 counters).
+/// What happened to a push (spec §7 counters). `withheld`: APNs did not deliver it because the
+/// app had not been launched within `push.deliveryRequiresLaunchWithin` (issue 56, item 4c: it
+/// was counted as `discarded`, beside the pushes a force-quit app or a newer push replaced).
 public enum PushEvent: String, Sendable, CaseIterable {
-  case sent, delivered, dropped, held, discarded, stored, coalesced, deferred
+  case sent, delivered, dropped, held, discarded, stored, coalesced, deferred, withheld
 }
 
 /// Receives the model's observations.

@@ -55,10 +55,13 @@ extension World {
       clientPushReceived(device, zone: zone, sim: &sim)
       return
     }
-    if devices[device.index].forceQuit
-      || sim.now - devices[device.index].lastOpenedAt > spec.push.deliveryRequiresLaunchWithin
-    {
+    if devices[device.index].forceQuit {
       sink.observePush(device: device, event: .discarded, at: sim.now)
+      return
+    }
+    if sim.now - devices[device.index].lastOpenedAt > spec.push.deliveryRequiresLaunchWithin {
+      // An app not launched for a while gets no background push: withheld, not lost. [C]
+      sink.observePush(device: device, event: .withheld, at: sim.now)
       return
     }
     if isPowerRestricted(device) {
