@@ -106,6 +106,11 @@ public struct PushParameters: Equatable, Sendable {
   /// every 24 hours of the run); nil = no daily budget. [C] Apple developer forums 776933: "the
   /// budgets are reset every 24 hours"; no number is published.
   public var backgroundBudgetPerDay: Int? = nil
+  /// Below this battery level, APNs defers a background push to an app not in front (the newest
+  /// kept) until the level is back above it, as in Low Power Mode. [W] WWDC20 10063 names battery
+  /// level among what a background push's delivery depends on; the level [assumed], so nil (off)
+  /// by default: the push is delivered and only its import waits (`criticalBattery`).
+  public var deferBelowBatteryPercent: Double? = nil
   /// An app the person has not opened for longer than this gets no background push at all. [C]
   /// forums 776933: "not delivered to the app at all if the user has not launched the app for a
   /// while"; the while is [assumed] 7 days (the app counts as opened at the start of the run).

@@ -63,4 +63,32 @@ import Testing
       #expect(daily["delivered"] == 2, "\(daily)")
     }
   }
+
+  /// Battery among a push's delivery factors (issue 56, item 4b; [W] WWDC20 10063): with
+  /// `deferBelowBatteryPercent` 20, a suspended iPad at 15 % gets the 23:00 push deferred, and
+  /// delivered when charging passes 20 % at 06:30, which wakes it to import. Without it (the
+  /// default) the push is delivered at 23:00, its import waits under criticalBattery until
+  /// 06:30, and by then the app is suspended again: the row is never visible.
+  @Test func aLowBatteryDefersThePushWhenTheRuleIsOn() throws {
+    try withTemporaryDirectory { directory in
+      func run(_ push: String) throws -> ScenarioRun {
+        try ScenarioRun(
+          #"""
+          {"version": 1, "name": "push-battery", "duration": "10h", "start": "22:00", "push": \#(push),
+           "devices": [{"name": "iphone"},
+                       {"name": "ipad", "appState": "suspended", "visibilityRequiresForeground": false,
+                        "power": {"battery": 15, "chargePerHour": 10}}],
+           "timeline": [{"at": "23:00", "devices": "iphone", "action": {"edit": "insert"}},
+                        {"at": "06:00", "devices": "ipad", "action": "plug"}]}
+          """#, named: push.count > 2 ? "on" : "off", in: directory)
+      }
+      let on = try run(#"{"deferBelowBatteryPercent": 20}"#)
+      #expect(try on.summary("pushes.deferred") == 1)
+      #expect(try on.summary("pushes.delivered") == 1)
+      #expect(abs(try on.summary("latency.max")! - 7.5 * 3600) < 120)
+      let off = try run("{}")
+      #expect(try off.summary("pushes.deferred") == 0)
+      #expect(try off.summary("rowsVisible") == 0)
+    }
+  }
 }

@@ -24,6 +24,10 @@ extension World {
       // waiting activities.
       let crossed = [20.0, 30].contains { (before < $0) != (after < $0) }
       if crossed || devices[device.index].lowPowerMode { signal(device, sim: &sim) }
+      // A push deferred for a low battery is delivered once the level is back above its line.
+      if let level = spec.push.deferBelowBatteryPercent, before < level, after >= level {
+        releaseDeferredPush(device, sim: &sim)
+      }
     }
     sim.schedule(.batteryTick(device), after: World.batteryTickInterval)
   }

@@ -136,6 +136,7 @@ extension World {
       signal(device, sim: &sim)
     case .battery(let percent):
       devices[device.index].batteryPercent = percent
+      releaseDeferredPush(device, sim: &sim)
       signal(device, sim: &sim)
     case .launch, .activate: bringToForeground(device, sim: &sim)
     case .background: sendToBackground(device, sim: &sim)

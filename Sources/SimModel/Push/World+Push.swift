@@ -120,10 +120,13 @@ extension World {
 }
 
 extension World {
-  /// Low Power Mode on an unplugged device: APNs defers low-priority pushes. [A] APNs docs
+  /// Low Power Mode on an unplugged device: APNs defers low-priority pushes. [A] APNs docs. And,
+  /// with `push.deferBelowBatteryPercent`, a battery below it. [W] WWDC20 10063
   @inline(__always)
   func isPowerRestricted(_ device: DeviceID) -> Bool {
-    devices[device.index].lowPowerMode && !devices[device.index].pluggedIn
+    if devices[device.index].lowPowerMode && !devices[device.index].pluggedIn { return true }
+    guard let level = spec.push.deferBelowBatteryPercent else { return false }
+    return devices[device.index].batteryPercent < level
   }
 
   /// The restriction lifted: APNs delivers the deferred push.

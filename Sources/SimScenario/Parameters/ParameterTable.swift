@@ -231,6 +231,15 @@ public enum ParameterTable {
       apply: { $0.push.backgroundBudgetPerDay = $1.integer },
       read: { $0.push.backgroundBudgetPerDay.map { .integer($0) } }),
     World(
+      "push.deferBelowBatteryPercent", .number(min: 0, max: 100), unit: "%", default: .absent("none"),
+      source: "[W] WWDC20 10063: battery level is among what a background push's delivery depends on; the level "
+        + "[assumed]",
+      meaning: "below this battery level a background push to an app not in front is deferred (the newest kept) "
+        + "until the level is back above it, as in Low Power Mode; without it the push is delivered and only its "
+        + "import waits under criticalBattery",
+      apply: { $0.push.deferBelowBatteryPercent = $1.number },
+      read: { $0.push.deferBelowBatteryPercent.map { .number($0) } }),
+    World(
       "push.deliveryRequiresLaunchWithin", .duration(positive: true), unit: "s", default: .duration("7d"),
       source: "[C] forums 776933: \"not delivered to the app at all if the user has not launched the app for a "
         + "while\"; the while [assumed]",
