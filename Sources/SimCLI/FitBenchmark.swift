@@ -24,8 +24,9 @@ enum FitBenchmark {
   /// The log a run of `bytes` leaves, written in SyncSim's event-log format and read back (as an
   /// app's would be), with the run's true parameter values.
   static func log(_ bytes: [UInt8], file: String, seed: UInt64?, units: [Double]? = nil) throws -> (SyncLog, [Double]) {
-    var spec = try ScenarioDecoder.decode(bytes, file: file, checkingSweep: false).0.spec
-    let names = try ScenarioDecoder.decode(bytes, file: file, checkingSweep: false).0.deviceNames
+    let scenario = try ScenarioDecoder.decode(bytes, file: file, checkingSweep: false).0
+    var spec = scenario.spec
+    let names = scenario.deviceNames
     if let seed { spec.seed = seed }
     let parameters = TwinParameter.all
     if let units {
@@ -139,13 +140,8 @@ enum FitBenchmark {
       worlds += run.posterior.worlds
       // Ranks among bins - 1 draws from the posterior (resampled by weight).
       var pick = RandomStream(seed: UInt64(draw), name: "sbc.rank")
-      let particlesDrawn = (0..<(bins - 1)).map { _ -> TwinFit.Particle in
-        var u = pick.nextUnit()
-        for particle in run.posterior.particles {
-          u -= particle.weight
-          if u <= 0 { return particle }
-        }
-        return run.posterior.particles[run.posterior.particles.count - 1]
+      let particlesDrawn = (0..<(bins - 1)).map { _ in
+        TwinFit.pick(run.posterior.particles, target: pick.nextUnit())
       }
       for (index, parameter) in parameters.enumerated() {
         let trueUnit = parameter.unit(of: truth[index])

@@ -39,10 +39,7 @@ public final class EventLogSink: ObservationSink {
   }
 
   /// The events in time order (blocks are told when they end, so they arrive late).
-  public func sortedEvents() -> [LogEvent] {
-    events.indices.sorted { events[$0].time != events[$1].time ? events[$0].time < events[$1].time : $0 < $1 }
-      .map { events[$0] }
-  }
+  public func sortedEvents() -> [LogEvent] { LogEvent.inTimeOrder(events) }
 
   static func work(_ kind: ActivityKind) -> LogEvent.Work {
     switch kind {

@@ -1,3 +1,4 @@
+import SimMetrics
 import SimScenario
 
 /// Writes events as a real app's logs would hold them: SyncSim's event log (JSON lines, one per
@@ -20,7 +21,7 @@ public enum EventLogWriter {
       case .appState(let state): out += head + "\"source\":\"app\",\"event\":\"appState\",\"state\":\(quote(state))}\n"
       case .power(let battery, let lowPower, let plugged):
         var fields = ""
-        if let battery { fields += ",\"batteryPercent\":\(number(battery))" }
+        if let battery { fields += ",\"batteryPercent\":\(CSVTable.number(battery))" }
         if let lowPower { fields += ",\"lowPowerMode\":\(lowPower)" }
         if let plugged { fields += ",\"pluggedIn\":\(plugged)" }
         out += head + "\"source\":\"app\",\"event\":\"power\"\(fields)}\n"
@@ -123,10 +124,6 @@ public enum EventLogWriter {
   static func identifier(_ count: Int) -> String {
     let hex = String(count, radix: 16, uppercase: true)
     return "00000000-0000-0000-0000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-  }
-
-  static func number(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 
   /// A JSON string literal (the scenario writer's escaping).

@@ -48,4 +48,10 @@ public struct LogEvent: Sendable, Equatable {
     self.file = file
     self.line = line
   }
+
+  /// `events` sorted by time, ties in their order (a log's lines, or a run's observations).
+  public static func inTimeOrder(_ events: [LogEvent]) -> [LogEvent] {
+    events.indices.sorted { events[$0].time != events[$1].time ? events[$0].time < events[$1].time : $0 < $1 }
+      .map { events[$0] }
+  }
 }

@@ -45,14 +45,6 @@ public struct SyncLog: Sendable {
     return (first.time, last.time)
   }
 
-  /// Sorts the events by time, stably.
-  mutating func sortEvents() {
-    let order = events.indices.sorted { a, b in
-      events[a].time != events[b].time ? events[a].time < events[b].time : a < b
-    }
-    events = order.map { events[$0] }
-  }
-
   /// The log with only the events in `[start, end)`.
   public func window(from start: Int64, to end: Int64) -> SyncLog {
     var copy = self

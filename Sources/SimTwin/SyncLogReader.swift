@@ -124,9 +124,7 @@ public enum SyncLogReader {
           continue
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-          if UnifiedLogLine.markers.contains(where: { marker in
-            bytes.count >= marker.utf8.count && String(decoding: bytes, as: UTF8.self).contains(marker)
-          }) {
+          if UnifiedLogLine.markers.contains(where: { bytes.contains(bytes: Array($0.utf8)) }) {
             problem("a sync line that is not UTF-8")
           } else {
             log.linesSkipped += 1
@@ -142,7 +140,7 @@ public enum SyncLogReader {
         SyncLog.Problem(
           file: paths.last ?? "", line: 0, message: "\(problemCount - log.problems.count) more problems not listed"))
     }
-    log.sortEvents()
+    log.events = LogEvent.inTimeOrder(log.events)
     return log
   }
 
@@ -153,28 +151,5 @@ public enum SyncLogReader {
     if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
     if name.hasPrefix("unified-") && name.count > 8 { name = name.dropFirst(8) }
     return String(name)
-  }
-}
-
-extension ArraySlice where Element == UInt8 {
-  /// Whether `needle` occurs in these bytes: `memchr` to each candidate first byte, `memcmp`
-  /// for the rest.
-  func contains(bytes needle: [UInt8]) -> Bool {
-    withUnsafeBufferPointer { haystack in
-      needle.withUnsafeBufferPointer { pattern in
-        guard let base = haystack.baseAddress, let key = pattern.baseAddress, haystack.count >= pattern.count,
-          pattern.count > 0
-        else { return false }
-        var start = 0
-        let last = haystack.count - pattern.count
-        while start <= last {
-          guard let found = memchr(base + start, Int32(key[0]), last - start + 1) else { return false }
-          let position = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-          if memcmp(base + position, key, pattern.count) == 0 { return true }
-          start = position + 1
-        }
-        return false
-      }
-    }
   }
 }

@@ -49,20 +49,15 @@ public struct TraceFiles {
       let imported = row.importActivity.map { trace.activities[$0] }
       let visible = row.visibleAt != nil
       let latency = row.visibleAt.map { Double($0 - save.time) / 1e6 }
-      var known: [Double?] = [
+      let known: [Double?] = [
         0, export.map { Double($0.startedAt - save.time) / 1e6 },
         export.flatMap { e in e.finishedAt.map { Double($0 - e.startedAt) / 1e6 } },
+        // With no push or request seen, notify and importSchedule are unknown (their time is in
+        // `unknown`).
         row.notifiedAt.flatMap { n in row.committedAt.map { Double(n - $0) / 1e6 } },
         imported.flatMap { i in row.notifiedAt.map { Double(i.startedAt - $0) / 1e6 } },
         imported.flatMap { i in i.finishedAt.map { Double($0 - i.startedAt) / 1e6 } }, nil,
       ]
-      if row.notifiedAt == nil, let imported, let committed = row.committedAt {
-        // No push or request seen: the wait from commit to the import's start is unknown.
-        _ = imported
-        _ = committed
-        known[3] = nil
-        known[4] = nil
-      }
       let unknown = latency.map { total in max(0, total - known.compactMap { $0 }.reduce(0, +)) }
       let stuck =
         visible ? "" : export == nil ? "export" : row.committedAt == nil ? "upload" : row.importActivity == nil ? "import" : ""

@@ -113,23 +113,42 @@ public struct TwinFit: Sendable {
 
   /// Simulates every proposal, on `options.jobs` threads; results in proposal order.
   func evaluate(_ proposals: [[Double]], generation: Int, batch: Int) -> [[Double?]] {
-    let store = ResultStore<[Double?]>(count: proposals.count)
-    let pool = WorkerPool(jobs: options.jobs)
-    let spec = self.spec
+    let seed = options.seed
+    return simulateAll(proposals, spec: spec, epoch: epoch, window: nil) { index in
+      RandomStream.derivedSeed(
+        seed: seed, name: "fit", index: UInt64(generation) << 40 | UInt64(batch) << 20 | UInt64(index))
+    }
+  }
+
+  /// The summaries of a world of `spec` for each of `units`, on `options.jobs` threads, each
+  /// with the seed `seed` gives its position; results in order, whatever the threads.
+  func simulateAll(
+    _ units: [[Double]], spec: WorldSpec, epoch: Int64, window: (start: Int64, end: Int64)?,
+    seed: @escaping @Sendable (Int) -> UInt64
+  ) -> [[Double?]] {
+    let store = ResultStore<[Double?]>(count: units.count)
     let names = self.names
-    let epoch = self.epoch
     let parameters = self.parameters
     let sigmas = self.sigmas
-    let seed = options.seed
     let lens = self.lens
-    pool.run(count: proposals.count) { index in
-      let worldSeed = RandomStream.derivedSeed(
-        seed: seed, name: "fit", index: UInt64(generation) << 40 | UInt64(batch) << 20 | UInt64(index))
+    WorkerPool(jobs: options.jobs).run(count: units.count) { index in
       let summaries = Self.simulate(
-        spec, names: names, epoch: epoch, parameters: parameters, sigmas: sigmas, units: proposals[index], seed: worldSeed, lens: lens)
+        spec, names: names, epoch: epoch, parameters: parameters, sigmas: sigmas, units: units[index],
+        seed: seed(index), lens: lens, window: window)
       store.set(index, summaries.values)
     }
     return store.results()
+  }
+
+  /// The particle at which the running sum of weights first reaches `target` (the last one if
+  /// none does): a draw by weight, `target` being a uniform draw times the weights' total.
+  public static func pick(_ particles: [Particle], target: Double) -> Particle {
+    var remaining = target
+    for particle in particles {
+      remaining -= particle.weight
+      if remaining <= 0 { return particle }
+    }
+    return particles[particles.count - 1]
   }
 
   /// What the fit found.
@@ -274,15 +293,7 @@ public struct TwinFit: Sendable {
   /// A particle drawn by weight and moved by the kernel, inside the prior.
   func propose(_ population: [Particle], _ kernel: [Double], _ random: inout RandomStream) -> [Double] {
     let total = population.reduce(0) { $0 + $1.weight }
-    var pick = random.nextUnit() * total
-    var chosen = population[population.count - 1]
-    for particle in population {
-      pick -= particle.weight
-      if pick <= 0 {
-        chosen = particle
-        break
-      }
-    }
+    let chosen = Self.pick(population, target: random.nextUnit() * total)
     return chosen.units.indices.map { j in
       for _ in 0..<100 {
         let moved = chosen.units[j] + kernel[j] * random.standardNormal()
@@ -315,29 +326,11 @@ public struct TwinFit: Sendable {
     window: (start: Int64, end: Int64)? = nil
   ) -> [[Double?]] {
     var random = RandomStream(seed: options.seed, name: "fit.predict." + salt)
-    let particles = posterior.particles
-    let chosen = (0..<draws).map { _ -> [Double] in
-      var pick = random.nextUnit()
-      for particle in particles {
-        pick -= particle.weight
-        if pick <= 0 { return particle.units }
-      }
-      return particles[particles.count - 1].units
-    }
-    let store = ResultStore<[Double?]>(count: draws)
-    let names = self.names
-    let parameters = self.parameters
-    let sigmas = self.sigmas
+    // The weights are normalised: a uniform draw is the target.
+    let chosen = (0..<draws).map { _ in Self.pick(posterior.particles, target: random.nextUnit()).units }
     let seed = options.seed
-    let lens = self.lens
-    WorkerPool(jobs: options.jobs).run(count: draws) { index in
-      let worldSeed = RandomStream.derivedSeed(seed: seed, name: "predict." + salt, index: UInt64(index))
-      store.set(
-        index,
-        Self.simulate(spec, names: names, epoch: epoch, parameters: parameters, sigmas: sigmas, units: chosen[index], seed: worldSeed, lens: lens,
-          window: window)
-          .values)
+    return simulateAll(chosen, spec: spec, epoch: epoch, window: window) { index in
+      RandomStream.derivedSeed(seed: seed, name: "predict." + salt, index: UInt64(index))
     }
-    return store.results()
   }
 }

@@ -29,17 +29,13 @@ public struct TwinFitRun: Sendable {
     log: SyncLog, base bytes: [UInt8], file: String, holdout: Double, options: TwinFit.Options,
     parameters: [TwinParameter] = TwinParameter.all, progress: ((Int, Int) -> Void)? = nil
   ) -> Result<TwinFitRun, Failure> {
-    let baseNode: JSONNode
     let baseScenario: Scenario
     do {
-      baseNode = try JSONParser.parse(bytes)
       baseScenario = try ScenarioDecoder.decode(bytes, file: file, checkingSweep: false).0
-    } catch let error as ScenarioProblems {
-      return .failure(Failure(problems: error.problems.map(\.description)))
     } catch {
-      return .failure(Failure(problems: ["\(file): not JSON: \(error)"]))
+      return .failure(Failure(problems: error.problems.map(\.description)))
     }
-    let twin = TwinScenario(base: baseNode, file: file, deviceNames: baseScenario.deviceNames)
+    let twin = TwinScenario(base: baseScenario.document, file: file, deviceNames: baseScenario.deviceNames)
     let missing = twin.missingDevices(log)
     guard missing.isEmpty else {
       return .failure(

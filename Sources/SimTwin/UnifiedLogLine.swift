@@ -149,42 +149,6 @@ enum UnifiedLogLine {
 }
 
 extension Substring {
-  /// The first occurrence of `needle`, found byte by byte (Foundation's `range(of:)` went
-  /// through NSString and took most of the time of reading a large log). `needle` is ASCII.
-  func byteRange(of needle: String) -> Range<Index>? {
-    let key = Array(needle.utf8)
-    guard !key.isEmpty else { return nil }
-    let offset: Int?? = utf8.withContiguousStorageIfAvailable { haystack -> Int? in
-      guard haystack.count >= key.count else { return nil }
-      var start = 0
-      while start <= haystack.count - key.count {
-        guard let first = haystack[start...].firstIndex(of: key[0]), first <= haystack.count - key.count else { return nil }
-        var matches = true
-        for k in 1..<key.count where haystack[first + k] != key[k] {
-          matches = false
-          break
-        }
-        if matches { return first }
-        start = first + 1
-      }
-      return nil
-    }
-    let found: Int?
-    if let offset {
-      found = offset
-    } else {
-      // Not contiguous (a bridged string): search a native copy.
-      let copy = String(self)
-      found = copy[...].byteRange(of: needle).map { copy.utf8.distance(from: copy.startIndex, to: $0.lowerBound) }
-    }
-    guard let found else { return nil }
-    let lower = utf8.index(utf8.startIndex, offsetBy: found)
-    return lower..<utf8.index(lower, offsetBy: key.count)
-  }
-
-  /// Whether `needle` occurs (`byteRange(of:)`).
-  func has(_ needle: String) -> Bool { byteRange(of: needle) != nil }
-
   func trimmingSpaces() -> String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
   }
