@@ -12,7 +12,7 @@ public final class EventLogSink: ObservationSink {
   let deliveryLatency: SimDuration
   var deviceOfStore: [Int] = []
   var storeOfWrite: [Int] = []
-  var activities: [(kind: ActivityKind, device: Int)] = []
+  var activities: [(kind: ActivityKind, device: Int, store: Int)] = []
   var appStates: [AppState?]
   var power: [(battery: Double, plugged: Bool, lowPower: Bool)?]
   /// The newest error of each store, told with its activity's end.
@@ -54,7 +54,7 @@ public final class EventLogSink: ObservationSink {
     case .storeCreated(let store, let device, _, _):
       set(&deviceOfStore, store.index, device.index, fill: -1)
     case .activityBlocked(let activity, let policy, let from, _):
-      let (kind, device) = activities[activity.index]
+      let (kind, device, _) = activities[activity.index]
       let name = policy >= 0 && Int(policy) < policyNames.count ? policyNames[Int(policy)] : "unknown"
       add(from, device, .decision(Self.work(kind), proceeds: false, refusedBy: [name]))
     case .activityCancelled: break
@@ -108,26 +108,27 @@ public final class EventLogSink: ObservationSink {
     activity: ActivityID, kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, at: SimTime
   ) {
     let device = deviceOfStore[store.index]
-    while activities.count <= activity.index { activities.append((.export, -1)) }
-    activities[activity.index] = (kind, device)
+    while activities.count <= activity.index { activities.append((.export, -1, -1)) }
+    activities[activity.index] = (kind, device, store.index)
     if kind == .import { add(at, device, .importRequested(trigger: trigger.rawValue)) }
   }
 
   public func observeActivityApproved(activity: ActivityID, at: SimTime) {
-    let (kind, device) = activities[activity.index]
+    let (kind, device, _) = activities[activity.index]
     add(at, device, .decision(Self.work(kind), proceeds: true, refusedBy: []))
   }
 
   public func observeActivityStarted(activity: ActivityID, at: SimTime) {
-    let (kind, device) = activities[activity.index]
+    let (kind, device, _) = activities[activity.index]
     add(at, device, .started(Self.work(kind), trigger: nil))
   }
 
   public func observeActivityFinished(activity: ActivityID, at: SimTime, records: Int32, succeeded: Bool) {
-    let (kind, device) = activities[activity.index]
+    let (kind, device, store) = activities[activity.index]
     if kind == .export { add(at, device, .pending(records: Int(records))) }
-    let store = deviceOfStore.firstIndex(of: device) ?? -1
-    let error = succeeded || store < 0 || store >= lastError.count ? nil : lastError[store]
+    // The activity's own store's error (the device's first store's, before: a search per end,
+    // and the wrong store's error on a device with two).
+    let error = succeeded || store >= lastError.count ? nil : lastError[store]
     add(at, device, .finished(Self.work(kind), succeeded: succeeded, records: Int(records), error: error))
   }
 
