@@ -37,6 +37,16 @@ public struct ArgumentList {
     return nil
   }
 
+  /// `text`, the value of `--option`, as a whole number in `range`; nil when absent. Otherwise
+  /// a usage error: "--option must be 1…1024".
+  public static func integer(_ text: String?, option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard let text else { return nil }
+    guard let value = Int(text), range.contains(value) else {
+      throw UsageError("--\(option) must be \(range.lowerBound)…\(range.upperBound)")
+    }
+    return value
+  }
+
   /// Removes every `--name value` occurrence; returns the values in order.
   public mutating func options(_ name: String) throws(UsageError) -> [String] {
     var values: [String] = []

@@ -52,7 +52,8 @@ enum FitBenchmark {
       guard let value = Double(text), value > 0, value <= 60 else { throw UsageError("--days must be above 0, at most 60") }
       return value
     }
-    let jobs = try args.option("jobs").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+    let jobs =
+      try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
     _ = try args.positionals()
     let bytes = try base(file, hours: (days ?? (file == quickstart ? 7 : nil)).map { $0 * 24 })
     let (log, truth): (SyncLog, [Double])
@@ -103,14 +104,18 @@ enum FitBenchmark {
   static func sbc(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
     var args = ArgumentList(arguments)
     let file = try args.option("scenario") ?? quickstart
-    let draws = try args.option("draws").flatMap { Int($0) } ?? 50
-    let hours = try args.option("hours").flatMap { Double($0) } ?? 12
-    let particles = try args.option("particles").flatMap { Int($0) } ?? 60
-    let maxWorlds = try args.option("max-worlds").flatMap { Int($0) } ?? 1500
-    let jobs = try args.option("jobs").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+    // Bad numbers are refused: they were read as absent, and the defaults ran instead.
+    let draws = try ArgumentList.integer(args.option("draws"), option: "draws", in: 10...10_000) ?? 50
+    let hours = try args.option("hours").map { text throws(UsageError) in
+      guard let value = Double(text), value > 0, value <= 24 * 60 else { throw UsageError("--hours must be above 0, at most 1440") }
+      return value
+    } ?? 12
+    let particles = try ArgumentList.integer(args.option("particles"), option: "particles", in: 20...100_000) ?? 60
+    let maxWorlds = try ArgumentList.integer(args.option("max-worlds"), option: "max-worlds", in: 100...10_000_000) ?? 1500
+    let jobs =
+      try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
     let adjust = args.flag("regression-adjust")
     _ = try args.positionals()
-    guard draws >= 10, draws <= 10_000 else { throw UsageError("--draws must be 10…10000") }
     let bytes = try base(file, hours: hours)
     let parameters = TwinParameter.all
     let bins = 10

@@ -48,28 +48,20 @@ struct FitCommand {
       guard let value = Double(text), value >= 0, value <= 0.9 else { throw UsageError("--holdout must be 0 to 0.9") }
       holdout = value
     }
-    if let text = try args.option("particles") {
-      guard let value = Int(text), value >= 20, value <= 100_000 else { throw UsageError("--particles must be 20…100000") }
+    if let value = try ArgumentList.integer(args.option("particles"), option: "particles", in: 20...100_000) {
       options.particles = value
     }
-    if let text = try args.option("generations") {
-      guard let value = Int(text), value >= 0, value <= 50 else { throw UsageError("--generations must be 0…50") }
+    if let value = try ArgumentList.integer(args.option("generations"), option: "generations", in: 0...50) {
       options.generations = value
     }
-    if let text = try args.option("max-worlds") {
-      guard let value = Int(text), value >= 100, value <= 10_000_000 else {
-        throw UsageError("--max-worlds must be 100…10000000")
-      }
+    if let value = try ArgumentList.integer(args.option("max-worlds"), option: "max-worlds", in: 100...10_000_000) {
       options.maxWorlds = value
     }
     if let text = try args.option("seed") {
       guard let value = UInt64(text) else { throw UsageError("--seed must be a whole number from 0") }
       options.seed = value
     }
-    if let text = try args.option("jobs") {
-      guard let value = Int(text), value >= 1, value <= 1024 else { throw UsageError("--jobs must be 1…1024") }
-      options.jobs = value
-    }
+    if let value = try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) { options.jobs = value }
     let paths = try args.positionals()
     guard !paths.isEmpty else { throw UsageError("fit needs at least one log file") }
     guard let bytes = FileManager.default.contents(atPath: scenarioFile).map({ [UInt8]($0) }) else {

@@ -99,14 +99,8 @@ struct RunCommand {
       options.shard = shard
       options.shardOrigin = shardChoice.origin
     }
-    if let jobsText {
-      guard let jobs = Int(jobsText), jobs >= 1, jobs <= 1024 else { throw UsageError("--jobs must be 1…1024") }
-      options.jobs = jobs
-    }
-    if let batchText {
-      guard let batch = Int(batchText), batch >= 1, batch <= 100_000_000 else {
-        throw UsageError("--batch-devices must be 1…100000000")
-      }
+    if let jobs = try ArgumentList.integer(jobsText, option: "jobs", in: 1...1024) { options.jobs = jobs }
+    if let batch = try ArgumentList.integer(batchText, option: "batch-devices", in: 1...100_000_000) {
       options.batchDevices = batch
     }
     if let seedText {

@@ -106,11 +106,7 @@ struct SweepCommand {
       throw UsageError(
         files.isEmpty ? "sweep needs a scenario file" : "sweep takes one scenario file, got \(files.count)")
     }
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
-    if let jobsText {
-      guard let value = Int(jobsText), value >= 1, value <= 256 else { throw UsageError("--jobs must be 1…256") }
-      jobs = value
-    }
+    let jobs = try ArgumentList.integer(jobsText, option: "jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
     var options = Options(
       file: files[0], sets: sets, zips: zips, excludes: excludes, seeds: seeds, jobs: jobs, out: out,
       shard: try shardChoice.map { choice throws(UsageError) in try parseShard(choice.text) }, acceptLarge: acceptLarge)
