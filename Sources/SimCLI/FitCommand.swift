@@ -85,8 +85,7 @@ struct FitCommand {
     case .success(let run): fitted = run
     }
     let wall = started.duration(to: clock.now).secondsValue
-    let name = scenarioName(bytes) ?? "twin"
-    let directory = out ?? "Results/fit-\(name)"
+    let directory = out ?? "Results/fit-\(fitted.baseName)"
     do {
       try ScenarioFile.write(TwinFitFiles(fitted).files, to: directory)
     } catch {
@@ -114,15 +113,5 @@ struct FitCommand {
         + "(\(Int(Double(fitted.posterior.worlds) / max(wall, 1e-6))) worlds/s, \(options.jobs) threads)")
     console.print("results      \(directory)/")
     return .success
-  }
-
-  /// The base scenario's name, for the default folder.
-  static func scenarioName(_ bytes: [UInt8]) -> String? {
-    guard let node = try? JSONParser.parse(bytes), case .object(let members) = node.value,
-      case .string(let name)? = members.first(where: { $0.key == "name" })?.value.value,
-      name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_".unicodeScalars.contains($0) }),
-      !name.isEmpty
-    else { return nil }
-    return name
   }
 }

@@ -1,5 +1,6 @@
 import SimKernel
 import SimReport
+import SimScenario
 
 /// The fit's report page: each parameter with its interval, and each summary's observed value
 /// drawn over the twin's worlds, for the part fitted and the part held back. One file, no
@@ -87,22 +88,16 @@ struct TwinFitPage {
     if let observed = summary.observed {
       svg += "<line x1=\"\(Int(x(observed)))\" x2=\"\(Int(x(observed)))\" y1=\"0\" y2=\"24\" stroke=\"#d00\" stroke-width=\"3\"/>"
     }
-    let lowText = share ? "0" : Self.duration(pow10(low))
-    let highText = share ? "1" : Self.duration(pow10(high))
+    let lowText = share ? "0" : DurationText.display(seconds: pow10(low))
+    let highText = share ? "1" : DurationText.display(seconds: pow10(high))
     svg += "<text x=\"\(Int(left))\" y=\"32\">\(lowText)</text><text x=\"\(Int(left + width - 40))\" y=\"32\">\(highText)</text>"
-    let observedText = summary.observed.map { share ? TwinParameter.decimal($0, digits: 3) : Self.duration($0) } ?? "none"
+    let observedText = summary.observed.map { share ? TwinParameter.decimal($0, digits: 3) : DurationText.display(seconds: $0) } ?? "none"
     svg += "<text x=\"0\" y=\"30\">observed \(observedText) (n \(summary.count))</text></svg>\n"
     return svg
   }
 
   func pow10(_ exponent: Double) -> Double { DeterministicLog.exp10(exponent) }
 
-  static func duration(_ seconds: Double) -> String {
-    seconds >= 3600 ? TwinParameter.decimal(seconds / 3600, digits: 3) + " h"
-      : seconds >= 60 ? TwinParameter.decimal(seconds / 60, digits: 3) + " min"
-      : seconds >= 1 ? TwinParameter.decimal(seconds, digits: 3) + " s"
-      : TwinParameter.decimal(seconds * 1000, digits: 3) + " ms"
-  }
 }
 
 /// Base-10 logarithms for the page's axes.

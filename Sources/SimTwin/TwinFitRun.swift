@@ -11,6 +11,8 @@ public struct TwinFitRun: Sendable {
     public var problems: [String]
   }
 
+  /// The base scenario's name (checked by the decoder to name a results folder).
+  public var baseName: String
   public var estimate: TwinEstimate
   public var posterior: TwinFit.Posterior
   public var fit: TwinFit
@@ -124,7 +126,7 @@ public struct TwinFitRun: Sendable {
     }
     return .success(
       TwinFitRun(
-        estimate: estimate, posterior: posterior, fit: fit, twin: whole, observed: observed, held: held,
+        baseName: baseScenario.name, estimate: estimate, posterior: posterior, fit: fit, twin: whole, observed: observed, held: held,
         start: span.start, split: split, end: span.end, notes: notes))
   }
 
