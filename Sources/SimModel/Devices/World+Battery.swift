@@ -20,9 +20,9 @@ extension World {
     }
     if changed {
       reportConditions(device, at: sim.now)
-      // Crossing a threshold (Low Power Mode's 30 %, critical battery's 20 %) is a signal for
-      // waiting activities.
-      let crossed = [20.0, 30].contains { (before < $0) != (after < $0) }
+      // Crossing a policy's threshold (Low Power Mode's 30 %, critical battery's 20 %, or its
+      // 10 % for utility work by priority) is a signal for waiting activities.
+      let crossed = scheduler.policies.batteryThresholds.contains { (before < $0) != (after < $0) }
       if crossed || devices[device.index].lowPowerMode { signal(device, sim: &sim) }
       // A push deferred for a low battery is delivered once the level is back above its line.
       if let level = spec.push.deferBelowBatteryPercent, before < level, after >= level {

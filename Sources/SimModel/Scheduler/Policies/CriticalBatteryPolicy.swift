@@ -23,6 +23,10 @@ public struct CriticalBatteryPolicy: SchedulerPolicy {
 
   public init() {}
 
+  public var batteryThresholds: [Double] {
+    byPriority ? [utilityThresholdPercent, maintenanceThresholdPercent] : [thresholdPercent]
+  }
+
   /// The battery level below which the activity's background work is refused.
   public func threshold(_ activity: PolicyContext) -> Double {
     guard byPriority else { return thresholdPercent }

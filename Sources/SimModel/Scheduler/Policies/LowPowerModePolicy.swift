@@ -17,6 +17,7 @@ public struct LowPowerModePolicy: SchedulerPolicy {
   public var name: String { Self.definition.name }
   public var inputs: PolicyInputs { utilityWindow > .zero ? [.conditions, .client] : [.conditions] }
   public var leavesOutDocumentedRule: Bool { utilityWindow == .zero }
+  public var batteryThresholds: [Double] { [batteryThresholdPercent] }
   public init() {}
 
   public func evaluate(_ activity: PolicyContext) -> PolicyVerdict {

@@ -33,9 +33,14 @@ struct PolicySet {
   /// fixed at init, read on every decision.
   private(set) var onlyRateLimitsReadRuns = true
 
+  /// The battery levels at which a policy of the set can change its verdict (each policy's
+  /// `batteryThresholds`), in order, each once: fixed at init, read on every battery tick.
+  private(set) var batteryThresholds: [Double] = []
+
   init(_ policies: [any SchedulerPolicy]) {
     for policy in policies {
       reads.formUnion(policy.inputs)
+      for level in policy.batteryThresholds where !batteryThresholds.contains(level) { batteryThresholds.append(level) }
       switch policy {
       case let policy as ActivityGroupPolicy: order.append(.activityGroup(Self.add(policy, to: &activityGroups)))
       case let policy as ActivityRateLimitPolicy: order.append(.rateLimit(Self.add(policy, to: &rateLimits)))

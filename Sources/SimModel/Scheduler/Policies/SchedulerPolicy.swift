@@ -18,11 +18,15 @@ public protocol SchedulerPolicy: Sendable {
   /// Whether this instance leaves out the rule its definition's `omittedRule` names (a run
   /// whose policy was set to model it prints no note).
   var leavesOutDocumentedRule: Bool { get }
+  /// The battery levels at which this policy's verdict can change: a battery crossing one is a
+  /// signal for the activities waiting on it.
+  var batteryThresholds: [Double] { get }
 }
 
 extension SchedulerPolicy {
   public var inputs: PolicyInputs { .all }
   public var leavesOutDocumentedRule: Bool { true }
+  public var batteryThresholds: [Double] { [] }
 }
 
 /// The parts of `PolicyContext` a policy reads (the activity itself, its kind, request time and
