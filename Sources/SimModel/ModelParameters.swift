@@ -56,6 +56,13 @@ public struct ServerParameters: Equatable, Sendable {
   /// default: each device learns it from its own answer, as CKError delivers it [A] CKError.h,
   /// TN3162), or every device of the container (true: spec §11.9 read literally).
   public var retryAfterHoldsContainer = false
+  /// The client's own back-off on repeated throttles: nil (the default) waits exactly the stated
+  /// retry-after, as Apple documents ([A] CKError "Use the value of the CKErrorRetryAfterKey key as
+  /// the number of seconds to wait", TN3162 "automatically recover when the throttles expire"); a
+  /// cap doubles the wait from the retry-after on each consecutive throttled answer, up to the cap,
+  /// as peer engines do ([C] Mindwtr #948, TablePro #2975). No source shows Core Data or
+  /// CKSyncEngine backing off beyond the retry-after.
+  public var throttleBackoffCap: SimDuration? = nil
   /// Requests per minute one device may send before answers turn to requestRateLimited (a
   /// device-side throttle, TN3162); nil = none.
   public var deviceThrottleRequestsPerMinute: Double? = nil

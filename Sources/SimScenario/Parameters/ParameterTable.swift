@@ -127,6 +127,15 @@ public enum ParameterTable {
       apply: { $0.server.retryAfterHoldsContainer = $1.word == "container" },
       read: { .choice($0.server.retryAfterHoldsContainer ? "container" : "device") }),
     World(
+      "cloud.throttleBackoffCap", .duration(positive: true), unit: "s", default: .absent("none"),
+      source: "[A] CKError, TN3162: wait the retry-after (none, the default); [C] Mindwtr #948, TablePro #2975 "
+        + "(doubling)",
+      meaning: "the client's own back-off on repeated throttles: each consecutive serviceUnavailable or "
+        + "requestRateLimited answer doubles the wait from its retry-after, up to this; without it the client "
+        + "waits exactly the retry-after",
+      apply: { $0.server.throttleBackoffCap = $1.duration },
+      read: { $0.server.throttleBackoffCap.map { .duration($0) } }),
+    World(
       "cloud.networkFailureProbability", .ratio(belowOne: true), unit: "ratio", default: .number(0),
       source: "[assumed]", meaning: "probability that a request fails with networkFailure while online",
       swarm: .init(probability: 0.3, lower: 0.01, upper: 0.2),

@@ -7,16 +7,19 @@ struct ContainerThrottleFault: RequestFault {
   let requestsPerSecond: Double?
   let retryAfter: Distribution
   let holdsContainer: Bool
+  let backoffCap: SimDuration?
 
   init?(server: ServerParameters) {
     // Always asked: a timeline action may force the throttle on.
     requestsPerSecond = server.throttleRequestsPerSecond
     retryAfter = server.throttleRetryAfter
     holdsContainer = server.retryAfterHoldsContainer
+    backoffCap = server.throttleBackoffCap
   }
 
   var error: CloudError { .serviceUnavailable }
   var waitCause: WaitCause { .serverThrottle }
+  var countsAttempts: Bool { backoffCap != nil }
 
   /// Counts the request against the container's per-second rate; true when over it (or forced).
   func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool {
@@ -45,10 +48,11 @@ struct ContainerThrottleFault: RequestFault {
     let wait = retryAfter.sampleDuration(using: &random)
     let until = max(rates.containerBlockedUntil[request.device], request.now + wait)
     rates.containerBlockedUntil[request.device] = until
+    let own = ThrottleBackoff.retryAt(after: wait, attempt: request.attempt, cap: backoffCap, now: request.now)
     if holdsContainer {
       rates.containerWideBlockedUntil = max(rates.containerWideBlockedUntil, until)
-      return (rates.containerWideBlockedUntil, wait)
+      return (max(rates.containerWideBlockedUntil, own), wait)
     }
-    return (until, wait)
+    return (max(until, own), wait)
   }
 }

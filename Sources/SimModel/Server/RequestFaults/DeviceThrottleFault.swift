@@ -5,15 +5,18 @@ import SimKernel
 struct DeviceThrottleFault: RequestFault {
   let requestsPerMinute: Double
   let retryAfter: Distribution
+  let backoffCap: SimDuration?
 
   init?(server: ServerParameters) {
     guard let limit = server.deviceThrottleRequestsPerMinute else { return nil }
     requestsPerMinute = limit
     retryAfter = server.deviceThrottleRetryAfter
+    backoffCap = server.throttleBackoffCap
   }
 
   var error: CloudError { .requestRateLimited }
   var waitCause: WaitCause { .deviceThrottle }
+  var countsAttempts: Bool { backoffCap != nil }
 
   /// Counts the request against the device's per-minute rate; true when over it.
   func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool {
@@ -30,6 +33,7 @@ struct DeviceThrottleFault: RequestFault {
     let wait = retryAfter.sampleDuration(using: &random)
     let until = max(rates.deviceBlockedUntil[request.device], request.now + wait)
     rates.deviceBlockedUntil[request.device] = until
-    return (until, wait)
+    let own = ThrottleBackoff.retryAt(after: wait, attempt: request.attempt, cap: backoffCap, now: request.now)
+    return (max(until, own), wait)
   }
 }
