@@ -40,6 +40,18 @@ public struct ServerParameters: Equatable, Sendable {
   public var assetThresholdBytes = 750_000
   /// A record above this many bytes moves its largest fields to assets. [A] TN3164: 1 MB.
   public var maxRecordBytes = 1_000_000
+  /// Asset bytes per modify request: nil (the default) never cuts a batch for its assets, as Core
+  /// Data's exporter counts only `CKRecord.size`, which leaves asset files out ([RE] OpenCloudData's
+  /// export context: 400 items and 1.5 MiB of record size; [A] limitExceeded: "2 MB per request
+  /// (not counting asset sizes)"); a value cuts batches there too (a record never splits).
+  public var assetBytesPerOperation: Int? = nil
+  /// What a deleted record's ID adds to a modify request: Core Data's estimate, the zone name's
+  /// length plus the record name's plus 24 ([RE] OpenCloudData `estimateByteSizeOfRecordID`), for
+  /// its zone `com.apple.coredata.cloudkit.zone` (32) and a UUID record name (36).
+  public static let deletedRecordIDBytes = 32 + 36 + 24
+  /// The largest asset CloudKit documents: 50 MB per asset field ([A] CloudKit Web Services
+  /// reference, "Data Size Limits"); a model attribute above it draws a warning.
+  public static let documentedMaxAssetBytes = 50_000_000
   /// The server's own limits; a larger request fails with limitExceeded. [A] 400 items, 2 MB.
   public var serverMaxRecordsPerRequest = 400
   public var serverMaxBytesPerRequest = 2_000_000

@@ -101,6 +101,8 @@ extension World {
       }
     }
     agenda.bulkProgress = [Int32](repeating: 0, count: agenda.actions.count)
+    agenda.bulkCursor = [Int32](repeating: 0, count: agenda.actions.count)
+    agenda.bulkSteps = [Int32](repeating: 0, count: agenda.actions.count)
   }
 }
 

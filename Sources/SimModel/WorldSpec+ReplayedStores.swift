@@ -11,7 +11,7 @@ extension WorldSpec {
     var writes = [Bool](repeating: false, count: devices.count)
     for action in timeline {
       switch action.action {
-      case .edit, .bulkInsert, .saveOutsideEngine, .toggleSync:
+      case .edit, .bulkInsert, .bulkDelete, .saveOutsideEngine, .toggleSync:
         for device in action.devices where writes.indices.contains(device) { writes[device] = true }
       default: break
       }

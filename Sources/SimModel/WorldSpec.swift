@@ -258,6 +258,9 @@ public struct TimelineAction: Sendable {
     case edit(EditKind, entity: Int, key: Int32?)
     /// `count` new objects, in one save or one save each, spread evenly over `over`.
     case bulkInsert(count: Int, entity: Int, oneSave: Bool, over: SimDuration)
+    /// `count` live objects of `entity` deleted (nil: every live one), first created first, in one
+    /// save or one save each, spread evenly over `over` (an app clearing a list or wiping data).
+    case bulkDelete(count: Int?, entity: Int, oneSave: Bool, over: SimDuration)
     /// The mirroring delegate resets the device's stores.
     case resetSync(ResetReason)
     /// The app re-creates its container: with the old store still registered it fails with

@@ -1,7 +1,8 @@
 import SimModel
 
 /// Each device's edits over a run, counted before it runs: workload edits over the duration and
-/// scripted edits, bulk-inserted objects, the objects both make, and the saves of bulk inserts.
+/// scripted edits, bulk-inserted objects, the objects both make, bulk deletes (as edits), and the
+/// saves of bulk inserts and deletes.
 ///
 /// What the edit limits (`ScenarioBuilder.checkWorkload`) and `RunEstimate` count. A device a
 /// timeline action names out of range (a spec still being checked) is skipped.
@@ -26,6 +27,11 @@ struct EditCounts {
           bulk[device] += Double(count)
           objects[device] += Double(count)
           bulkSaves += oneSave ? 1 : Double(count)
+        case .bulkDelete(let count, _, let oneSave, _):
+          // At most every object made so far, by any device (a count may name more than exist).
+          let deletes = min(Double(count ?? Int.max), objects.reduce(0, +))
+          edits[device] += deletes
+          bulkSaves += oneSave ? 1 : deletes
         case .edit(let kind, _, _):
           edits[device] += 1
           if kind == .insert { objects[device] += 1 }

@@ -265,12 +265,12 @@ public struct RunEstimate: Sendable, Equatable {
   }
 
   /// The events one timeline entry makes on each device it names, besides those counted with
-  /// writes (`edit`, `bulkInsert`) and nudges.
+  /// writes (`edit`, `bulkInsert`, `bulkDelete`) and nudges.
   static func eventsPerDevice(of action: TimelineAction.Action) -> Double {
     switch action {
     case .fetchChanges: return Cost.eventsPerFetchEntry
     case .sendChanges: return Cost.eventsPerSendEntry
-    case .edit, .bulkInsert, .nudge: return 0
+    case .edit, .bulkInsert, .bulkDelete, .nudge: return 0
     default: return Cost.eventsPerOtherEntry
     }
   }

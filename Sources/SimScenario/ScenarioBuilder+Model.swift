@@ -1,3 +1,5 @@
+import SimModel
+
 extension ScenarioBuilder {
   static let entityKeys = ["name", "parent", "attributes", "relationships", "uniqueConstraints", "manyToManyLinks"]
   static let attributeKeys = ["name", "type", "optional", "default", "bytes", "maxBytes", "unique", "options"]
@@ -130,6 +132,13 @@ extension ScenarioBuilder {
       reader.integer(fields["bytes"], ScenarioReader.join(path, "bytes"), min: 0, max: 1_000_000_000)
       ?? type.typicalBytes
     let maxBytes = reader.integer(fields["maxBytes"], ScenarioReader.join(path, "maxBytes"), min: 0, max: 1_000_000_000)
+    if bytes > ServerParameters.documentedMaxAssetBytes {
+      reader.warning(
+        ScenarioReader.join(path, "bytes"),
+        "\(bytes) bytes is over the 50 MB CloudKit documents for an asset field (CloudKit Web Services, Data Size "
+          + "Limits); the model uploads it all the same",
+        hint: "store a file this large outside the record, or split it")
+    }
     return DataModel.Attribute(
       name: name, type: type, optional: reader.bool(fields["optional"], ScenarioReader.join(path, "optional")) ?? true,
       hasDefault: fields["default"] != nil, bytes: bytes, maxBytes: maxBytes, unique: unique, path: path)

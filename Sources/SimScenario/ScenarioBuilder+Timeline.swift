@@ -225,7 +225,8 @@ extension ScenarioBuilder {
     "nudge": .nudge(every: nil, until: nil, jitter: .zero),
   ]
   static let valuedActions = [
-    "lowPower", "battery", "nudge", "edit", "bulkInsert", "resetSync", "toggleSync", "quota", "throttle", "set",
+    "lowPower", "battery", "nudge", "edit", "bulkInsert", "bulkDelete", "resetSync", "toggleSync", "quota", "throttle",
+    "set",
   ]
 
   /// `{"set": {"<condition>": value}}`: one declared condition (`ConditionTable`) set to a value
@@ -316,7 +317,7 @@ extension ScenarioBuilder {
     }
   }
 
-  /// One action, and for `edit` and `bulkInsert` the store it names (checked against `devices`).
+  /// One action, and for `edit`, `bulkInsert` and `bulkDelete` the store it names (checked against `devices`).
   func action(
     _ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec
   ) -> (TimelineAction.Action, store: Int?)? {
@@ -335,7 +336,7 @@ extension ScenarioBuilder {
     }
     // "store" beside the action belongs inside it: {"edit": {"kind": "insert", "store": 1}}.
     if case .object(let members) = node.value, members.contains(where: { $0.key == "store" }),
-      let action = members.first(where: { ["edit", "bulkInsert"].contains($0.key) })?.key
+      let action = members.first(where: { ["edit", "bulkInsert", "bulkDelete"].contains($0.key) })?.key
     {
       reader.problem(
         ScenarioReader.join(path, "store"), "\"store\" belongs inside the \(action) object, not beside it",
@@ -400,35 +401,67 @@ extension ScenarioBuilder {
       return reader.integer(value, inner, min: 0, max: Int.max / 2).map { (.quota(bytes: Int64($0)), nil) }
     case "throttle":
       return reader.bool(value, inner).map { (.throttle($0), nil) }
+    case "bulkDelete":
+      return bulk(value, inner, deletes: true, devices: devices, spec)
     default:
-      guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over", "store"]) else {
-        return nil
-      }
-      let count = reader.required(fields, "count", inner) {
-        reader.integer($0, $1, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects)
-      }
-      let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
-      var oneSave = true
-      if let saves = reader.string(fields["saves"], ScenarioReader.join(inner, "saves")) {
-        switch saves {
-        case "one": oneSave = true
-        case "each": oneSave = false
-        default:
-          reader.problem(
-            ScenarioReader.join(inner, "saves"), "unknown value \"\(saves)\"",
-            hint: "\"one\" (a single save) or \"each\" (one save per object)")
+      return bulk(value, inner, deletes: false, devices: devices, spec)
+    }
+  }
+
+  /// `{"bulkInsert": {...}}` or `{"bulkDelete": {...}}`: a count (a delete's may be "all", its
+  /// default), the entity, one save or one each, and the time the saves are spread over.
+  func bulk(
+    _ value: JSONNode, _ inner: String, deletes: Bool, devices: [Int], _ spec: WorldSpec
+  ) -> (TimelineAction.Action, Int?)? {
+    guard let fields = reader.object(value, inner, known: ["count", "entity", "saves", "over", "store"]) else {
+      return nil
+    }
+    let countPath = ScenarioReader.join(inner, "count")
+    var count: Int?
+    var countProblem = false
+    if deletes {
+      if let node = fields["count"] {
+        if case .string(let word) = node.value {
+          if word != "all" {
+            reader.problem(countPath, "unknown value \"\(word)\"", hint: "a number of objects, or \"all\" (the default)")
+            countProblem = true
+          }
+        } else {
+          count = reader.integer(node, countPath, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects)
+          countProblem = count == nil
         }
       }
-      let over = reader.duration(fields["over"], ScenarioReader.join(inner, "over")) ?? .zero
-      if oneSave && over > .zero {
-        reader.warning(
-          ScenarioReader.join(inner, "over"), "ignored: with \"saves\": \"one\" every object is inserted in one save",
-          hint: "use \"saves\": \"each\" to spread the inserts over \(DurationText.format(over)), or drop \"over\"")
+    } else {
+      count = reader.required(fields, "count", inner) {
+        reader.integer($0, $1, min: 1, max: ScenarioDecoder.Limits.maxBulkObjects)
       }
-      let target = store(fields, inner)
-      guard let count, let entity else { return nil }
-      return (.bulkInsert(count: count, entity: entity, oneSave: oneSave, over: over), target)
+      countProblem = count == nil
     }
+    let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
+    var oneSave = true
+    if let saves = reader.string(fields["saves"], ScenarioReader.join(inner, "saves")) {
+      switch saves {
+      case "one": oneSave = true
+      case "each": oneSave = false
+      default:
+        reader.problem(
+          ScenarioReader.join(inner, "saves"), "unknown value \"\(saves)\"",
+          hint: "\"one\" (a single save) or \"each\" (one save per object)")
+      }
+    }
+    let verb = deletes ? "deleted" : "inserted"
+    let over = reader.duration(fields["over"], ScenarioReader.join(inner, "over")) ?? .zero
+    if oneSave && over > .zero {
+      reader.warning(
+        ScenarioReader.join(inner, "over"), "ignored: with \"saves\": \"one\" every object is \(verb) in one save",
+        hint: "use \"saves\": \"each\" to spread the \(deletes ? "deletes" : "inserts") over \(DurationText.format(over)), "
+          + "or drop \"over\"")
+    }
+    let target = storeIndex(fields["store"], ScenarioReader.join(inner, "store"), devices: devices, spec)
+    guard !countProblem, let entity else { return nil }
+    if deletes { return (.bulkDelete(count: count, entity: entity, oneSave: oneSave, over: over), target) }
+    guard let count else { return nil }
+    return (.bulkInsert(count: count, entity: entity, oneSave: oneSave, over: over), target)
   }
 
   /// A store index (into each target device's `stores`), checked against every target device.

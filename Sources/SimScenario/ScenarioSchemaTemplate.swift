@@ -1075,6 +1075,55 @@ enum ScenarioSchemaTemplate {
                     "type": "object",
                     "additionalProperties": false,
                     "properties": {
+                      "bulkDelete": {
+                        "description": "delete many live objects, first created first, in one save or one save each (exported with saves, 400 items a request, a delete costing its ID)",
+                        "type": "object",
+                        "additionalProperties": false,
+                        "properties": {
+                          "count": {
+                            "description": "how many objects (default \"all\": every live object of the entity on the device)",
+                            "oneOf": [
+                              {
+                                "type": "integer",
+                                "minimum": 1
+                              },
+                              {
+                                "const": "all"
+                              }
+                            ]
+                          },
+                          "entity": {
+                            "description": "the entity deleted (default: the model's first syncing entity)",
+                            "type": "string"
+                          },
+                          "saves": {
+                            "description": "\"one\": a single save of all the deletes; \"each\": a save per object (default one)",
+                            "enum": [
+                              "one",
+                              "each"
+                            ]
+                          },
+                          "over": {
+                            "description": "with saves \"each\": the deletes are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
+                            "$ref": "#/$defs/duration"
+                          },
+                          "store": {
+                            "type": "integer",
+                            "description": "index into each device's stores (from 0); default the first syncing store",
+                            "minimum": 0,
+                            "maximum": 15
+                          }
+                        }
+                      }
+                    },
+                    "required": [
+                      "bulkDelete"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
                       "resetSync": {
                         "description": "a mirroring reset of the store, with its reason",
                         "enum": [

@@ -20,6 +20,18 @@ public struct ScenarioRun {
     (code, out, err) = syncsim(["run", file, "--out", folder] + arguments)
   }
 
+  /// The library scenario `Scenarios/<library>.json` with each edit's text replaced (an edit whose
+  /// text is not in the file throws, so a test never runs the unedited scenario by mistake), run
+  /// as `<name>` in `directory`.
+  public init(library: String, edits: [(String, String)], named name: String, in directory: String) throws {
+    var text = try String(contentsOfFile: packageRoot + "/Scenarios/\(library).json", encoding: .utf8)
+    for (from, to) in edits {
+      guard text.contains(from) else { throw ScenarioRunError.editNotFound(from) }
+      text = text.replacingOccurrences(of: from, with: to)
+    }
+    try self.init(text, named: name, in: directory)
+  }
+
   /// The result file `name` (`summary.csv`, `latency.csv`, ...) as a table.
   public func table(_ name: String) throws -> ResultTable {
     let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
@@ -61,4 +73,5 @@ public struct ResultTable {
 
 public enum ScenarioRunError: Error {
   case unreadable(String)
+  case editNotFound(String)
 }

@@ -69,12 +69,49 @@ extension World {
           1 + Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(max(1, fieldCount - 1)))))
         value = Int32(truncatingIfNeeded: devices[owner(of: store).index].streams.edit.next() & 0x7FFF_FFFF)
       }
-      let write = newWrite(store, basedOn: localField(store, object, field: base + Int(field)).write, value: value)
-      setLocal(store, base + Int(field), write: write, value: value)
-      history[store.index].append(Change(object: object, field: field, write: write))
-      sink.observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: sim.now)
+      writeField(store, object, field: field, value: value, kind: kind, at: sim.now)
     }
     applySavePolicy(store, sim: &sim)
+  }
+
+  /// One field of `object` written on `store`: a new write, the store's copy, the history's row
+  /// and the observation. A delete writes the existence field (0) to 0.
+  mutating func writeField(
+    _ store: StoreID, _ object: ObjectID, field: Int32, value: Int32, kind: EditKind, at now: SimTime
+  ) {
+    let zone = stores[store.index].zone.index
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    let write = newWrite(store, basedOn: localField(store, object, field: base + Int(field)).write, value: value)
+    setLocal(store, base + Int(field), write: write, value: value)
+    history[store.index].append(Change(object: object, field: field, write: write))
+    sink.observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: now)
+  }
+
+  /// Deletes `object` on `store` (unsaved until the store saves).
+  mutating func deleteObject(_ store: StoreID, _ object: ObjectID, at now: SimTime) {
+    writeField(store, object, field: 0, value: 0, kind: .delete, at: now)
+  }
+
+  /// The live objects of `entity` on `store`, first created first, at most `limit`.
+  func liveObjects(_ store: StoreID, entity: Int, limit: Int) -> [ObjectID] {
+    var found: [ObjectID] = []
+    var from = 0
+    while found.count < limit, let object = nextLiveObject(store, entity: entity, from: from) {
+      found.append(object)
+      from = object.index + 1
+    }
+    return found
+  }
+
+  /// The first live object of `entity` on `store` with an id at or after `from`.
+  func nextLiveObject(_ store: StoreID, entity: Int, from: Int) -> ObjectID? {
+    let zone = stores[store.index].zone.index
+    let count = server.zones[zone].objects.count
+    guard from < count else { return nil }
+    for object in from..<count where server.zones[zone].objects[object].entity == Int32(entity) {
+      if isLive(store, ObjectID(object)) { return ObjectID(object) }
+    }
+    return nil
   }
 
   mutating func insertObject(_ store: StoreID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {

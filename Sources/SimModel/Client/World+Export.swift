@@ -55,15 +55,18 @@ extension World {
     var assetBytes: Int64 = 0
     var entryIndex = 0
     let batchLimit = recordsPerBatch(store)
+    // Core Data's exporter counts `CKRecord.size`, which leaves asset files out: assets never cut a
+    // batch unless a limit is set. [RE] OpenCloudData's export context and serializer.
+    let assetLimit = spec.server.assetBytesPerOperation.map(Int64.init) ?? Int64.max
     for object in scratch.objects {
-      let cost = recordCost(zone: zone, object: object)
-      let recordBytes = cost.record
       let entriesEnd = entryIndex + plan.entries[entryIndex...].prefix { $0.object == object }.count
-      let inserts = plan.entries[entryIndex..<entriesEnd].contains { $0.field < 0 }
-      let recordAssets = inserts ? cost.assets : 0
+      let cost = exportCost(zone: zone, object: object, changes: plan.entries[entryIndex..<entriesEnd])
+      let recordBytes = cost.record
+      let recordAssets = cost.assets
       if records > 0
         && (Int(records) + 1 > batchLimit
-          || bytes + recordBytes > Int64(spec.server.bytesPerOperation))
+          || bytes + recordBytes > Int64(spec.server.bytesPerOperation)
+          || assetBytes + recordAssets > assetLimit)
       {
         plan.appendBatch(end: entryIndex, records: records, bytes: bytes + assetBytes)
         records = 0
@@ -103,14 +106,24 @@ extension World {
   ) {
     plan.clear()
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
-    var inserts = false
     for change in changes where isCurrent(change, in: store, fieldBase: base) {
-      inserts = inserts || change.field < 0
       plan.entries.append(change)
     }
     guard !plan.entries.isEmpty else { return }
+    let cost = exportCost(zone: zone, object: object, changes: plan.entries[...])
+    plan.appendBatch(end: plan.entries.count, records: 1, bytes: cost.record + cost.assets)
+  }
+
+  /// What a record's changes cost in a modify request: a deleted record only its ID (in the
+  /// request's `recordIDsToDelete`, `ServerParameters.deletedRecordIDBytes`); a new one its fields and assets; a
+  /// changed one its fields. Deletes and saves share a batch and its record limit ([RE]
+  /// OpenCloudData's export context: saves plus deletes against `perOperationObjectThreshold`,
+  /// one `CKModifyRecordsOperation(recordsToSave:recordIDsToDelete:)`).
+  @inline(__always)
+  func exportCost(zone: Int, object: ObjectID, changes: ArraySlice<Change>) -> (record: Int64, assets: Int64) {
+    if changes.contains(where: { $0.field == 0 }) { return (Int64(ServerParameters.deletedRecordIDBytes), 0) }
     let cost = recordCost(zone: zone, object: object)
-    plan.appendBatch(end: plan.entries.count, records: 1, bytes: cost.record + (inserts ? cost.assets : 0))
+    return (cost.record, changes.contains { $0.field < 0 } ? cost.assets : 0)
   }
 
   /// Sends the export's current batch (again, for a retry, not before `notBefore`).

@@ -191,6 +191,17 @@ extension World {
       } else {
         bulkStep(index, sim: &sim)
       }
+    case .bulkDelete(let count, let entity, let oneSave, _):
+      guard let store = editTarget(device, storeIndex: storeIndex), isSyncing(store) else { return }
+      let targets = liveObjects(store, entity: entity, limit: count ?? Int.max)
+      if oneSave {
+        for object in targets { deleteObject(store, object, at: sim.now) }
+        if !targets.isEmpty { save(store, sim: &sim) }
+      } else if let first = targets.first {
+        agenda.bulkCursor[index] = Int32(first.index)
+        agenda.bulkSteps[index] = Int32(targets.count)
+        bulkDeleteStep(index, sim: &sim)
+      }
     }
   }
 
@@ -219,6 +230,10 @@ extension World {
   /// One object and one save of a bulk insert saved object by object.
   mutating func bulkStep(_ index: Int, sim: inout Simulation<ModelEvent>) {
     let (_, device, action, storeIndex) = agenda.actions[index]
+    if case .bulkDelete = action {
+      bulkDeleteStep(index, sim: &sim)
+      return
+    }
     guard case .bulkInsert(let count, let entity, _, let over) = action,
       let store = editTarget(device, storeIndex: storeIndex), isSyncing(store)
     else { return }
@@ -227,6 +242,24 @@ extension World {
     agenda.bulkProgress[index] += 1
     if Int(agenda.bulkProgress[index]) < count {
       sim.schedule(.bulkStep(Int32(index)), after: over / Int64(max(count, 1)))
+    }
+  }
+
+  /// One delete and one save of a bulk delete saved object by object: the next live object of
+  /// the entity from the action's cursor (one deleted elsewhere meanwhile is passed over).
+  mutating func bulkDeleteStep(_ index: Int, sim: inout Simulation<ModelEvent>) {
+    let (_, device, action, storeIndex) = agenda.actions[index]
+    guard case .bulkDelete(_, let entity, _, let over) = action,
+      let store = editTarget(device, storeIndex: storeIndex), isSyncing(store),
+      let object = nextLiveObject(store, entity: entity, from: Int(agenda.bulkCursor[index]))
+    else { return }
+    deleteObject(store, object, at: sim.now)
+    save(store, sim: &sim)
+    agenda.bulkCursor[index] = Int32(object.index + 1)
+    agenda.bulkProgress[index] += 1
+    let steps = agenda.bulkSteps[index]
+    if agenda.bulkProgress[index] < steps {
+      sim.schedule(.bulkStep(Int32(index)), after: over / Int64(max(steps, 1)))
     }
   }
 

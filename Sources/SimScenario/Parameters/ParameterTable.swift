@@ -91,6 +91,13 @@ public enum ParameterTable {
       source: "[assumed]", meaning: "size of a many-to-many join record (CDMR)",
       apply: { $0.server.joinRecordBytes = $1.integer }, read: { .integer($0.server.joinRecordBytes) }),
     World(
+      "cloud.assetBytesPerOperation", .integer(min: 1, max: 1 << 50), unit: "bytes", default: .absent("none"),
+      source: "[RE] OpenCloudData export context: Core Data cuts batches at 400 items and 1.5 MiB of CKRecord.size, "
+        + "assets excluded; [A] limitExceeded: 2 MB per request \"not counting asset sizes\"",
+      meaning: "asset bytes per modify request: without it (Core Data's exporter) assets never cut a batch, so one "
+        + "request may carry hundreds of megabytes; with it batches are cut there too (a record never splits)",
+      apply: { $0.server.assetBytesPerOperation = $1.integer }, read: { $0.server.assetBytesPerOperation.map { .integer($0) } }),
+    World(
       "cloud.assetThresholdBytes", .integer(min: 1, max: 1 << 40), unit: "bytes", default: .integer(750_000),
       source: "[W] WWDC19 ~750 KB", meaning: "string and binary fields above this become CKAsset uploads",
       apply: { $0.server.assetThresholdBytes = $1.integer }, read: { .integer($0.server.assetThresholdBytes) }),

@@ -1,0 +1,90 @@
+import Foundation
+import SimTestSupport
+import Testing
+
+/// Mass deletes (issue 56, item 7): `{"bulkDelete": {...}}` deletes in one save or one each;
+/// the export carries deletes in the same modify requests as saves, saves plus deletes against
+/// the 400-item limit, a deleted record costing only its ID ([RE] OpenCloudData's export context).
+@Suite struct BulkDeleteTests {
+  /// The library scenario, edited; its last row is the item added after the clear.
+  static func run(_ edits: [(String, String)], in folder: String, named name: String) throws -> ScenarioRun {
+    try ScenarioRun(library: "bulk-delete-then-insert", edits: edits, named: name, in: folder)
+  }
+
+  static func lastInsertLatency(_ run: ScenarioRun) throws -> Double {
+    let rows = try run.table("latency.csv").rows
+    let last = try #require(rows.max { ($0.number("editedAt") ?? 0) < ($1.number("editedAt") ?? 0) })
+    #expect(last["kind"] == "insert")
+    return try #require(last.number("latency"))
+  }
+
+  @Test func anItemAddedAfterAClearWaitsBehindTheDeletes() throws {
+    try withTemporaryDirectory { folder in
+      // The library's 20,000 items cut to 4,000 (a debug build's test time); `check` runs 20,000.
+      let smaller = [(#"{"count": 20000}"#, #"{"count": 4000}"#)]
+      let clear = try Self.run(
+        smaller + [(#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 8001"#)], in: folder, named: "clear")
+      #expect(clear.code == 0, "\(clear.out)\(clear.err)")
+      let noClear = try Self.run(
+        smaller + [
+          (#"{"at": "1h", "devices": "iphone", "action": {"bulkDelete": {"count": "all"}}},"#, ""),
+          (#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 4001"#),
+        ],
+        in: folder, named: "no-clear")
+      #expect(noClear.code == 0, "\(noClear.out)\(noClear.err)")
+      let withClear = try Self.lastInsertLatency(clear)
+      let alone = try Self.lastInsertLatency(noClear)
+      #expect(alone < 10, "\(alone)")
+      #expect(withClear > 3 * alone, "\(withClear) against \(alone)")
+      // 4,000 deletes: 10 more requests of 400, and 92 bytes (an ID) each, not the records' size.
+      let requests = try #require(try clear.summary("requestsUp")) - (try #require(try noClear.summary("requestsUp")))
+      let bytes = try #require(try clear.summary("bytesUp")) - (try #require(try noClear.summary("bytesUp")))
+      #expect(requests == 10)
+      #expect(bytes == 4_000 * 92)
+    }
+  }
+
+  @Test func deletesSavedOneByOneSpreadOverTheirTime() throws {
+    try withTemporaryDirectory { folder in
+      let each = try Self.run(
+        [(#"{"count": 20000}"#, #"{"count": 2000}"#),
+         (#"{"count": "all"}"#, #"{"count": 1000, "saves": "each", "over": "10m"}"#),
+         (#""at": "1h0m1s""#, #""at": "1h10m1s""#),
+         (#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 3001"#),
+         (#""requestsUp", "max": 110"#, #""requestsUp", "max": 100000"#)],
+        in: folder, named: "each")
+      #expect(each.code == 0, "\(each.out)\(each.err)")
+      let rows = try each.table("latency.csv").rows.filter { $0["kind"] == "delete" && $0["observer"] == "ipad" }
+      #expect(rows.count == 1000)
+      let edited = rows.compactMap { $0.number("editedAt") }
+      // One delete every 600 s / 1,000 = 0.6 s, from 1 h; the first 1,000 of the 2,000 objects.
+      #expect(abs((edited.min() ?? 0) - 3600) < 0.001)
+      #expect(abs((edited.max() ?? 0) - (3600 + 999 * 0.6)) < 0.01)
+      #expect(try #require(try each.summary("exports")) > 20)
+    }
+  }
+
+  @Test func aBulkDeleteThatNamesTooFewObjectsDeletesWhatThereIs() throws {
+    try withTemporaryDirectory { folder in
+      let run = try Self.run(
+        [(#"{"count": 20000}"#, #"{"count": 2000}"#), (#"{"count": "all"}"#, #"{"count": 1000000}"#),
+         (#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 4001"#)],
+        in: folder, named: "more")
+      #expect(run.code == 0, "\(run.out)\(run.err)")
+      let deletes = try run.table("latency.csv").rows.filter { $0["kind"] == "delete" }
+      #expect(deletes.count == 2_000)
+    }
+  }
+
+  @Test func badBulkDeletesAreRefusedWithTheirPath() throws {
+    try withTemporaryDirectory { folder in
+      let run = try Self.run(
+        [(#"{"count": "all"}"#, #"{"count": "some", "saves": "many"}"#)], in: folder, named: "bad")
+      #expect(run.code == 65, "\(run.code)")
+      #expect(run.err.contains("timeline[1].action.bulkDelete.count: unknown value \"some\""), "\(run.err)")
+      #expect(run.err.contains("timeline[1].action.bulkDelete.saves: unknown value \"many\""), "\(run.err)")
+      let zero = try Self.run([(#"{"count": "all"}"#, #"{"count": 0}"#)], in: folder, named: "zero")
+      #expect(zero.code == 65 && zero.err.contains("bulkDelete.count"), "\(zero.err)")
+    }
+  }
+}
