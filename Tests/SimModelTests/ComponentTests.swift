@@ -159,26 +159,24 @@ import Testing
     var service = PushService(PushParameters())
     service.addDevice()
     service.addDevice()
-    var mailbox = PushMailbox()
     let alone = DeviceConditions()
     let minutes = { (value: Double) in SimTime(SimDuration(seconds: value * 60)) }
     for minute in [0.0, 10, 20] {
-      #expect(service.withinBudget(0, &mailbox, conditions: alone, at: minutes(minute)))
+      #expect(service.withinBudget(0, conditions: alone, at: minutes(minute)) == true)
       service.recordWake(0, at: minutes(minute))
     }
-    #expect(!service.withinBudget(0, &mailbox, conditions: alone, at: minutes(30)))
-    #expect(service.withinBudget(0, &mailbox, conditions: alone, at: minutes(61)))
+    #expect(service.withinBudget(0, conditions: alone, at: minutes(30)) == false)
+    #expect(service.withinBudget(0, conditions: alone, at: minutes(61)) == true)
     // Another app's two pushes an hour (at 30 and 60 min) take two of the three places: this
     // app's first push at 61 min fits, its second at 62 min does not.
     var shared = DeviceConditions()
     shared.otherAppsBackgroundPushesPerHour = 2
-    var other = PushMailbox()
-    #expect(service.withinBudget(1, &other, conditions: shared, at: minutes(61)))
+    #expect(service.withinBudget(1, conditions: shared, at: minutes(61)) == true)
     service.recordWake(1, at: minutes(61))
-    #expect(!service.withinBudget(1, &other, conditions: shared, at: minutes(62)))
+    #expect(service.withinBudget(1, conditions: shared, at: minutes(62)) == false)
     var debugging = shared
     debugging.debuggerAttached = true
-    #expect(service.withinBudget(1, &other, conditions: debugging, at: minutes(62)))
+    #expect(service.withinBudget(1, conditions: debugging, at: minutes(62)) == true)
   }
 }
 

@@ -12,6 +12,7 @@ extension World {
     let before = devices[device.index].batteryPercent
     let rate = devices[device.index].pluggedIn ? conditions.chargePercentPerHour : -conditions.drainPercentPerHour
     let after = min(100, max(0, before + rate * hours))
+    if after != before { pushStateWillChange(device, at: sim.now) }
     devices[device.index].batteryPercent = after
     var changed = after != before
     if let threshold = conditions.autoLowPowerBelowPercent, after < threshold, !devices[device.index].lowPowerMode {

@@ -119,6 +119,10 @@ extension World {
       }
     }
     switch action {
+    case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery: pushStateWillChange(device, at: sim.now)
+    default: break
+    }
+    switch action {
     case .goOffline:
       devices[device.index].online = false
       signal(device, sim: &sim)

@@ -7,16 +7,10 @@ struct PushMailbox {
   var storedAt = SimTime.zero
   /// When the last push to the device was sent (for the coalescing window).
   var lastSentAt = SimTime(nanoseconds: Int64.min / 2)
-  /// The next background push of the device's other apps (`otherAppsBackgroundPushesPerHour`),
-  /// admitted against the shared budget when this app's next push is; `notStarted` before the
-  /// first (a sentinel, not an optional: the mailbox packs into 40 bytes).
-  var otherAppsNextAt = PushMailbox.notStarted
   /// The zone of the push APNs stores for this offline device (newest kept), or none.
   var storedZone = ZoneID.none
   /// The zone of the push held by the device's push budget (newest kept), or none.
   var heldZone = ZoneID.none
   /// The zone of the push APNs defers while the device is under power restriction, or none.
   var deferredZone = ZoneID.none
-
-  static let notStarted = SimTime(nanoseconds: Int64.min)
 }

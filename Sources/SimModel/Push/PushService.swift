@@ -11,6 +11,9 @@ struct PushService {
   /// Per device: the start times of background push wakes (this app's and, admitted against the
   /// same budget, the other apps').
   var wakes: [[SimTime]] = []
+  /// Per device with other apps that receive pushes: their pushes' state. A lookup by device
+  /// only (its order never reaches a result).
+  var otherApps: [Int: OtherAppsPushes] = [:]
 
   init(_ parameters: PushParameters) {
     self.parameters = parameters
@@ -62,24 +65,73 @@ struct PushService {
     return (zone, now - mailbox.storedAt > parameters.offlineStorage)
   }
 
-  /// Whether one more background push may wake the app of `device`: the device-wide budgets, per
-  /// sliding hour and per day of the run, shared with the other apps' pushes (which arrive evenly
-  /// at `otherAppsBackgroundPushesPerHour` and are admitted, or not, by the same budgets at their
-  /// own times); none with a debugger attached.
-  mutating func withinBudget(
-    _ device: Int, _ mailbox: inout PushMailbox, conditions: DeviceConditions, at now: SimTime
-  ) -> Bool {
+  /// Whether one more background push may wake the app of `device` now: the device-wide budgets,
+  /// per sliding hour and per day of the run, which the other apps' pushes spend too (played up to
+  /// now first); none with a debugger attached. The device is online and not saving power.
+  mutating func withinBudget(_ device: Int, conditions: DeviceConditions, at now: SimTime) -> Bool {
     if conditions.debuggerAttached { return true }
-    if conditions.otherAppsBackgroundPushesPerHour > 0 {
-      let period = SimDuration(seconds: 3600 / conditions.otherAppsBackgroundPushesPerHour)
-      var next = mailbox.otherAppsNextAt == PushMailbox.notStarted ? SimTime.zero + period : mailbox.otherAppsNextAt
-      while next <= now {
-        if fitsBudget(device, at: next) { wakes[device].append(next) }
-        next = next + period
-      }
-      mailbox.otherAppsNextAt = next
-    }
+    playOtherApps(device, conditions: conditions, offline: false, restricted: false, to: now)
     return fitsBudget(device, at: now)
+  }
+
+  /// Plays the other apps' pushes up to `now` under the device's state since they were last
+  /// played: offline, APNs keeps the newest; saving power, it defers the newest; otherwise each
+  /// spends the budget if it fits (or is held). A released push waiting for this app's is
+  /// admitted once its time has passed.
+  mutating func playOtherApps(
+    _ device: Int, conditions: DeviceConditions, offline: Bool, restricted: Bool, to now: SimTime
+  ) {
+    guard conditions.otherAppsBackgroundPushesPerHour > 0, !conditions.debuggerAttached else { return }
+    let period = SimDuration(seconds: 3600 / conditions.otherAppsBackgroundPushesPerHour)
+    var state = otherApps[device] ?? OtherAppsPushes(nextAt: SimTime.zero + period)
+    if let at = state.admitAfterOwnAt, at < now {
+      state.admitAfterOwnAt = nil
+      admitOtherApps(device, at: at)
+    }
+    while state.nextAt <= now {
+      if offline {
+        state.storedAt = state.nextAt
+      } else if restricted {
+        state.deferredAt = state.nextAt
+      } else {
+        admitOtherApps(device, at: state.nextAt)
+      }
+      state.nextAt = state.nextAt + period
+    }
+    otherApps[device] = state
+  }
+
+  /// One of the other apps' pushes wakes its app at `time` if the budget allows (else it is held).
+  mutating func admitOtherApps(_ device: Int, at time: SimTime) {
+    if fitsBudget(device, at: time) { wakes[device].append(time) }
+  }
+
+  /// The device came back online (`stored`) or stopped saving power: the other apps' kept push,
+  /// if any, arrives at `arrival`, admitted before this app's released push when APNs received it
+  /// first (`ownReceivedAt`, nil when this app has none), after it otherwise. An expired stored
+  /// push is dropped.
+  mutating func releaseOtherApps(
+    _ device: Int, stored: Bool, arrival: SimTime, ownReceivedAt: SimTime?, now: SimTime
+  ) {
+    guard var state = otherApps[device] else { return }
+    let received = stored ? state.storedAt : state.deferredAt
+    if stored { state.storedAt = nil } else { state.deferredAt = nil }
+    if let received, !(stored && now - received > parameters.offlineStorage) {
+      if let ownReceivedAt, ownReceivedAt < received {
+        state.admitAfterOwnAt = arrival
+      } else {
+        admitOtherApps(device, at: arrival)
+      }
+    }
+    otherApps[device] = state
+  }
+
+  /// This app's released push has been decided: a released push of the other apps received after
+  /// it is admitted now.
+  mutating func admitOtherAppsAfterOwn(_ device: Int, at now: SimTime) {
+    guard let at = otherApps[device]?.admitAfterOwnAt, at <= now else { return }
+    otherApps[device]?.admitAfterOwnAt = nil
+    admitOtherApps(device, at: at)
   }
 
   /// Whether a wake at `time` fits the hourly and daily budgets, given the wakes before it.

@@ -66,6 +66,7 @@ extension World {
     }
     if isPowerRestricted(device) {
       // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
+      push.otherApps[device.index]?.ownDeferredAt = sim.now
       if PushService.keepNewest(zone, in: &devices[device.index].mailbox.deferredZone) {
         sink.observePush(device: device, event: .discarded, at: sim.now)
       }
@@ -73,14 +74,16 @@ extension World {
       return
     }
     let conditions = spec.devices[device.index].conditions
-    guard push.withinBudget(device.index, &devices[device.index].mailbox, conditions: conditions, at: sim.now) else {
+    guard push.withinBudget(device.index, conditions: conditions, at: sim.now) else {
       if PushService.keepNewest(zone, in: &devices[device.index].mailbox.heldZone) {
         sink.observePush(device: device, event: .discarded, at: sim.now)
       }
       sink.observePush(device: device, event: .held, at: sim.now)
+      push.admitOtherAppsAfterOwn(device.index, at: sim.now)
       return
     }
     push.recordWake(device.index, at: sim.now)
+    push.admitOtherAppsAfterOwn(device.index, at: sim.now)
     sink.observePush(device: device, event: .delivered, at: sim.now)
     if devices[device.index].app != .foreground {
       // Launched (or resumed) in the background for the push, for its runtime. [A]
@@ -108,8 +111,13 @@ extension World {
     clientPushReceived(device, zone: zone, sim: &sim)
   }
 
-  /// Back online: APNs delivers the one stored push if it has not expired.
+  /// Back online: APNs delivers the one stored push if it has not expired, and the other apps'
+  /// (in the order APNs received them).
   mutating func releaseStoredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    let mailbox = devices[device.index].mailbox
+    push.releaseOtherApps(
+      device.index, stored: true, arrival: sim.now + spec.push.deliveryLatency,
+      ownReceivedAt: mailbox.storedZone.exists ? mailbox.storedAt : nil, now: sim.now)
     guard let stored = push.takeStored(from: &devices[device.index].mailbox, at: sim.now) else { return }
     if stored.expired {
       sink.observePush(device: device, event: .discarded, at: sim.now)
@@ -129,10 +137,22 @@ extension World {
     return devices[device.index].batteryPercent < level
   }
 
-  /// The restriction lifted: APNs delivers the deferred push.
+  /// The other apps' pushes played up to now under the device's state, before the state changes
+  /// (going on- or offline, power, battery): `OtherAppsPushes` plays them lazily.
+  mutating func pushStateWillChange(_ device: DeviceID, at now: SimTime) {
+    push.playOtherApps(
+      device.index, conditions: spec.devices[device.index].conditions, offline: !devices[device.index].online,
+      restricted: isPowerRestricted(device), to: now)
+  }
+
+  /// The restriction lifted: APNs delivers the deferred push (and the other apps').
   mutating func releaseDeferredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+    guard !isPowerRestricted(device) else { return }
     let zone = devices[device.index].mailbox.deferredZone
-    guard zone.exists, !isPowerRestricted(device) else { return }
+    push.releaseOtherApps(
+      device.index, stored: false, arrival: sim.now,
+      ownReceivedAt: zone.exists ? push.otherApps[device.index]?.ownDeferredAt : nil, now: sim.now)
+    guard zone.exists else { return }
     devices[device.index].mailbox.deferredZone = .none
     deliverPush(device, zone: zone, sim: &sim)
   }

@@ -381,8 +381,10 @@ public enum ParameterTable {
       read: { $0.conditions.autoLowPowerBelowPercent.map { .number($0) } }),
     Device(
       "otherAppsBackgroundPushesPerHour", .number(min: 0, max: 3600), unit: "pushes/h", default: .number(0),
-      source: "[C] forums 776933: the budget is \"across all apps on a device\"; load [assumed]",
-      meaning: "background pushes other apps of the device receive, evenly: they use the device-wide budget",
+      source: "[C] forums 776933: the budget is \"across all apps on a device\"; [A] APNs stores and defers every "
+        + "app's pushes alike; load [assumed]",
+      meaning: "background pushes other apps of the device receive, evenly: stored while offline and deferred "
+        + "while saving power as this app's are, they use the device-wide budget when delivered",
       apply: { $0.conditions.otherAppsBackgroundPushesPerHour = $1.number },
       read: { .number($0.conditions.otherAppsBackgroundPushesPerHour) }),
     Device(
