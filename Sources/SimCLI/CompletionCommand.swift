@@ -34,12 +34,12 @@ enum CompletionCommand {
     ("status", ["--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),
     ("report", ["--write", "--metric", "--x", "--out", "--help"]),
-    ("trace", ["--out", "--name", "--help"]),
+    ("trace", ["--out", "--name", "--clock-offset", "--help"]),
     (
       "fit",
       [
         "--scenario", "--out", "--holdout", "--particles", "--generations", "--max-worlds", "--seed", "--jobs",
-        "--regression-adjust", "--help",
+        "--regression-adjust", "--clock-offset", "--help",
       ]
     ),
     ("schema", ["policies", "records", "diff", "--help"]),

@@ -7,7 +7,7 @@ struct FitCommand {
   static let usage = """
     usage: syncsim fit LOG... --scenario BASE.json [--out DIR] [--holdout R] [--particles N]
                        [--generations N] [--max-worlds N] [--seed N] [--jobs N]
-                       [--regression-adjust]
+                       [--regression-adjust] [--clock-offset DEVICE=SECONDS]...
 
     Fits a twin of your app to its sync logs (docs/event-log.md): BASE.json says what you
     know (devices named as in the log, stores, settings); the log's saves, app states and
@@ -30,6 +30,9 @@ struct FitCommand {
                        correct the final particles by local-linear regression on the
                        summaries that inform each parameter (Beaumont 2002): narrower
                        intervals, too narrow in calibration (docs/event-log.md)
+      --clock-offset DEVICE=SECONDS
+                       DEVICE's clock was behind the others' by SECONDS (negative: ahead):
+                       its events are moved by as much before the fit (repeatable)
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -62,13 +65,14 @@ struct FitCommand {
       options.seed = value
     }
     if let value = try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) { options.jobs = value }
+    let offsets = try LogInput.offsets(&args)
     let paths = try args.positionals()
     guard !paths.isEmpty else { throw UsageError("fit needs at least one log file") }
     guard let bytes = FileManager.default.contents(atPath: scenarioFile).map({ [UInt8]($0) }) else {
       console.error("error: \(scenarioFile): cannot read the base scenario")
       return .dataError
     }
-    guard let log = LogInput.read(paths, console: console) else { return .dataError }
+    guard let log = LogInput.read(paths, offsets: offsets, console: console) else { return .dataError }
     let clock = ContinuousClock()
     let started = clock.now
     let result = TwinFitRun.run(

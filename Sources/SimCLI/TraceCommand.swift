@@ -6,7 +6,7 @@ import SimTwin
 /// run's result files.
 struct TraceCommand {
   static let usage = """
-    usage: syncsim trace LOG... [--out DIR] [--name NAME]
+    usage: syncsim trace LOG... [--out DIR] [--name NAME] [--clock-offset DEVICE=SECONDS]...
 
     Reads an app's sync logs and writes them as SyncSim's result files, so that `report`
     and your own plots treat your app as they treat a run (docs/event-log.md):
@@ -23,6 +23,10 @@ struct TraceCommand {
 
       --out DIR    where to write the files (default Results/trace-NAME)
       --name NAME  the name in the files' scenario column (default: trace)
+      --clock-offset DEVICE=SECONDS
+                   DEVICE's clock was behind the others' by SECONDS (negative: ahead): its events
+                   are moved by as much (repeatable). A device whose pushes and imports arrive
+                   before the exports that caused them is named in a note, with its offset.
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -33,10 +37,14 @@ struct TraceCommand {
     }
     let name = try args.option("name") ?? "trace"
     let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
+    let offsets = try LogInput.offsets(&args)
     let paths = try args.positionals()
     guard !paths.isEmpty else { throw UsageError("trace needs at least one log file") }
-    guard let log = LogInput.read(paths, console: console) else { return .dataError }
+    guard let log = LogInput.read(paths, offsets: offsets, console: console) else { return .dataError }
     let trace = SyncTrace(log)
+    for finding in ClockSkew.findings(trace) {
+      console.print("note         \(ScenarioProblem.printable(ClockSkew.remark(finding, devices: log.devices)))")
+    }
     let directory = out ?? "Results/trace-\(name)"
     let files = TraceFiles(trace: trace, log: log, name: name, version: SyncSimCommand.version).files
     do {
@@ -75,13 +83,38 @@ struct TraceCommand {
 /// Reading log files for `trace` and `fit`: problems and remarks printed, nil when nothing of a
 /// sync log could be read.
 enum LogInput {
-  static func read(_ paths: [String], console: Console) -> SyncLog? {
-    let log: SyncLog
+  /// `--clock-offset DEVICE=SECONDS` (repeatable): a device's clock behind the others' by SECONDS
+  /// (negative: ahead); its events are moved by as much.
+  static func offsets(_ args: inout ArgumentList) throws(UsageError) -> [(device: String, seconds: Double)] {
+    var found: [(device: String, seconds: Double)] = []
+    for text in try args.options("clock-offset") {
+      guard let equals = text.lastIndex(of: "="), equals != text.startIndex,
+        let seconds = Double(text[text.index(after: equals)...]), seconds.isFinite, abs(seconds) <= 366 * 86_400
+      else {
+        throw UsageError("--clock-offset takes DEVICE=SECONDS (e.g. ipad=2.5, or ipad=-2.5 for a clock ahead), got \"\(text)\"")
+      }
+      found.append((String(text[..<equals]), seconds))
+    }
+    return found
+  }
+
+  static func read(_ paths: [String], offsets: [(device: String, seconds: Double)] = [], console: Console) -> SyncLog? {
+    var log: SyncLog
     do {
       log = try SyncLogReader.read(paths)
     } catch {
       console.error("error: cannot read \(ScenarioProblem.printable(String(describing: error)))")
       return nil
+    }
+    for (name, seconds) in offsets {
+      let matching = log.devices.indices.filter { log.devices[$0].name == name }
+      guard !matching.isEmpty else {
+        let names = log.devices.map { ScenarioProblem.printable($0.name) }.joined(separator: ", ")
+        console.error("error: --clock-offset: no device \"\(ScenarioProblem.printable(name))\" in the log (its devices: \(names))")
+        return nil
+      }
+      for device in matching { log.shiftClock(device: device, by: Int64((seconds * 1e6).rounded())) }
+      console.print("clock        \(ScenarioProblem.printable(name))'s events moved \(seconds >= 0 ? "later" : "earlier") by \(abs(seconds)) s")
     }
     for problem in log.problems {
       console.error("\(ScenarioProblem.printable(problem.file)):\(problem.line): \(problem.message)")

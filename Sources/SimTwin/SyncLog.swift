@@ -39,6 +39,13 @@ public struct SyncLog: Sendable {
     return devices.count - 1
   }
 
+  /// Moves `device`'s events later by `microseconds` (its clock was behind the others'), keeping
+  /// the events in time order.
+  public mutating func shiftClock(device: Int, by microseconds: Int64) {
+    for index in events.indices where events[index].device == device { events[index].time += microseconds }
+    events = LogEvent.inTimeOrder(events)
+  }
+
   /// The time of the first and last event (nil for a log without events).
   public var span: (start: Int64, end: Int64)? {
     guard let first = events.first, let last = events.last else { return nil }

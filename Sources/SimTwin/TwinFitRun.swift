@@ -57,6 +57,7 @@ public struct TwinFitRun: Sendable {
     if !unlogged.isEmpty {
       notes.append("the base's devices \(unlogged.joined(separator: ", ")) are not in the log: they run idle in the twin")
     }
+    notes += ClockSkew.findings(SyncTrace(log)).map { ClockSkew.remark($0, devices: log.devices) }
     let split = holdout > 0 ? span.start + Int64(Double(span.end - span.start) * (1 - holdout)) : span.end
     let observed = summaries(log, from: span.start, to: split)
     guard observed.values.contains(where: { $0 != nil }) else {
