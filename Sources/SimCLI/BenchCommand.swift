@@ -22,8 +22,9 @@ struct BenchCommand {
                parameter's true value, estimate and interval, the held-back coverage, the
                fit's wall time and worlds per second
       sbc      simulation-based calibration of the fit: --draws parameter sets from the
-               prior (default 50), each run, logged and fitted; each true value's rank among
-               posterior draws, with a χ² test of uniformity at 1 %
+               prior (default 50), each run, logged and fitted with fit's defaults (100
+               particles, at most 5,000 worlds); each true value's rank among posterior
+               draws, with a χ² test of uniformity at 1 %
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {

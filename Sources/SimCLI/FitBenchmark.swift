@@ -110,8 +110,13 @@ enum FitBenchmark {
       guard let value = Double(text), value > 0, value <= 24 * 60 else { throw UsageError("--hours must be above 0, at most 1440") }
       return value
     } ?? 12
-    let particles = try ArgumentList.integer(args.option("particles"), option: "particles", in: 20...100_000) ?? 60
-    let maxWorlds = try ArgumentList.integer(args.option("max-worlds"), option: "max-worlds", in: 100...10_000_000) ?? 1500
+    // The fit's own defaults: calibration is judged at the settings `fit` runs with.
+    let defaults = TwinFit.Options()
+    let particles =
+      try ArgumentList.integer(args.option("particles"), option: "particles", in: 20...100_000) ?? defaults.particles
+    let maxWorlds =
+      try ArgumentList.integer(args.option("max-worlds"), option: "max-worlds", in: 100...10_000_000)
+      ?? defaults.maxWorlds
     let jobs =
       try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
     let adjust = args.flag("regression-adjust")
