@@ -342,7 +342,7 @@ extension ScenarioBuilder {
         ScenarioReader.join(path, "store"), "\"store\" belongs inside the \(action) object, not beside it",
         hint: action == "edit"
           ? "write {\"edit\": {\"kind\": \"insert\", \"store\": 1}}"
-          : "write {\"bulkInsert\": {\"count\": 100, \"store\": 1}}")
+          : "write {\"\(action)\": {\"count\": 100, \"store\": 1}}")
       return nil
     }
     guard let fields = reader.object(node, path, known: Self.valuedActions), fields.count == 1,

@@ -85,6 +85,11 @@ import Testing
       #expect(run.err.contains("timeline[1].action.bulkDelete.saves: unknown value \"many\""), "\(run.err)")
       let zero = try Self.run([(#"{"count": "all"}"#, #"{"count": 0}"#)], in: folder, named: "zero")
       #expect(zero.code == 65 && zero.err.contains("bulkDelete.count"), "\(zero.err)")
+      let beside = try Self.run(
+        [(#"{"bulkDelete": {"count": "all"}}"#, #"{"bulkDelete": {"count": "all"}, "store": 0}"#)], in: folder,
+        named: "beside")
+      #expect(beside.code == 65, "\(beside.err)")
+      #expect(beside.err.contains(#"write {"bulkDelete": {"count": 100, "store": 1}}"#), "\(beside.err)")
     }
   }
 }
