@@ -77,6 +77,18 @@ import Testing
         ], named: "offline", in: folder)
       #expect(offline.code == 0, "\(offline.out)")
       #expect(try offline.summary("pushes.held") == 0)
+      // Low Power Mode from the start (no change of state before this app's push is deferred)
+      // and a budget of one: this app's push, received first, is still admitted first.
+      let fromStart = try ScenarioRun(
+        library: "push-budget-night",
+        edits: [
+          (#"{"at": "22:30", "devices": "ipad", "action": {"lowPower": true}},"#, ""),
+          (#""otherAppsBackgroundPushesPerHour": 6,"#, #""otherAppsBackgroundPushesPerHour": 6, "power": {"lowPowerMode": true},"#),
+          (#""seed": 19,"#, #""seed": 19, "push": {"backgroundBudgetPerHour": 1},"#),
+        ], named: "from-start", in: folder)
+      #expect(fromStart.code == 0, "\(fromStart.out)")
+      #expect(try fromStart.summary("pushes.held") == 0)
+      #expect(try fromStart.summary("latency.max") == (try night.summary("latency.max")))
       // Without other apps' pushes the night changes nothing: the same latency.
       let alone = try ScenarioRun(
         library: "push-budget-night", edits: [(#""otherAppsBackgroundPushesPerHour": 6, "#, "")], named: "alone",

@@ -18,8 +18,6 @@ struct OtherAppsPushes {
   var storedAt: SimTime?
   /// When APNs received the push it defers while the device saves power, if any.
   var deferredAt: SimTime?
-  /// When this app's deferred push was received, to order the two when the restriction lifts.
-  var ownDeferredAt: SimTime?
   /// A released push admitted after this app's push released with it (received later), and the
   /// time it arrives.
   var admitAfterOwnAt: SimTime?

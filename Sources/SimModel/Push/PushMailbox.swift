@@ -13,4 +13,7 @@ struct PushMailbox {
   var heldZone = ZoneID.none
   /// The zone of the push APNs defers while the device is under power restriction, or none.
   var deferredZone = ZoneID.none
+  /// When the deferred push (`deferredZone`) arrived, to order it with the other apps' when the
+  /// restriction lifts.
+  var deferredAt = SimTime.zero
 }

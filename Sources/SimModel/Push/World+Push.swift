@@ -66,7 +66,7 @@ extension World {
     }
     if isPowerRestricted(device) {
       // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
-      push.otherApps[device.index]?.ownDeferredAt = sim.now
+      devices[device.index].mailbox.deferredAt = sim.now
       if PushService.keepNewest(zone, in: &devices[device.index].mailbox.deferredZone) {
         sink.observePush(device: device, event: .discarded, at: sim.now)
       }
@@ -151,7 +151,7 @@ extension World {
     let zone = devices[device.index].mailbox.deferredZone
     push.releaseOtherApps(
       device.index, stored: false, arrival: sim.now,
-      ownReceivedAt: zone.exists ? push.otherApps[device.index]?.ownDeferredAt : nil, now: sim.now)
+      ownReceivedAt: zone.exists ? devices[device.index].mailbox.deferredAt : nil, now: sim.now)
     guard zone.exists else { return }
     devices[device.index].mailbox.deferredZone = .none
     deliverPush(device, zone: zone, sim: &sim)
