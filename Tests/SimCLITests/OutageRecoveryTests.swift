@@ -19,21 +19,20 @@ import Testing
 
   /// `Scenarios/outage-recovery.json` with an outage of `hours` (from 2 h) and, if given, a back-off cap.
   static func recovery(hours: Int, backoff: String?, in folder: String) throws -> Recovery {
-    var text = try String(contentsOfFile: packageRoot + "/Scenarios/outage-recovery.json", encoding: .utf8)
     let end = 2 + hours
-    text = text.replacingOccurrences(of: #""at": "14h""#, with: #""at": "\#(end)h""#)
-    text = text.replacingOccurrences(of: #""outputs": ["summary", "latency"]"#, with: #""outputs": ["summary", "latency", "activities"]"#)
+    var edits = [
+      (#""at": "14h""#, #""at": "\#(end)h""#),
+      (#""outputs": ["summary", "latency"]"#, #""outputs": ["summary", "latency", "activities"]"#),
+      // Only convergence is expected of every length.
+      (#"{"metric": "errors.serviceUnavailable", "min": 1500},"#, ""),
+      (#"{"metric": "blocked.rateLimit.total", "min": "10h"},"#, ""),
+      (#"{"metric": "blocked.rateLimit.longest", "min": "3h"},"#, ""),
+    ]
     if let backoff {
-      text = text.replacingOccurrences(of: #""seed": 7,"#, with: #""seed": 7, "cloud": {"throttleBackoffCap": "\#(backoff)"},"#)
+      edits.append((#""seed": 7,"#, #""seed": 7, "cloud": {"throttleBackoffCap": "\#(backoff)"},"#))
     }
-    // Only convergence is expected of every length.
-    for line in [
-      #"{"metric": "errors.serviceUnavailable", "min": 1500},"#, #"{"metric": "blocked.rateLimit.total", "min": "10h"},"#,
-      #"{"metric": "blocked.rateLimit.longest", "min": "3h"},"#,
-    ] {
-      text = text.replacingOccurrences(of: line, with: "")
-    }
-    let run = try ScenarioRun(text, named: "outage-\(hours)h-\(backoff ?? "none")", in: folder)
+    let run = try ScenarioRun(
+      library: "outage-recovery", edits: edits, named: "outage-\(hours)h-\(backoff ?? "none")", in: folder)
     #expect(run.code == 0, "\(run.err)")
     let endSeconds = Double(end * 3600)
     let activities = try run.table("activities.csv").rows.filter {
@@ -74,11 +73,11 @@ import Testing
     let retryAfter = SimDuration(seconds: 30)
     let cap = SimDuration(seconds: 600)
     func wait(_ attempt: Int, _ cap: SimDuration?) -> Double {
-      (ThrottleBackoff.retryAt(after: retryAfter, attempt: attempt, cap: cap, now: now) - now).seconds
+      (Backoff.throttleRetryAt(after: retryAfter, attempt: attempt, cap: cap, now: now) - now).seconds
     }
     #expect([1, 2, 3, 4, 5, 6].map { wait($0, cap) } == [30, 60, 120, 240, 480, 600])
     #expect([1, 2, 6].map { wait($0, nil) } == [30, 30, 30])
     // A retry-after longer than the cap is still waited in full.
-    #expect((ThrottleBackoff.retryAt(after: .seconds(900), attempt: 3, cap: cap, now: now) - now).seconds == 900)
+    #expect((Backoff.throttleRetryAt(after: .seconds(900), attempt: 3, cap: cap, now: now) - now).seconds == 900)
   }
 }

@@ -48,7 +48,7 @@ struct ContainerThrottleFault: RequestFault {
     let wait = retryAfter.sampleDuration(using: &random)
     let until = max(rates.containerBlockedUntil[request.device], request.now + wait)
     rates.containerBlockedUntil[request.device] = until
-    let own = ThrottleBackoff.retryAt(after: wait, attempt: request.attempt, cap: backoffCap, now: request.now)
+    let own = Backoff.throttleRetryAt(after: wait, attempt: request.attempt, cap: backoffCap, now: request.now)
     if holdsContainer {
       rates.containerWideBlockedUntil = max(rates.containerWideBlockedUntil, until)
       return (max(rates.containerWideBlockedUntil, own), wait)

@@ -33,7 +33,7 @@ struct DeviceThrottleFault: RequestFault {
     let wait = retryAfter.sampleDuration(using: &random)
     let until = max(rates.deviceBlockedUntil[request.device], request.now + wait)
     rates.deviceBlockedUntil[request.device] = until
-    let own = ThrottleBackoff.retryAt(after: wait, attempt: request.attempt, cap: backoffCap, now: request.now)
+    let own = Backoff.throttleRetryAt(after: wait, attempt: request.attempt, cap: backoffCap, now: request.now)
     return (max(until, own), wait)
   }
 }

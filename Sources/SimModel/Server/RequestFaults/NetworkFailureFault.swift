@@ -26,7 +26,7 @@ struct NetworkFailureFault: RequestFault {
     for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
   ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
     let attempt = request.attempt
-    let backoff = attempt <= 1 ? 0 : min(backoffSeconds * Double(1 << min(attempt - 2, 30)), backoffCapSeconds)
+    let backoff = attempt <= 1 ? 0 : Backoff.doubled(backoffSeconds, doublings: attempt - 2, cap: backoffCapSeconds)
     return (request.now + SimDuration(seconds: backoff), nil)
   }
 }

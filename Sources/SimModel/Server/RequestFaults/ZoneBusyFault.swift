@@ -26,7 +26,7 @@ struct ZoneBusyFault: RequestFault {
     for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
   ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
     let attempt = request.attempt
-    let delay = SimDuration(seconds: min(backoffSeconds * Double(1 << min(attempt - 1, 30)), backoffCapSeconds))
+    let delay = SimDuration(seconds: Backoff.doubled(backoffSeconds, doublings: attempt - 1, cap: backoffCapSeconds))
     return (request.now + delay, delay)
   }
 }
