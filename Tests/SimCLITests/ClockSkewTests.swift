@@ -8,11 +8,9 @@ import Testing
 /// (a push or an import with records follows the export that caused it) and corrected with
 /// `--clock-offset`.
 @Suite struct ClockSkewTests {
-  /// A 6-hour quickstart run's event log, read back.
+  /// A quickstart run's event log (6 hours), read back.
   static func quickstartLog(in folder: String) throws -> (SyncLog, path: String) {
-    var text = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
-    text = text.replacingOccurrences(of: #""duration": "24h""#, with: #""duration": "6h""#)
-    let run = try ScenarioRun(text, named: "qs", in: folder, "--event-log")
+    let run = try ScenarioRun(library: "quickstart", edits: [], named: "qs", in: folder, "--event-log")
     #expect(run.code == 0, "\(run.err)")
     let path = run.folder + "/event-log.ndjson"
     return (try SyncLogReader.read([path]), path)

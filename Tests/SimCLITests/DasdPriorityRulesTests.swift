@@ -47,21 +47,19 @@ import Testing
 
   @Test func theLibraryScenariosShowEachRuleOnAndOff() throws {
     try withTemporaryDirectory { folder in
-      func latency(_ file: String, _ edits: [(String, String)]) throws -> Double? {
-        var text = try String(contentsOfFile: packageRoot + "/Scenarios/" + file, encoding: .utf8)
-        for (from, to) in edits { text = text.replacingOccurrences(of: from, with: to) }
-        let run = try ScenarioRun(text, named: "s", in: folder, "--seed", "3")
+      func latency(_ library: String, _ edits: [(String, String)]) throws -> Double? {
+        let run = try ScenarioRun(library: library, edits: edits, named: "s", in: folder, "--seed", "3")
         return try run.summary("latency.max")
       }
       // A background Mac saved to at 23:00, charging 10 % an hour from 06:00.
-      let battery = "critical-battery-by-priority.json"
+      let battery = "critical-battery-by-priority"
       let at15ByPriority = try #require(try latency(battery, []))
       let at15WWDC = try #require(try latency(battery, [("\"byPriority\": true", "\"byPriority\": false")]))
       let at8ByPriority = try #require(try latency(battery, [("\"battery\": 15,", "\"battery\": 8,")]))
       #expect(at15ByPriority < 60)
       #expect(abs(at15WWDC - 7.5 * 3600) < 120)  // 20 % at 06:30
       #expect(abs(at8ByPriority - (7 * 3600 + 12 * 60)) < 300)  // 10 % at 06:12
-      let escape = "low-power-utility-escape.json"
+      let escape = "low-power-utility-escape"
       let on = try #require(try latency(escape, []))
       let off = try #require(try latency(escape, [("\"utilityWindow\": \"4h\"", "\"utilityWindow\": \"0s\"")]))
       #expect(abs(on - 0.9 * 4 * 3600) < 60)

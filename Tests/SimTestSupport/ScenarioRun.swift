@@ -14,6 +14,10 @@ public struct ScenarioRun {
   /// Writes `text` as `<name>.json` in `directory` and runs it into `<directory>/<name>`, with
   /// `arguments` after the file.
   public init(_ text: String, named name: String, in directory: String, _ arguments: String...) throws {
+    try self.init(text, named: name, in: directory, arguments: arguments)
+  }
+
+  init(_ text: String, named name: String, in directory: String, arguments: [String]) throws {
     let file = directory + "/\(name).json"
     try text.write(toFile: file, atomically: true, encoding: .utf8)
     folder = directory + "/" + name
@@ -22,14 +26,16 @@ public struct ScenarioRun {
 
   /// The library scenario `Scenarios/<library>.json` with each edit's text replaced (an edit whose
   /// text is not in the file throws, so a test never runs the unedited scenario by mistake), run
-  /// as `<name>` in `directory`.
-  public init(library: String, edits: [(String, String)], named name: String, in directory: String) throws {
+  /// as `<name>` in `directory`, with `arguments` after the file.
+  public init(
+    library: String, edits: [(String, String)], named name: String, in directory: String, _ arguments: String...
+  ) throws {
     var text = try String(contentsOfFile: packageRoot + "/Scenarios/\(library).json", encoding: .utf8)
     for (from, to) in edits {
       guard text.contains(from) else { throw ScenarioRunError.editNotFound(from) }
       text = text.replacingOccurrences(of: from, with: to)
     }
-    try self.init(text, named: name, in: directory)
+    try self.init(text, named: name, in: directory, arguments: arguments)
   }
 
   /// The result file `name` (`summary.csv`, `latency.csv`, ...) as a table.
