@@ -96,7 +96,8 @@ enum RunSummaryPrinter {
   /// The largest causes of latency over every row, visible or stuck (to the end of the run), with
   /// their share: what a person asks first ("what is it waiting on?"). Only where the run kept
   /// its rows (`latency.csv`); nil otherwise. Time no sync could shorten, a ghost's (a public
-  /// delete a reader never fetches) and a hidden row's (a record type its model never reads), is
+  /// delete a reader never fetches), a hidden row's (a record type its model never reads) and a
+  /// lost write's after its loss, is
   /// left out of the shares and told on a line of its own: it ranked first in public apps'
   /// and mixed model versions' waits, over every real wait.
   static func topCauses(_ report: RunReport) -> (waits: String?, notWaits: String?)? {
@@ -112,7 +113,7 @@ enum RunSummaryPrinter {
       }
     }
     let seconds = { (name: String) in Double(totals[name]!) / 1e9 }
-    let notWaitNames = ["notify.ghost": "ghost rows", "hidden": "hidden rows"]
+    let notWaitNames = ["notify.ghost": "ghost rows", "hidden": "hidden rows", "exportHeld.lost": "lost writes"]
     let waitNames = order.filter { notWaitNames[$0] == nil }
     let notWaits = order.filter { notWaitNames[$0] != nil }.map {
       "\(notWaitNames[$0]!) \(DurationText.display(seconds: seconds($0)))"
@@ -121,7 +122,8 @@ enum RunSummaryPrinter {
       notWaits.isEmpty
       ? nil
       : notWaits.joined(separator: ", ")
-        + "   (time no sync shortens: deletes a reader never fetches, record types its model never reads)"
+        + "   (time no sync shortens: deletes a reader never fetches, record types its model never reads, "
+        + "writes lost on their device)"
     let all = waitNames.map(seconds).reduce(0, +)
     guard all > 0 else { return notWaitLine == nil ? nil : (nil, notWaitLine) }
     // The largest first; ties in pipeline order (a dictionary's order never reaches output).

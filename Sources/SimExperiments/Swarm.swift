@@ -78,6 +78,7 @@ public struct Swarm: Sendable {
     spec.reportObjects = true
     let recorder = MetricsRecorder(
       policyNames: spec.scheduler.policies.map(\.name), reportedErrors: spec.reportedErrors)
+    recorder.initialAppStates = spec.devices.map(\.initialAppState)
     let checker = SwarmInvariants(forwardingTo: recorder)
     let outcome = WorldRunner.run(spec, sink: checker)
     var failures = checker.failures

@@ -26,11 +26,12 @@ public struct LatencyRow: Sendable {
   public var stuckStage: String?
   public var stuckCause: String?
   /// For a visible row, the recorder's indices of the export that carried the write and of the
-  /// import that fetched it (−1 otherwise): `MetricsRecorder.blockedByPolicy(_:)` reads them.
+  /// import that fetched it (−1 otherwise): `MetricsRecorder.exportSplit(_:)` reads them.
   var exportActivity: Int32 = -1
   var importActivity: Int32 = -1
-  /// The observer's store that the row is about.
+  /// The observer's store that the row is about, and the writer's store.
   var observerStore = StoreID.none
+  var writerStore = StoreID.none
 
   /// spec §10's stages.
   public static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]
@@ -39,10 +40,19 @@ public struct LatencyRow: Sendable {
   /// fan-out, APNs's hand-over to the device, held by the hourly budget, deferred by Low Power
   /// Mode, stored while offline, no push at all with the app not running (force-quit, until a
   /// launch), the next public-database poll, and no push for a running app (dropped or discarded:
-  /// it imported on its own, at an activation or a nudge).
+  /// it imported on its own, at an activation or a nudge), a ghost's, and the time after the
+  /// observer's store stopped syncing.
   public static let notifyCauseNames = [
-    "fanout", "delivery", "held", "deferred", "stored", "notRunning", "pollWait", "noPush", "ghost",
+    "fanout", "delivery", "held", "deferred", "stored", "notRunning", "pollWait", "noPush", "ghost", "storeDisabled",
   ]
+
+  /// Why a scheduling stage waited with no activity of its chain behind it
+  /// (`exportHeld.<name>`, `importHeld.<name>`; `StageSplit.held`), in order.
+  public static let heldNames = HoldLog.Reason.allCases.map(\.name)
+
+  /// The parts of the upload and download stages that are not transfer (`transferSplit`): the
+  /// activity's process suspended mid-transfer, and a hidden row's download, which no download took.
+  public static let transferCauseNames = ["upload.suspended", "download.suspended", "download.hidden"]
 
   /// Visibility − edit, for visible rows.
   public var latency: SimDuration? { visibleAt.map { $0 - editedAt } }

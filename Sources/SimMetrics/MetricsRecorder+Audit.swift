@@ -2,11 +2,13 @@ import SimKernel
 import SimModel
 
 extension MetricsRecorder {
-  /// Checks the identities of every row, visible or not, to the nanosecond: the known stages add
-  /// up to the latency (visible) or to the time from the edit to the end of the run (a row stuck
-  /// in its last known stage); no stage or cause is negative; exportSchedule and importSchedule
-  /// are their decision time plus every policy's and wait cause's blocked time; notify is the sum
-  /// of its causes. Returns how many checks ran and the first `limit` failures.
+  /// Checks the identities of every row, whatever its outcome, to the nanosecond: the known
+  /// stages add up to the latency (visible) or to the time from the edit to the end of the run (a
+  /// row stuck in its last known stage), and a row with no known stage has no time; no stage or
+  /// cause is negative; exportSchedule and importSchedule are their decision time, every policy's
+  /// and wait cause's blocked time and every hold, with no time that neither an activity nor a
+  /// state explains; notify is the sum of its causes; upload's and download's suspended time lie
+  /// inside them. Returns how many checks ran and the first `limit` failures.
   public func auditRows(limit: Int = 20) -> (checks: Int, failures: [String]) {
     var checks = 0
     var failures: [String] = []
@@ -16,11 +18,24 @@ extension MetricsRecorder {
           "row of write \(row.write.raw) on device \(row.observer.raw) (\(row.outcome.rawValue)): \(what)")
       }
     }
+    func check(_ row: LatencyRow, _ split: StageSplit?, stage: String, length: SimDuration) {
+      guard let split else { return }
+      checks += 1
+      let parts = [split.decision, split.unexplained] + split.blocked + split.held
+      if parts.contains(where: { $0 < .zero }) || split.total != length {
+        fail(row, "\(stage) \(length.seconds) s is not its decision \(split.decision.seconds) s plus its causes and holds")
+      } else if split.unexplained > .zero {
+        fail(row, "\(split.unexplained.seconds) s of \(stage) has no activity waiting and no state that explains it")
+      }
+    }
     var reference = RowTally()
     forEachLatencyRow { row in
       reference.add(row)
-      guard row.knownStages > 0 else { return }
       checks += 1
+      guard row.knownStages > 0 else {
+        if row.stages.contains(where: { $0 != .zero }) { fail(row, "a row with no known stage has time") }
+        return
+      }
       var sum = SimDuration.zero
       for index in 0..<row.knownStages {
         if row.stages[index] < .zero { fail(row, "stage \(LatencyRow.stageNames[index]) is negative") }
@@ -30,34 +45,20 @@ extension MetricsRecorder {
       if sum != expected {
         fail(row, "stages sum to \(sum.seconds) s, expected \(expected.seconds) s")
       }
-      let blocked = blockedByPolicy(row)
-      let decision = decisionTime(row)
-      if let export = decision.export {
-        checks += 1
-        if export < .zero || blocked.export.contains(where: { $0 < .zero })
-          || export + blocked.export.reduce(.zero, +) != row.stages.exportSchedule
-        {
-          fail(
-            row,
-            "exportSchedule \(row.stages.exportSchedule.seconds) s is not decision \(export.seconds) s plus its causes")
-        }
-      }
-      if let `import` = decision.import {
-        checks += 1
-        if `import` < .zero || blocked.import.contains(where: { $0 < .zero })
-          || `import` + blocked.import.reduce(.zero, +) != row.stages.importSchedule
-        {
-          fail(
-            row,
-            "importSchedule \(row.stages.importSchedule.seconds) s is not decision \(`import`.seconds) s plus its causes"
-          )
-        }
-      }
+      check(row, exportSplit(row), stage: "exportSchedule", length: row.stages.exportSchedule)
+      check(row, importSplit(row), stage: "importSchedule", length: row.stages.importSchedule)
       if let notify = notifyCauses(row) {
         checks += 1
         if notify.contains(where: { $0 < .zero }) || notify.reduce(.zero, +) != row.stages.notify {
           fail(row, "notify \(row.stages.notify.seconds) s is not the sum of its causes")
         }
+      }
+      let transfer = transferSplit(row)
+      checks += 1
+      if transfer.uploadSuspended < .zero || transfer.uploadSuspended > row.stages.upload
+        || transfer.downloadSuspended < .zero || transfer.downloadSuspended + transfer.hidden > row.stages.download
+      {
+        fail(row, "upload's or download's suspended or hidden time is outside the stage")
       }
     }
     checks += 1

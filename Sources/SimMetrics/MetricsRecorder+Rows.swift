@@ -143,6 +143,7 @@ extension MetricsRecorder {
       row.zone = zone
       row.object = write.object
       row.observerStore = observer
+      row.writerStore = write.store
       if write.superseded {
         row.outcome = .supersededLocally
         return row
@@ -153,7 +154,11 @@ extension MetricsRecorder {
       }
       if write.lost {
         row.outcome = .lost
-        if let saved = write.savedAt { row.stages.save = saved - write.editedAt }
+        if let saved = write.savedAt {
+          row.stages.save = saved - write.editedAt
+          // Its export waited on the store's exports until the loss (`exportSplit`).
+          row.exportActivity = Int32(end.lastExport[write.store.index])
+        }
         stuck(&row, write.savedAt == nil ? 0 : 1, at: write.savedAt, cause: write.lossReason?.rawValue ?? "lost")
         return row
       }
@@ -331,57 +336,6 @@ extension MetricsRecorder {
     let storeDisabled: [Bool]
     let policyNames: [String]
   }
-
-  /// The row's time in its scheduling stages outside any policy's or cause's block: decision
-  /// latency, re-evaluation and start delay (export, import); nil where the stage is not known.
-  public func decisionTime(_ row: LatencyRow) -> (export: SimDuration?, import: SimDuration?) {
-    let blocked = blockedByPolicy(row)
-    let export =
-      row.knownStages > 1 && row.exportActivity >= 0
-      ? row.stages.exportSchedule - blocked.export.reduce(.zero, +) : nil
-    let `import` =
-      row.knownStages > 4 && row.importActivity >= 0
-      ? row.stages.importSchedule - blocked.import.reduce(.zero, +) : nil
-    return (export, `import`)
-  }
-
-  /// The time inside a row's exportSchedule and importSchedule stages during which each policy or
-  /// wait cause (by index) blocked the export or the import; the rest of each stage is decision
-  /// latency, re-evaluation and start delay (`decisionTime`). Zeros for stages the row never
-  /// reached.
-  public func blockedByPolicy(_ row: LatencyRow) -> (export: [SimDuration], import: [SimDuration]) {
-    let none = [SimDuration](repeating: .zero, count: policyNames.count)
-    guard row.exportActivity >= 0, row.knownStages > 1 else { return (none, none) }
-    let saved = row.editedAt + row.stages.save
-    let exportStart = saved + row.stages.exportSchedule
-    let notified = exportStart + row.stages.upload + row.stages.notify
-    let importStart = notified + row.stages.importSchedule
-    let export = chainBlockedTime(Int(row.exportActivity), from: saved, to: exportStart)
-    guard row.importActivity >= 0, row.knownStages > 4 else { return (export, none) }
-    return (export, chainBlockedTime(Int(row.importActivity), from: notified, to: importStart))
-  }
-
-  /// Time within [from, to] during which each policy or wait cause blocked the activity or the
-  /// earlier links of its chain (the store's previous activities of its kind: a retry after a
-  /// serviceUnavailable is a new activity, and every link's retry-after held the row). Each
-  /// earlier link counts only before the next one was requested, so no instant counts twice.
-  func chainBlockedTime(_ last: Int, from: SimTime, to: SimTime) -> [SimDuration] {
-    var result = [SimDuration](repeating: .zero, count: policyNames.count)
-    var index = last
-    var upper = to
-    while index >= 0 && upper > from {
-      let activity = activities[index]
-      for interval in blocked(of: index) {
-        let start = max(interval.from, from)
-        let end = min(interval.to, upper)
-        if end > start { result[Int(interval.policy)] += end - start }
-      }
-      upper = min(upper, activity.requestedAt)
-      index = Int(activity.previousOfKind)
-    }
-    return result
-  }
-
 }
 
 /// Where every write ended up (spec §10 conservation): the four counts add up to all writes.
@@ -461,6 +415,8 @@ extension MetricsRecorder {
     var state = State.none
     var cursor = committed
     let noPush = noPushCause(row, device: device)
+    let observerStore = row.observerStore.index
+    let disabledAt = observerStore < holdLog.disabledAt.count ? holdLog.disabledAt[observerStore] : nil
     /// How a span ends: its push delivered (the hand-over's latency is delivery), lost (the push
     /// never came: the wait was the no-push cause's), or neither yet.
     enum Ending { case delivered, lost, open }
@@ -472,7 +428,11 @@ extension MetricsRecorder {
         let delivery = min(span, pushDeliveryLatency)
         causes[1] += delivery
         causes[0] += span - delivery
-      case (.transit, .lost), (.none, _): causes[noPush] += span
+      case (.transit, .lost), (.none, _):
+        // Once the observer's store stopped syncing (error 134410), nothing could tell it.
+        let disabled = disabledAt.map { min(max($0, cursor), until) } ?? until
+        causes[noPush] += disabled - cursor
+        causes[9] += until - disabled
       case (.transit, .open): causes[0] += span
       default: causes[state.rawValue] += span
       }

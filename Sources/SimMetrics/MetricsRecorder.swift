@@ -140,6 +140,15 @@ public final class MetricsRecorder: ObservationSink {
   /// The fixed hand-over from APNs to the device (`push.deliveryLatency`), to split it from fan-out.
   public var pushDeliveryLatency = SimDuration.zero
   var lastAppState: [AppState?] = []
+  /// Each device's app state at the start of the run, by device (`DeviceSpec.initialAppState`):
+  /// the model announces only a foreground start, and a row's holds read the others.
+  public var initialAppStates: [AppState] {
+    get { holdLog.initialAppStates }
+    set { holdLog.initialAppStates = newValue }
+  }
+  /// What held rows' exports and imports when no activity stood behind them (kept with the push
+  /// log, as only the rows' splits read it).
+  var holdLog = HoldLog()
   var lastOnline: [Bool] = []
   /// Per store, whether its zone is the public database (polled, not pushed).
   var storeIsPublic: [Bool] = []
@@ -215,6 +224,7 @@ public final class MetricsRecorder: ObservationSink {
       lastOfKind.append(contentsOf: repeatElement(-1, count: slot + 1 - lastOfKind.count))
     }
     record.previousOfKind = lastOfKind[slot]
+    if holdLog.firstActivityAt[store.index] == nil { holdLog.firstActivityAt[store.index] = at }
     lastOfKind[slot] = Int32(activity.index)
     activities.append(record)
   }
@@ -296,6 +306,7 @@ public final class MetricsRecorder: ObservationSink {
       storeDevice.append(device)
       storeIsPublic.append(scope == .public)
       storeDisabled.append(false)
+      holdLog.ensure(store: store)
       ensureDevice(device)
       storeZone.append(zone.raw)
       observerLog.addStore()
@@ -320,9 +331,11 @@ public final class MetricsRecorder: ObservationSink {
     case .appState(let device, let state, let at):
       if keepsTimeline { appStates.append((device, state, at)) }
       ensureDevice(device)
+      if keepsPushLog { holdLog.appStates[device.index].append((state, at)) }
       lastAppState[device.index] = state
     case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
       ensureDevice(device)
+      if keepsPushLog && online != lastOnline[device.index] { holdLog.online[device.index].append((online, at)) }
       lastOnline[device.index] = online
       if keepsTimeline {
         conditionChanges.append(
@@ -341,15 +354,22 @@ public final class MetricsRecorder: ObservationSink {
         counters.retryAfterTotal = counters.retryAfterTotal.saturatingAdding(retryAfter)
         counters.retryAfterLongest = max(counters.retryAfterLongest, retryAfter)
       }
-    case .reset:
+    case .reset(let store, _, let at):
       counters.resets += 1
-    case .lostWrite(let write, let reason, _):
+      holdLog.resets[store.index].append((at, nil))
+    case .resetEnded(let store, let at):
+      if let open = holdLog.resets[store.index].indices.last, holdLog.resets[store.index][open].to == nil {
+        holdLog.resets[store.index][open].to = at
+      }
+    case .lostWrite(let write, let reason, let at):
+      holdLog.lostAt[write] = at
       update(write) {
         $0.lost = true
         $0.lossReason = reason
       }
-    case .setupFailed(let store, _, _):
+    case .setupFailed(let store, _, let at):
       counters.setupFailures += 1
+      if holdLog.disabledAt[store.index] == nil { holdLog.disabledAt[store.index] = at }
       storeDisabled[store.index] = true
     case .localEdit:
       counters.localEdits += 1
@@ -378,6 +398,7 @@ public final class MetricsRecorder: ObservationSink {
       lastAppState.append(nil)
       lastOnline.append(true)
     }
+    holdLog.ensure(device: device)
   }
 
   func update(_ write: WriteID, _ change: (inout WriteRecord) -> Void) {

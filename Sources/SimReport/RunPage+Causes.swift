@@ -7,8 +7,9 @@ extension RunPage {
   /// The causes in pipeline order: stages without causes, then each split stage's columns.
   func causeColumns(_ latency: ReportTable) -> [String] {
     let split = { (prefix: String) in latency.columns.filter { $0.hasPrefix(prefix) } }
-    return ["save", "exportDecision"] + split("exportBlocked.") + ["upload"] + split("notify.")
-      + ["importDecision"] + split("importBlocked.") + ["download", "ui"]
+    return ["save", "exportDecision"] + split("exportBlocked.") + split("exportHeld.") + ["upload"]
+      + split("upload.") + split("notify.") + ["importDecision"] + split("importBlocked.") + split("importHeld.")
+      + ["download"] + split("download.") + ["ui"]
   }
 
   func causeTable() -> String {
@@ -17,6 +18,13 @@ extension RunPage {
     let columns = causeColumns(latency)
     for row in latency.rows {
       for column in columns { totals[column, default: 0] += latency.number(row, column) ?? 0 }
+      // upload and download less their parts that are not transfer (a suspended process, a
+      // hidden row), which have columns of their own.
+      for (stage, parts) in [("upload", ["upload.suspended"]), ("download", ["download.suspended", "download.hidden"])] {
+        for part in parts where latency.columns.contains(part) {
+          totals[stage, default: 0] -= latency.number(row, part) ?? 0
+        }
+      }
       // A stage without its cause split (a ghost's notify): the stage itself.
       for (stage, first) in [
         ("exportSchedule", "exportDecision"), ("notify", "notify.fanout"), ("importSchedule", "importDecision"),

@@ -30,10 +30,12 @@ extension RunPage {
       candidates =
         [("scheduler decision", "exportDecision")]
         + latency.columns.filter { $0.hasPrefix("exportBlocked.") }.map { (String($0.dropFirst(14)), $0) }
+        + latency.columns.filter { $0.hasPrefix("exportHeld.") }.map { (String($0.dropFirst(11)), $0) }
     case "importSchedule":
       candidates =
         [("scheduler decision", "importDecision")]
         + latency.columns.filter { $0.hasPrefix("importBlocked.") }.map { (String($0.dropFirst(14)), $0) }
+        + latency.columns.filter { $0.hasPrefix("importHeld.") }.map { (String($0.dropFirst(11)), $0) }
     case "notify":
       candidates = latency.columns.filter { $0.hasPrefix("notify.") }.map { (String($0.dropFirst(7)), $0) }
     case "save": return "save policy"

@@ -67,12 +67,31 @@ public enum DataPackage {
           description:
             "time of the \(stage) stage held by \(column.dropFirst(prefix.count)) (a scheduler policy or wait cause)")
       }
+      for (prefix, stage) in [("exportHeld.", "exportSchedule"), ("importHeld.", "importSchedule")]
+      where column.hasPrefix(prefix) {
+        return Field(
+          type: "number", unit: seconds,
+          description:
+            "time of the \(stage) stage with no activity of the row's chain waiting, held by "
+            + "\(column.dropFirst(prefix.count)) (running: an earlier activity ran; failed: the last one failed "
+            + "and none was asked for since; else the device's or store's state)")
+      }
+      if let cause = ["upload.suspended": "upload", "download.suspended": "download"][column] {
+        return Field(
+          type: "number", unit: seconds,
+          description: "time of the \(cause) stage during which the app's process was suspended mid-transfer")
+      }
+      if column == "download.hidden" {
+        return Field(
+          type: "number", unit: seconds,
+          description: "a hidden row's download stage: a record type its model never reads, which no download took")
+      }
       if column.hasPrefix("notify.") {
         return Field(
           type: "number", unit: seconds,
           description:
             "time of the notify stage spent on \(column.dropFirst(7)) (push fan-out, delivery, holding, the wait "
-            + "for a poll, or a ghost's: a public delete the reader never fetches)"
+            + "for a poll, a ghost's: a public delete the reader never fetches, or the observer's store disabled)"
         )
       }
     }
@@ -127,8 +146,12 @@ public enum DataPackage {
       "latency": time("visibleAt − editedAt (empty for a row never visible)"),
       "stuckStage": text("for a row never visible: the stage holding it at the end"),
       "stuckCause": text("for a row never visible: the cause holding it at the end"),
-      "exportDecision": time("time of the exportSchedule stage spent on the scheduler's decision"),
-      "importDecision": time("time of the importSchedule stage spent on the scheduler's decision"),
+      "exportDecision": time(
+        "time of the exportSchedule stage an export of the row's chain waited for the scheduler's decision, "
+          + "a re-evaluation or its start, with no policy or wait cause refusing it"),
+      "importDecision": time(
+        "time of the importSchedule stage an import of the row's chain waited for the scheduler's decision, "
+          + "a re-evaluation or its start, with no policy or wait cause refusing it"),
     ],
     "activities.csv": [
       "activity": integer("the activity's id, in order of request"),

@@ -69,8 +69,11 @@ public struct PartRows: Sendable {
       "kind", "outcome", "editedAt", "committedAt", "visibleAt", "latency", "stuckStage", "stuckCause",
     ]
       + LatencyRow.stageNames + ["exportDecision"] + policyNames.map { "exportBlocked.\($0)" }
+      + LatencyRow.heldNames.map { "exportHeld.\($0)" }
       + LatencyRow.notifyCauseNames.map { "notify.\($0)" }
       + ["importDecision"] + policyNames.map { "importBlocked.\($0)" }
+      + LatencyRow.heldNames.map { "importHeld.\($0)" }
+      + LatencyRow.transferCauseNames
   }
 
   /// A part's rows of `latency.csv`, in order, into `table` (a table in memory or a stream to a file).
@@ -89,19 +92,31 @@ public struct PartRows: Sendable {
         CSVTable.seconds(row.editedAt), CSVTable.seconds(row.committedAt), CSVTable.seconds(row.visibleAt),
         row.latency.map(CSVTable.seconds) ?? "", row.stuckStage ?? "", row.stuckCause ?? "",
       ]
-      let blocked = recorder.blockedByPolicy(local)
-      let decision = recorder.decisionTime(local)
       fields += row.stages.enumerated().map { $0 < row.knownStages ? CSVTable.seconds($1) : "" }
-      let exportKnown = decision.export != nil
-      let importKnown = decision.import != nil
-      fields.append(decision.export.map(CSVTable.seconds) ?? "")
-      fields += blocked.export.map { exportKnown ? CSVTable.seconds($0) : "" }
+      appendSplit(recorder.exportSplit(local), to: &fields)
       let notify = recorder.notifyCauses(local)
       fields += LatencyRow.notifyCauseNames.indices.map { index in notify.map { CSVTable.seconds($0[index]) } ?? "" }
-      fields.append(decision.import.map(CSVTable.seconds) ?? "")
-      fields += blocked.import.map { importKnown ? CSVTable.seconds($0) : "" }
+      appendSplit(recorder.importSplit(local), to: &fields)
+      let transfer = recorder.transferSplit(local)
+      fields += [
+        row.knownStages > 2 ? CSVTable.seconds(transfer.uploadSuspended) : "",
+        row.knownStages > 5 ? CSVTable.seconds(transfer.downloadSuspended) : "",
+        row.knownStages > 5 ? CSVTable.seconds(transfer.hidden) : "",
+      ]
       table.append(fields)
     }
+  }
+
+  /// A scheduling stage's columns: decision (with any time nothing explains, which the audit
+  /// reports), each policy's or wait cause's block, each hold; empty where the stage is unknown.
+  func appendSplit(_ split: StageSplit?, to fields: inout [String]) {
+    guard let split else {
+      fields += [String](repeating: "", count: 1 + policyNames.count + LatencyRow.heldNames.count)
+      return
+    }
+    fields.append(CSVTable.seconds(split.decision + split.unexplained))
+    fields += split.blocked.map(CSVTable.seconds)
+    fields += split.held.map(CSVTable.seconds)
   }
 
   /// The columns of `objects.csv`.

@@ -151,6 +151,7 @@ public enum ScenarioRunner {
       recorder.pushDeliveryLatency = partSpec.push.deliveryLatency
       recorder.keepsPushLog = keepsPushLog
       recorder.keepsTimeline = keepsTimeline
+      recorder.initialAppStates = partSpec.devices.map(\.initialAppState)
       let outcome = WorldRunner.run(partSpec, sink: recorder, progress: partCount == 1 ? reporter?.value : nil)
       if audit { audits.add(recorder.auditRows(limit: 5), part: index, of: partCount) }
       let devices = partitioning.devices(ofPart: index)

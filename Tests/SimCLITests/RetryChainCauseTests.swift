@@ -39,8 +39,9 @@ import Testing
       #expect(abs(throttle - waits.reduce(0, +)) < 1, "\(throttle) against \(waits.reduce(0, +))")
       #expect(throttle / schedule >= 0.99, "\(throttle) of \(schedule) s")
       #expect(value("exportDecision") < 0.01 * schedule)
-      // The identity: the stage is its causes plus decision.
-      let causes = latency.columns.filter { $0.hasPrefix("exportBlocked.") }.map(value).reduce(0, +)
+      // The identity: the stage is its causes and holds plus decision.
+      let causes = latency.columns.filter { $0.hasPrefix("exportBlocked.") || $0.hasPrefix("exportHeld.") }.map(value)
+        .reduce(0, +)
       #expect(abs(causes + value("exportDecision") - schedule) < 1e-6)
     }
   }

@@ -25,9 +25,9 @@ import Testing
       let sum = row.stages.reduce(SimDuration.zero, +)
       #expect(sum == row.latency!)
       #expect(row.stages.allSatisfy { $0 >= .zero })
-      let blocked = recorder.blockedByPolicy(row)
-      #expect(blocked.export.reduce(SimDuration.zero, +) <= row.stages.exportSchedule)
-      #expect(blocked.import.reduce(SimDuration.zero, +) <= row.stages.importSchedule)
+      #expect(recorder.exportSplit(row)?.total == row.stages.exportSchedule)
+      #expect(recorder.importSplit(row)?.total == row.stages.importSchedule)
+      #expect(recorder.exportSplit(row)?.unexplained == .zero)
     }
   }
 

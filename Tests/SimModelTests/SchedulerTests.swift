@@ -134,7 +134,7 @@ import Testing
     #expect(export.approvedAt == launchImport.finishedAt! + .milliseconds(89))
     #expect(export.startedAt == export.approvedAt! + .seconds(1))
     let row = try! #require(recorder.latencyRows().first)
-    #expect(recorder.blockedByPolicy(row).export[Int(lpm)] == .milliseconds(3_600_089 - 60_300))
+    #expect(recorder.exportSplit(row)?.blocked[Int(lpm)] == .milliseconds(3_600_089 - 60_300))
   }
 
   @Test func lowPowerModePluggedInWithEnoughBatteryDoesNotWait() {

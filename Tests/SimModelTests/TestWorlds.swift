@@ -23,6 +23,7 @@ enum TestWorlds {
 
   static func run(_ spec: WorldSpec) -> (MetricsRecorder, RunOutcome) {
     let recorder = MetricsRecorder(policyNames: spec.scheduler.policies.map(\.name))
+    recorder.initialAppStates = spec.devices.map(\.initialAppState)
     let outcome = WorldRunner.run(spec, sink: recorder)
     return (recorder, outcome)
   }

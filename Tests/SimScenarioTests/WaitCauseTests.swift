@@ -25,9 +25,13 @@ import Testing
   static func parts(of stage: String, in columns: [String]) -> [Int] {
     switch stage {
     case "exportSchedule":
-      columns.indices.filter { columns[$0] == "exportDecision" || columns[$0].hasPrefix("exportBlocked.") }
+      columns.indices.filter {
+        columns[$0] == "exportDecision" || columns[$0].hasPrefix("exportBlocked.") || columns[$0].hasPrefix("exportHeld.")
+      }
     case "importSchedule":
-      columns.indices.filter { columns[$0] == "importDecision" || columns[$0].hasPrefix("importBlocked.") }
+      columns.indices.filter {
+        columns[$0] == "importDecision" || columns[$0].hasPrefix("importBlocked.") || columns[$0].hasPrefix("importHeld.")
+      }
     default: columns.indices.filter { columns[$0].hasPrefix("notify.") }
     }
   }

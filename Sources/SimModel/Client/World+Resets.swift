@@ -68,10 +68,12 @@ extension World {
     for change in unsent + held where change.write != .none {
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
-      // Only the write the store still held is lost; superseded ones are reported as such.
+      // Only the write the store still held is lost; superseded ones are reported as such (an
+      // insert, whose change names no field, by the later write to its object: a delete
+      // before the removal left the insert unaccounted for, pending for ever).
       if local[store.index][field].write == change.write {
         sink.observe(.lostWrite(write: change.write, reason: .storeRemoved, at: sim.now))
-      } else if change.field >= 0 {
+      } else if local[store.index][field].write != .none {
         sink.observe(.supersededLocally(write: change.write, by: local[store.index][field].write))
       }
     }
