@@ -99,6 +99,17 @@ extension MetricsRecorder {
       split.held[HoldLog.Reason.lost.rawValue] += to - upper
     }
     guard upper > from else { return split }
+    // Most rows: one link, asked for by the save (or before it), waiting the whole window with
+    // nothing blocking it or the link before it: all decision, with no walk.
+    if last >= 0, blockedIntervals[Int32(last)] == nil, activities[last].requestedAt <= from,
+      (activities[last].startedAt ?? activities[last].finishedAt ?? endTime) >= upper
+    {
+      let previous = Int(activities[last].previousOfKind)
+      if previous < 0 || blockedIntervals[Int32(previous)] == nil {
+        split.decision = upper - from
+        return split
+      }
+    }
     // Each link's edges inside the window, as (time, kind, link's index into `failed`). Kinds:
     // 0 waiting starts, 1 waiting ends, 2 running starts, 3 running ends, 4 the link is over
     // (whether it failed decides the gap after it), then 5 + 2·policy a block starts and

@@ -58,6 +58,12 @@ import Testing
     let report = ScenarioRunner.run(scenario)
     let table = report.latencyTable()
     let columns = table.columns
+    // The second, independent check: every row's causes recomputed from activities.csv alone.
+    let recomputed = CauseRecomputeTests.recompute(
+      activities: ResultTable(table: report.activitiesTable()), latency: ResultTable(table: table),
+      end: scenario.spec.duration.seconds, name: file)
+    #expect(recomputed.rows > 0 || table.rows.isEmpty)
+    #expect(recomputed.problems.isEmpty, "\(recomputed.problems.count) problems, first: \(recomputed.problems.prefix(3))")
     for row in table.rows {
       for stage in ["exportSchedule", "importSchedule", "notify"] {
         let stageColumn = columns.firstIndex(of: stage)!

@@ -3,7 +3,7 @@ import SimTestSupport
 import Testing
 
 /// Issue 54: a second check of the rows' causes, independent of the recorder's split. For each
-/// library scenario, each row's exportSchedule and importSchedule causes are recomputed from
+/// library scenario (`WaitCauseTests` runs them and calls `recompute`), each row's exportSchedule and importSchedule causes are recomputed from
 /// `activities.csv` alone (the writer's exports and the observer's imports that stood during
 /// the row's window, and what blocked them) and compared with `latency.csv`:
 ///
@@ -21,15 +21,6 @@ import Testing
     var blocked: [String: Double]
   }
 
-  /// Scenarios whose rows are too many to read in a debug build's test (40,000 to 5 million each).
-  static let tooLarge: Set<String> = [
-    "realworld-million-import", "realworld-suspended-import", "fleet-10k-public", "realworld-first-import-4100",
-    "bulk-delete-then-insert",
-  ]
-  /// Scenarios run for less than their duration, to keep the suite fast: each keeps what it is
-  /// about (a day's households to 8 h; the fleets to ten minutes into their second spike).
-  static let shortened = ["households": "8h", "server-throttle-fleet": "2h10m", "realworld-retry-after": "2h10m"]
-
   static func overlap(_ a: Double, _ b: Double, _ from: Double, _ to: Double) -> Double {
     max(0, min(b, to) - max(a, from))
   }
@@ -37,7 +28,15 @@ import Testing
   /// Problems found in one result folder.
   static func recompute(_ run: ScenarioRun) throws -> (rows: Int, problems: [String]) {
     let end = try #require(try run.summary("simulatedSeconds"))
-    let activityTable = try run.table("activities.csv")
+    return recompute(
+      activities: try run.table("activities.csv"), latency: try run.table("latency.csv"), end: end,
+      name: String(run.folder.split(separator: "/").last!))
+  }
+
+  /// Problems found in a run's `activities.csv` and `latency.csv`, for a run of `end` seconds.
+  static func recompute(activities activityTable: ResultTable, latency: ResultTable, end: Double, name: String)
+    -> (rows: Int, problems: [String])
+  {
     let blockedColumns = activityTable.columns.filter { $0.hasPrefix("blocked.") }
     var byDevice: [String: [Activity]] = [:]  // "device kind" → activities (looked up, never walked)
     var stores: [String: Set<String>] = [:]
@@ -63,7 +62,6 @@ import Testing
         return latest
       }
     }
-    let latency = try run.table("latency.csv")
     var problems: [String] = []
     var rows = 0
     let tolerance = 1e-6
@@ -111,7 +109,7 @@ import Testing
           reach = b
         }
         let uncovered = (to - from) - covered
-        let what = "\(run.folder.split(separator: "/").last!) write \(row["write"]!) → \(row["observer"]!)"
+        let what = "\(name) write \(row["write"]!) → \(row["observer"]!)"
         let decision = row.number("\(prefix)Decision") ?? 0
         if decision > waiting + tolerance {
           problems.append("\(what): \(prefix)Decision \(decision) s > the \(waiting) s its activities waited")
@@ -137,33 +135,6 @@ import Testing
       }
     }
     return (rows, problems)
-  }
-
-  @Test func everyLibraryRowsCausesAgreeWithItsActivities() throws {
-    let names = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Scenarios")
-      .filter { $0.hasSuffix(".json") && $0 != "schema.json" }.map { String($0.dropLast(5)) }
-      .filter { !Self.tooLarge.contains($0) }.sorted()
-    #expect(names.count >= 45)
-    try withTemporaryDirectory { directory in
-      var checked = 0
-      for name in names {
-        let text = try String(contentsOfFile: packageRoot + "/Scenarios/\(name).json", encoding: .utf8)
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        object["outputs"] = ["summary", "latency", "activities"]
-        if let duration = Self.shortened[name] { object["duration"] = duration }
-        let edited = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
-        let run = try ScenarioRun(edited, named: name, in: directory)
-        guard run.code == 0 || run.code == 1 else {
-          Issue.record("\(name): exit \(run.code): \(run.err)")
-          continue
-        }
-        let (rows, problems) = try Self.recompute(run)
-        checked += rows
-        #expect(problems.isEmpty, "\(name): \(problems.count) problems, first: \(problems.prefix(3))")
-        try? FileManager.default.removeItem(atPath: run.folder)
-      }
-      #expect(checked > 10_000)
-    }
   }
 
   @Test func theRecomputationFailsARowWhoseDecisionHidesAHold() throws {
