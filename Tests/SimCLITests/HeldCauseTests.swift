@@ -171,4 +171,36 @@ import Testing
     #expect(accounting.pending == 0 && accounting.lost == 1 && accounting.supersededLocally == 1, "\(accounting)")
     #expect(recorder.auditRows().failures.isEmpty)
   }
+
+  @Test func aResetsSavesWaitForItsInitialImportAsReset() throws {
+    // Offline from 30 s, an edit at 60 s; a reset at 90 s cancels the pending export, and the
+    // re-export waits for the reset's initial import, which waits for the network until 600 s.
+    let recorder = try Self.recorder(
+      #"""
+      {"version": 1, "name": "reset", "duration": "1h",
+       "devices": [{"name": "iphone"}, {"name": "ipad"}],
+       "timeline": [{"at": "30s", "devices": "iphone", "action": "goOffline"},
+                    {"at": "60s", "devices": "iphone", "action": {"edit": "insert"}},
+                    {"at": "90s", "devices": "iphone", "action": {"resetSync": "accountChange"}},
+                    {"at": "600s", "devices": "iphone", "action": "goOnline"}]}
+      """#)
+    let totals = Self.exportTotals(recorder)
+    #expect(totals.rows == 1)
+    // From the reset (90 s) to its import's end (about 601.6 s); the 30 s before it were the
+    // cancelled export's, blocked by the network.
+    #expect(totals.held[Self.held("reset")] > 510 && totals.held[Self.held("reset")] < 513, "\(totals)")
+    #expect(totals.decision < 5, "\(totals)")
+    #expect(recorder.auditRows().failures.isEmpty)
+  }
+
+  @Test func aRoundEndedByLimitExceededHoldsItsRowsAsFailed() throws {
+    // CKSyncEngine hands limitExceeded to the app and ends the round; the changes wait for the
+    // app's next send, which builds the same batch (realworld-engine-batch-limit).
+    let recorder = try PushAttributionTests.recorder("realworld-engine-batch-limit")
+    let pending = Self.exportTotals(recorder) { $0.outcome == .pending }
+    #expect(pending.rows > 1000)
+    #expect(pending.held[Self.held("failed")] > 0.9 * pending.stage, "\(pending)")
+    #expect(pending.decision < 0.01 * pending.stage, "\(pending)")
+    #expect(recorder.auditRows().failures.isEmpty)
+  }
 }
