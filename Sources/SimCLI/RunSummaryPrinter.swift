@@ -101,17 +101,10 @@ enum RunSummaryPrinter {
   /// left out of the shares and told on a line of its own: it ranked first in public apps'
   /// and mixed model versions' waits, over every real wait.
   static func topCauses(_ report: RunReport) -> (waits: String?, notWaits: String?)? {
-    guard report.scenario.outputs.contains("latency"), report.parts.allSatisfy({ $0.recorder != nil }) else {
-      return nil
-    }
+    guard report.scenario.outputs.contains("latency"), let causes = report.allCauseTotals() else { return nil }
     var totals: [String: Int128] = [:]  // nanoseconds, 128-bit: stuck rows of long runs add past 64 bits
-    var order: [String] = []
-    for part in report.parts {
-      for (name, total) in part.recorder!.causeTotals() {
-        if totals[name] == nil { order.append(name) }
-        totals[name, default: 0] += total
-      }
-    }
+    for (name, total) in causes { totals[name] = total }
+    let order = causes.map(\.name)
     let seconds = { (name: String) in Double(totals[name]!) / 1e9 }
     let notWaitNames = ["notify.ghost": "ghost rows", "hidden": "hidden rows", "exportHeld.lost": "lost writes"]
     let waitNames = order.filter { notWaitNames[$0] == nil }

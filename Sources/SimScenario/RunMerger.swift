@@ -5,6 +5,8 @@ import SimModel
 /// Adds a run's parts up, in part order: their tallies, fingerprints, outcomes and id offsets.
 final class RunMerger: @unchecked Sendable {
   private(set) var tally: SummaryTally?
+  /// The parts' cause totals, for parts that let their recorders go.
+  private(set) var causes: CauseTotalsFold?
   private var outcomes = OutcomeTotal()
   private(set) var parts: [RunPart] = []
   private(set) var fingerprints: [TrajectoryFingerprint] = []
@@ -36,6 +38,11 @@ final class RunMerger: @unchecked Sendable {
     if tally == nil { tally = part.tally } else { tally!.add(part.tally!) }
     part.tally = nil
     outcomes.add(part.outcome)
+    if let totals = part.causeTotals {
+      if causes == nil { causes = CauseTotalsFold() }
+      causes!.add(totals)
+      part.causeTotals = nil
+    }
     if keepsParts { parts.append(part) }
     return part
   }

@@ -27,6 +27,8 @@ public struct RunPart: @unchecked Sendable {
   /// The part's writes and activities.
   var writeCount: Int32
   var activityCount: Int32
+  /// The part's cause totals, when its rows were written as it went and its recorder let go.
+  var causeTotals: [(name: String, nanoseconds: Int128)]? = nil
 
   /// The whole world's id of a local device, store, zone, write or activity.
   func device(_ local: DeviceID) -> DeviceID { DeviceID(Int(devices[local.index])) }

@@ -55,6 +55,20 @@ public struct RunReport {
   /// 0; `merge` shifts them by the shards before).
   public var shard:
     (shard: RunShard, parts: Range<Int>, partCount: Int, tally: SummaryTally, writes: Int, activities: Int)?
+  /// Where every row's time went, summed over the parts by cause (`MetricsRecorder.causeTotals`),
+  /// for a run that wrote its rows part by part and so kept no recorder; nil otherwise (read the
+  /// parts' recorders).
+  public var causeTotals: [(name: String, nanoseconds: Int128)]?
+
+  /// The run's cause totals: the parts' recorders', or those summed as the parts went; nil when
+  /// the run kept neither (it wrote no latency.csv).
+  public func allCauseTotals() -> [(name: String, nanoseconds: Int128)]? {
+    if let causeTotals { return causeTotals }
+    guard !parts.isEmpty, parts.allSatisfy({ $0.recorder != nil }) else { return nil }
+    var fold = CauseTotalsFold()
+    for part in parts { fold.add(part.recorder!.causeTotals()) }
+    return fold.totals
+  }
 
   /// The first part's recorder (the only one of a world of one part). - Precondition: kept
   /// (the scenario asks for a file beside the summary).
@@ -116,6 +130,7 @@ public enum ScenarioRunner {
       spill != nil && spillable && needsRecorders ? scenario.outputs.compactMap { PartRows.files[$0] } : []
     let keepsRecorders = needsRecorders && spilledFiles.isEmpty
     let keepsPushLog = audit || scenario.outputs.contains("latency")
+    let writesLatency = scenario.outputs.contains("latency")
     let keepsTimeline = needsRecorders && scenario.outputs.contains("timeline")
     let audits = AuditTally()
     // A recorder no file reads is done with its tally: its tables go to the next part's.
@@ -154,6 +169,9 @@ public enum ScenarioRunner {
       recorder.initialAppStates = partSpec.devices.map(\.initialAppState)
       let outcome = WorldRunner.run(partSpec, sink: recorder, progress: partCount == 1 ? reporter?.value : nil)
       if audit { audits.add(recorder.auditRows(limit: 5), part: index, of: partCount) }
+      // A part whose rows are written as it goes keeps no recorder: its causes are summed now,
+      // for the run's `waits` line.
+      let causes = keepsPushLog && spilling && writesLatency ? recorder.causeTotals() : nil
       let devices = partitioning.devices(ofPart: index)
       let map = ids.map(devices: devices, part: partSpec)
       // A world of one part (coupled accounts) has the cores to itself for its rows.
@@ -165,7 +183,7 @@ public enum ScenarioRunner {
         tally: tally, fingerprint: recorder.digest.combined(with: outcome.fingerprint),
         recorder: needsRecorders ? recorder : nil,
         devices: Array(devices), stores: map.stores, zones: map.zones, writeCount: writeCount,
-        activityCount: activityCount)
+        activityCount: activityCount, causeTotals: causes)
     } consume: { index, part in
       let part = merger.add(part)
       for (name, stream) in streams.value {
@@ -190,7 +208,7 @@ public enum ScenarioRunner {
       spilled: Set(spilledFiles), audit: audit ? audits.result : nil,
       shard: plan.map {
         ($0.shard, $0.parts, $0.partCount, tally, Int(merger.writeCount), Int(merger.activityCount))
-      })
+      }, causeTotals: merger.causes?.totals)
   }
 }
 

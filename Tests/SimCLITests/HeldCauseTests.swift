@@ -37,13 +37,7 @@ import Testing
 
   @Test func anExtensionsSaveWaitsAsSuspendedUntilTheAppRuns() throws {
     // Saved by a share extension at 0–2 h while the app sleeps; the app is activated at 3 h.
-    let recorder = try Self.recorder(
-      #"""
-      {"version": 1, "name": "extension", "duration": "4h",
-       "devices": [{"name": "iphone", "appState": "suspended"}, {"name": "ipad"}],
-       "workloads": [{"devices": "iphone", "editsPerHour": 6, "foregroundOnly": false, "source": "extension", "until": "2h"}],
-       "timeline": [{"at": "3h", "devices": "iphone", "action": "activate"}]}
-      """#)
+    let recorder = try Self.recorder(extensionSavesScenario)
     let totals = Self.exportTotals(recorder)
     #expect(totals.rows > 5)
     // Each save waited 1–3 h for the activation: all of it suspended, then the store's setup.
@@ -132,13 +126,7 @@ import Testing
 
   @Test func latencyCSVCarriesTheHoldsAndTheyAddUp() throws {
     try withTemporaryDirectory { directory in
-      let run = try ScenarioRun(
-        #"""
-        {"version": 1, "name": "extension", "duration": "4h",
-         "devices": [{"name": "iphone", "appState": "suspended"}, {"name": "ipad"}],
-         "workloads": [{"devices": "iphone", "editsPerHour": 6, "foregroundOnly": false, "source": "extension", "until": "2h"}],
-         "timeline": [{"at": "3h", "devices": "iphone", "action": "activate"}]}
-        """#, named: "extension", in: directory)
+      let run = try ScenarioRun(extensionSavesScenario, named: "extension", in: directory)
       #expect(run.code == 0, "\(run.err)")
       let waits = try #require(run.out.split(separator: "\n").first { $0.hasPrefix("waits") }, "\(run.out)")
       #expect(waits.hasPrefix("waits        exportHeld.suspended "), "\(waits)")

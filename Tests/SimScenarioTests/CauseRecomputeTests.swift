@@ -141,14 +141,7 @@ import Testing
     // An extension's save that waited 1–3 h suspended: booked to exportDecision, as before
     // issue 54, the recomputation fails it.
     try withTemporaryDirectory { directory in
-      let run = try ScenarioRun(
-        #"""
-        {"version": 1, "name": "extension", "duration": "4h",
-         "devices": [{"name": "iphone", "appState": "suspended"}, {"name": "ipad"}],
-         "workloads": [{"devices": "iphone", "editsPerHour": 6, "foregroundOnly": false, "source": "extension", "until": "2h"}],
-         "timeline": [{"at": "3h", "devices": "iphone", "action": "activate"}],
-         "outputs": ["summary", "latency", "activities"]}
-        """#, named: "extension", in: directory)
+      let run = try ScenarioRun(extensionSavesScenario, named: "extension", in: directory)
       #expect(run.code == 0)
       #expect(try Self.recompute(run).problems.isEmpty)
       // Move every hold into exportDecision, as the remainder used to be.

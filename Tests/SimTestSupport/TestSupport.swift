@@ -26,3 +26,13 @@ public func withTemporaryDirectory<T>(_ body: (String) throws -> T) rethrows -> 
 /// The package root, found from this file's location.
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().path
+
+/// A share extension's saves at 0–2 h while the app sleeps (suspended), and the app activated at
+/// 3 h: each save waits 1–3 h with no export asked for (issue 54's `exportHeld.suspended`).
+public let extensionSavesScenario = #"""
+{"version": 1, "name": "extension", "duration": "4h",
+ "devices": [{"name": "iphone", "appState": "suspended"}, {"name": "ipad"}],
+ "workloads": [{"devices": "iphone", "editsPerHour": 6, "foregroundOnly": false, "source": "extension", "until": "2h"}],
+ "timeline": [{"at": "3h", "devices": "iphone", "action": "activate"}],
+ "outputs": ["summary", "latency", "activities"]}
+"""#
