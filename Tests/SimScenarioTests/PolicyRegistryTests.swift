@@ -106,8 +106,8 @@ struct MaintenanceWindowPolicy: SchedulerPolicy {
         "activityGroup", "criticalBattery", "lowPowerMode", "maintenance", "network", "rateLimit",
         "singleDeviceAccount", "syncEngineBackground", "thermal",
       ])
-    let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-    #expect(readme.contains("<!-- policies:begin -->\n" + ScenarioSchema.policyTable() + "\n<!-- policies:end -->"))
+    let reference = try String(contentsOfFile: packageRoot + "/docs/scenario-format.md", encoding: .utf8)
+    #expect(reference.contains("<!-- policies:begin -->\n" + ScenarioSchema.policyTable() + "\n<!-- policies:end -->"))
     #expect(syncsim("schema", "policies").out == ScenarioSchema.policyTable() + "\n")
   }
 }

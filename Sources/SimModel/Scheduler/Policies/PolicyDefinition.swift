@@ -4,7 +4,7 @@ import SimKernel
 ///
 /// Each policy declares its definition in its own file (`static let definition`), and
 /// `PolicyRegistry` lists them. The scenario decoder, the JSON Schema, the summary's
-/// `blocked.<name>.*` columns and the README's policy table are all produced from the registry,
+/// `blocked.<name>.*` columns and the policy table of docs/scenario-format.md are all produced from the registry,
 /// so a new policy is one file and one line in the registry.
 public struct PolicyDefinition: Sendable {
   /// The policy's key under `scheduler.policies` and its name in results (a CSV-safe identifier).
