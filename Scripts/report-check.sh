@@ -27,6 +27,10 @@ render "$work/run/report.html" "$work/run.png" "$work/run.dom"
 "$syncsim" sweep Scenarios/quickstart.json --set push.dropProbability=0,0.5 --seeds 1..3 --out "$work/sweep" >/dev/null
 "$syncsim" report "$work/sweep" >/dev/null
 render "$work/sweep/report.html" "$work/sweep.png" "$work/sweep.dom"
+# Issue 58: a censored sweep (a series with no visible row, points where 1 and 2 of 6 runs had one).
+"$syncsim" sweep Tests/Fixtures/censored-sweep.json --seeds 1..6 --out "$work/censored" >/dev/null
+"$syncsim" report "$work/censored" >/dev/null
+render "$work/censored/report.html" "$work/censored.png" "$work/censored.dom"
 
 # Hostile names and fields (issue 39): markup that sets data-pwned on <html> if any script runs.
 python3 - "$work" <<'PY'
@@ -156,7 +160,16 @@ label = re.search(r'<text id="label-p50"[^>]*>([^<]*)</text>', dom).group(1)
 expected = "p50 " + duration(float(summary["latency.p50"]))
 assert label == expected, f"p50 label {label!r}, summary.csv says {expected!r}"
 sweep = open(work + "/sweep.dom").read()
-assert sweep.count('class="mean"') >= 4 and 'class="interval"' in sweep, "sweep report: points or intervals missing"
+assert sweep.count('class="mean') >= 4 and 'class="interval"' in sweep, "sweep report: points or intervals missing"
+censored = open(work + "/censored.dom").read()
+check_drawn(work + "/censored.png")
+p50 = censored[censored.index('<svg id="chart-latency_p50"'):]
+p50 = p50[:p50.index("</svg>")]
+assert p50.count('class="no-value"') == 4 and p50.count('data-n="0/6"') == 4, "censored sweep: the empty series is not drawn"
+assert "(no value: no visible row)" in p50, "censored sweep: the legend does not name the empty series"
+assert 'data-n="1/6"' in p50 and 'data-n="2/6"' in p50 and ">1/6</text>" in p50, "censored sweep: n/runs not shown"
+assert p50.count('class="series"') == 1, "censored sweep: a line joins a censored point"
+print("report-check: censored sweep: 4 empty points, n/runs labels, no line through a censored point")
 # The numeric factor is drawn on a numeric axis, in the DOM the browser built; each chart has a file.
 assert re.search(r'<svg id="chart-latency_p50" data-x-axis="linear"', sweep), "sweep report: the numeric factor is not on a numeric axis"
 assert 'class="series"' in sweep and 'class="band"' in sweep, "sweep report: lines or bands missing"

@@ -123,8 +123,10 @@ public enum SweepOutput {
         }
         out.append(
           group.key + counts + [
-            format(estimate.mean), format(estimate.standardDeviation), format(max(0, interval.low)),
-            format(max(0, interval.high)), interval.method,
+            // One value has no interval: its bounds are empty, not 0 (`max(0, .nan)` is 0).
+            format(estimate.mean), format(estimate.standardDeviation),
+            format(interval.low.isNaN ? .nan : max(0, interval.low)),
+            format(interval.high.isNaN ? .nan : max(0, interval.high)), interval.method,
           ] + group.provenance)
       }
       return out

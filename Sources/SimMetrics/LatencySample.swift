@@ -17,11 +17,29 @@ public struct LatencySample: Sendable {
   /// percentiles within `LatencyHistogram.relativeErrorBound`; mean, minimum and maximum stay exact.
   public private(set) var histogram: LatencyHistogram?
 
+  /// The values in ascending order, or nil when they were counted in a histogram.
+  public func sortedValues() -> [Int64]? {
+    guard histogram == nil else { return nil }
+    return chunks.joined().sorted()
+  }
+
   /// How many latencies are kept exactly: 2^22 (32 MB). Every library scenario stays below
   /// (the largest, `fleet-10k-public`, has 2.3 million visible rows); a million devices for a
   /// day (about 140 million) are counted. Whether a run is counted depends only on its total, so
   /// a run's parts, batches, threads or shards give the same summary.
   public static let defaultExactLimit = 1 << 22
+  /// How many censoring times (`SummaryTally.censored`) are kept exactly: 2^20 (8 MB). Past it
+  /// they are counted, and `latency.kaplanMeierP50` is empty: a public-database day at a
+  /// million installs has hundreds of millions of rows never visible.
+  public static let censoredExactLimit = 1 << 20
+
+  /// An empty sample of censoring times, with their limit.
+  public static func censoredSample() -> LatencySample {
+    var sample = LatencySample()
+    sample.exactLimit = censoredExactLimit
+    return sample
+  }
+
   /// This sample's limit (tests lower it; a merge keeps the receiver's).
   public var exactLimit = LatencySample.defaultExactLimit
 
@@ -271,29 +289,29 @@ public struct LatencySample: Sendable {
 extension LatencySample {
   /// The sample as text lines (`TallyText`): its count, exact sum and extremes, then its values
   /// or its histogram's counts, so that a shard's sample merges as the unsharded run's parts do.
-  func textLines() -> [String] {
+  func textLines(prefix: String = "latency") -> [String] {
     var lines = [
-      "latency.count \(count)", "latency.sum \(sumHigh) \(sumLow)", "latency.range \(minimum) \(maximum)",
+      "\(prefix).count \(count)", "\(prefix).sum \(sumHigh) \(sumLow)", "\(prefix).range \(minimum) \(maximum)",
     ]
     if let histogram {
-      lines.append("latency.histogram " + histogram.counts.map(String.init).joined(separator: " "))
+      lines.append("\(prefix).histogram " + histogram.counts.map(String.init).joined(separator: " "))
     } else {
-      lines.append("latency.values " + chunks.joined().map(String.init).joined(separator: " "))
+      lines.append("\(prefix).values " + chunks.joined().map(String.init).joined(separator: " "))
     }
     return lines
   }
 
   /// The sample `textLines` wrote; nil when a line is missing or malformed.
-  init?(text: TallyText) {
-    guard let count = text.integer("latency.count").map(Int.init), let sum = text.fields("latency.sum"), sum.count == 2,
-      let high = Int64(sum[0]), let low = UInt64(sum[1]), let range = text.integers("latency.range"),
+  init?(text: TallyText, prefix: String = "latency") {
+    guard let count = text.integer("\(prefix).count").map(Int.init), let sum = text.fields("\(prefix).sum"),
+      sum.count == 2, let high = Int64(sum[0]), let low = UInt64(sum[1]), let range = text.integers("\(prefix).range"),
       range.count == 2
     else { return nil }
-    if let counts = text.integers("latency.histogram") {
+    if let counts = text.integers("\(prefix).histogram") {
       histogram = LatencyHistogram(counts: counts)
       guard histogram!.count == Int64(count) else { return nil }
     } else {
-      guard let values = text.integers("latency.values"), values.count == count else { return nil }
+      guard let values = text.integers("\(prefix).values"), values.count == count else { return nil }
       var start = 0
       while start < values.count {
         let end = Swift.min(values.count, start + Self.chunkSize)
@@ -312,8 +330,8 @@ extension LatencySample {
   /// bound or value out of its range (latencies are non-negative and lie within the recorded
   /// minimum and maximum), or a sum that is not theirs. Checked before a shard's sample is merged,
   /// where a value outside the range would be read through an index computed from it.
-  public static func problem(in text: TallyText) -> String? {
-    guard let sample = LatencySample(text: text) else { return "latency lines malformed" }
+  public static func problem(in text: TallyText, prefix: String = "latency") -> String? {
+    guard let sample = LatencySample(text: text, prefix: prefix) else { return "\(prefix) lines malformed" }
     guard sample.count >= 0 else { return "latency.count is negative" }
     guard sample.count > 0 else { return nil }
     let (low, high) = (sample.minimum, sample.maximum)

@@ -30,7 +30,7 @@ extension MetricsRecorder {
     }
     var reference = RowTally()
     forEachLatencyRow { row in
-      reference.add(row)
+      reference.add(row, endTime: endTime)
       checks += 1
       guard row.knownStages > 0 else {
         if row.stages.contains(where: { $0 != .zero }) { fail(row, "a row with no known stage has time") }
@@ -71,10 +71,14 @@ extension MetricsRecorder {
 
 extension MetricsRecorder.RowTally {
   /// Adds one row as the summary counts it (the reference `rowTally()` is checked against).
-  mutating func add(_ row: LatencyRow) {
+  mutating func add(_ row: LatencyRow, endTime: SimTime) {
     rowCount += 1
     if row.outcome == .hidden { hiddenRows += 1 }
     if row.outcome == .notVisible { notVisibleRows += 1 }
+    // A ghost (a public delete) is never visible: not censored, as no later end would show it.
+    if (row.outcome == .notVisible && row.stuckCause != MetricsRecorder.RowSource.ghost) || row.outcome == .pending {
+      censored.append((endTime - row.editedAt).nanoseconds)
+    }
     guard row.outcome == .visible else { return }
     for index in stageSums.indices { stageSums[index] += Int128(row.stages[index].nanoseconds) }
     if let latency = row.latency { latencies.append(latency.nanoseconds) }
@@ -86,6 +90,11 @@ extension MetricsRecorder.RowTally {
     if rowCount != other.rowCount { return "rows \(rowCount) vs \(other.rowCount)" }
     if hiddenRows != other.hiddenRows { return "hidden rows \(hiddenRows) vs \(other.hiddenRows)" }
     if notVisibleRows != other.notVisibleRows { return "rows not visible \(notVisibleRows) vs \(other.notVisibleRows)" }
+    if censored.count != other.censored.count || censored.mean != other.censored.mean
+      || censored.sortedValues() != other.censored.sortedValues()
+    {
+      return "censored rows differ (\(censored.count) vs \(other.censored.count))"
+    }
     if let stage = stageSums.indices.first(where: { stageSums[$0] != other.stageSums[$0] }) {
       return "stage \(LatencyRow.stageNames[stage]) sums to \(stageSums[stage]) vs \(other.stageSums[stage]) ns"
     }

@@ -11,6 +11,8 @@ extension MetricsRecorder {
     var notVisibleRows = 0
     var stageSums = [Int128](repeating: 0, count: LatencyRow.stageNames.count)
     var latencies = LatencySample()
+    /// Rows that could still become visible (not visible, or pending): their edit to the run's end.
+    var censored = LatencySample.censoredSample()
   }
 
   /// A zone's committed writes in sequence order, as flat columns (what each observer walks).
@@ -54,10 +56,14 @@ extension MetricsRecorder {
     for (index, write) in writes.enumerated() {
       let zone = Int(storeZone[write.store.index])
       guard zone >= 0 else { continue }
-      tally.rowCount += zoneStores[zone].count - Int(sameDevice[write.store.index])
-      guard !write.superseded, !write.lostUpdate, !write.lost, write.savedAt != nil, write.committedAt != nil,
-        write.activity.exists
-      else { continue }
+      let rows = zoneStores[zone].count - Int(sameDevice[write.store.index])
+      tally.rowCount += rows
+      guard !write.superseded, !write.lostUpdate, !write.lost else { continue }
+      guard write.savedAt != nil, write.committedAt != nil, write.activity.exists else {
+        // Pending: each of its rows is censored at the run's end.
+        for _ in 0..<rows { tally.censored.append((endTime - write.editedAt).nanoseconds) }
+        continue
+      }
       if write.kind == .delete && storeIsPublic[write.store.index] {
         publicDeletes.append(Int32(index))
       } else {
@@ -163,6 +169,7 @@ extension MetricsRecorder {
       for (part, seen) in results.results() {
         tally.hiddenRows += part.hiddenRows
         tally.notVisibleRows += part.notVisibleRows
+        tally.censored.append(contentsOf: part.censored)
         for stage in tally.stageSums.indices { tally.stageSums[stage] += part.stageSums[stage] }
         tally.latencies.append(contentsOf: part.latencies)
         for slot in 0..<count { seenBy[slot] += seen[slot] }
@@ -194,6 +201,7 @@ extension MetricsRecorder {
     swap(&reach, &stored)
     defer { swap(&reach, &stored) }
     let checksHidden = !hidden.isEmpty
+    let end = endTime.nanoseconds
     // An observer's latencies and the writes' viewers, written through buffers: an array's
     // append or element update checks its uniqueness each time, 24 G times at a million installs.
     let latencies = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(1, count))
@@ -235,9 +243,11 @@ extension MetricsRecorder {
           guard imported < reach.importReach.count, seen < reach.visibleReach.count else {
             if countsTheRest {
               tally.notVisibleRows += count - slot
+              for rest in slot..<count { tally.censored.append(end - edited[rest]) }
               break
             }
             tally.notVisibleRows += 1
+            tally.censored.append(end - edited[slot])
             continue
           }
           let notified = max(committed[slot], reach.importRequested[imported])

@@ -91,6 +91,12 @@ public struct RunSummary: Sendable {
       $0.tally.latencies.count > 0 ? Double($0.tally.latencies.maximum) / 1e9 : nil
     },
     MetricInfo("latency.mean", "s", .lower, "mean latency") { $0.tally.latencies.mean.map { $0 / 1e9 } },
+    MetricInfo(
+      "latency.kaplanMeierP50", "s", .lower,
+      "median latency with the rows never visible counted as censored at the run's end (Kaplan–Meier): unlike "
+        + "latency.p50, not biased low by the slowest rows missing; empty when more than half the rows may never be "
+        + "visible, or past 1,048,576 censored rows"
+    ) { KaplanMeier.median(events: $0.tally.latencies, censored: $0.tally.censored) },
   ]
 
   static let head: [MetricInfo] = [

@@ -53,6 +53,7 @@ extension SummaryTally {
       line("stageSums", stageSums.map { String($0) }),
     ]
     lines += latencies.textLines()
+    lines += censored.textLines(prefix: "censored")
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -78,8 +79,10 @@ extension SummaryTally {
       let final = ints("finalState", 5), let longest = text.fields("longest"), longest.count % 3 == 0,
       let policyNames = text.fields("policyNames")?.map(String.init),
       let errorNames = text.fields("reportedErrors"), let sums = text.fields("stageSums"),
-      sums.count == LatencyRow.stageNames.count, let latencies = LatencySample(text: text)
+      sums.count == LatencyRow.stageNames.count, let latencies = LatencySample(text: text),
+      var censored = LatencySample(text: text, prefix: "censored")
     else { return nil }
+    censored.exactLimit = LatencySample.censoredExactLimit
     var counters = RunCounters()
     (counters.exportsSucceeded, counters.exportsFailed) = (activities[0], activities[1])
     (counters.importsSucceeded, counters.importsFailed, counters.resets) = (activities[2], activities[3], activities[4])
@@ -134,5 +137,6 @@ extension SummaryTally {
     }
     self.longest = entries
     self.latencies = latencies
+    self.censored = censored
   }
 }

@@ -11,6 +11,10 @@ import SimModel
 public struct SummaryTally: Sendable {
   /// Visible rows' save-to-visible latencies.
   var latencies = LatencySample()
+  /// Rows not visible at the end that still could be (not visible, or pending; not a public
+  /// delete's ghost rows, which never are): each one's time from its edit to the end, where its
+  /// latency is censored (`KaplanMeier`).
+  var censored = LatencySample.censoredSample()
   /// Visible rows' time per stage, nanoseconds, summed exactly (an Int64 overflows beyond a few
   /// million rows; a Double rounds, so a sum would depend on how parts were grouped, and tallies
   /// of shards would not merge to the unsharded run's).
@@ -44,6 +48,7 @@ public struct SummaryTally: Sendable {
     notVisibleRows = rows.notVisibleRows
     stageSums = rows.stageSums
     latencies = rows.latencies
+    censored = rows.censored
     converged = recorder.converged
     lastEditAt = recorder.lastEditAt
     lastStoreChangeAt = recorder.lastStoreChangeAt
@@ -55,6 +60,7 @@ public struct SummaryTally: Sendable {
   /// Adds a later part's tally (parts are added in part order).
   public mutating func add(_ other: SummaryTally) {
     latencies.append(contentsOf: other.latencies)
+    censored.append(contentsOf: other.censored)
     for index in stageSums.indices { stageSums[index] += other.stageSums[index] }
     rowCount += other.rowCount
     hiddenRows += other.hiddenRows

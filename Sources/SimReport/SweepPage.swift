@@ -86,7 +86,11 @@ struct SweepPage {
     }
     body += "<p class=\"caption\">Lines join the means over replications; bands and bars: the 95 % interval of "
     body += "sweep-summary.csv (Wilson for converged, Student's t otherwise, never below 0). Colours: the other "
-    body += "factors' values, the same on every chart.</p>\n"
+    body += "factors' values, the same on every chart. Censored data is drawn as such: a hollow point labelled "
+    body += "n/runs is the mean of the runs that had a value only (no line or band joins it: it is not comparable "
+    body += "with its neighbours), an × on the axis a point where no run had one (no row became visible), an "
+    body += "arrow up a latency that is a lower bound (some rows were never visible). "
+    body += "latency.kaplanMeierP50 estimates the median with never-visible rows counted as censored.</p>\n"
     return .success((ReportPage.document(title: "SyncSim sweep report: \(name)", body: body), charts))
   }
 
@@ -111,7 +115,13 @@ struct SweepPage {
     let y = SVG.Scale(low: 0, high: yAxis.top, from: bottom, to: top)
     let x = axis.scale(left: left, right: right)
     let used = series.filter { key in rows.contains { seriesKey($0) == key } }
-    let legendEntries = used.map { ($0.isEmpty ? metric : $0, SVG.color(series.firstIndex(of: $0) ?? 0)) }
+    // A series with no value at any point (every run's metric empty: no row visible) keeps its
+    // legend entry, named as such, and its × marks: it is censored, not absent.
+    let empty = Set(used.filter { key in !rows.contains { seriesKey($0) == key && summary.number($0, "mean") != nil } })
+    let legendEntries = used.map { key in
+      ((key.isEmpty ? metric : key) + (empty.contains(key) ? " (no value: no visible row)" : ""),
+        SVG.color(series.firstIndex(of: key) ?? 0))
+    }
     let height = bottom + 50 + (used.count > 1 ? SVG.legendHeight(legendEntries.map(\.0), width: right - left) : 0)
     let id = "chart-\(metric)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
     var svg = SVG.open(
@@ -127,15 +137,23 @@ struct SweepPage {
         }.sorted { $0.x < $1.x }
       )
     }
-    // Every band under every line, so no band tints another series' line.
-    for (color, points) in drawn { svg += band(points, x: x, y: y, color: color) }
+    // Lines and bands join only points where every run had a value: a mean of the runs that had
+    // one (n < runs) is of the fastest runs only, and a line through it draws a false dip.
+    let whole = { (point: (x: Double, row: ReportTable.Row)) in !self.isCensored(point.row) }
     for (color, points) in drawn {
-      let line = points.compactMap { point in summary.number(point.row, "mean").map { (x(point.x), y($0)) } }
-      if line.count > 1 {
-        svg += "<polyline class=\"series\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\""
-        svg += line.map { "\(SVG.n($0.0)),\(SVG.n($0.1))" }.joined(separator: " ") + "\"/>\n"
+      for stretch in Self.stretches(points, where: whole) { svg += band(stretch, x: x, y: y, color: color) }
+    }
+    for (color, points) in drawn {
+      for stretch in Self.stretches(points, where: whole) {
+        let line = stretch.compactMap { point in summary.number(point.row, "mean").map { (x(point.x), y($0)) } }
+        if line.count > 1 {
+          svg += "<polyline class=\"series\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\""
+          svg += line.map { "\(SVG.n($0.0)),\(SVG.n($0.1))" }.joined(separator: " ") + "\"/>\n"
+        }
       }
-      for point in points { svg += marker(point.row, px: x(point.x), y: y, color: color) }
+      for point in points {
+        svg += marker(point.row, px: x(point.x), y: y, color: color, lowerBound: isLowerBound(point.row, metric: metric))
+      }
     }
     svg += SVG.xAxis(
       xFactor.isEmpty ? "every point" : xFactor + axis.titleSuffix, left: left, right: right, bottom: bottom)
@@ -159,20 +177,76 @@ struct SweepPage {
       + outline.joined(separator: " ") + "\"/>\n"
   }
 
-  /// A point: its mean, its interval as a bar, and a title with the figures.
-  func marker(_ row: ReportTable.Row, px: Double, y: SVG.Scale, color: String) -> String {
-    guard let mean = summary.number(row, "mean") else { return "" }
+  /// Whether some of the point's runs had no value of the metric (n < runs): its mean is of the
+  /// others only.
+  func isCensored(_ row: ReportTable.Row) -> Bool {
+    guard let n = summary.number(row, "n"), let runs = summary.number(row, "runs") else { return false }
+    return n < runs
+  }
+
+  /// Whether a latency metric of the point is a lower bound: in some run a row was never visible
+  /// (`latency.isLowerBound` above 0 at that point).
+  func isLowerBound(_ row: ReportTable.Row, metric: String) -> Bool {
+    guard metric.hasPrefix("latency."), metric != "latency.isLowerBound" else { return false }
+    let point = summary.text(row, "point")
+    return summary.rows.contains {
+      summary.text($0, "point") == point && summary.text($0, "metric") == "latency.isLowerBound"
+        && (summary.number($0, "mean") ?? 0) > 0
+    }
+  }
+
+  /// The maximal runs of consecutive points that satisfy `keep`.
+  static func stretches(
+    _ points: [(x: Double, row: ReportTable.Row)], where keep: ((x: Double, row: ReportTable.Row)) -> Bool
+  ) -> [[(x: Double, row: ReportTable.Row)]] {
+    var result: [[(x: Double, row: ReportTable.Row)]] = [[]]
+    for point in points {
+      if keep(point) { result[result.count - 1].append(point) } else if !result[result.count - 1].isEmpty { result.append([]) }
+    }
+    return result.filter { !$0.isEmpty }
+  }
+
+  /// A point: its mean, its interval as a bar, and a title with the figures. A point some runs
+  /// had no value at (n < runs) is hollow and labelled n/runs; a lower bound has an arrow up;
+  /// a point no run had a value at is an × on the axis, labelled 0/runs.
+  func marker(_ row: ReportTable.Row, px: Double, y: SVG.Scale, color: String, lowerBound: Bool) -> String {
+    let point = XMLText.escaped(summary.text(row, "point"))
+    let n = XMLText.escaped(summary.text(row, "n"))
+    let runs = XMLText.escaped(summary.text(row, "runs"))
+    guard let mean = summary.number(row, "mean") else {
+      let (cx, cy) = (SVG.n(px), y(0))
+      var svg = "<g class=\"no-value\" data-point=\"\(point)\" data-x=\"\(XMLText.escaped(xLabel(row)))\" "
+      svg += "data-n=\"\(n)/\(runs)\"><title>point \(point): no value in any of \(runs) runs (no visible row)</title>"
+      svg += "<path d=\"M\(SVG.n(px - 5)),\(SVG.n(cy - 5)) l10,10 m0,-10 l-10,10\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+      svg += "<text x=\"\(cx)\" y=\"\(SVG.n(cy - 9))\" text-anchor=\"middle\" font-size=\"10\" fill=\"\(color)\">"
+      svg += "\(n)/\(runs)</text></g>\n"
+      return svg
+    }
+    let censored = isCensored(row)
     var svg = ""
     if let low = summary.number(row, "ci95Low"), let high = summary.number(row, "ci95High") {
       svg +=
         "<line class=\"interval\" x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y(low)))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y(high)))\" stroke=\"\(color)\" stroke-width=\"1.5\"/>"
     }
-    let point = XMLText.escaped(summary.text(row, "point"))
-    svg += "<circle class=\"mean\" data-point=\"\(point)\" data-x=\"\(XMLText.escaped(xLabel(row)))\" "
-    svg += "data-mean=\"\(XMLText.escaped(summary.text(row, "mean")))\" cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y(mean)))\" "
-    svg += "r=\"3.5\" fill=\"\(color)\"><title>point \(point): mean \(XMLText.escaped(summary.text(row, "mean"))) "
+    let cy = y(mean)
+    svg += "<circle class=\"mean\(censored ? " censored" : "")\(lowerBound ? " lower-bound" : "")\" data-point=\"\(point)\" "
+    svg += "data-x=\"\(XMLText.escaped(xLabel(row)))\" data-n=\"\(n)/\(runs)\" "
+    svg += "data-mean=\"\(XMLText.escaped(summary.text(row, "mean")))\" cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(cy))\" "
+    svg += censored ? "r=\"4\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\">" : "r=\"3.5\" fill=\"\(color)\">"
+    svg += "<title>point \(point): mean \(XMLText.escaped(summary.text(row, "mean"))) "
     svg += "[\(XMLText.escaped(summary.text(row, "ci95Low"))), \(XMLText.escaped(summary.text(row, "ci95High")))], "
-    svg += "n \(XMLText.escaped(summary.text(row, "n")))</title></circle>\n"
+    svg += "n \(n) of \(runs) runs"
+    if censored { svg += "; the other runs had no value: the mean is of these only" }
+    if lowerBound { svg += "; a lower bound: some rows were never visible" }
+    svg += "</title></circle>\n"
+    if censored {
+      svg += "<text class=\"censored-label\" x=\"\(SVG.n(px + 6))\" y=\"\(SVG.n(cy - 6))\" font-size=\"10\" "
+      svg += "fill=\"\(color)\">\(n)/\(runs)</text>\n"
+    }
+    if lowerBound {
+      svg += "<path class=\"lower-bound-arrow\" d=\"M\(SVG.n(px)),\(SVG.n(cy - 6)) l0,-12 m-4,5 l4,-5 l4,5\" "
+      svg += "fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\"/>\n"
+    }
     return svg
   }
 

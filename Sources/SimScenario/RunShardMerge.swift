@@ -114,6 +114,7 @@ public struct RunShardMerge {
       let where_ = "\(shard.directory)/\(RunShardFile.name)"
       let text = shard.file.text
       if let problem = LatencySample.problem(in: text) { problems.append("\(where_): \(problem)") }
+      if let problem = LatencySample.problem(in: text, prefix: "censored") { problems.append("\(where_): \(problem)") }
       for key in text.keys {
         guard let fields = text.fields(key) else { continue }
         if key == "stageSums" {

@@ -23,7 +23,7 @@ import Testing
   static let allowedElements: Set<String> = [
     "html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "code", "table", "tr", "th", "td", "section",
     "svg",
-    "line", "text", "rect", "polyline", "polygon", "circle", "path", "span", "br",
+    "line", "text", "rect", "polyline", "polygon", "circle", "path", "span", "br", "g",
   ]
 
   /// Every element name opened in `html`, and every attribute name, in page order.

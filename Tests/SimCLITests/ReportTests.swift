@@ -18,8 +18,10 @@ import Testing
   /// The values of `attribute` on elements whose class is `cls`, in page order.
   func attributes(_ html: String, cls: String, _ attribute: String) -> [String] {
     var values: [String] = []
-    for piece in html.components(separatedBy: "class=\"\(cls)\"").dropFirst() {
-      guard let tagEnd = piece.firstIndex(of: ">") else { continue }
+    // The class attribute lists `cls` among its classes (a censored mean is "mean censored").
+    for piece in html.components(separatedBy: "class=\"").dropFirst() {
+      let classes = piece.prefix { $0 != "\"" }.split(separator: " ")
+      guard classes.contains(Substring(cls)), let tagEnd = piece.firstIndex(of: ">") else { continue }
       let tag = piece[..<tagEnd]
       guard let range = tag.range(of: " \(attribute)=\"") else { continue }
       values.append(String(tag[range.upperBound...].prefix { $0 != "\"" }))
@@ -179,6 +181,48 @@ import Testing
       let result = syncsim(["report", directory])
       #expect(result.code == 0, "\(result.err)")
       #expect(FileManager.default.fileExists(atPath: directory + "/report.html"))
+    }
+  }
+}
+
+/// Issue 58, item 1: censored data is drawn as such. The fixture's sweep has a series with no
+/// value at any point (Low Power Mode on: no visible row in 6 of 6 runs) and points where 1 and
+/// 2 of 6 runs had a value (whose means are of the fastest runs only).
+@Suite struct CensoredChartTests {
+  @Test func aCensoredSweepShowsNOfRunsTheEmptySeriesAndLowerBounds() throws {
+    try withTemporaryDirectory { directory in
+      let fixture = packageRoot + "/Tests/Fixtures/censored-sweep.json"
+      let sweep = syncsim(["sweep", fixture, "--seeds", "1..6", "--out", directory])
+      #expect(sweep.code == 0, "\(sweep.err)")
+      #expect(sweep.out.contains("no value n=0/6") && sweep.out.contains("n=1/6"), "\(sweep.out)")
+      #expect(syncsim(["report", directory, "--metric", "latency.p50", "--metric", "latency.kaplanMeierP50"]).code == 0)
+      let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+      let start = try #require(html.range(of: "<svg id=\"chart-latency_p50\""))
+      let chart = html[start.lowerBound...]
+      let p50 = String(chart[..<(chart.range(of: "</svg>")?.lowerBound ?? chart.endIndex)])
+      // The empty series: an × at each of its 4 points, labelled 0/6, and named in the legend.
+      #expect(p50.components(separatedBy: "class=\"no-value\"").count - 1 == 4, "\(p50)")
+      #expect(p50.components(separatedBy: "data-n=\"0/6\"").count - 1 == 4)
+      #expect(p50.contains("devices[1].power.lowPowerMode=true (no value: no visible row)"))
+      // The two censored points: hollow, labelled n/runs.
+      #expect(p50.contains("class=\"mean censored lower-bound\"") && p50.contains(">1/6</text>") && p50.contains(">2/6</text>"))
+      // No line through them: the Low Power Mode off series' one line joins 8 and 24 only.
+      let lines = p50.components(separatedBy: "<polyline class=\"series\"").dropFirst()
+      #expect(lines.count == 1)
+      let points = lines.first.flatMap { $0.components(separatedBy: "points=\"").dropFirst().first }
+      #expect(points.map { $0.prefix { $0 != "\"" }.split(separator: " ").count } == 2, "\(lines)")
+      // Every latency point is a lower bound here (rows were never visible in every run).
+      #expect(p50.components(separatedBy: "class=\"lower-bound-arrow\"").count - 1 == 4)
+      // The statistic that survives censoring: the Kaplan–Meier median is above the plain one
+      // where rows were censored (8 sessions a day), and empty where most rows never showed.
+      let summary = try #require(CSVTable.parse(try String(contentsOfFile: directory + "/sweep-summary.csv", encoding: .utf8)))
+      let column = { (name: String) in summary.columns.firstIndex(of: name)! }
+      let mean = { (point: String, metric: String) in
+        summary.rows.first { $0[column("point")] == point && $0[column("metric")] == metric }.flatMap { Double($0[column("mean")]) }
+      }
+      let (plain, kaplanMeier) = (try #require(mean("4", "latency.p50")), try #require(mean("4", "latency.kaplanMeierP50")))
+      #expect(kaplanMeier > plain, "\(kaplanMeier) vs \(plain)")
+      #expect(mean("5", "latency.kaplanMeierP50") == nil)
     }
   }
 }

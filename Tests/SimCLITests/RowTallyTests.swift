@@ -18,7 +18,7 @@ import Testing
   /// The tally of a pass over the rows, as the summary counted them before.
   static func reference(_ recorder: MetricsRecorder) -> MetricsRecorder.RowTally {
     var tally = MetricsRecorder.RowTally()
-    recorder.forEachLatencyRow { tally.add($0) }
+    recorder.forEachLatencyRow { tally.add($0, endTime: recorder.endTime) }
     return tally
   }
 
