@@ -137,7 +137,10 @@ extension RunPage {
   /// Power Mode beneath it, plugged in above it, each write the device made (▲) and each import
   /// that brought records (●).
   func deviceTimeline() -> String {
-    guard let timeline else { return missing("timeline.csv") }
+    // Every change from states.csv where the folder has it; else timeline.csv's samples, which
+    // miss a session shorter than their interval.
+    guard let timeline = states ?? timeline else { return missing("timeline.csv") }
+    let fromChanges = states != nil
     var devices: [String] = []
     var samples: [String: [(time: Double, row: ReportTable.Row)]] = [:]  // lookup only; order is `devices`
     for row in timeline.rows {
@@ -156,7 +159,7 @@ extension RunPage {
     let x = SVG.Scale(low: 0, high: end, from: left, to: right)
     // The declared conditions timeline.csv samples beyond the built-in four (its columns between
     // "online" and "pendingWrites"): each drawn beneath the lane while above its lowest level.
-    let extra = extraConditionColumns
+    let extra = Self.extraConditionColumns(timeline)
     let legend: [(String, String)] =
       Self.appStateColors.map { ("app \($0.0)", $0.1) } + [
         ("offline", "#e15759"), ("Low Power Mode", "#f28e2b"), ("plugged in (line above)", "#4e79a7"),
@@ -179,7 +182,7 @@ extension RunPage {
         let state = timeline.text(sample.row, "app")
         let color = Self.appStateColors.first { $0.0 == state }?.1 ?? "#ffffff"
         svg +=
-          "<rect class=\"app\" data-state=\"\(XMLText.escaped(state))\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop))\" "
+          "<rect class=\"app\" data-device=\"\(XMLText.escaped(device))\" data-state=\"\(XMLText.escaped(state))\" x=\"\(SVG.n(x0))\" y=\"\(SVG.n(laneTop))\" "
         svg += "width=\"\(SVG.n(max(x1 - x0, 0.3)))\" height=\"14\" fill=\"\(color)\"/>"
         if timeline.text(sample.row, "online") == "0" {
           svg +=
@@ -207,7 +210,8 @@ extension RunPage {
     svg += SVG.legend(legend, x: left, y: bottom + 50, width: right - left)
     svg += "</svg>\n"
     var caption =
-      "App state per sample of timeline.csv; red beneath: offline; orange: Low Power Mode; a blue line above: "
+      (fromChanges ? "App state at every change (states.csv)" : "App state per sample of timeline.csv")
+      + "; red beneath: offline; orange: Low Power Mode; a blue line above: "
     caption += "plugged in."
     if !extra.isEmpty {
       caption += " A teal line beneath: " + extra.joined(separator: ", ") + " above its lowest level."
@@ -216,13 +220,12 @@ extension RunPage {
     return svg + "<p class=\"caption\">\(caption)</p>\n"
   }
 
-  /// The columns of `timeline.csv` for declared conditions beyond the built-in four: those
-  /// between `online` and `pendingWrites`.
-  var extraConditionColumns: [String] {
-    guard let timeline, let start = timeline.columns.firstIndex(of: "online"),
-      let end = timeline.columns.firstIndex(of: "pendingWrites"), start < end
-    else { return [] }
-    return Array(timeline.columns[(start + 1)..<end])
+  /// The columns of `timeline.csv` or `states.csv` for declared conditions beyond the built-in
+  /// four: those after `online` (and before `pendingWrites`, which only timeline.csv has).
+  static func extraConditionColumns(_ table: ReportTable) -> [String] {
+    guard let start = table.columns.firstIndex(of: "online") else { return [] }
+    let end = table.columns.firstIndex(of: "pendingWrites") ?? table.columns.count
+    return start < end ? Array(table.columns[(start + 1)..<end]) : []
   }
 
   /// Whether a condition's sampled text is its lowest level: off, zero, empty, or a first level

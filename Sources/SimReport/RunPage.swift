@@ -9,6 +9,8 @@ struct RunPage {
   let latency: ReportTable?
   let activities: ReportTable?
   let timeline: ReportTable?
+  /// Each device's state at every change (`states.csv`; a folder written before it has none).
+  let states: ReportTable?
   /// The write whose journey is drawn; nil for the slowest.
   let chosenWrite: Int?
 
@@ -25,6 +27,7 @@ struct RunPage {
     latency = ReportTable.read(directory, "latency.csv")
     activities = ReportTable.read(directory, "activities.csv")
     timeline = ReportTable.read(directory, "timeline.csv")
+    states = ReportTable.read(directory, "states.csv")
     chosenWrite = write
   }
 

@@ -182,6 +182,15 @@ public enum DataPackage {
       "behindWrites": integer("others' committed writes it does not show yet"),
       "converged": flag("whether both counts are 0"),
     ],
+    "states.csv": [
+      "time": time("when the device's state changed (0: its state at the start)"),
+      "clock": text("that time of day, HH:MM:SS (with the scenario's start)"),
+      "device": text("the device"),
+      "app": text("the app's state from then: foreground, background, suspended or notRunning"),
+      "pluggedIn": flag("whether the device is charging from then"),
+      "lowPowerMode": flag("whether Low Power Mode is on from then"),
+      "online": flag("whether the device has a network from then"),
+    ],
     "objects.csv": [
       "device": text("the device"),
       "store": integer("the store's index on its device"),

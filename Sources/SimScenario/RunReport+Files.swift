@@ -16,6 +16,7 @@ extension RunReport {
       (scenario.outputs.contains("latency"), "latency.csv", latencyColumns, latencyRows(into:)),
       (scenario.outputs.contains("activities"), "activities.csv", activitiesColumns, activitiesRows(into:)),
       (scenario.outputs.contains("timeline"), "timeline.csv", timelineColumns, timelineRows(into:)),
+      (scenario.outputs.contains("timeline"), "states.csv", statesColumns, statesRows(into:)),
       (scenario.outputs.contains("objects"), "objects.csv", objectsColumns, objectsRows(into:)),
       (includeTrace, "trace.csv", traceColumns, traceRows(into:)),
     ]

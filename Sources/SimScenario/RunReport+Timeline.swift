@@ -120,4 +120,72 @@ extension RunReport {
   }
 
   func flag(_ value: Bool?) -> String { value.map { $0 ? "1" : "0" } ?? "" }
+
+  /// The columns of `states.csv`.
+  public var statesColumns: [String] {
+    ["scenario", "seed", "time"] + (scenario.spec.clockStart == nil ? [] : ["clock"])
+      + ["device", "app", "pluggedIn", "lowPowerMode", "online"] + sampledLevels.map { ConditionTable.all[$0].name }
+  }
+
+  /// Each device's app state, power, network and sampled conditions at the start and at every
+  /// change (not sampled: a session of a minute between two of `timeline.csv`'s samples is here),
+  /// device by device in time order, into `table`. A battery level's change alone is no row.
+  public func statesRows<Sink: CSVRowSink>(into table: inout Sink) {
+    let deviceCount = scenario.deviceNames.count
+    // Per device, every change as (time, order, apply), in time order; at one instant the app
+    // state first, then conditions, then levels, as the model announced them.
+    var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
+    var conditionSteps = [[MetricsRecorder.ConditionChange]](repeating: [], count: deviceCount)
+    var levelSteps = [[(condition: Int, value: Double, at: SimTime)]](repeating: [], count: deviceCount)
+    for part in parts {
+      guard let recorder = part.recorder else { continue }
+      for (device, state, at) in recorder.appStates { appSteps[part.device(device).index].append((at, state)) }
+      for change in recorder.conditionChanges { conditionSteps[part.device(change.device).index].append(change) }
+      for change in recorder.levelChanges {
+        levelSteps[part.device(change.device).index].append((change.condition, change.value, change.at))
+      }
+    }
+    let sampledLevels = sampledLevels
+    for device in 0..<deviceCount {
+      var app = scenario.spec.devices[device].initialAppState
+      var condition: MetricsRecorder.ConditionChange?
+      var levels = sampledLevels.map { ConditionTable.all[$0].defaultValue }
+      var (appIndex, conditionIndex, levelIndex) = (0, 0, 0)
+      var last: [String]?
+      var now = SimTime.zero
+      while true {
+        while appIndex < appSteps[device].count && appSteps[device][appIndex].0 <= now {
+          app = appSteps[device][appIndex].1
+          appIndex += 1
+        }
+        while conditionIndex < conditionSteps[device].count && conditionSteps[device][conditionIndex].at <= now {
+          condition = conditionSteps[device][conditionIndex]
+          conditionIndex += 1
+        }
+        while levelIndex < levelSteps[device].count && levelSteps[device][levelIndex].at <= now {
+          let change = levelSteps[device][levelIndex]
+          if let column = sampledLevels.firstIndex(of: change.condition) { levels[column] = change.value }
+          levelIndex += 1
+        }
+        let state =
+          [app.rawValue, flag(condition?.pluggedIn), flag(condition?.lowPowerMode), flag(condition?.online)]
+          + zip(sampledLevels, levels).map { ConditionTable.all[$0].text($1) }
+        if state != last {
+          table.append(
+            runColumns + [CSVTable.seconds(now)]
+              + (scenario.spec.clockStart.map { [Self.clock(now, start: $0)] } ?? []) + [scenario.deviceNames[device]]
+              + state)
+          last = state
+        }
+        // The next change of any kind.
+        let next = [
+          appIndex < appSteps[device].count ? appSteps[device][appIndex].0 : nil,
+          conditionIndex < conditionSteps[device].count ? conditionSteps[device][conditionIndex].at : nil,
+          levelIndex < levelSteps[device].count ? levelSteps[device][levelIndex].at : nil,
+        ].compactMap { $0 }.min()
+        guard let next, next <= outcome.endTime else { break }
+        now = next
+      }
+    }
+  }
 }

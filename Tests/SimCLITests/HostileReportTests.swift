@@ -111,6 +111,10 @@ import Testing
       try rewrite(run + "/timeline.csv") { row, column, header in
         row > 0 && ["device", "app"].contains(header[column]) ? Self.payloads[(row + column) % 4] : nil
       }
+      // Two rows (each device's one state): each of the four payloads in one field.
+      try rewrite(run + "/states.csv") { row, column, header in
+        row > 0 && ["device", "app"].contains(header[column]) ? Self.payloads[(row * 2 + column) % 4] : nil
+      }
       let result = syncsim(["report", run])
       #expect(result.code == 0, "\(result.err)")
       Self.expectInert(

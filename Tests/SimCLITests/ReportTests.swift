@@ -76,9 +76,9 @@ import Testing
       let journeyRows = latency.rows.filter { latency.text($0, "write") == latency.text(slowest, "write") }
       let nonZero = journeyRows.flatMap { row in RunPage.stageNames.filter { (latency.number(row, $0) ?? 0) > 0 } }
       #expect(segments == nonZero)
-      // Each timeline lane's samples are timeline.csv's.
-      let timeline = try table(directory + "/timeline.csv")
-      #expect(attributes(html, cls: "app", "data-state").count == timeline.rows.count)
+      // Each timeline lane's spans are states.csv's changes.
+      let states = try table(directory + "/states.csv")
+      #expect(attributes(html, cls: "app", "data-state").count == states.rows.count)
     }
   }
 
@@ -223,6 +223,37 @@ import Testing
       let (plain, kaplanMeier) = (try #require(mean("4", "latency.p50")), try #require(mean("4", "latency.kaplanMeierP50")))
       #expect(kaplanMeier > plain, "\(kaplanMeier) vs \(plain)")
       #expect(mean("5", "latency.kaplanMeierP50") == nil)
+    }
+  }
+}
+
+/// Issue 58, item 4: the report's device strip is drawn from every state change (`states.csv`),
+/// not from `timeline.csv`'s samples, which miss a session shorter than their interval.
+@Suite struct DeviceStripTests {
+  @Test func anIPadOpenedThreeTimesShowsThreeForegroundSpans() throws {
+    try withTemporaryDirectory { directory in
+      // A day, so timeline.csv samples every 7.2 min; the iPad is opened for 30 s three times.
+      let run = try ScenarioRun(
+        #"""
+        {"version": 1, "name": "three-opens", "duration": "24h",
+         "devices": [{"name": "iphone"}, {"name": "ipad", "appState": "suspended"}],
+         "workloads": [{"devices": "iphone", "editsPerHour": 1}],
+         "timeline": [{"at": "1h10m", "devices": "ipad", "action": "activate"},
+                      {"at": "1h10m30s", "devices": "ipad", "action": "background"},
+                      {"at": "9h10m", "devices": "ipad", "action": "activate"},
+                      {"at": "9h10m30s", "devices": "ipad", "action": "background"},
+                      {"at": "17h10m", "devices": "ipad", "action": "activate"},
+                      {"at": "17h10m30s", "devices": "ipad", "action": "background"}]}
+        """#, named: "three", in: directory)
+      #expect(run.code == 0, "\(run.err)")
+      let samples = try run.table("timeline.csv").rows.filter { $0["device"] == "ipad" && $0["app"] == "foreground" }
+      #expect(samples.count < 3, "the samples miss them: \(samples.count)")
+      let changes = try run.table("states.csv").rows.filter { $0["device"] == "ipad" && $0["app"] == "foreground" }
+      #expect(changes.compactMap { $0.number("time") } == [4200, 33000, 61800])
+      #expect(syncsim(["report", run.folder]).code == 0)
+      let html = try String(contentsOfFile: run.folder + "/report.html", encoding: .utf8)
+      #expect(html.components(separatedBy: "data-device=\"ipad\" data-state=\"foreground\"").count - 1 == 3)
+      #expect(html.contains("App state at every change (states.csv)"))
     }
   }
 }

@@ -110,7 +110,7 @@ import Testing
       let csvs = try FileManager.default.contentsOfDirectory(atPath: directory + "/out").filter { $0.hasSuffix(".csv") }
         .sorted()
       #expect(resources.compactMap { $0["path"] as? String }.sorted() == csvs)
-      #expect(csvs.count == 6)
+      #expect(csvs.count == 7)
       for resource in resources {
         let path = try #require(resource["path"] as? String)
         let header = try String(contentsOfFile: directory + "/out/" + path, encoding: .utf8).prefix { $0 != "\n" }
