@@ -139,7 +139,7 @@ import Testing
     let files = Self.files(reference)
     #expect(
       files.keys.sorted() == [
-        "activities.csv", "datapackage.json", "latency.csv", "objects.csv", "resolved.json", "summary.csv",
+        "activities.csv", "datapackage.json", "latency.csv", "objects.csv", "resolved.json", "states.csv", "summary.csv",
         "timeline.csv", "trace.csv",
       ])
     #expect(files.values.allSatisfy { $0.utf8.count > 100 })
