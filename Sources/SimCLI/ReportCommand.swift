@@ -17,7 +17,8 @@ struct ReportCommand {
     A sweep: one chart per metric against one factor (the others as colours, the same on every
     chart): lines through the means with their 95 % band, numeric factors on numeric axes (log
     where they span two decades), durations in s/min/h, dark mode by the reader's setting; each
-    chart is also written beside the page as report-METRIC.svg, to go into a paper as it is.
+    chart is also written beside the page as report-CHART.svg (PAGE-CHART.svg with --out
+    PAGE.html), to go into a paper as it is.
 
       --write N    the write whose journey is drawn (default: the slowest)
       --metric M   a sweep metric to draw (repeatable; default latency.p50, latency.p95,
@@ -53,7 +54,10 @@ struct ReportCommand {
       console.error("error: \(directory): no such folder (report reads the folder that `run` or `sweep` wrote)")
       return .dataError
     }
-    switch ReportPage.files(directory: directory, write: write, metrics: metrics, x: xFactor) {
+    // The charts beside the page are named after it: a second page's never overwrite the first's.
+    let pageName = out.map { OutputPath.split($0).1 } ?? "report.html"
+    let prefix = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
+    switch ReportPage.files(directory: directory, write: write, metrics: metrics, x: xFactor, chartPrefix: prefix) {
     case .failure(let problem):
       console.error("error: \(directory): \(problem.message)" + (problem.hint.map { " (\($0))" } ?? ""))
       return .dataError

@@ -12,21 +12,39 @@ public enum ReportPage {
 
   /// The page (`report.html`, first) and, for a sweep, each chart as its own `.svg` file, to be
   /// written beside it. `x` picks a sweep's x-axis factor (default: the first numeric one).
+  ///
+  /// Each chart is also a standalone `.svg` file, named `<chartPrefix>-<chart>.svg` (the page's
+  /// own name without `.html`, so a second page beside the first keeps its own charts).
   public static func files(
-    directory: String, write: Int? = nil, metrics: [String] = [], x: String? = nil
+    directory: String, write: Int? = nil, metrics: [String] = [], x: String? = nil, chartPrefix: String = "report"
   )
     -> Result<[(name: String, text: String)], ReportProblem>
   {
-    if let sweep = SweepPage(directory: directory, metrics: metrics, xFactor: x) {
+    if var sweep = SweepPage(directory: directory, metrics: metrics, xFactor: x) {
+      sweep.chartPrefix = chartPrefix
       return sweep.html().map { [("report.html", $0.page)] + $0.charts.map { ($0.file, $0.svg) } }
     }
-    guard let run = RunPage(directory: directory, write: write) else {
+    guard var run = RunPage(directory: directory, write: write) else {
       return .failure(
         ReportProblem(
           message: "no summary.csv (run) or sweep-summary.csv (sweep) in it",
           hint: "report reads the folder that `run` or `sweep` wrote"))
     }
-    return run.html().map { [("report.html", $0)] }
+    run.chartPrefix = chartPrefix
+    return run.html().map { page in [("report.html", page)] + charts(in: page, prefix: chartPrefix) }
+  }
+
+  /// Every `<svg id="…">` chart of a page as a standalone file (`SweepPage.standalone`).
+  static func charts(in page: String, prefix: String) -> [(name: String, text: String)] {
+    var result: [(name: String, text: String)] = []
+    var rest = page[...]
+    while let start = rest.range(of: "<svg id=\""), let end = rest[start.upperBound...].range(of: "</svg>") {
+      let svg = String(rest[start.lowerBound..<end.upperBound]) + "\n"
+      let id = rest[start.upperBound...].prefix { $0 != "\"" }
+      result.append(("\(prefix)-\(id).svg", SweepPage.standalone(svg)))
+      rest = rest[end.upperBound...]
+    }
+    return result
   }
 
   /// The charts' own classes, light and dark (`prefers-color-scheme`): the page's style and each

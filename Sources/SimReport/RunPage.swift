@@ -13,6 +13,8 @@ struct RunPage {
   let states: ReportTable?
   /// The write whose journey is drawn; nil for the slowest.
   let chosenWrite: Int?
+  /// The standalone charts' names begin with it (`ReportPage.files`).
+  var chartPrefix = "report"
 
   static let width = 920.0
   static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]
@@ -48,6 +50,9 @@ struct RunPage {
     case .success(let chart): body += section("One write's journey", chart)
     case .failure(let problem): return .failure(problem)
     }
+    body += "<p class=\"caption\">Each chart is also a file of its own beside this page, for a paper: "
+    body += "<code>\(XMLText.escaped(chartPrefix))-&lt;chart&gt;.svg</code> (latency-cdf, stage-bars, "
+    body += "blocked-over-time, device-timeline, write-journey).</p>\n"
     return .success(ReportPage.document(title: "SyncSim report: \(name)", body: body))
   }
 

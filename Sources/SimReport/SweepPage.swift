@@ -14,6 +14,8 @@ struct SweepPage {
   /// Every series (a combination of the other factors' values), in first-seen order: its
   /// position is its colour on every chart.
   let series: [String]
+  /// The standalone charts' names begin with it (`ReportPage.files`).
+  var chartPrefix = "report"
 
   static let defaultMetrics = ["latency.p50", "latency.p95", "converged", "convergenceTime", "rowsNotVisible"]
 
@@ -79,7 +81,7 @@ struct SweepPage {
     var charts: [Chart] = []
     for metric in metrics {
       let svg = chart(metric: metric)
-      let file = "report-" + String(metric.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }) + ".svg"
+      let file = chartPrefix + "-" + String(metric.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }) + ".svg"
       charts.append(Chart(file: file, svg: Self.standalone(svg)))
       body += "<section><h2>\(XMLText.escaped(metric))</h2>\n" + svg
       body += "<p class=\"caption\">Also <code>\(XMLText.escaped(file))</code>.</p></section>\n"
@@ -139,11 +141,17 @@ struct SweepPage {
     }
     // Lines and bands join only points where every run had a value: a mean of the runs that had
     // one (n < runs) is of the fastest runs only, and a line through it draws a false dip.
-    let whole = { (point: (x: Double, row: ReportTable.Row)) in !self.isCensored(point.row) }
+    // Categories (save policies, true/false) have no order between them: no line or band joins
+    // them, and each series' point is set beside the others' in its slot (dodged), not on them.
+    let categorical = axis.kind == .categories
+    let whole = { (point: (x: Double, row: ReportTable.Row)) in !categorical && !self.isCensored(point.row) }
+    let slot = (right - left) / Double(max(labels.count, 1))
+    let dodge = categorical && drawn.count > 1 ? min(14, slot * 0.6 / Double(drawn.count)) : 0
     for (color, points) in drawn {
       for stretch in Self.stretches(points, where: whole) { svg += band(stretch, x: x, y: y, color: color) }
     }
-    for (color, points) in drawn {
+    for (position, (color, points)) in drawn.enumerated() {
+      let shift = dodge * (Double(position) - Double(drawn.count - 1) / 2)
       for stretch in Self.stretches(points, where: whole) {
         let line = stretch.compactMap { point in summary.number(point.row, "mean").map { (x(point.x), y($0)) } }
         if line.count > 1 {
@@ -152,7 +160,8 @@ struct SweepPage {
         }
       }
       for point in points {
-        svg += marker(point.row, px: x(point.x), y: y, color: color, lowerBound: isLowerBound(point.row, metric: metric))
+        svg += marker(
+          point.row, px: x(point.x) + shift, y: y, color: color, lowerBound: isLowerBound(point.row, metric: metric))
       }
     }
     svg += SVG.xAxis(

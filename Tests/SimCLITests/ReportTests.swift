@@ -35,7 +35,9 @@ import Testing
       #expect(syncsim(["report", directory]).code == 0)
       let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
       #expect(syncsim(["report", directory, "--out", directory + "/again.html"]).code == 0)
-      #expect(try String(contentsOfFile: directory + "/again.html", encoding: .utf8) == html)
+      // The same page, its charts' files named after it.
+      let again = try String(contentsOfFile: directory + "/again.html", encoding: .utf8)
+      #expect(again.replacingOccurrences(of: "<code>again-", with: "<code>report-") == html)
       // Self-contained: no script, nothing fetched.
       for forbidden in ["<script", "src=", "href=", "@import", "url("] {
         #expect(!html.contains(forbidden), "\(forbidden)")
@@ -254,6 +256,44 @@ import Testing
       let html = try String(contentsOfFile: run.folder + "/report.html", encoding: .utf8)
       #expect(html.components(separatedBy: "data-device=\"ipad\" data-state=\"foreground\"").count - 1 == 3)
       #expect(html.contains("App state at every change (states.csv)"))
+    }
+  }
+}
+
+/// Issue 58, item 5: figures a paper can use.
+@Suite struct PaperFigureTests {
+  @Test func categoriesAreDodgedPointsWithNoLineAndChartsAreNamedAfterTheirPage() throws {
+    try withTemporaryDirectory { directory in
+      let sweep = syncsim([
+        "sweep", ReportTests.quickstart, "--set", "devices[1].savePolicy=immediate,onBackground", "--set",
+        "push.dropProbability=0,0.5", "--seeds", "1..2", "--out", directory,
+      ])
+      #expect(sweep.code == 0, "\(sweep.err)")
+      #expect(syncsim(["report", directory, "--x", "devices[1].savePolicy", "--metric", "latency.p50"]).code == 0)
+      let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+      #expect(html.contains("data-x-axis=\"categories\""))
+      // No order between categories: no line or band joins them.
+      #expect(!html.contains("<polyline class=\"series\"") && !html.contains("class=\"band\""))
+      // The two series' points in one slot stand apart.
+      let xs = ReportTests().attributes(html, cls: "mean", "cx")
+      #expect(xs.count == 4 && Set(xs).count == 4, "\(xs)")
+      // A second page keeps its own charts: fig-*.svg beside report-*.svg.
+      #expect(syncsim(["report", directory, "--metric", "latency.p50", "--out", directory + "/fig.html"]).code == 0)
+      let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+      #expect(files.contains("report-latency_p50.svg") && files.contains("fig-latency_p50.svg"))
+      #expect(try String(contentsOfFile: directory + "/fig.html", encoding: .utf8).contains("fig-latency_p50.svg"))
+    }
+  }
+
+  @Test func aRunsChartsAreFilesOfTheirOwn() throws {
+    try withTemporaryDirectory { directory in
+      #expect(syncsim(["run", ReportTests.quickstart, "--out", directory]).code == 0)
+      let result = syncsim(["report", directory])
+      #expect(result.out.contains("and 5 chart .svg files beside it"), "\(result.out)")
+      for chart in ["latency-cdf", "stage-bars", "blocked-over-time", "device-timeline", "write-journey"] {
+        let svg = try String(contentsOfFile: directory + "/report-\(chart).svg", encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml") && svg.contains("xmlns=\"http://www.w3.org/2000/svg\" id=\"\(chart)\""))
+      }
     }
   }
 }
