@@ -16,6 +16,8 @@ struct SweepPage {
   let series: [String]
   /// The standalone charts' names begin with it (`ReportPage.files`).
   var chartPrefix = "report"
+  /// The factors whose values make the series (colours): not the x factor, nor one zipped to it.
+  let seriesFactors: [String]
 
   static let defaultMetrics = ["latency.p50", "latency.p95", "converged", "convergenceTime", "rowsNotVisible"]
 
@@ -36,9 +38,11 @@ struct SweepPage {
     self.metrics = metrics.isEmpty ? Self.defaultMetrics : metrics
     let x = xFactor ?? Self.defaultXFactor(summary, factors)
     self.xFactor = x
+    let seriesFactors = factors.filter { $0 != x && !Self.movesWith(x, $0, in: summary) }
+    self.seriesFactors = seriesFactors
     var series: [String] = []
     for row in summary.rows {
-      let key = Self.seriesKey(summary, row, factors: factors, excluding: x)
+      let key = Self.seriesKey(summary, row, seriesFactors: seriesFactors)
       if !series.contains(key) { series.append(key) }
     }
     self.series = series
@@ -269,14 +273,28 @@ struct SweepPage {
   }
 
   func seriesKey(_ row: ReportTable.Row) -> String {
-    Self.seriesKey(summary, row, factors: factors, excluding: xFactor)
+    Self.seriesKey(summary, row, seriesFactors: seriesFactors)
   }
 
-  static func seriesKey(
-    _ summary: ReportTable, _ row: ReportTable.Row, factors: [String], excluding factor: String
-  )
-    -> String
-  {
-    factors.filter { $0 != factor }.map { "\($0)=\(summary.text(row, $0))" }.joined(separator: ", ")
+  /// The row's series: the values of the factors other than the x factor and those that move
+  /// with it (a zipped factor, one value per x value), which would only repeat the x axis as a
+  /// colour per point.
+  static func seriesKey(_ summary: ReportTable, _ row: ReportTable.Row, seriesFactors: [String]) -> String {
+    seriesFactors.map { "\($0)=\(summary.text(row, $0))" }.joined(separator: ", ")
+  }
+
+  /// Whether every value of factor `x` comes with one value of `other` and the other way round
+  /// (zipped), over more than one value.
+  static func movesWith(_ x: String, _ other: String, in summary: ReportTable) -> Bool {
+    guard !x.isEmpty else { return false }
+    var forward: [String: String] = [:]  // lookup only
+    var backward: [String: String] = [:]  // lookup only
+    for row in summary.rows {
+      let (a, b) = (summary.text(row, x), summary.text(row, other))
+      if forward[a, default: b] != b || backward[b, default: a] != a { return false }
+      forward[a] = b
+      backward[b] = a
+    }
+    return forward.count > 1
   }
 }

@@ -285,6 +285,21 @@ import Testing
     }
   }
 
+  @Test func aZippedFactorIsNotARedundantLegend() throws {
+    try withTemporaryDirectory { directory in
+      let sweep = syncsim([
+        "sweep", ReportTests.quickstart, "--set", "push.dropProbability=0,0.3,0.6", "--set",
+        "workloads[0].editsPerHour=10,20,30", "--zip", "push.dropProbability,workloads[0].editsPerHour",
+        "--seeds", "1..2", "--out", directory,
+      ])
+      #expect(sweep.code == 0, "\(sweep.err)")
+      #expect(syncsim(["report", directory, "--metric", "latency.p50"]).code == 0)
+      let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+      // Before: three series of one point each, "workloads[0].editsPerHour=10" … in a legend.
+      #expect(!html.contains("editsPerHour=10") && html.components(separatedBy: "<polyline class=\"series\"").count == 2)
+    }
+  }
+
   @Test func aRunsChartsAreFilesOfTheirOwn() throws {
     try withTemporaryDirectory { directory in
       #expect(syncsim(["run", ReportTests.quickstart, "--out", directory]).code == 0)
