@@ -41,21 +41,13 @@ extension RunReport {
   /// Each row of `timeline.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func timelineRows<Sink: CSVRowSink>(into table: inout Sink) {
     let deviceCount = scenario.deviceNames.count
-    // Step functions per device: (time, new value), already in time order from the observations.
-    var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
-    var conditionSteps = [[MetricsRecorder.ConditionChange]](repeating: [], count: deviceCount)
-    var levelSteps = [[(condition: Int, value: Double, at: SimTime)]](repeating: [], count: deviceCount)
+    let steps = stateSteps()
     let sampledLevels = sampledLevels
     // Counters as +1/−1 events per device, sorted by time.
     var pending = [[(SimTime, Int)]](repeating: [], count: deviceCount)
     var behind = [[(SimTime, Int)]](repeating: [], count: deviceCount)
     for part in parts {
       guard let recorder = part.recorder else { continue }
-      for (device, state, at) in recorder.appStates { appSteps[part.device(device).index].append((at, state)) }
-      for change in recorder.conditionChanges { conditionSteps[part.device(change.device).index].append(change) }
-      for change in recorder.levelChanges {
-        levelSteps[part.device(change.device).index].append((change.condition, change.value, change.at))
-      }
       for write in recorder.writesForTimeline() {
         let device = part.device(write.device).index
         pending[device].append((write.editedAt, 1))
@@ -74,27 +66,13 @@ extension RunReport {
     }
     let step = max(scenario.sampleInterval.nanoseconds, 1)
     for device in 0..<deviceCount {
-      var app = scenario.spec.devices[device].initialAppState
-      var condition: MetricsRecorder.ConditionChange?
-      var levels = sampledLevels.map { ConditionTable.all[$0].defaultValue }
-      var levelIndex = 0
-      var (appIndex, conditionIndex, pendingIndex, behindIndex, pendingCount, behindCount) = (0, 0, 0, 0, 0, 0)
+      var state = StateCursor(device: device, steps: steps, report: self, sampledLevels: sampledLevels)
+      var (pendingIndex, behindIndex, pendingCount, behindCount) = (0, 0, 0, 0)
       var time: Int64 = 0
       while time <= outcome.endTime.nanoseconds {
         let now = SimTime(nanoseconds: time)
-        while appIndex < appSteps[device].count && appSteps[device][appIndex].0 <= now {
-          app = appSteps[device][appIndex].1
-          appIndex += 1
-        }
-        while conditionIndex < conditionSteps[device].count && conditionSteps[device][conditionIndex].at <= now {
-          condition = conditionSteps[device][conditionIndex]
-          conditionIndex += 1
-        }
-        while levelIndex < levelSteps[device].count && levelSteps[device][levelIndex].at <= now {
-          let change = levelSteps[device][levelIndex]
-          if let column = sampledLevels.firstIndex(of: change.condition) { levels[column] = change.value }
-          levelIndex += 1
-        }
+        state.advance(to: now)
+        let (app, condition, levels) = (state.app, state.condition, state.levels)
         while pendingIndex < pending[device].count && pending[device][pendingIndex].0 <= now {
           pendingCount += pending[device][pendingIndex].1
           pendingIndex += 1
@@ -131,42 +109,15 @@ extension RunReport {
   /// change (not sampled: a session of a minute between two of `timeline.csv`'s samples is here),
   /// device by device in time order, into `table`. A battery level's change alone is no row.
   public func statesRows<Sink: CSVRowSink>(into table: inout Sink) {
-    let deviceCount = scenario.deviceNames.count
-    // Per device, every change as (time, order, apply), in time order; at one instant the app
-    // state first, then conditions, then levels, as the model announced them.
-    var appSteps = [[(SimTime, AppState)]](repeating: [], count: deviceCount)
-    var conditionSteps = [[MetricsRecorder.ConditionChange]](repeating: [], count: deviceCount)
-    var levelSteps = [[(condition: Int, value: Double, at: SimTime)]](repeating: [], count: deviceCount)
-    for part in parts {
-      guard let recorder = part.recorder else { continue }
-      for (device, state, at) in recorder.appStates { appSteps[part.device(device).index].append((at, state)) }
-      for change in recorder.conditionChanges { conditionSteps[part.device(change.device).index].append(change) }
-      for change in recorder.levelChanges {
-        levelSteps[part.device(change.device).index].append((change.condition, change.value, change.at))
-      }
-    }
+    let steps = stateSteps()
     let sampledLevels = sampledLevels
-    for device in 0..<deviceCount {
-      var app = scenario.spec.devices[device].initialAppState
-      var condition: MetricsRecorder.ConditionChange?
-      var levels = sampledLevels.map { ConditionTable.all[$0].defaultValue }
-      var (appIndex, conditionIndex, levelIndex) = (0, 0, 0)
+    for device in 0..<scenario.deviceNames.count {
+      var cursor = StateCursor(device: device, steps: steps, report: self, sampledLevels: sampledLevels)
       var last: [String]?
       var now = SimTime.zero
       while true {
-        while appIndex < appSteps[device].count && appSteps[device][appIndex].0 <= now {
-          app = appSteps[device][appIndex].1
-          appIndex += 1
-        }
-        while conditionIndex < conditionSteps[device].count && conditionSteps[device][conditionIndex].at <= now {
-          condition = conditionSteps[device][conditionIndex]
-          conditionIndex += 1
-        }
-        while levelIndex < levelSteps[device].count && levelSteps[device][levelIndex].at <= now {
-          let change = levelSteps[device][levelIndex]
-          if let column = sampledLevels.firstIndex(of: change.condition) { levels[column] = change.value }
-          levelIndex += 1
-        }
+        cursor.advance(to: now)
+        let (app, condition, levels) = (cursor.app, cursor.condition, cursor.levels)
         let state =
           [app.rawValue, flag(condition?.pluggedIn), flag(condition?.lowPowerMode), flag(condition?.online)]
           + zip(sampledLevels, levels).map { ConditionTable.all[$0].text($1) }
@@ -177,15 +128,82 @@ extension RunReport {
               + state)
           last = state
         }
-        // The next change of any kind.
-        let next = [
-          appIndex < appSteps[device].count ? appSteps[device][appIndex].0 : nil,
-          conditionIndex < conditionSteps[device].count ? conditionSteps[device][conditionIndex].at : nil,
-          levelIndex < levelSteps[device].count ? levelSteps[device][levelIndex].at : nil,
-        ].compactMap { $0 }.min()
-        guard let next, next <= outcome.endTime else { break }
+        guard let next = cursor.nextChange, next <= outcome.endTime else { break }
         now = next
       }
     }
+  }
+}
+
+/// Each device's app-state, condition and level changes (what `timeline.csv` samples and
+/// `states.csv` lists), in time order, with the whole world's device ids.
+struct StateSteps {
+  var app: [[(at: SimTime, state: AppState)]]
+  var conditions: [[MetricsRecorder.ConditionChange]]
+  var levels: [[(condition: Int, value: Double, at: SimTime)]]
+}
+
+/// One device's state walked forward through its changes (`StateSteps`).
+struct StateCursor {
+  let device: Int
+  let steps: StateSteps
+  let sampledLevels: [Int]
+  var app: AppState
+  var condition: MetricsRecorder.ConditionChange?
+  var levels: [Double]
+  var (appIndex, conditionIndex, levelIndex) = (0, 0, 0)
+
+  init(device: Int, steps: StateSteps, report: RunReport, sampledLevels: [Int]) {
+    self.device = device
+    self.steps = steps
+    self.sampledLevels = sampledLevels
+    app = report.scenario.spec.devices[device].initialAppState
+    levels = sampledLevels.map { ConditionTable.all[$0].defaultValue }
+  }
+
+  /// Applies every change at or before `now`.
+  mutating func advance(to now: SimTime) {
+    while appIndex < steps.app[device].count && steps.app[device][appIndex].at <= now {
+      app = steps.app[device][appIndex].state
+      appIndex += 1
+    }
+    while conditionIndex < steps.conditions[device].count && steps.conditions[device][conditionIndex].at <= now {
+      condition = steps.conditions[device][conditionIndex]
+      conditionIndex += 1
+    }
+    while levelIndex < steps.levels[device].count && steps.levels[device][levelIndex].at <= now {
+      let change = steps.levels[device][levelIndex]
+      if let column = sampledLevels.firstIndex(of: change.condition) { levels[column] = change.value }
+      levelIndex += 1
+    }
+  }
+
+  /// The time of the next change not yet applied, of any kind.
+  var nextChange: SimTime? {
+    [
+      appIndex < steps.app[device].count ? steps.app[device][appIndex].at : nil,
+      conditionIndex < steps.conditions[device].count ? steps.conditions[device][conditionIndex].at : nil,
+      levelIndex < steps.levels[device].count ? steps.levels[device][levelIndex].at : nil,
+    ].compactMap { $0 }.min()
+  }
+}
+
+extension RunReport {
+  /// Every device's state changes, from the parts' recorders (kept with `timeline`).
+  func stateSteps() -> StateSteps {
+    let count = scenario.deviceNames.count
+    var steps = StateSteps(
+      app: [[(at: SimTime, state: AppState)]](repeating: [], count: count),
+      conditions: [[MetricsRecorder.ConditionChange]](repeating: [], count: count),
+      levels: [[(condition: Int, value: Double, at: SimTime)]](repeating: [], count: count))
+    for part in parts {
+      guard let recorder = part.recorder else { continue }
+      for (device, state, at) in recorder.appStates { steps.app[part.device(device).index].append((at, state)) }
+      for change in recorder.conditionChanges { steps.conditions[part.device(change.device).index].append(change) }
+      for change in recorder.levelChanges {
+        steps.levels[part.device(change.device).index].append((change.condition, change.value, change.at))
+      }
+    }
+    return steps
   }
 }
