@@ -74,6 +74,8 @@ let package = Package(
       dependencies: [
         "SimTestSupport", "SimCLI", "SimTwin", "SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel",
       ],
+      // Read by path (`packageRoot`), not bundled.
+      exclude: ["Fixtures"],
       swiftSettings: settings),
   ],
   swiftLanguageModes: [.v6]

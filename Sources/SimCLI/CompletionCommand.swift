@@ -33,7 +33,7 @@ enum CompletionCommand {
     ("merge", ["--out", "--partial", "--help"]),
     ("status", ["--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),
-    ("report", ["--write", "--metric", "--x", "--out", "--help"]),
+    ("report", ["--write", "--metric", "--x", "--x-scale", "--title", "--label", "--out", "--help"]),
     ("trace", ["--out", "--name", "--clock-offset", "--help"]),
     (
       "fit",

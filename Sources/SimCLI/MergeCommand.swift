@@ -25,6 +25,8 @@ struct MergeCommand {
     var files: [(name: String, csv: MappedCSV)] = []
     var pointFiles: [(point: String, name: String, text: String)] = []
     var factors: [String] = []
+    /// The factors' labels and scales and the sweep's title, from a shard's `datapackage.json`.
+    var labels = SweepLabels(paths: [])
     /// The sweep's scenario, as its manifests name it.
     var scenario = "sweep"
     /// A partial merge's missing shards (nil: the merge is whole or refused), of how many, and
@@ -144,6 +146,9 @@ struct MergeCommand {
     guard columns == SweepOutput.columns(factors: shards.factors) else {
       return .failure(Problems(messages: ["sweep.csv columns do not match the manifest's factors"]))
     }
+    // The shards ran one scenario (the manifests' hashes agree): the first's labels are all of theirs.
+    let package = given.first.flatMap { FileManager.default.contents(atPath: $0.directory + "/datapackage.json") }
+    shards.labels = SweepLabels.read(dataPackage: package.map { [UInt8]($0) } ?? [], paths: shards.factors)
     if let line = expected.rest.first(where: { $0.hasPrefix("scenario ") }) {
       shards.scenario = String(line.dropFirst(9))
     }
@@ -295,7 +300,7 @@ struct MergeCommand {
 
   /// `datapackage.json`: the sweep's, with what a partial merge lacks in its description.
   static func dataPackage(_ shards: Shards) -> String {
-    let text = SweepOutput.dataPackage(name: shards.scenario, factors: shards.factors, withSummary: true)
+    let text = SweepOutput.dataPackage(name: shards.scenario, labels: shards.labels, withSummary: true)
     guard let missing = shards.missing, !missing.isEmpty, text.hasPrefix("{\n") else { return text }
     let list = missing.map(String.init).joined(separator: ", ")
     return "{\n  \"partial\": {\"shards\": \(shards.shardCount), \"missingShards\": [\(list)], \"runs\": \(shards.totalRuns)},\n"

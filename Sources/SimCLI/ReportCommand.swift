@@ -5,26 +5,35 @@ import SimReport
 /// self-contained HTML page.
 struct ReportCommand {
   static let usage = """
-    usage: syncsim report DIR [--write N] [--metric M]... [--x FACTOR] [--out FILE]
+    usage: syncsim report DIR [--write N] [--metric M]... [--x FACTOR] [--x-scale SCALE]
+                              [--title TEXT] [--label NAME=TEXT]... [--out FILE]
 
     Draws the results in DIR (a folder that `run` or `sweep` wrote) as one self-contained HTML
     file, DIR/report.html by default: inline SVG and CSS, no script, nothing fetched; the same
-    folder gives the same bytes.
+    folder gives the same bytes. Each chart is also written beside the page as report-CHART.svg
+    (PAGE-CHART.svg with --out PAGE.html), to go into a paper as it is.
 
     A run: the latency CDF per observer group (log axis, p50/p95/p99 marked), mean time per
     stage, blocked time per policy over simulated time, device states with writes and imports,
     and one write's journey (a bar per observer, a segment per stage with its cause).
     A sweep: one chart per metric against one factor (the others as colours, the same on every
-    chart): lines through the means with their 95 % band, numeric factors on numeric axes (log
-    where they span two decades), durations in s/min/h, dark mode by the reader's setting; each
-    chart is also written beside the page as report-CHART.svg (PAGE-CHART.svg with --out
-    PAGE.html), to go into a paper as it is.
+    chart): lines through the means with their 95 % band, numeric factors on numeric axes,
+    categories as dodged points with no line, censored points marked (n/runs), durations in
+    s/min/h, dark mode by the reader's setting.
 
-      --write N    the write whose journey is drawn (default: the slowest)
-      --metric M   a sweep metric to draw (repeatable; default latency.p50, latency.p95,
-                   converged, convergenceTime, rowsNotVisible)
-      --x FACTOR   a sweep's x-axis factor (default: the first numeric factor with two values)
-      --out FILE   where to write the page (and a sweep's .svg files beside it)
+      --write N          the write whose journey is drawn (default: the slowest)
+      --metric M         a sweep metric to draw (repeatable; default latency.p50, latency.p95,
+                         converged, convergenceTime, rowsNotVisible)
+      --x FACTOR         a sweep's x-axis factor (default: the first numeric factor with two values)
+      --x-scale SCALE    auto, linear or log (default: the factor's scale in the scenario, else
+                         auto: log where the values span two decades)
+      --title TEXT       the page's title (default: the sweep's title, else the scenario's name)
+      --label NAME=TEXT  what a factor or metric is called in axes, legends and headings
+                         (repeatable; default: the factor's label in the scenario, else its name)
+      --out FILE         where to write the page (and its .svg files beside it)
+
+    A sweep's scenario may give the title and labels itself: "sweep": {"title": ...,
+    "factors": [{"path": ..., "values": [...], "label": ..., "scale": "log"}]}.
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -33,20 +42,33 @@ struct ReportCommand {
       console.print(usage)
       return .success
     }
+    var options = ReportOptions()
     let writeText = try args.option("write")
-    let metrics = try args.options("metric")
-    let xFactor = try args.option("x")
+    options.metrics = try args.options("metric")
+    options.x = try args.option("x")
+    if let scale = try args.option("x-scale") {
+      guard let chosen = ReportOptions.XScale(rawValue: scale) else {
+        throw UsageError("--x-scale must be auto, linear or log, not \"\(scale)\"")
+      }
+      options.xScale = chosen
+    }
+    options.title = try args.option("title")
+    for pair in try args.options("label") {
+      guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+        throw UsageError("--label takes NAME=TEXT (a factor's path or a metric's name), not \"\(pair)\"")
+      }
+      options.labels.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+    }
     let out = try args.option("out").map { path throws(UsageError) in try OutputPath.file(path, option: "--out") }
     let directories = try args.positionals()
     guard directories.count == 1 else {
       throw UsageError(directories.isEmpty ? "report needs a results folder" : "report takes one folder")
     }
-    var write: Int?
     if let writeText {
       guard let value = Int(writeText), value > 0 else {
         throw UsageError("--write must be a write number (1, 2, ...)")
       }
-      write = value
+      options.write = value
     }
     let directory = directories[0]
     var isFolder: ObjCBool = false
@@ -56,8 +78,8 @@ struct ReportCommand {
     }
     // The charts beside the page are named after it: a second page's never overwrite the first's.
     let pageName = out.map { OutputPath.split($0).1 } ?? "report.html"
-    let prefix = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
-    switch ReportPage.files(directory: directory, write: write, metrics: metrics, x: xFactor, chartPrefix: prefix) {
+    options.chartPrefix = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
+    switch ReportPage.files(directory: directory, options: options) {
     case .failure(let problem):
       console.error("error: \(directory): \(problem.message)" + (problem.hint.map { " (\($0))" } ?? ""))
       return .dataError

@@ -289,7 +289,7 @@ struct SweepCommand {
       ResultFile(
         name: "datapackage.json",
         text: SweepOutput.dataPackage(
-          name: prepared.scenario.name, factors: factorNames, withSummary: options.shard == nil)))
+          name: prepared.scenario.name, labels: SweepLabels(plan: plan), withSummary: options.shard == nil)))
     let points = plan.points()
     for point in Set(runs.map(\.point.index)).sorted() {
       let document =

@@ -1,3 +1,4 @@
+import SimMetrics
 import SimScenario
 
 /// The `syncsim` command: dispatches verb subcommands and maps errors to exit codes.

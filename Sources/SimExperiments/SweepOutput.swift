@@ -22,10 +22,11 @@ public enum SweepOutput {
 
   /// `datapackage.json` of a sweep folder: `sweep.csv` and, unless the folder is a shard's,
   /// `sweep-summary.csv`, with the factors' columns described.
-  public static func dataPackage(name: String, factors: [String], withSummary: Bool) -> String {
-    var files = [("sweep.csv", columns(factors: factors))]
-    if withSummary { files.append(("sweep-summary.csv", summaryColumns(factors: factors))) }
-    return DataPackage.json(name: name, files: files, factors: factors)
+  /// The factors' labels and scales and the sweep's title go into it (`SweepLabels`).
+  public static func dataPackage(name: String, labels: SweepLabels, withSummary: Bool) -> String {
+    var files = [("sweep.csv", columns(factors: labels.paths))]
+    if withSummary { files.append(("sweep-summary.csv", summaryColumns(factors: labels.paths))) }
+    return DataPackage.json(name: name, files: files, sweep: labels)
   }
 
   /// The rows of `sweep.csv` for some results (any subset: a shard's or all).

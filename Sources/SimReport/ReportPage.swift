@@ -7,31 +7,35 @@ public enum ReportPage {
   /// `write` picks the journey drawn for a run; `metrics` the panels of a sweep.
   public static func html(directory: String, write: Int? = nil, metrics: [String] = []) -> Result<String, ReportProblem>
   {
-    files(directory: directory, write: write, metrics: metrics).map { $0[0].text }
+    var options = ReportOptions()
+    options.write = write
+    options.metrics = metrics
+    return files(directory: directory, options: options).map { $0[0].text }
   }
 
-  /// The page (`report.html`, first) and, for a sweep, each chart as its own `.svg` file, to be
-  /// written beside it. `x` picks a sweep's x-axis factor (default: the first numeric one).
-  ///
-  /// Each chart is also a standalone `.svg` file, named `<chartPrefix>-<chart>.svg` (the page's
-  /// own name without `.html`, so a second page beside the first keeps its own charts).
-  public static func files(
-    directory: String, write: Int? = nil, metrics: [String] = [], x: String? = nil, chartPrefix: String = "report"
-  )
-    -> Result<[(name: String, text: String)], ReportProblem>
+  /// The page (`report.html`, first) and each chart as its own `.svg` file, to be written beside
+  /// it, named `<chartPrefix>-<chart>.svg` (the page's own name without `.html`, so a second page
+  /// beside the first keeps its own charts).
+  public static func files(directory: String, options: ReportOptions) -> Result<[(name: String, text: String)], ReportProblem>
   {
-    if var sweep = SweepPage(directory: directory, metrics: metrics, xFactor: x) {
-      sweep.chartPrefix = chartPrefix
+    if let sweep = SweepPage(directory: directory, options: options) {
       return sweep.html().map { [("report.html", $0.page)] + $0.charts.map { ($0.file, $0.svg) } }
     }
-    guard var run = RunPage(directory: directory, write: write) else {
+    guard var run = RunPage(directory: directory, write: options.write) else {
       return .failure(
         ReportProblem(
           message: "no summary.csv (run) or sweep-summary.csv (sweep) in it",
           hint: "report reads the folder that `run` or `sweep` wrote"))
     }
-    run.chartPrefix = chartPrefix
-    return run.html().map { page in [("report.html", page)] + charts(in: page, prefix: chartPrefix) }
+    if options.x != nil || options.xScale != nil || !options.metrics.isEmpty || !options.labels.isEmpty {
+      return .failure(
+        ReportProblem(
+          message: "--metric, --x, --x-scale and --label choose a sweep's charts, and this folder holds a run",
+          hint: "a run's report draws its own charts; --title and --write apply to it"))
+    }
+    run.chartPrefix = options.chartPrefix
+    run.title = options.title
+    return run.html().map { page in [("report.html", page)] + charts(in: page, prefix: options.chartPrefix) }
   }
 
   /// Every `<svg id="…">` chart of a page as a standalone file (`SweepPage.standalone`).

@@ -15,6 +15,8 @@ struct RunPage {
   let chosenWrite: Int?
   /// The standalone charts' names begin with it (`ReportPage.files`).
   var chartPrefix = "report"
+  /// The page's title (nil: the scenario's name).
+  var title: String?
 
   static let width = 920.0
   static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]
@@ -53,7 +55,7 @@ struct RunPage {
     body += "<p class=\"caption\">Each chart is also a file of its own beside this page, for a paper: "
     body += "<code>\(XMLText.escaped(chartPrefix))-&lt;chart&gt;.svg</code> (latency-cdf, stage-bars, "
     body += "blocked-over-time, device-timeline, write-journey).</p>\n"
-    return .success(ReportPage.document(title: "SyncSim report: \(name)", body: body))
+    return .success(ReportPage.document(title: "SyncSim report: \(title ?? name)", body: body))
   }
 
   func section(_ title: String, _ content: String) -> String {
@@ -61,7 +63,9 @@ struct RunPage {
   }
 
   func header() -> String {
-    var out = "<h1>\(XMLText.escaped(name))</h1>\n<p class=\"meta\">seed \(XMLText.escaped(summary.text(row, "seed")))"
+    var out = "<h1>\(XMLText.escaped(title ?? name))</h1>\n<p class=\"meta\">"
+    if title != nil { out += "scenario \(XMLText.escaped(name)) · " }
+    out += "seed \(XMLText.escaped(summary.text(row, "seed")))"
     for column in ["syncsimVersion", "scenarioHash", "fingerprint"] {
       out += " · \(column) <code>\(XMLText.escaped(summary.text(row, column)))</code>"
     }

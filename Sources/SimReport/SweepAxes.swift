@@ -38,11 +38,20 @@ struct XAxis {
   let high: Double
   let ticks: [(value: Double, label: String)]
 
-  init(labels: [String]) {
+  /// The axis for the x values `labels`, on `scale` (`.auto`: log where positive values span two
+  /// decades or more). Fails when a chosen scale cannot hold the values: linear or log for
+  /// categories, log for a value at or below 0.
+  init(labels: [String], scale: ReportOptions.XScale = .auto) throws(ReportProblem) {
     self.labels = labels
     let parsed = labels.compactMap(AxisValue.parse)
     let numeric = parsed.count == labels.count && Set(parsed.map(\.value)).count > 1
     guard numeric else {
+      if scale != .auto {
+        throw ReportProblem(
+          message: "a \(scale.rawValue) x axis needs numbers or durations, and the values are "
+            + labels.prefix(4).joined(separator: ", ") + (labels.count > 4 ? ", ..." : ""),
+          hint: "leave --x-scale out for categories")
+      }
       kind = .categories
       values = labels.indices.map(Double.init)
       isDuration = false
@@ -55,17 +64,14 @@ struct XAxis {
     isDuration = duration
     let (minimum, maximum) = (values.min()!, values.max()!)
     let label: (Double) -> String = { duration ? SVG.shortDuration($0) : SVG.number($0) }
-    if minimum > 0 && maximum / minimum >= 100 {
+    if scale == .log && minimum <= 0 {
+      throw ReportProblem(
+        message: "a log x axis needs values above 0, and one is \(labels[values.firstIndex(of: minimum)!])",
+        hint: "use --x-scale linear, or leave it out")
+    }
+    if scale == .log || (scale == .auto && minimum > 0 && maximum / minimum >= 100) {
       kind = .log
-      let first = floor(log10(minimum)), last = ceil(log10(maximum))
-      (low, high) = (pow(10, first), pow(10, last))
-      var decades: [(Double, String)] = []
-      var exponent = first
-      while exponent <= last {
-        decades.append((pow(10, exponent), label(pow(10, exponent))))
-        exponent += 1
-      }
-      ticks = decades
+      (low, high, ticks) = Self.logTicks(values, label: label)
     } else {
       kind = .linear
       let span = maximum - minimum
@@ -80,6 +86,31 @@ struct XAxis {
       (low, high) = padded
       ticks = values
     }
+  }
+
+  /// A log axis's ends and ticks: whole decades where the values span two or more, else each
+  /// distinct value (1, 2, 4, ... 64 reads best at its own values), padded by 5 % of the span.
+  static func logTicks(
+    _ values: [Double], label: (Double) -> String
+  ) -> (low: Double, high: Double, ticks: [(value: Double, label: String)]) {
+    let (minimum, maximum) = (values.min()!, values.max()!)
+    if maximum / minimum >= 100 {
+      let first = floor(log10(minimum)), last = ceil(log10(maximum))
+      var decades: [(Double, String)] = []
+      var exponent = first
+      while exponent <= last {
+        decades.append((pow(10, exponent), label(pow(10, exponent))))
+        exponent += 1
+      }
+      return (pow(10, first), pow(10, last), decades)
+    }
+    let pad = pow(maximum / minimum, 0.05)
+    let distinct = Array(Set(values)).sorted()
+    // Too many values to label each: every second, fourth, ... one, always keeping both ends.
+    let stride = max(1, (distinct.count + 11) / 12)
+    let ticks = distinct.enumerated().filter { $0.offset % stride == 0 || $0.offset == distinct.count - 1 }
+      .map { ($0.element, label($0.element)) }
+    return (minimum / pad, maximum * pad, ticks)
   }
 
   /// Where a label sits on the axis's own scale.

@@ -15,9 +15,14 @@ struct SweepPage {
   /// position is its colour on every chart.
   let series: [String]
   /// The standalone charts' names begin with it (`ReportPage.files`).
-  var chartPrefix = "report"
+  var chartPrefix: String { options.chartPrefix }
   /// The factors whose values make the series (colours): not the x factor, nor one zipped to it.
   let seriesFactors: [String]
+  /// The page's title, the names of factors and metrics and the x axis's scale, as the command
+  /// gave them, else as the sweep's `datapackage.json` does.
+  let options: ReportOptions
+  /// The sweep's own title and factor labels and scales (`datapackage.json`).
+  let packaged: PackagedLabels
 
   static let defaultMetrics = ["latency.p50", "latency.p95", "converged", "convergenceTime", "rowsNotVisible"]
 
@@ -27,7 +32,8 @@ struct SweepPage {
     var svg: String
   }
 
-  init?(directory: String, metrics: [String], xFactor: String? = nil) {
+  init?(directory: String, options: ReportOptions) {
+    let (metrics, xFactor) = (options.metrics, options.x)
     guard let summary = ReportTable.read(directory, "sweep-summary.csv"),
       let point = summary.columns.firstIndex(of: "point"), let metric = summary.columns.firstIndex(of: "metric"),
       point < metric
@@ -46,6 +52,19 @@ struct SweepPage {
       if !series.contains(key) { series.append(key) }
     }
     self.series = series
+    self.options = options
+    packaged = PackagedLabels(directory: directory)
+  }
+
+  /// The name a factor or metric goes by on the page: the command's label, the sweep's, or the
+  /// column's own name.
+  func label(_ column: String) -> String {
+    options.label(column) ?? packaged.labels[column] ?? column
+  }
+
+  /// The x axis's scale: the command's, the x factor's in the scenario, or `auto`.
+  var xScale: ReportOptions.XScale {
+    options.xScale ?? packaged.scales[xFactor].flatMap(ReportOptions.XScale.init(rawValue:)) ?? .auto
   }
 
   /// The first factor whose values are all numbers (or durations) and that takes more than one;
@@ -60,20 +79,38 @@ struct SweepPage {
 
   func html() -> Result<(page: String, charts: [Chart]), ReportProblem> {
     let available = Set(summary.rows.map { summary.text($0, "metric") })
+    // The summary's metrics in its own (catalog) order, so a hint never depends on hashing.
+    var metricNames: [String] = []
+    for row in summary.rows where !metricNames.contains(summary.text(row, "metric")) {
+      metricNames.append(summary.text(row, "metric"))
+    }
+    let guess = { (name: String, among: [String]) in
+      metricSuggestion(for: name, among: among).map { "did you mean \($0)? " } ?? ""
+    }
     if let unknown = metrics.first(where: { !available.contains($0) }) {
       return .failure(
         ReportProblem(
           message: "no metric \"\(unknown)\" in sweep-summary.csv",
-          hint: "metrics are named as in summary.csv, e.g. latency.p95"))
+          hint: guess(unknown, metricNames) + "metrics are named as in summary.csv, e.g. latency.p95"))
     }
     if !xFactor.isEmpty && !factors.contains(xFactor) {
       return .failure(
         ReportProblem(
           message: "no factor \"\(xFactor)\" in sweep-summary.csv",
-          hint: factors.isEmpty ? "this sweep has no factors" : "factors: " + factors.joined(separator: ", ")))
+          hint: factors.isEmpty
+            ? "this sweep has no factors" : guess(xFactor, factors) + "factors: " + factors.joined(separator: ", ")))
+    }
+    if let unknown = options.labels.first(where: { !factors.contains($0.column) && !available.contains($0.column) }) {
+      return .failure(
+        ReportProblem(
+          message: "--label \(unknown.column)=...: no factor or metric \"\(unknown.column)\" in sweep-summary.csv",
+          hint: guess(unknown.column, factors + metricNames) + "factors: "
+            + (factors.isEmpty ? "none" : factors.joined(separator: ", "))
+            + "; metrics are named as in summary.csv, e.g. latency.p95"))
     }
     let name = summary.rows.first.map { summary.text($0, "scenario") } ?? ""
-    var body = "<h1>\(XMLText.escaped(name)) sweep</h1>\n<p class=\"meta\">"
+    let title = options.title ?? packaged.title ?? name + " sweep"
+    var body = "<h1>\(XMLText.escaped(title))</h1>\n<p class=\"meta\">scenario \(XMLText.escaped(name)); "
     let points = Set(summary.rows.map { summary.text($0, "point") }).count
     body +=
       "\(points) points; factors: \(factors.isEmpty ? "none" : factors.map(XMLText.escaped).joined(separator: ", "))"
@@ -84,10 +121,12 @@ struct SweepPage {
     body += "</p>\n"
     var charts: [Chart] = []
     for metric in metrics {
-      let svg = chart(metric: metric)
+      let svg: String
+      do { svg = try chart(metric: metric) } catch { return .failure(error) }
       let file = chartPrefix + "-" + String(metric.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }) + ".svg"
       charts.append(Chart(file: file, svg: Self.standalone(svg)))
-      body += "<section><h2>\(XMLText.escaped(metric))</h2>\n" + svg
+      let heading = label(metric) == metric ? metric : "\(label(metric)) (\(metric))"
+      body += "<section><h2>\(XMLText.escaped(heading))</h2>\n" + svg
       body += "<p class=\"caption\">Also <code>\(XMLText.escaped(file))</code>.</p></section>\n"
     }
     body += "<p class=\"caption\">Lines join the means over replications; bands and bars: the 95 % interval of "
@@ -97,7 +136,7 @@ struct SweepPage {
     body += "with its neighbours), an × on the axis a point where no run had one (no row became visible), an "
     body += "arrow up a latency that is a lower bound (some rows were never visible). "
     body += "latency.kaplanMeierP50 estimates the median with never-visible rows counted as censored.</p>\n"
-    return .success((ReportPage.document(title: "SyncSim sweep report: \(name)", body: body), charts))
+    return .success((ReportPage.document(title: "SyncSim sweep report: \(title)", body: body), charts))
   }
 
   /// A chart's SVG as a file of its own: the XML namespace and the page's styles, light and dark.
@@ -110,11 +149,11 @@ struct SweepPage {
   }
 
   /// One metric against the x factor; a line and band per series.
-  func chart(metric: String) -> String {
+  func chart(metric: String) throws(ReportProblem) -> String {
     let rows = summary.rows.filter { summary.text($0, "metric") == metric }
     let info = RunSummary.metric(column: metric)
     let labels = orderedXLabels(rows)
-    let axis = XAxis(labels: labels)
+    let axis = try XAxis(labels: labels, scale: xScale)
     let highs = rows.compactMap { summary.number($0, "ci95High") ?? summary.number($0, "mean") }
     let yAxis = YAxis(high: highs.max() ?? 0, isDuration: info?.isDuration == true)
     let (left, right, top, bottom) = (80.0, 900.0, 16.0, 250.0)
@@ -125,13 +164,14 @@ struct SweepPage {
     // legend entry, named as such, and its × marks: it is censored, not absent.
     let empty = Set(used.filter { key in !rows.contains { seriesKey($0) == key && summary.number($0, "mean") != nil } })
     let legendEntries = used.map { key in
-      ((key.isEmpty ? metric : key) + (empty.contains(key) ? " (no value: no visible row)" : ""),
+      ((key.isEmpty ? label(metric) : seriesName(key)) + (empty.contains(key) ? " (no value: no visible row)" : ""),
         SVG.color(series.firstIndex(of: key) ?? 0))
     }
     let height = bottom + 50 + (used.count > 1 ? SVG.legendHeight(legendEntries.map(\.0), width: right - left) : 0)
     let id = "chart-\(metric)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
     var svg = SVG.open(
-      id: String(id), width: 920, height: height, label: "\(metric) against \(xFactor.isEmpty ? "points" : xFactor)",
+      id: String(id), width: 920, height: height,
+      label: "\(label(metric)) against \(xFactor.isEmpty ? "points" : label(xFactor))",
       extra: " data-x-axis=\"\(axis.kind)\" data-y-unit=\"\(yAxis.unitName)\"")
     svg += SVG.horizontalGrid(yAxis.ticks, y: y, left: left, right: right, label: yAxis.label)
     svg += SVG.verticalGrid(axis.ticks, x: x, top: top, bottom: bottom)
@@ -169,8 +209,8 @@ struct SweepPage {
       }
     }
     svg += SVG.xAxis(
-      xFactor.isEmpty ? "every point" : xFactor + axis.titleSuffix, left: left, right: right, bottom: bottom)
-    svg += SVG.yTitle(metric + yAxis.titleSuffix, top: top, bottom: bottom)
+      xFactor.isEmpty ? "every point" : label(xFactor) + axis.titleSuffix, left: left, right: right, bottom: bottom)
+    svg += SVG.yTitle(label(metric) + yAxis.titleSuffix, top: top, bottom: bottom)
     if used.count > 1 { svg += SVG.legend(legendEntries, x: left, y: bottom + 50, width: right - left) }
     return svg + "</svg>\n"
   }
@@ -270,6 +310,12 @@ struct SweepPage {
     var labels: [String] = []
     for row in rows where !labels.contains(xLabel(row)) { labels.append(xLabel(row)) }
     return labels
+  }
+
+  /// A series' legend entry: its key with each factor under its label.
+  func seriesName(_ key: String) -> String {
+    guard let row = summary.rows.first(where: { seriesKey($0) == key }) else { return key }
+    return seriesFactors.map { "\(label($0))=\(summary.text(row, $0))" }.joined(separator: ", ")
   }
 
   func seriesKey(_ row: ReportTable.Row) -> String {

@@ -13,17 +13,25 @@ public enum DataPackage {
     public var description: String
   }
 
-  /// The package for `files` (name and columns of each CSV), named after the scenario.
-  public static func json(name: String, files: [(name: String, columns: [String])], factors: [String] = []) -> String {
+  /// The package for `files` (name and columns of each CSV), named after the scenario. A sweep's
+  /// `labels` give its title and its factor columns' titles and axis scales.
+  public static func json(
+    name: String, files: [(name: String, columns: [String])], sweep labels: SweepLabels? = nil
+  ) -> String {
     var out = "{\n  \"profile\": \"tabular-data-package\",\n  \"name\": \(quote(packageName(name))),\n"
+    if let title = labels?.title { out += "  \"title\": \(quote(title)),\n" }
     out += "  \"resources\": [\n"
     out += files.map { file in
       let fields = file.columns.map { column -> String in
+        let factor = file.name.hasPrefix("sweep") ? labels?.factors.first { $0.path == column } : nil
         let field =
-          factors.contains(column) && file.name.hasPrefix("sweep")
+          factor != nil
           ? text("a factor of the sweep: the value set at this JSON path of the scenario (JSON text for an object)")
           : describe(file: file.name, column: column)
-        var text = "          {\"name\": \(quote(column)), \"type\": \(quote(field.type))"
+        var text = "          {\"name\": \(quote(column))"
+        if let title = factor?.label { text += ", \"title\": \(quote(title))" }
+        text += ", \"type\": \(quote(field.type))"
+        if let scale = factor?.scale { text += ", \"axisScale\": \(quote(scale))" }
         if !field.unit.isEmpty { text += ", \"unit\": \(quote(field.unit))" }
         return text + ", \"description\": \(quote(field.description))}"
       }

@@ -1,3 +1,4 @@
+import SimMetrics
 import SimModel
 
 extension ScenarioBuilder {

@@ -1,18 +1,32 @@
+import SimMetrics
 extension ScenarioBuilder {
-  /// Reads the `sweep` section: factors (path + values, optional zip group), exclusions, seeds.
+  /// Reads the `sweep` section: factors (path + values, optional zip group, label and axis
+  /// scale), exclusions, seeds and the report's title.
   func sweep(_ node: JSONNode?) -> SweepPlan? {
-    guard let fields = reader.object(node, "sweep", known: ["factors", "exclude", "seeds"]) else { return nil }
+    guard let fields = reader.object(node, "sweep", known: ["factors", "exclude", "seeds", "title"]) else { return nil }
     var plan = SweepPlan()
+    plan.title = reader.string(fields["title"], "sweep.title")
     let factorsPath = "sweep.factors"
     for (index, entry) in (reader.array(fields["factors"], factorsPath, maxCount: 32) ?? []).enumerated() {
       let path = ScenarioReader.index(factorsPath, index)
-      guard let factor = reader.object(entry, path, known: ["path", "values", "zip"]) else { continue }
+      guard let factor = reader.object(entry, path, known: ["path", "values", "zip", "label", "scale"]) else {
+        continue
+      }
       let target = reader.required(factor, "path", path) { reader.string($0, $1) }
       let values = reader.required(factor, "values", path) { reader.array($0, $1, maxCount: 10_000) }
       let zip = reader.string(factor["zip"], ScenarioReader.join(path, "zip"))
+      let label = reader.string(factor["label"], ScenarioReader.join(path, "label"))
+      let scale = reader.choice(factor["scale"], ScenarioReader.join(path, "scale"), SweepPlan.AxisScale.self)
       guard let target, let values else { continue }
-      if let factor = makeFactor(target, values: values, zip: zip, path: ScenarioReader.join(path, "path")) {
-        plan.factors.append(factor)
+      if var made = makeFactor(target, values: values, zip: zip, path: ScenarioReader.join(path, "path")) {
+        made.label = label
+        made.scale = scale
+        if scale == .log, let bad = values.first(where: { !Self.isPositiveNumber($0) }) {
+          reader.problem(
+            ScenarioReader.join(path, "scale"), "a log scale needs positive numbers, and \(bad.serialized()) is not one",
+            hint: "use \"linear\", or leave the scale out (the report then picks one)")
+        }
+        plan.factors.append(made)
       }
     }
     checkZipGroups(plan)
@@ -52,6 +66,15 @@ extension ScenarioBuilder {
       return nil
     }
     return SweepPlan.Factor(path: target, steps: steps, values: values, zipGroup: zip)
+  }
+
+  /// Whether a factor's value can sit on a log axis: a number or a duration (`"30m"`) above 0.
+  static func isPositiveNumber(_ node: JSONNode) -> Bool {
+    switch node.value {
+    case .number(_, let value): return value > 0
+    case .string(let text): return DurationText.seconds(text).map { $0 > 0 } ?? false
+    default: return false
+    }
   }
 
   func checkZipGroups(_ plan: SweepPlan) {

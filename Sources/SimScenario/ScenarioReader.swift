@@ -1,4 +1,5 @@
 import SimKernel
+import SimMetrics
 
 /// Reads a JSON tree for a scenario, recording every problem with its JSON path instead of
 /// stopping at the first. Each read returns nil (and records why) when the value is unusable.

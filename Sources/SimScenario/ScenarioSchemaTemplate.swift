@@ -1253,6 +1253,14 @@ enum ScenarioSchemaTemplate {
                   "zip": {
                     "type": "string",
                     "description": "factors with the same zip name step together instead of being crossed"
+                  },
+                  "label": {
+                    "type": "string",
+                    "description": "the factor's name in the report's axes and legends (default: its path); datapackage.json gives it as the column's title"
+                  },
+                  "scale": {
+                    "enum": ["linear", "log"],
+                    "description": "the report's x axis when this factor is on it (default: log where the values span two decades); log needs values above 0"
                   }
                 },
                 "required": [
@@ -1260,6 +1268,10 @@ enum ScenarioSchemaTemplate {
                   "values"
                 ]
               }
+            },
+            "title": {
+              "type": "string",
+              "description": "the sweep report's title (default: the scenario's name); datapackage.json gives it as the package's title"
             },
             "exclude": {
               "description": "combinations to skip: objects of path: value, every listed factor having that value",

@@ -8,14 +8,31 @@ public struct SweepPlan: Sendable {
     public var values: [JSONNode]
     /// Factors with the same group name vary together (zipped); nil = crossed with the rest.
     public var zipGroup: String?
+    /// The factor's name in a report's axes and legends (nil: its JSON path).
+    public var label: String?
+    /// The report's x-axis scale when this factor is on it (nil: the report picks).
+    public var scale: AxisScale?
 
-    public init(path: String, steps: [JSONNode.PathStep], values: [JSONNode], zipGroup: String?) {
+    public init(
+      path: String, steps: [JSONNode.PathStep], values: [JSONNode], zipGroup: String?, label: String? = nil,
+      scale: AxisScale? = nil
+    ) {
       self.path = path
       self.steps = steps
       self.values = values
       self.zipGroup = zipGroup
+      self.label = label
+      self.scale = scale
     }
   }
+
+  /// How a report spaces a numeric factor's values on its x axis.
+  public enum AxisScale: String, Sendable, CaseIterable {
+    case linear, log
+  }
+
+  /// The report's title for the sweep (nil: the scenario's name).
+  public var title: String?
 
   public var factors: [Factor] = []
   /// Combinations to skip: each is a set of (path, value) pairs that must all match.

@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func aSameSetupComparisonFindsNothingAndUnrelatedExperimentsAreRefused() throws {
-    try withTemporaryDirectory { directory in
+    withTemporaryDirectory { directory in
       let quickstart = packageRoot + "/Scenarios/quickstart.json"
       #expect(syncsim(["sweep", quickstart, "--seeds", "1..8", "--jobs", "2", "--out", directory + "/a"]).code == 0)
       #expect(syncsim(["sweep", quickstart, "--seeds", "9..16", "--jobs", "2", "--out", directory + "/b"]).code == 0)

@@ -209,7 +209,7 @@ import Testing
     let start = try #require(readme.range(of: "$ swift run -c release syncsim run Scenarios/quickstart.json\n"))
     let block = readme[start.upperBound...].prefix { $0 != "`" }
     let shown = block.split(separator: "\n").map(String.init)
-    try withTemporaryDirectory { directory in
+    withTemporaryDirectory { directory in
       let result = syncsim(["run", packageRoot + "/Scenarios/quickstart.json", "--out", directory + "/quickstart"])
       #expect(result.code == 0)
       let printed = result.out.split(separator: "\n").map(String.init)

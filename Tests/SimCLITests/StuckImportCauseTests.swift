@@ -69,7 +69,7 @@ import Testing
 
   /// A run held by a policy whose documented escape the model leaves out says so (item 8).
   @Test func aRunHeldByLowPowerModeNamesTheRuleTheModelLeavesOut() throws {
-    try withTemporaryDirectory { directory in
+    withTemporaryDirectory { directory in
       let held = syncsim("run", packageRoot + "/Scenarios/low-power-plug-cycle.json", "--out", directory + "/lp")
       #expect(
         held.out.contains(

@@ -31,7 +31,7 @@ import Testing
   }
 
   @Test func chosenMetricsAndCensoredOnes() throws {
-    try withTemporaryDirectory { directory in
+    withTemporaryDirectory { directory in
       // A suspended iPad: no run converges, so convergenceTime has no value in any of them.
       let result = syncsim([
         "sweep", packageRoot + "/Scenarios/quickstart.json", "--set", "devices[1].appState=\"suspended\"",

@@ -1,4 +1,5 @@
 import SimKernel
+import SimMetrics
 import SimModel
 
 /// Reading the keys `ParameterTable` declares: one loop for every section, nested object and
