@@ -233,7 +233,7 @@ struct CheckCommand {
       information.append("metrics only in the committed results: " + onlyOld.joined(separator: ", "))
     }
     if !onlyNew.isEmpty { information.append("metrics new in this run: " + onlyNew.joined(separator: ", ")) }
-    var moved: [(line: String, size: Double)] = []
+    var moved: [(line: String, size: Double, tier: Int)] = []
     for name in newMetrics where oldMetrics.contains(name) {
       guard let info = RunSummary.metric(column: name), let old = value(name), let new = newValue(name), old != new
       else { continue }
@@ -241,7 +241,8 @@ struct CheckCommand {
       if let a = Double(old), let b = Double(new), tolerance > 0, abs(b - a) <= tolerance * max(abs(a), 1e-12) {
         continue
       }
-      moved.append(Self.movement(info, old: old, new: new))
+      let move = Self.movement(info, old: old, new: new)
+      moved.append((move.line, move.size, Self.tier(name, expectations: report.expectations)))
     }
     // The scenario changed when its resolved form hashes differently today: the committed
     // resolved.json is hashed again, so a new hash format or a new default is not a change.
@@ -278,7 +279,7 @@ struct CheckCommand {
         return (
           [
             "the same trajectory (fingerprint \(report.fingerprint)) gives other metrics: how a metric is computed "
-              + "changed, most \(moved.sorted { $0.size > $1.size }[0].line)"
+              + "changed, most \(moved.sorted(by: Self.readFirst)[0].line)"
           ] + moved.map(\.line), ""
         )
       }
@@ -313,7 +314,7 @@ struct CheckCommand {
       )
     }
     // The largest moves first, each with its % and unit: what a reviewer reads first.
-    moved.sort { $0.size > $1.size }
+    moved.sort(by: Self.readFirst)
     let headline =
       "behaviour changed: \(moved.count) metric\(moved.count == 1 ? "" : "s") moved, most \(moved[0].line); "
       + "\(cause); fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)"
@@ -344,6 +345,28 @@ struct CheckCommand {
     let change = percent.isFinite ? String(format: "%+.1f %%", percent) : "from 0"
     return ("\(info.name): \(shown(old)) → \(shown(new)) (\(change))", abs(percent))
   }
+
+  /// What a reviewer reads first: a metric whose expectation failed (tier 2), then those the
+  /// scenario's expectations name and the headline metrics (latency, convergence, rows never
+  /// visible, lost updates; tier 1), then the rest; by size within a tier. So
+  /// `latency.isLowerBound: 0 → 1` (from 0: an infinite %) never ranks above `latency.p95 +2,386 %`.
+  static func tier(_ metric: String, expectations: [ExpectationResult]) -> Int {
+    let named = expectations.filter { $0.expectation.metric == metric }
+    if named.contains(where: { !$0.passed }) { return 2 }
+    return !named.isEmpty || headlineMetrics.contains(metric) ? 1 : 0
+  }
+
+X
+  static func readFirst(
+    _ a: (line: String, size: Double, tier: Int), _ b: (line: String, size: Double, tier: Int)
+  ) -> Bool {
+    a.tier != b.tier ? a.tier > b.tier : a.size > b.size
+  }
+
+  static let headlineMetrics = [
+    "latency.p50", "latency.p95", "latency.p99", "latency.max", "latency.mean", "latency.kaplanMeierP50",
+    "converged", "convergenceTime", "rowsNotVisible", "lostUpdates",
+  ]
 
   /// When only the scenario file's text changed (its hash, and perhaps its expectations' counts)
   /// and every metric is the same, says so: an edited expectation or description, results unaffected.

@@ -8,6 +8,7 @@ import SimScenario
 struct CompareCommand {
   static let usage = """
     usage: syncsim compare A_DIR B_DIR [--all] [--force] [--fail-on VERDICTS] [--format F]
+           syncsim compare SWEEP_DIR --baseline-point P [--all] [--fail-on VERDICTS] [--format F]
 
     Compares two sweeps (folders with sweep.csv) or two runs (folders with summary.csv). For each
     point and metric: the means, B − A with a 95 % Welch t-interval, Welch's p-value and its Holm
@@ -15,6 +16,8 @@ struct CompareCommand {
     worse, changed (for neutral counts) only when the adjusted p-value is below 0.05; same when the
     values are equal. 0/1 metrics (converged) show Wilson intervals, within [0, 1]. Runs have one
     value each, so only equality can be judged. Lists metrics that differ; --all lists every one.
+    With --baseline-point, one sweep's every other point is B against that point as A, with the
+    same tests and Holm adjustment across all of them.
 
       --force            compare folders of different scenarios, factors or scenario hashes (refused
                          otherwise: exit 65)
@@ -22,6 +25,8 @@ struct CompareCommand {
                          worse, better, changed), e.g. --fail-on worse to gate CI on regressions
       --format F         text (default), csv, json or markdown (a table for CI job summaries);
                          each row has the change in % and the metric's unit
+      --baseline-point P the point of SWEEP_DIR the others are compared with: its number, or
+                         its factors' values (push.dropProbability=0, several joined by commas)
     """
 
   /// The verdicts `--fail-on` takes, and the output formats.
@@ -49,7 +54,12 @@ struct CompareCommand {
       let guess = suggestion(for: format, among: formats).map { " (did you mean \($0)?)" } ?? ""
       throw UsageError("--format takes text, csv, json or markdown, got \"\(format)\"\(guess)")
     }
+    let baselinePoint = try args.option("baseline-point")
     let directories = try args.positionals()
+    if let baselinePoint {
+      guard directories.count == 1 else { throw UsageError("compare --baseline-point takes one sweep folder") }
+      return against(baselinePoint, in: directories[0], all: all, failOn: failOn, format: format, console: console)
+    }
     guard directories.count == 2 else { throw UsageError("compare takes two folders") }
     var folders: [OrderedValues] = []
     for directory in directories {
@@ -88,9 +98,17 @@ struct CompareCommand {
       }
       console.error(ScenarioProblem.printable("warning: comparing different experiments (\(what))"))
     }
+    return report(a, b, names: (directories[0], directories[1]), all: all, failOn: failOn, format: format, console: console)
+  }
+
+  /// Tests B against A and prints the result in `format`; exit 1 when `failOn` fails the gate.
+  static func report(
+    _ a: OrderedValues, _ b: OrderedValues, names: (a: String, b: String), all: Bool, failOn: [String], format: String,
+    console: Console, header: String? = nil
+  ) -> ExitCode {
     // A gate that cannot fail is a defect: with one run a point on either side no difference can
     // be tested, so every verdict would be "changed (single runs: no interval)" and exit 0.
-    if !failOn.isEmpty, let side = [("A", a, directories[0]), ("B", b, directories[1])].first(where: { $0.1.isSingleRuns }) {
+    if !failOn.isEmpty, let side = [("A", a, names.a), ("B", b, names.b)].first(where: { $0.1.isSingleRuns }) {
       console.error(
         ScenarioProblem.printable(
           "error: --fail-on cannot judge \(side.2) (\(side.0)): it holds one run a point, so no change can be "
@@ -117,6 +135,7 @@ struct CompareCommand {
       return gateFails ? .failure : .success
     }
     let testCount = tested.filter { $0.raw != nil }.count
+    if let header { console.print(ScenarioProblem.printable(header)) }
     if testCount == 0, let single = [("A", a), ("B", b)].first(where: { $0.1.isSingleRuns }) {
       // Not a silent fallback: say why nothing is tested and how to test it.
       console.print(
@@ -126,8 +145,11 @@ struct CompareCommand {
       console.print(
         "Welch tests of B − A; p-values Holm-adjusted across the \(testCount) tests (family-wise error 5 %)")
     }
+    // A point is named with its factors' values: the column is as wide as the widest shown.
+    let pointLabel = { (point: String) in a.labels[point].map { point + " (" + $0 + ")" } ?? point }
+    let pointWidth = tested.map { ScenarioProblem.printable(pointLabel($0.key.point)).count }.max().map { max(5, $0) } ?? 5
     console.print(
-      "point  metric                               A mean          B mean          B − A [95 % interval]"
+      "point".padding(pointWidth) + "  metric                               A mean          B mean          B − A [95 % interval]"
         + "                p        p (Holm)  verdict")
     var shown = 0
     var hidden = 0
@@ -146,10 +168,10 @@ struct CompareCommand {
       }
 
       shown += 1
-      let label = a.labels[key.point].map { key.point + " (" + $0 + ")" } ?? key.point
+      let label = pointLabel(key.point)
       // Fields read from the folders: printable, so no escape sequence reaches the terminal.
       console.print(
-        ScenarioProblem.printable(label).padding(5) + "  " + ScenarioProblem.printable(key.metric).padding(34) + pad(mean(valuesA), 14) + "  "
+        ScenarioProblem.printable(label).padding(pointWidth) + "  " + ScenarioProblem.printable(key.metric).padding(34) + pad(mean(valuesA), 14) + "  "
           + pad(mean(valuesB), 14) + "  " + verdict.interval.padding(36) + " "
           + pad(test.raw.map(formatP) ?? "", 8) + " " + pad(test.adjusted.map(formatP) ?? "", 8) + "  "
           + ScenarioProblem.printable(verdict.text) + Self.changeText(test, a: valuesA, b: valuesB))
@@ -169,6 +191,62 @@ struct CompareCommand {
             failed.prefix(5).map { "\($0.key.metric) at point \($0.key.point) (\($0.kind))" }.joined(separator: ", ")))
     }
     return gateFails ? .failure : .success
+  }
+
+  /// `compare SWEEP --baseline-point P`: every other point of one sweep as B against point P
+  /// as A, metric by metric, with one Holm adjustment across them all.
+  static func against(
+    _ spec: String, in directory: String, all: Bool, failOn: [String], format: String, console: Console
+  ) -> ExitCode {
+    guard let sweep = values(directory), !sweep.factors.isEmpty || !sweep.labels.isEmpty else {
+      console.error(
+        "error: \(directory): no readable sweep.csv with factors in it (--baseline-point compares the points of one sweep)")
+      return .dataError
+    }
+    var points: [String] = []
+    for key in sweep.keys where !points.contains(key.point) { points.append(key.point) }
+    let base: String
+    switch baseline(spec, points: points, labels: sweep.labels) {
+    case .success(let point): base = point
+    case .failure(let problem):
+      console.error(ScenarioProblem.printable("error: --baseline-point \(spec): \(problem.message)"))
+      return .usage
+    }
+    var a = OrderedValues(), b = OrderedValues()
+    a.labels = sweep.labels
+    b.labels = sweep.labels
+    for key in sweep.keys where key.point != base {
+      let baseKey = Key(point: base, metric: key.metric, order: key.order)
+      guard let baseValues = sweep[baseKey] else { continue }
+      a.append(key, values: baseValues, runs: sweep.runCount(baseKey))
+      b.append(key, values: sweep[key]!, runs: sweep.runCount(key))
+    }
+    let label = sweep.labels[base].map { " (\($0))" } ?? ""
+    return report(
+      a, b, names: ("point \(base) of \(directory)", directory), all: all, failOn: failOn, format: format,
+      console: console, header: "B: each point of \(directory); A: its baseline point \(base)\(label)")
+  }
+
+  /// The point `spec` names: a point number, or factor values (`path=value`, several joined by
+  /// commas) that exactly one point has.
+  static func baseline(_ spec: String, points: [String], labels: [String: String]) -> Result<String, UsageError> {
+    if points.contains(spec) { return .success(spec) }
+    if Int(spec) != nil {
+      return .failure(UsageError("no point \(spec) (the sweep's points are \(points.first ?? "")...\(points.last ?? ""))"))
+    }
+    let wanted = spec.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    let matching = points.filter { point in
+      let pairs = (labels[point] ?? "").components(separatedBy: ", ")
+      return wanted.allSatisfy { pairs.contains($0) }
+    }
+    guard matching.count == 1 else {
+      let examples = points.prefix(3).compactMap { labels[$0].map { "\"\($0)\"" } }.joined(separator: ", ")
+      return .failure(
+        UsageError(
+          (matching.isEmpty ? "no point has these factor values" : "\(matching.count) points have these factor values")
+            + "; name one point by its number or by every factor (e.g. \(examples))"))
+    }
+    return .success(matching[0])
   }
 
   /// `, +12.3 % (s)` after a verdict: B's mean against A's, in the metric's unit.
@@ -374,6 +452,14 @@ struct CompareCommand {
       runs[key, default: 0] += 1
       if let value { storage[key]!.append(value) }
     }
+    /// Appends a key with all its values and its count of runs (with or without a value).
+    mutating func append(_ key: Key, values: [Double], runs count: Int) {
+      if storage[key] == nil { keys.append(key) }
+      storage[key, default: []] += values
+      runs[key, default: 0] += count
+    }
+    /// The number of runs of `key`, with or without a value.
+    func runCount(_ key: Key) -> Int { runs[key] ?? 0 }
     subscript(_ key: Key) -> [Double]? { storage[key] }
     func index(forKey key: Key) -> Int? { storage[key] == nil ? nil : 0 }
     /// Whether every (point, metric) holds at most one run (a run's folder, or a sweep of one seed).

@@ -32,7 +32,7 @@ enum CompletionCommand {
     ),
     ("merge", ["--out", "--partial", "--help"]),
     ("status", ["--help"]),
-    ("compare", ["--all", "--force", "--fail-on", "--format", "--help"]),
+    ("compare", ["--all", "--force", "--fail-on", "--format", "--baseline-point", "--help"]),
     ("report", ["--write", "--metric", "--x", "--x-scale", "--title", "--label", "--out", "--help"]),
     ("trace", ["--out", "--name", "--clock-offset", "--help"]),
     (

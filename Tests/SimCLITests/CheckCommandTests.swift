@@ -34,6 +34,31 @@ import Testing
     }
   }
 
+  /// Issue 58, item 3: the headline names the move a reviewer reads first. Quickstart with a
+  /// third of pushes dropped: p95 32.4 s → 805.3 s (+2,386 %) heads it, not
+  /// `latency.isLowerBound: 0 → 1` (from 0) nor `pushes.dropped: 0 → 29`.
+  @Test func theHeadlineRanksExpectedAndLatencyMetricsAboveMovesFromZero() throws {
+    try withTemporaryDirectory { directory in
+      let scenario = directory + "/quick.json"
+      let original = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
+      try original.write(toFile: scenario, atomically: true, encoding: .utf8)
+      let baseline = directory + "/baseline"
+      #expect(syncsim("check", scenario, "--baseline", baseline, "--update").code == 0)
+      try original.replacingOccurrences(of: "\"duration\": \"6h\",", with: "\"duration\": \"6h\", \"push\": {\"dropProbability\": 0.3},")
+        .write(toFile: scenario, atomically: true, encoding: .utf8)
+      let changed = syncsim("check", scenario, "--baseline", baseline)
+      #expect(changed.code == 1)
+      #expect(changed.out.contains("moved, most latency.p95: 32.397 s → 805.300 s (+2385.7 %)"), "\(changed.out)")
+      // The failed expectation's metric first; then the expected and headline ones, moves from 0
+      // first (2 lost updates); then the rest.
+      let lines = changed.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      let order = ["latency.p95:", "lostUpdates:", "latency.p99:", "latency.p50:", "latency.isLowerBound:"].map { name in
+        lines.firstIndex { $0.hasPrefix(name) } ?? -1
+      }
+      #expect(order.allSatisfy { $0 >= 0 } && order == order.sorted(), "\(order) in \(changed.out)")
+    }
+  }
+
   /// Metric by metric: a metric on one side only is information; the same trajectory with a
   /// different value says the computation changed; a re-hashed scenario tells edits apart.
   @Test func checkReportsOneSidedMetricsAsInformationAndNamesTheKindOfChange() throws {
