@@ -356,7 +356,7 @@ struct CheckCommand {
     return !named.isEmpty || headlineMetrics.contains(metric) ? 1 : 0
   }
 
-X
+  /// Whether move `a` is read before move `b`: by `tier`, then by size.
   static func readFirst(
     _ a: (line: String, size: Double, tier: Int), _ b: (line: String, size: Double, tier: Int)
   ) -> Bool {
