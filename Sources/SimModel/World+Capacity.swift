@@ -20,9 +20,9 @@ extension World {
     for device in devices.indices {
       guard let workload = deviceTraits[traitsIndex(of: DeviceID(device))].workload, !workload.foregroundOnly,
         workload.entity >= 0, workload.entity < spec.entities.count, spec.entities[workload.entity].syncs,
-        let store = editTarget(DeviceID(device), storeIndex: workload.store), stores[store.index].zone.exists
+        let store = editTarget(DeviceID(device), storeIndex: workload.store), clients.stores[store.index].zone.exists
       else { continue }
-      let zone = stores[store.index].zone.index
+      let zone = clients.stores[store.index].zone.index
       let expected = max(0, workload.editsPerHour * hours)
       let inserts = expected * min(max(workload.insertShare, 0), 1)
       let links = Double(spec.entities[workload.entity].manyToManyLinksPerObject)
@@ -43,11 +43,11 @@ extension World {
           + Self.withMargin(
             min(edits[zone] + objects[zone], 2 * (Double(server.zones[zone].objects.count) + objects[zone]) + 1024)))
     }
-    for store in stores.indices where stores[store].zone.exists && !isReplayed(StoreID(store)) {
-      let zone = stores[store].zone.index
-      if edits[zone] > 0 { local[store].reserveCapacity(local[store].count + Self.withMargin(fields[zone])) }
+    for store in clients.stores.indices where clients.stores[store].zone.exists && !isReplayed(StoreID(store)) {
+      let zone = clients.stores[store].zone.index
+      if edits[zone] > 0 { clients.local[store].reserveCapacity(clients.local[store].count + Self.withMargin(fields[zone])) }
     }
-    self.writes.reserveCapacity(Self.withMargin(min(writes, 4096 + 2 * fields.reduce(0, +))))
+    self.clients.writes.reserveCapacity(Self.withMargin(min(writes, 4096 + 2 * fields.reduce(0, +))))
     reserveRunHistory(hours: hours, zoneEdits: edits, ownEdits: ownEdits, ownZone: ownZone)
   }
 
@@ -60,8 +60,8 @@ extension World {
     let share = min(1, Double(scheduler.runHistory.horizon.nanoseconds) / 3.6e12 / hours)
     for device in devices.indices {
       var runs = ownEdits[device]
-      for store in storeIDs(of: DeviceID(device)) where stores[store.index].zone.exists {
-        let zone = stores[store.index].zone.index
+      for store in storeIDs(of: DeviceID(device)) where clients.stores[store.index].zone.exists {
+        let zone = clients.stores[store.index].zone.index
         guard server.zones[zone].scope != .public else { continue }
         runs += zoneEdits[zone] - (ownZone[device] == zone ? ownEdits[device] : 0)
       }

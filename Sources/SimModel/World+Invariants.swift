@@ -11,7 +11,7 @@ extension World {
   @inline(__always)
   func checkInvariants(afterEvent processed: Int) {
     #if DEBUG
-      let size = devices.count + stores.count + scheduler.activities.count
+      let size = devices.count + clients.stores.count + scheduler.activities.count
       guard size <= 256 || processed % 64 == 0 else { return }
       if let violation = invariantViolation() { preconditionFailure(violation) }
     #endif
@@ -57,13 +57,13 @@ extension World {
   /// Each store's running-in-group count against its approved and running activities, and its
   /// pending and running export and import against the activities they name.
   func storeActivitiesViolation() -> String? {
-    var running = [Int32](repeating: 0, count: stores.count)
+    var running = [Int32](repeating: 0, count: clients.stores.count)
     for slot in scheduler.activities.indices {
       let state = scheduler.activities[slot]
       if state.phase == .approved || state.phase == .running { running[state.store.index] += 1 }
     }
-    for store in stores.indices {
-      let state = stores[store]
+    for store in clients.stores.indices {
+      let state = clients.stores[store]
       guard state.runningInGroup == running[store] else {
         return
           "invariant: store \(store) counts \(state.runningInGroup) running in its group, \(running[store]) are approved or running"

@@ -36,21 +36,21 @@ extension World {
       records +=
         bytes(server.zones[zone].objects) + bytes(server.zones[zone].server) + bytes(server.zones[zone].changeLog)
     }
-    for index in stores.indices {
-      records += bytes(local[index]) + bytes(history[index])
+    for index in clients.stores.indices {
+      records += bytes(clients.local[index]) + bytes(clients.history[index])
     }
     // Read-only stores' logged pages stand for their copies; their zones keep every change and set.
-    records += appliedPages.bytes
-    for overlay in overlays { records += overlay.bytes }
+    records += clients.appliedPages.bytes
+    for overlay in clients.overlays { records += overlay.bytes }
     for zone in server.zones.indices {
       records += bytes(server.zones[zone].allChanges) + bytes(server.zones[zone].fieldSets)
       records += bytes(server.zones[zone].previousChange) + bytes(server.zones[zone].previousSet)
       records += bytes(server.zones[zone].lastSetOfField)
     }
-    records += writes.bytes
+    records += clients.writes.bytes
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
-    var fixed = bytes(devices) + bytes(stores) + bytes(plans) + bytes(server.zoneStores)
+    var fixed = bytes(devices) + bytes(clients.stores) + bytes(clients.plans) + bytes(server.zoneStores)
     fixed += bytes(deviceTraits) + bytes(levels)
     fixed += bytes(server.accounts)
     let runBytes = scheduler.runHistory.bytes
@@ -61,12 +61,12 @@ extension World {
     fixed += runHistoryBytes
     // The per-store row buffers' inline address and length, and the outer arrays of per-device
     // arrays: one reference each.
-    fixed += (history.count + local.count) * MemoryLayout<RowBuffer<Change>>.stride
+    fixed += (clients.history.count + clients.local.count) * MemoryLayout<RowBuffer<Change>>.stride
     fixed += runBytes.slots
     fixed += (push.wakes.count + scheduler.waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),
       runHistoryBytesPerDevice: runHistoryBytes / max(1, devices.count), activityBytes: bytes(scheduler.activities),
-      objects: objects, heldWrites: writes.heldCount, loggedChanges: loggedChanges)
+      objects: objects, heldWrites: clients.writes.heldCount, loggedChanges: loggedChanges)
   }
 }

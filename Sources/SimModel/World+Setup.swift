@@ -23,9 +23,9 @@ extension World {
     let storeCount = spec.devices.reduce(0) { $0 + $1.stores.count }
     devices.reserveCapacity(spec.devices.count)
     scheduler.runHistory.reserveDevices(spec.devices.count)
-    stores.reserveCapacity(storeCount)
-    history.reserveCapacity(storeCount)
-    local.reserveCapacity(storeCount)
+    clients.stores.reserveCapacity(storeCount)
+    clients.history.reserveCapacity(storeCount)
+    clients.local.reserveCapacity(storeCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
       server.accounts[deviceSpec.account].deviceCount += 1
       let traits = DeviceTraits(
@@ -46,19 +46,19 @@ extension World {
             push: RandomStream(seed: seed, name: "push", index: i),
             background: RandomStream(seed: seed, name: "background", index: i)),
           traitsIndex: Int32(deviceTraits.count - 1), account: Int32(deviceSpec.account),
-          firstStore: Int32(stores.count),
+          firstStore: Int32(clients.stores.count),
           storeCount: Int32(deviceSpec.stores.count), app: deviceSpec.initialAppState,
           batteryPercent: c.batteryPercent, pluggedIn: c.pluggedIn, lowPowerMode: c.lowPowerMode,
           online: c.online, uploadBytesPerSecond: c.uploadBytesPerSecond,
           downloadBytesPerSecond: c.downloadBytesPerSecond))
       for _ in deviceSpec.stores {
-        let store = StoreID(stores.count)
+        let store = StoreID(clients.stores.count)
         let zone = layout.storeZones[store.index]
-        stores.append(StoreState(device: DeviceID(index), zone: ZoneID(Int(zone)), client: deviceSpec.client))
+        clients.stores.append(StoreState(device: DeviceID(index), zone: ZoneID(Int(zone)), client: deviceSpec.client))
         if zone >= 0 { server.zones[Int(zone)].storeCount += 1 }
-        history.append(RowBuffer())
-        local.append(RowBuffer())
-        orphans.append([])
+        clients.history.append(RowBuffer())
+        clients.local.append(RowBuffer())
+        clients.orphans.append([])
       }
       levels.append(ConditionTable.defaultLevels)
       scheduler.addDevice()
@@ -81,7 +81,7 @@ extension World {
       start += server.zones[zone].storeCount
     }
     server.zoneStores = [StoreID](repeating: StoreID.none, count: Int(start))
-    for (index, store) in stores.enumerated() where store.zone.exists {
+    for (index, store) in clients.stores.enumerated() where store.zone.exists {
       server.zoneStores[Int(next[store.zone.index])] = StoreID(index)
       next[store.zone.index] += 1
     }
@@ -116,7 +116,7 @@ extension World {
 
   /// A fresh stamp for marking a zone's objects (so a pass sees each object once).
   mutating func nextStamp() -> Int32 {
-    stampCounter &+= 1
-    return stampCounter
+    clients.stampCounter &+= 1
+    return clients.stampCounter
   }
 }

@@ -45,60 +45,9 @@ public struct World: EventHandler {
   var deviceTraits: [DeviceTraits] = []
   /// Per device: requests and starts waiting for its suspended process to wake.
   var parked: [[ParkedRequest]] = []
-  // The Core Data mirroring client's state, per store and per activity slot.
-  let stores = Column<StoreState>()
-  /// Per store: persistent history not yet exported, then the unsaved edits (the first
-  /// `StoreState.savedCount` are saved), and the local store.
-  let history = Column<RowBuffer<Change>>()
-  let local = Column<RowBuffer<LocalField>>()
-  /// Per store: children held without their parent, and since when.
-  var orphans: [[(child: ObjectID, since: SimTime)]] = []
-  /// Per activity slot: the plan of the export running in it (emptied when it ends).
-  let plans = Column<ExportPlan>()
-  /// Per activity slot: the records an import fetches, in the order the server returns them.
-  let importQueues = Column<[ObjectID]>()
-  /// Per activity slot of an import over several pages: after each page, the token through
-  /// which the store then holds every change (empty for one-page imports).
-  let importPageTokens = Column<[Int32]>()
-  var scratch = PlanningScratch()
-  /// Per store of a CKSyncEngine app whose state is written with a lag: what its written state
-  /// holds (empty in worlds without one: `SyncEngineState`).
-  var engineStates: [SyncEngineState] = []
-  /// Per CKSyncEngine store (by raw id): the fields the app saved outside the engine, and the
-  /// write it saved there, which the engine does not fetch until the app is launched again
-  /// (`saveOutsideEngine`). Looked up only.
-  var engineBlind: [Int32: [(field: Int32, write: WriteID, kept: LocalField)]] = [:]
-  /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
-  var stampCounter: Int32 = 0
-  /// Per store, whether its copy is replayed rather than kept (`World+ReplayedStores`); empty
-  /// when no store is replayed. Then each store's logged pages, its running import's query, and
-  /// what the end of the run reads of its copy.
-  var replayed: [Bool] = []
-  var appliedPages = AppliedPageLog(stores: 0)
-  /// Per replayed store, the fields it set itself, by field (`World+ReplayedWrites`).
-  var overlays: [OverlayFields] = []
-  /// Per replayed store, its live objects by entity, a cache (`ReplayedLiveIndex`).
-  var replayedLive = ReplayedLiveIndex(stores: 0)
-  var replayQueries: [ReplayQuery] = []
-  /// Whether replayed stores' imports are sized from their zones' index of live records.
-  var replayedImportsIndexed = false
-  var replayedEnds: [ReplayedEnd] = []
-  /// Per store, whether its logged pages may merge (a replayed store of a device that never
-  /// writes: no overlay counts its pages).
-  var mergesPages: [Bool] = []
-  /// Per write (id 0 unused): its store, the write it replaced there, and its value, while the
-  /// world can still read it (`WriteTable`).
-  var writes = WriteTable()
-  /// How many new writes trigger the next look at releasing writes.
-  var writesReleaseAt = 0
-  #if DEBUG
-    /// How often each export and then each import transition was taken (`ExportTransition`,
-    /// `ImportTransition`), for the test that every documented transition is reached.
-    var transitionsTaken = [Int](repeating: 0, count: ExportTransition.allCases.count + ImportTransition.allCases.count)
-    /// How often the index of a replayed store's live objects answered otherwise than the scan.
-    var replayedLiveMismatches = 0
-    var replayedLiveLooks = 0
-  #endif
+  /// The sync clients' state: stores, history, local fields, export plans, import queues,
+  /// CKSyncEngine's state, replayed stores and writes (`SyncClients`).
+  var clients = SyncClients()
 
   /// Builds the world of `spec`, reporting to `sink`.
   public init(spec: WorldSpec, sink: any ObservationSink) {
@@ -110,12 +59,12 @@ public struct World: EventHandler {
       extraRecordFaults: spec.extraRecordFaults)
     scheduler = SystemScheduler(spec.scheduler)
     push = PushService(spec.push)
-    _ = writes.append(WriteState(store: StoreID.none, basedOn: .none, value: 0))
-    writesReleaseAt = spec.writeReleaseMinimum
+    _ = clients.writes.append(WriteState(store: StoreID.none, basedOn: .none, value: 0))
+    clients.writesReleaseAt = spec.writeReleaseMinimum
     buildEntities()
     buildDevices()
     if spec.devices.contains(where: { $0.client == .syncEngine && $0.syncEngine.statePersistLag > .zero }) {
-      engineStates = [SyncEngineState](repeating: SyncEngineState(), count: stores.count)
+      clients.engineStates = [SyncEngineState](repeating: SyncEngineState(), count: clients.stores.count)
     }
     buildTimeline()
     markReplayedStores()
@@ -124,15 +73,15 @@ public struct World: EventHandler {
 
   /// Schedules the events that start the run: launches, workloads, sessions, the timeline.
   public mutating func start(_ sim: inout Simulation<ModelEvent>) {
-    for (index, store) in stores.enumerated() {
+    for (index, store) in clients.stores.enumerated() {
       let scope = store.zone.exists ? server.zones[store.zone.index].scope : nil
       sink.observe(.storeCreated(store: StoreID(index), device: store.device, zone: store.zone, scope: scope))
     }
     if let code = spec.modelRejectionCode {
       // CloudKit refuses the model: every syncing store's setup fails and nothing syncs.
-      for index in stores.indices where stores[index].zone.exists {
+      for index in clients.stores.indices where clients.stores[index].zone.exists {
         sink.observe(.setupFailed(store: StoreID(index), code: code, at: sim.now))
-        stores[index].disabled = true
+        clients.stores[index].disabled = true
       }
     }
     for device in devices.indices {
@@ -217,10 +166,10 @@ public struct World: EventHandler {
 
   /// The device a store belongs to.
   @inline(__always)
-  func owner(of store: StoreID) -> DeviceID { stores[store.index].device }
+  func owner(of store: StoreID) -> DeviceID { clients.stores[store.index].device }
 
   @inline(__always)
-  func isSyncing(_ store: StoreID) -> Bool { stores[store.index].zone.exists && !stores[store.index].disabled }
+  func isSyncing(_ store: StoreID) -> Bool { clients.stores[store.index].zone.exists && !clients.stores[store.index].disabled }
 
   /// The first syncing store of a device (where workload edits go), or nil.
   @inline(__always)

@@ -26,8 +26,8 @@ import Testing
     world.start(&sim)
     _ = sim.run(&world, until: SimTime(scenario.spec.duration), maxEvents: 2_000_000)
     #if DEBUG
-      #expect(world.replayedLiveLooks > 1000, "updates and deletes looked for live objects")
-      #expect(world.replayedLiveMismatches == 0)
+      #expect(world.clients.replayedLiveLooks > 1000, "updates and deletes looked for live objects")
+      #expect(world.clients.replayedLiveMismatches == 0)
     #endif
   }
 

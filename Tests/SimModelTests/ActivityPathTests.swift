@@ -13,7 +13,7 @@ import Testing
     var sim = Simulation<ModelEvent>()
     world.start(&sim)
     _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: 2_000_000)
-    return world.transitionsTaken
+    return world.clients.transitionsTaken
   }
 
   func worlds() -> [WorldSpec] {

@@ -80,7 +80,7 @@ import Testing
         pages += 1
       }
     }
-    let logged = readers.map { world.appliedPages.count($0) }.reduce(0, +)
+    let logged = readers.map { world.clients.appliedPages.count($0) }.reduce(0, +)
     #expect(logged * 3 < pages, "\(logged) entries for \(pages) pages")
     Self.expectSameRun(spec)
   }
@@ -93,7 +93,7 @@ import Testing
     var sim = Simulation<ModelEvent>()
     world.start(&sim)
     _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: .max)
-    let zone = world.stores[0].zone.index
+    let zone = world.clients.stores[0].zone.index
     // Each field's last set, read from the zone's log of sets.
     var lastSet = [Int32](repeating: -1, count: Int(world.server.zones[zone].fieldCount))
     for (position, set) in world.server.zones[zone].fieldSets.enumerated() { lastSet[Int(set.field)] = Int32(position) }
@@ -135,11 +135,11 @@ import Testing
     world.start(&sim)
     _ = sim.run(&world, until: SimTime(.hours(1)), maxEvents: .max)
     let readers = 3..<15
-    let replayedEarly = readers.filter { world.replayed[$0] }.count
+    let replayedEarly = readers.filter { world.clients.replayed[$0] }.count
     _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: .max)
-    let replayedLate = readers.filter { world.replayed[$0] }.count
+    let replayedLate = readers.filter { world.clients.replayed[$0] }.count
     #expect(replayedEarly > replayedLate, "\(replayedEarly) → \(replayedLate) replayed")
-    #expect(readers.filter { !world.replayed[$0] }.allSatisfy { world.local[$0].count > 0 })
+    #expect(readers.filter { !world.clients.replayed[$0] }.allSatisfy { world.clients.local[$0].count > 0 })
     Self.expectSameRun(spec)
   }
 
@@ -227,8 +227,8 @@ import Testing
       world.start(&sim)
       _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: .max)
       // Every author stayed replayed, holding no copy, and set fields of its own.
-      #expect((0..<4).allSatisfy { world.replayed[$0] && world.local[$0].count == 0 }, "seed \(seed)")
-      #expect((0..<4).allSatisfy { !world.overlays[$0].isEmpty }, "seed \(seed)")
+      #expect((0..<4).allSatisfy { world.clients.replayed[$0] && world.clients.local[$0].count == 0 }, "seed \(seed)")
+      #expect((0..<4).allSatisfy { !world.clients.overlays[$0].isEmpty }, "seed \(seed)")
       if seed % 4 == 1 {
         let lost = log.observations.filter { if case .lostWrite = $0 { true } else { false } }.count
         #expect(lost > 0, "seed \(seed): no author lost an edit to a reset")
@@ -240,7 +240,7 @@ import Testing
       var keptSim = Simulation<ModelEvent>()
       keptWorld.start(&keptSim)
       _ = keptSim.run(&keptWorld, until: SimTime(spec.duration), maxEvents: .max)
-      let zone = world.stores[0].zone.index
+      let zone = world.clients.stores[0].zone.index
       let objects = world.server.zones[zone].objects.count
       func fields(_ world: World, _ store: Int) -> [LocalField] {
         (0..<objects).flatMap { object in
@@ -254,13 +254,13 @@ import Testing
         a.count == b.count
           && zip(a, b).allSatisfy { $0.write == $1.write && $0.value == $1.value && $0.dirty == $1.dirty }
       }
-      for store in world.stores.indices {
+      for store in world.clients.stores.indices {
         #expect(same(fields(world, store), fields(keptWorld, store)), "seed \(seed), store \(store)")
       }
       // Keeping the copy (what a child record would make an author do) holds what was read.
       let read = fields(world, 0)
       world.keepCopy(StoreID(0))
-      #expect(!world.replayed[0])
+      #expect(!world.clients.replayed[0])
       let kept = (0..<read.count).map {
         world.localField(StoreID(0), world.server.zones[zone].object(atField: $0), field: $0)
       }

@@ -107,17 +107,17 @@ extension World {
     let store = scheduler.activities[activity.index].store
     switch input {
     case .started:
-      let covered = Int(stores[store.index].savedCount)
+      let covered = Int(clients.stores[store.index].savedCount)
       scheduler.activities[activity.index].historyCovered = Int32(covered)
       // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
       // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
       // so the plan is written where it lies, from the history's rows read in place; `makePlan`
       // never touches `plans` or the history itself (growing either would move what it works on).
-      while plans.count <= activity.index { plans.append(ExportPlan()) }
-      history[store.index].withRows(0..<covered) { changes in
-        makePlan(store, changes: changes, into: &plans[activity.index])
+      while clients.plans.count <= activity.index { clients.plans.append(ExportPlan()) }
+      clients.history[store.index].withRows(0..<covered) { changes in
+        makePlan(store, changes: changes, into: &clients.plans[activity.index])
       }
-      if plans[activity.index].batchEnds.isEmpty {
+      if clients.plans[activity.index].batchEnds.isEmpty {
         exportTook(.nothingToExport)
         dropExportedHistory(store, covered)
         sim.schedule(.exportRequestDone(activity), after: spec.scheduler.emptyExportDuration)
@@ -145,21 +145,21 @@ extension World {
 
   /// `exportStep` on the server's answer to the current batch.
   mutating func exportAnswered(_ activity: ActivityID, store: StoreID, sim: inout Simulation<ModelEvent>) {
-    if stores[store.index].disabled {
+    if clients.stores[store.index].disabled {
       // Sync was turned off while the request was on the wire: the container it belonged to is
       // gone, so nothing it carried commits, and no later batch is sent.
       exportTook(.syncTurnedOff)
-      plans[activity.index].clear()
+      clients.plans[activity.index].clear()
       finishActivity(activity, succeeded: false, sim: &sim)
       return
     }
-    if plans[activity.index].batchEnds.isEmpty {
+    if clients.plans[activity.index].batchEnds.isEmpty {
       finishActivity(activity, succeeded: true, sim: &sim)  // the empty export's 35 ms are over
       return
     }
     // The batch as sent: a refusal may split it (limitExceeded).
     let batch = Int(scheduler.activities[activity.index].nextBatch)
-    let sent = (records: plans[activity.index].batchRecords[batch], bytes: plans[activity.index].batchBytes[batch])
+    let sent = (records: clients.plans[activity.index].batchRecords[batch], bytes: clients.plans[activity.index].batchBytes[batch])
     let verdict = exportVerdict(activity, at: sim.now)
     reportRefusedRequest(store, verdict, sent, at: sim.now)
     switch verdict {
@@ -179,9 +179,9 @@ extension World {
         requestExport(store, trigger: .exportAgain, sim: &sim)
       case .quotaExceeded:
         exportTook(.quotaFull)
-        stores[store.index].quotaStalled = true
-        stores[store.index].quotaStalledSince = sim.now
-      case .limitExceeded where stores[store.index].client == .syncEngine:
+        clients.stores[store.index].quotaStalled = true
+        clients.stores[store.index].quotaStalledSince = sim.now
+      case .limitExceeded where clients.stores[store.index].client == .syncEngine:
         exportTook(.roundEnds)
       default:
         exportTook(error == .limitExceeded ? .tooLarge : .recordRefused)  // fails until the data changes
@@ -193,20 +193,20 @@ extension World {
       exportTook(.someRecordsFailed)
       let batch = Int(scheduler.activities[activity.index].nextBatch)
       sink.observeRequest(
-        store: store, upload: true, records: plans[activity.index].batchRecords[batch],
-        bytes: plans[activity.index].batchBytes[batch], at: sim.now)
+        store: store, upload: true, records: clients.plans[activity.index].batchRecords[batch],
+        bytes: clients.plans[activity.index].batchBytes[batch], at: sim.now)
       if separateFailedRecords(activity, batch) { commitCurrentBatch(activity, reportingRequest: false, sim: &sim) }
       sendNextBatch(activity, notBefore: retryAt, sim: &sim)
     case .accepted:
       commitCurrentBatch(activity, sim: &sim)
-      if Int(scheduler.activities[activity.index].nextBatch) < plans[activity.index].batchEnds.count {
+      if Int(scheduler.activities[activity.index].nextBatch) < clients.plans[activity.index].batchEnds.count {
         exportTook(.nextBatch)
         sendNextBatch(activity, sim: &sim)
         return
       }
       exportTook(.lastBatch)
       dropExportedHistory(store, Int(scheduler.activities[activity.index].historyCovered))
-      plans[activity.index].clear()
+      clients.plans[activity.index].clear()
       finishActivity(activity, succeeded: true, sim: &sim)
     }
   }
@@ -215,7 +215,7 @@ extension World {
   /// its group is released.
   mutating func endFailedExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     dropCommittedHistory(activity)
-    plans[activity.index].clear()
+    clients.plans[activity.index].clear()
     finishActivity(activity, succeeded: false, sim: &sim)
   }
 
@@ -223,7 +223,7 @@ extension World {
   @inline(__always)
   mutating func exportTook(_ transition: ExportTransition) {
     #if DEBUG
-      transitionsTaken[transition.rawValue] += 1
+      clients.transitionsTaken[transition.rawValue] += 1
     #endif
   }
 }

@@ -78,7 +78,7 @@ extension World {
       requestImport(store, trigger: .importAgain, sim: &sim)
       return
     }
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     if tokenExpired(store, at: sim.now) {
       // changeTokenExpired: reset, then fetch the whole zone from a nil token. [A] CKError.h
       importTook(.tokenExpired)
@@ -88,12 +88,12 @@ extension World {
     let snapshot = server.zones[zone].changeCount
     scheduler.activities[activity.index].snapshotToken = snapshot
     scheduler.activities[activity.index].snapshotAt = server.zones[zone].lastChangeAt
-    scheduler.activities[activity.index].fromEmptyToken = !stores[store.index].holdsToken
-    while importQueues.count <= activity.index {
-      importQueues.append([])
-      importPageTokens.append([])
+    scheduler.activities[activity.index].fromEmptyToken = !clients.stores[store.index].holdsToken
+    while clients.importQueues.count <= activity.index {
+      clients.importQueues.append([])
+      clients.importPageTokens.append([])
     }
-    let after = stores[store.index].importedToken
+    let after = clients.stores[store.index].importedToken
     let fromIndex = importsFromIndex(store)
     let records: Int
     let bytes: Int64
@@ -105,10 +105,10 @@ extension World {
       var hidden: [ObjectID] = []
       let version = deviceTraits[traitsIndex(of: owner(of: store))].modelVersion
       bytes = changedRecords(
-        zone: zone, after: after, upTo: snapshot, maxVersion: version, into: &importQueues[activity.index],
+        zone: zone, after: after, upTo: snapshot, maxVersion: version, into: &clients.importQueues[activity.index],
         hidden: &hidden)
       for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
-      records = importQueues[activity.index].count
+      records = clients.importQueues[activity.index].count
     }
     scheduler.activities[activity.index].records = Int32(records)
     scheduler.activities[activity.index].bytes = bytes
@@ -130,7 +130,7 @@ extension World {
   /// `importStep` on the server's answer to the current page.
   mutating func importAnswered(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let store = scheduler.activities[activity.index].store
-    if stores[store.index].disabled {
+    if clients.stores[store.index].disabled {
       // Sync was turned off: the page is not applied and no further page is fetched.
       importTook(.syncTurnedOff)
       finishActivity(activity, succeeded: false, sim: &sim)
@@ -162,7 +162,7 @@ extension World {
     if isReplayed(store) {
       logPage(activity, store, first: page.first, records: page.records, at: sim.now)
     } else {
-      applyPage(store, importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
+      applyPage(store, clients.importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
     }
     sink.observeRequest(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now)
     scheduler.activities[activity.index].pagesLeft -= 1
@@ -176,11 +176,11 @@ extension World {
     // The query's page bounds are read by its pages only: a reader held its last import's for the
     // rest of the run (22.5 MB of 90,000 readers' heap at the end of a day, massif; the peak RSS
     // there did not move measurably). The next import notes its own.
-    if isReplayed(store) { replayQueries[store.index].pageTokens = [] }
+    if isReplayed(store) { clients.replayQueries[store.index].pageTokens = [] }
     let state = scheduler.activities[activity.index]
     finishImportToken(store, upTo: state.snapshotToken, changedAt: state.snapshotAt)
     // A reset during the import cleared `fromEmptyToken`: its token belongs to the old history.
-    if state.fromEmptyToken { stores[store.index].holdsToken = true }
+    if state.fromEmptyToken { clients.stores[store.index].holdsToken = true }
     sink.observeImported(
       store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now)
     finishActivity(activity, succeeded: true, sim: &sim)
@@ -194,7 +194,7 @@ extension World {
   @inline(__always)
   mutating func importTook(_ transition: ImportTransition) {
     #if DEBUG
-      transitionsTaken[ExportTransition.allCases.count + transition.rawValue] += 1
+      clients.transitionsTaken[ExportTransition.allCases.count + transition.rawValue] += 1
     #endif
   }
 }

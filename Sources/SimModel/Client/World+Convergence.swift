@@ -11,18 +11,18 @@ extension World {
   /// Whether every store equals the server for everything it can access, with nothing pending
   /// (spec §10 convergence).
   func isConverged() -> Bool {
-    for (index, store) in stores.enumerated() where store.zone.exists {
-      if !history[index].isEmpty { return false }
+    for (index, store) in clients.stores.enumerated() where store.zone.exists {
+      if !clients.history[index].isEmpty { return false }
       if store.pendingExport.exists || store.runningExport.exists || store.disabled { return false }
       if isReplayed(StoreID(index)) {
-        if !replayedEnds[index].converged { return false }
+        if !clients.replayedEnds[index].converged { return false }
         continue
       }
       let zone = store.zone.index
-      let stored = local[index].count
+      let stored = clients.local[index].count
       for field in 0..<Int(server.zones[zone].fieldCount)
       where server.zones[zone].server[field].write != .none || field < stored {
-        let write = field < stored ? local[index][field].write : .none
+        let write = field < stored ? clients.local[index][field].write : .none
         if write != server.zones[zone].server[field].write { return false }
       }
     }

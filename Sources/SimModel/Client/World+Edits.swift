@@ -33,7 +33,7 @@ extension World {
     _ store: StoreID, kind: EditKind, entity: Int, key: Int32? = nil, sim: inout Simulation<ModelEvent>
   ) {
     // A store whose setup failed still works locally; it just never syncs.
-    guard stores[store.index].zone.exists else { return }
+    guard clients.stores[store.index].zone.exists else { return }
     guard spec.entities[entity].syncs else {
       sink.observe(.localEdit(device: owner(of: store), entity: Int32(entity), at: sim.now))
       return
@@ -46,7 +46,7 @@ extension World {
         insertObject(store, entity: entity, kind: .insert, at: sim.now)
         break
       }
-      let zone = stores[store.index].zone.index
+      let zone = clients.stores[store.index].zone.index
       let base = Int(server.zones[zone].objects[object.index].fieldBase)
       let fieldCount = server.entityFieldCount[Int(server.zones[zone].objects[object.index].entity)]
       let field: Int32
@@ -79,11 +79,11 @@ extension World {
   mutating func writeField(
     _ store: StoreID, _ object: ObjectID, field: Int32, value: Int32, kind: EditKind, at now: SimTime
   ) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     let write = newWrite(store, basedOn: localField(store, object, field: base + Int(field)).write, value: value)
     setLocal(store, base + Int(field), write: write, value: value)
-    history[store.index].append(Change(object: object, field: field, write: write))
+    clients.history[store.index].append(Change(object: object, field: field, write: write))
     sink.observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: now)
   }
 
@@ -105,7 +105,7 @@ extension World {
 
   /// The first live object of `entity` on `store` with an id at or after `from`.
   func nextLiveObject(_ store: StoreID, entity: Int, from: Int) -> ObjectID? {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     let count = server.zones[zone].objects.count
     guard from < count else { return nil }
     for object in from..<count where server.zones[zone].objects[object].entity == Int32(entity) {
@@ -115,7 +115,7 @@ extension World {
   }
 
   mutating func insertObject(_ store: StoreID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     let probability = spec.server.poisonRecordProbability
     let poison = probability > 0 && devices[owner(of: store).index].streams.edit.bernoulli(probability)
     let object = allocateObject(zone: zone, entity: entity, poison: poison)
@@ -135,17 +135,17 @@ extension World {
     } else {
       ensureLocalCapacity(store)
       for field in 0..<server.entityFieldCount[entity] {
-        local[store.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
+        clients.local[store.index][base + field] = LocalField(write: write, value: field == 0 ? 1 : 0, dirty: true)
       }
     }
-    history[store.index].append(Change(object: object, field: -1, write: write))
+    clients.history[store.index].append(Change(object: object, field: -1, write: write))
     sink.observeEdited(write: write, store: store, object: object, field: -1, kind: kind, at: now)
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = allocateObject(zone: zone, entity: -1)
       let linkBase = Int(server.zones[zone].objects[link.index].fieldBase)
       setLocal(store, linkBase, write: .none, value: 1)
-      history[store.index].append(Change(object: link, field: -1, write: .none))
+      clients.history[store.index].append(Change(object: link, field: -1, write: .none))
     }
   }
 
@@ -162,21 +162,21 @@ extension World {
 
   /// A live object of `entity` in the store: a random one, or the first.
   mutating func findObject(_ store: StoreID, entity: Int, random: Bool) -> ObjectID? {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     let count = server.zones[zone].objects.count
     guard count > 0 else { return nil }
     let start = random ? Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(count))) : 0
     if isReplayed(store) {
       // The scan's answer from the index of live objects (`ReplayedLiveIndex`).
-      if !replayedLive.isBuilt(store.index) { buildReplayedLiveIndex(store) }
-      let found = replayedLive.first(store.index, entity: entity, atOrAfter: Int32(start)).map { ObjectID(Int($0)) }
+      if !clients.replayedLive.isBuilt(store.index) { buildReplayedLiveIndex(store) }
+      let found = clients.replayedLive.first(store.index, entity: entity, atOrAfter: Int32(start)).map { ObjectID(Int($0)) }
       #if DEBUG
         // The index must give the scan's answer: checked on every look in debug builds.
         let scanned = (0..<count).lazy.map { ObjectID(($0 + start) % count) }.first { object in
           server.zones[zone].objects[object.index].entity == Int32(entity) && isLive(store, object)
         }
-        replayedLiveLooks += 1
-        if scanned != found { replayedLiveMismatches += 1 }
+        clients.replayedLiveLooks += 1
+        if scanned != found { clients.replayedLiveMismatches += 1 }
       #endif
       return found
     }
@@ -189,24 +189,24 @@ extension World {
   }
 
   mutating func newWrite(_ store: StoreID, basedOn: WriteID, value: Int32 = 1) -> WriteID {
-    if writes.recentCount >= writesReleaseAt {
+    if clients.writes.recentCount >= clients.writesReleaseAt {
       // Marking reads every field: release once there are more new writes than an eighth of the
       // fields, and than the writes kept, so that each write pays a bounded share.
-      let threshold = max(spec.writeReleaseMinimum, liveFieldCount() / 8, writes.keptCount)
-      if writes.recentCount >= threshold {
+      let threshold = max(spec.writeReleaseMinimum, liveFieldCount() / 8, clients.writes.keptCount)
+      if clients.writes.recentCount >= threshold {
         releaseWrites()
-        writesReleaseAt = spec.writeReleaseMinimum
+        clients.writesReleaseAt = spec.writeReleaseMinimum
       } else {
-        writesReleaseAt = threshold
+        clients.writesReleaseAt = threshold
       }
     }
-    return writes.append(WriteState(store: store, basedOn: basedOn, value: value))
+    return clients.writes.append(WriteState(store: store, basedOn: basedOn, value: value))
   }
 
   /// Fields held by stores and the server (what marking the live writes reads).
   func liveFieldCount() -> Int {
     var count = 0
-    for index in local.indices { count += local[index].count }
+    for index in clients.local.indices { count += clients.local[index].count }
     for zone in server.zones.indices { count += server.zones[zone].server.count }
     return count
   }
@@ -215,14 +215,14 @@ extension World {
   /// export plan, and is no store's or the server's value of a field.
   mutating func releaseWrites() {
     var live: [Int32] = [0]
-    for index in history.indices {
-      history[index].withRows(history[index].indices) { rows in for change in rows { live.append(change.write.raw) } }
+    for index in clients.history.indices {
+      clients.history[index].withRows(clients.history[index].indices) { rows in for change in rows { live.append(change.write.raw) } }
     }
-    for index in plans.indices { for change in plans[index].entries { live.append(change.write.raw) } }
-    for index in local.indices {
-      local[index].withRows(local[index].indices) { rows in for field in rows { live.append(field.write.raw) } }
+    for index in clients.plans.indices { for change in clients.plans[index].entries { live.append(change.write.raw) } }
+    for index in clients.local.indices {
+      clients.local[index].withRows(clients.local[index].indices) { rows in for field in rows { live.append(field.write.raw) } }
     }
-    for overlay in overlays { for entry in overlay { live.append(entry.local.write.raw) } }
+    for overlay in clients.overlays { for entry in overlay { live.append(entry.local.write.raw) } }
     for zone in server.zones.indices {
       // A replayed store's copy holds writes the zone once set.
       for set in server.zones[zone].fieldSets { live.append(set.write.raw) }
@@ -231,22 +231,22 @@ extension World {
       }
     }
     live.sort()
-    writes.release(keeping: live)
+    clients.writes.release(keeping: live)
   }
 
   /// Sets a field of the store's local store, growing its arrays to the zone's size.
   mutating func setLocal(_ store: StoreID, _ field: Int, write: WriteID, value: Int32) {
     if isReplayed(store) { return setOverlay(store, field, write: write, value: value) }
     ensureLocalCapacity(store)
-    local[store.index][field] = LocalField(write: write, value: value, dirty: true)
+    clients.local[store.index][field] = LocalField(write: write, value: value, dirty: true)
   }
 
   mutating func ensureLocalCapacity(_ store: StoreID) {
     if isReplayed(store) { keepCopy(store) }
-    let needed = Int(server.zones[stores[store.index].zone.index].fieldCount)
-    let have = local[store.index].count
+    let needed = Int(server.zones[clients.stores[store.index].zone.index].fieldCount)
+    let have = clients.local[store.index].count
     if have < needed {
-      local[store.index].append(repeating: LocalField(), count: needed - have)
+      clients.local[store.index].append(repeating: LocalField(), count: needed - have)
     }
   }
 
@@ -258,13 +258,13 @@ extension World {
     case .immediate:
       save(store, sim: &sim)
     case .debounce:
-      sim.cancel(stores[store.index].saveTimer)
+      sim.cancel(clients.stores[store.index].saveTimer)
       let delay = SimDuration(seconds: app.saveDelaySeconds)
-      stores[store.index].saveTimer = sim.scheduleCancellable(.saveTimer(store), at: sim.now + delay)
+      clients.stores[store.index].saveTimer = sim.scheduleCancellable(.saveTimer(store), at: sim.now + delay)
     case .interval:
-      if !sim.isPending(stores[store.index].saveTimer) {
+      if !sim.isPending(clients.stores[store.index].saveTimer) {
         let delay = SimDuration(seconds: app.saveDelaySeconds)
-        stores[store.index].saveTimer = sim.scheduleCancellable(.saveTimer(store), at: sim.now + delay)
+        clients.stores[store.index].saveTimer = sim.scheduleCancellable(.saveTimer(store), at: sim.now + delay)
       }
     case .onBackground:
       break
@@ -273,19 +273,19 @@ extension World {
 
   /// Saves the context: unsaved edits become persistent history, and an export is requested.
   mutating func save(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    let saved = Int(stores[store.index].savedCount)
-    guard history[store.index].count > saved else { return }
-    if stores[store.index].resetting {
+    let saved = Int(clients.stores[store.index].savedCount)
+    guard clients.history[store.index].count > saved else { return }
+    if clients.stores[store.index].resetting {
       // The reset guard defers the save until the reset ends; without it the changes are lost.
       if deviceTraits[traitsIndex(of: owner(of: store))].app.resetGuard { return }
       loseUnsaved(store, reason: .savedDuringReset, at: sim.now)
       return
     }
-    for index in saved..<history[store.index].count where history[store.index][index].write != .none {
-      sink.observeSaved(write: history[store.index][index].write, at: sim.now)
+    for index in saved..<clients.history[store.index].count where clients.history[store.index][index].write != .none {
+      sink.observeSaved(write: clients.history[store.index][index].write, at: sim.now)
     }
-    stores[store.index].savedCount = Int32(history[store.index].count)
-    if stores[store.index].client == .syncEngine { enginePendingAdded(store, sim: &sim) }
+    clients.stores[store.index].savedCount = Int32(clients.history[store.index].count)
+    if clients.stores[store.index].client == .syncEngine { enginePendingAdded(store, sim: &sim) }
     requestExport(store, trigger: .save, sim: &sim)
   }
 }
@@ -293,10 +293,10 @@ extension World {
 extension World {
   /// Drops the unsaved edits of a store, reporting each write as lost.
   mutating func loseUnsaved(_ store: StoreID, reason: LossReason, at now: SimTime) {
-    let zone = stores[store.index].zone.index
-    let saved = Int(stores[store.index].savedCount)
-    for index in saved..<history[store.index].count {
-      let change = history[store.index][index]
+    let zone = clients.stores[store.index].zone.index
+    let saved = Int(clients.stores[store.index].savedCount)
+    for index in saved..<clients.history[store.index].count {
+      let change = clients.history[store.index][index]
       if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let fields =
@@ -308,11 +308,11 @@ extension World {
         if isReplayed(store) {
           setOverlay(store, field, write: server.write, value: server.value, dirty: false)
         } else {
-          local[store.index][field] = LocalField(write: server.write, value: server.value)
+          clients.local[store.index][field] = LocalField(write: server.write, value: server.value)
         }
       }
     }
-    history[store.index].removeLast(history[store.index].count - saved)
+    clients.history[store.index].removeLast(clients.history[store.index].count - saved)
   }
 
   @inline(__always)
@@ -322,7 +322,7 @@ extension World {
 extension World {
   /// The most recently created live object of `entity` in the store.
   func newestLiveObject(_ store: StoreID, entity: Int) -> ObjectID? {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     var object = server.zones[zone].objects.count - 1
     while object >= 0 {
       if server.zones[zone].objects[object].entity == Int32(entity)

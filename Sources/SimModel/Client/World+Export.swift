@@ -7,20 +7,20 @@ extension World {
   /// Records keep the order in which their objects first appear in the history; a record's
   /// changes stay together. Scratch buffers are reused, so planning allocates only the plan.
   mutating func makePlan(_ store: StoreID, changes: RowsView<Change>, into plan: inout ExportPlan) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     if let object = changes.first?.object, changes.allSatisfy({ $0.object == object }) {
       planOneRecord(store, zone: zone, object: object, changes: changes, into: &plan)
       return
     }
     let stamp = nextStamp()
     let objectCount = server.zones[zone].objects.count
-    if scratch.rank.count < objectCount {
-      scratch.rank.append(repeating: 0, count: objectCount - scratch.rank.count)
+    if clients.scratch.rank.count < objectCount {
+      clients.scratch.rank.append(repeating: 0, count: objectCount - clients.scratch.rank.count)
     }
     // Pass 1: keep current changes, give each object a record rank, count changes per record.
-    scratch.kept.removeAllKeepingCapacity()
-    scratch.objects.removeAllKeepingCapacity()
-    scratch.counts.removeAllKeepingCapacity()
+    clients.scratch.kept.removeAllKeepingCapacity()
+    clients.scratch.objects.removeAllKeepingCapacity()
+    clients.scratch.counts.removeAllKeepingCapacity()
     for change in changes {
       guard isCurrent(change, in: store, fieldBase: Int(server.zones[zone].objects[change.object.index].fieldBase))
       else {
@@ -28,26 +28,26 @@ extension World {
       }
       if server.zones[zone].objects[change.object.index].stamp != stamp {
         server.zones[zone].objects[change.object.index].stamp = stamp
-        scratch.rank[change.object.index] = Int32(scratch.objects.count)
-        scratch.objects.append(change.object)
-        scratch.counts.append(0)
+        clients.scratch.rank[change.object.index] = Int32(clients.scratch.objects.count)
+        clients.scratch.objects.append(change.object)
+        clients.scratch.counts.append(0)
       }
-      scratch.counts[Int(scratch.rank[change.object.index])] += 1
-      scratch.kept.append(change)
+      clients.scratch.counts[Int(clients.scratch.rank[change.object.index])] += 1
+      clients.scratch.kept.append(change)
     }
     // Pass 2: place the changes record by record (a counting sort on the rank).
     plan.clear()
-    plan.entries.append(repeating: Change(object: ObjectID(0), field: 0, write: .none), count: scratch.kept.count)
+    plan.entries.append(repeating: Change(object: ObjectID(0), field: 0, write: .none), count: clients.scratch.kept.count)
     var start: Int32 = 0
-    for index in scratch.counts.indices {
-      let count = scratch.counts[index]
-      scratch.counts[index] = start
+    for index in clients.scratch.counts.indices {
+      let count = clients.scratch.counts[index]
+      clients.scratch.counts[index] = start
       start += count
     }
-    for change in scratch.kept {
-      let rank = Int(scratch.rank[change.object.index])
-      plan.entries[Int(scratch.counts[rank])] = change
-      scratch.counts[rank] += 1
+    for change in clients.scratch.kept {
+      let rank = Int(clients.scratch.rank[change.object.index])
+      plan.entries[Int(clients.scratch.counts[rank])] = change
+      clients.scratch.counts[rank] += 1
     }
     // Pass 3: cut batches at the request limits (a record never splits).
     var records: Int32 = 0
@@ -58,7 +58,7 @@ extension World {
     // Core Data's exporter counts `CKRecord.size`, which leaves asset files out: assets never cut a
     // batch unless a limit is set. [RE] OpenCloudData's export context and serializer.
     let assetLimit = spec.server.assetBytesPerOperation.map(Int64.init) ?? Int64.max
-    for object in scratch.objects {
+    for object in clients.scratch.objects {
       let entriesEnd = entryIndex + plan.entries[entryIndex...].prefix { $0.object == object }.count
       let cost = exportCost(zone: zone, object: object, changes: plan.entries[entryIndex..<entriesEnd])
       let recordBytes = cost.record
@@ -85,7 +85,7 @@ extension World {
   /// the app's batch size for CKSyncEngine (which may exceed the server's limit).
   @inline(__always)
   func recordsPerBatch(_ store: StoreID) -> Int {
-    stores[store.index].client == .coreData ? spec.server.recordsPerOperation : Int(engine(store).batchRecords)
+    clients.stores[store.index].client == .coreData ? spec.server.recordsPerOperation : Int(engine(store).batchRecords)
   }
 
   /// Whether the store still holds `change`'s write; a field write it has since replaced is
@@ -129,7 +129,7 @@ extension World {
   /// Sends the export's current batch (again, for a retry, not before `notBefore`).
   mutating func sendNextBatch(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
     let device = owner(of: scheduler.activities[activity.index].store)
-    let bytes = plans[activity.index].batchBytes[Int(scheduler.activities[activity.index].nextBatch)]
+    let bytes = clients.plans[activity.index].batchBytes[Int(scheduler.activities[activity.index].nextBatch)]
     let duration =
       requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
     sendRequest(
@@ -144,11 +144,11 @@ extension World {
   ) {
     let store = scheduler.activities[activity.index].store
     let batch = Int(scheduler.activities[activity.index].nextBatch)
-    let records = plans[activity.index].batchRecords[batch]
+    let records = clients.plans[activity.index].batchRecords[batch]
     commit(store, activity: activity, entries: batchRange(activity, batch), at: sim.now)
     if reportingRequest {
       sink.observeRequest(
-        store: store, upload: true, records: records, bytes: plans[activity.index].batchBytes[batch], at: sim.now)
+        store: store, upload: true, records: records, bytes: clients.plans[activity.index].batchBytes[batch], at: sim.now)
     }
     scheduler.activities[activity.index].records += records
     scheduler.activities[activity.index].merged = false
@@ -165,14 +165,14 @@ extension World {
     let device = owner(of: store).index
     let batch = Int(scheduler.activities[activity.index].nextBatch)
     let range = batchRange(activity, batch)
-    scratch.failedRecords.removeAll(keepingCapacity: true)
+    clients.scratch.failedRecords.removeAll(keepingCapacity: true)
     // The batch is read in place: copying the plan out would retain its buffers on every request.
-    let answer: (error: CloudError, outcome: RecordOutcome)? = plans[activity.index].entries.withUnsafeBufferPointer {
+    let answer: (error: CloudError, outcome: RecordOutcome)? = clients.plans[activity.index].entries.withUnsafeBufferPointer {
       let request = ModifyRequest(
-        device: device, zone: stores[store.index].zone.index, store: store, now: now,
-        changes: UnsafeBufferPointer(rebasing: $0[range]), records: Int(plans[activity.index].batchRecords[batch]),
-        merged: scheduler.activities[activity.index].merged, importedToken: stores[store.index].importedToken)
-      return server.answerModify(request, random: &devices[device].streams.network, failed: &scratch.failedRecords)
+        device: device, zone: clients.stores[store.index].zone.index, store: store, now: now,
+        changes: UnsafeBufferPointer(rebasing: $0[range]), records: Int(clients.plans[activity.index].batchRecords[batch]),
+        merged: scheduler.activities[activity.index].merged, importedToken: clients.stores[store.index].importedToken)
+      return server.answerModify(request, random: &devices[device].streams.network, failed: &clients.scratch.failedRecords)
     }
     guard let answer else { return .accepted }
     switch answer.outcome {
@@ -181,7 +181,7 @@ extension World {
       // Core Data splits the batch in half and retries both. [A] limitExceeded. CKSyncEngine
       // hands the error to the app, and the round ends with the changes pending. [A] CKSyncEngine
       // (not among the errors it retries); [RE] continueSendingChangesAfterFailure = 0
-      guard stores[store.index].client == .coreData, splitBatch(activity, batch) else { return .failed(answer.error) }
+      guard clients.stores[store.index].client == .coreData, splitBatch(activity, batch) else { return .failed(answer.error) }
       return .retry(at: now, cause: nil)
     case .refused(let error):
       sink.observe(.cloudError(store: store, error: error, retryAfter: nil, at: now))
@@ -193,7 +193,7 @@ extension World {
       return .retry(at: now, cause: nil)
     case .recordsFailed:
       // One partialFailure for the request, stating the longest of its records' retry-afters.
-      let retryAfter = scratch.failedRecords.compactMap(\.retryAfter).max()
+      let retryAfter = clients.scratch.failedRecords.compactMap(\.retryAfter).max()
       sink.observe(.cloudError(store: store, error: answer.error, retryAfter: retryAfter, at: now))
       return .partlySaved(retryAt: now + (retryAfter ?? .zero))
     }
@@ -204,11 +204,11 @@ extension World {
   /// records' order; false when every record failed (the batch is left as it is).
   mutating func separateFailedRecords(_ activity: ActivityID, _ batch: Int) -> Bool {
     let store = scheduler.activities[activity.index].store
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     let range = batchRange(activity, batch)
-    let records = Int(plans[activity.index].batchRecords[batch])
+    let records = Int(clients.plans[activity.index].batchRecords[batch])
     var failed = [Bool](repeating: false, count: records)
-    for failure in scratch.failedRecords where Int(failure.position) < records { failed[Int(failure.position)] = true }
+    for failure in clients.scratch.failedRecords where Int(failure.position) < records { failed[Int(failure.position)] = true }
     let failedCount = failed.count { $0 }
     guard failedCount < records else { return false }
     var saved: [Change] = []
@@ -218,7 +218,7 @@ extension World {
     var last: ObjectID?
     var cost: (record: Int64, assets: Int64) = (0, 0)
     for index in range {
-      let change = plans[activity.index].entries[index]
+      let change = clients.plans[activity.index].entries[index]
       if change.object != last {
         record += 1
         last = change.object
@@ -232,13 +232,13 @@ extension World {
         if change.field < 0 { savedBytes += cost.assets }
       }
     }
-    plans[activity.index].entries.replaceSubrange(range, with: saved + retried)
-    let totalBytes = plans[activity.index].batchBytes[batch]
-    plans[activity.index].batchEnds.insert(Int32(range.lowerBound + saved.count), at: batch)
-    plans[activity.index].batchRecords[batch] = Int32(records - failedCount)
-    plans[activity.index].batchRecords.insert(Int32(failedCount), at: batch + 1)
-    plans[activity.index].batchBytes[batch] = savedBytes
-    plans[activity.index].batchBytes.insert(max(totalBytes - savedBytes, 0), at: batch + 1)
+    clients.plans[activity.index].entries.replaceSubrange(range, with: saved + retried)
+    let totalBytes = clients.plans[activity.index].batchBytes[batch]
+    clients.plans[activity.index].batchEnds.insert(Int32(range.lowerBound + saved.count), at: batch)
+    clients.plans[activity.index].batchRecords[batch] = Int32(records - failedCount)
+    clients.plans[activity.index].batchRecords.insert(Int32(failedCount), at: batch + 1)
+    clients.plans[activity.index].batchBytes[batch] = savedBytes
+    clients.plans[activity.index].batchBytes.insert(max(totalBytes - savedBytes, 0), at: batch + 1)
     return true
   }
 
@@ -248,19 +248,19 @@ extension World {
     let batch = Int(scheduler.activities[activity.index].nextBatch)
     guard batch > 0 else { return }
     let store = scheduler.activities[activity.index].store
-    let committedEnd = Int(plans[activity.index].batchEnds[batch - 1])
+    let committedEnd = Int(clients.plans[activity.index].batchEnds[batch - 1])
     var committed = Set<Change>()
-    for index in 0..<committedEnd { committed.insert(plans[activity.index].entries[index]) }
-    let covered = min(Int(scheduler.activities[activity.index].historyCovered), Int(stores[store.index].savedCount))
+    for index in 0..<committedEnd { committed.insert(clients.plans[activity.index].entries[index]) }
+    let covered = min(Int(scheduler.activities[activity.index].historyCovered), Int(clients.stores[store.index].savedCount))
     removeSavedChanges(store, in: 0..<covered) { committed.contains($0) }
   }
 
   /// Removes from the store's history the saved changes within `range` (positions among the
   /// saved ones) for which `removes` is true, keeping the order of the rest.
   mutating func removeSavedChanges(_ store: StoreID, in range: Range<Int>, where removes: (Change) -> Bool) {
-    let range = range.clamped(to: 0..<Int(stores[store.index].savedCount))
+    let range = range.clamped(to: 0..<Int(clients.stores[store.index].savedCount))
     var removed = 0
-    history[store.index].withMutableRows { rows in
+    clients.history[store.index].withMutableRows { rows in
       var kept = range.lowerBound
       for index in range.lowerBound..<rows.count {
         if range.contains(index) && removes(rows[index]) {
@@ -271,8 +271,8 @@ extension World {
         kept += 1
       }
     }
-    history[store.index].removeLast(removed)
-    stores[store.index].savedCount -= Int32(removed)
+    clients.history[store.index].removeLast(removed)
+    clients.stores[store.index].savedCount -= Int32(removed)
   }
 
   /// Forgets the first `covered` saved changes once an export has carried them.
@@ -280,23 +280,23 @@ extension World {
   /// At most the saved ones (a safeguard: a store removed during its export has already dropped
   /// the history, and `endExportWithTheRequestInFlight` sets the export to cover none).
   mutating func dropExportedHistory(_ store: StoreID, _ covered: Int) {
-    let dropped = min(covered, Int(stores[store.index].savedCount))
-    history[store.index].removeFirst(dropped)
-    stores[store.index].savedCount -= Int32(dropped)
+    let dropped = min(covered, Int(clients.stores[store.index].savedCount))
+    clients.history[store.index].removeFirst(dropped)
+    clients.stores[store.index].savedCount -= Int32(dropped)
   }
 
   /// The plan's entries that batch `batch` carries.
   @inline(__always)
   func batchRange(_ activity: ActivityID, _ batch: Int) -> Range<Int> {
-    (batch == 0 ? 0 : Int(plans[activity.index].batchEnds[batch - 1]))..<Int(plans[activity.index].batchEnds[batch])
+    (batch == 0 ? 0 : Int(clients.plans[activity.index].batchEnds[batch - 1]))..<Int(clients.plans[activity.index].batchEnds[batch])
   }
 
   /// Splits batch `batch` into two at its middle record; false if it holds a single record.
   mutating func splitBatch(_ activity: ActivityID, _ batch: Int) -> Bool {
     let store = scheduler.activities[activity.index].store
-    let records = Int(plans[activity.index].batchRecords[batch])
+    let records = Int(clients.plans[activity.index].batchRecords[batch])
     guard records >= 2 else { return false }
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     let range = batchRange(activity, batch)
     var seen = 0
     var last: ObjectID?
@@ -304,7 +304,7 @@ extension World {
     var firstBytes: Int64 = 0
     // Read in place: a copy of the plan would make the inserts below copy its buffers.
     for index in range {
-      let change = plans[activity.index].entries[index]
+      let change = clients.plans[activity.index].entries[index]
       if change.object != last {
         if seen == records / 2 {
           cut = index
@@ -316,12 +316,12 @@ extension World {
         firstBytes += cost.record + (change.field < 0 ? cost.assets : 0)
       }
     }
-    let totalBytes = plans[activity.index].batchBytes[batch]
-    plans[activity.index].batchEnds.insert(Int32(cut), at: batch)
-    plans[activity.index].batchRecords[batch] = Int32(records / 2)
-    plans[activity.index].batchRecords.insert(Int32(records - records / 2), at: batch + 1)
-    plans[activity.index].batchBytes[batch] = firstBytes
-    plans[activity.index].batchBytes.insert(totalBytes - firstBytes, at: batch + 1)
+    let totalBytes = clients.plans[activity.index].batchBytes[batch]
+    clients.plans[activity.index].batchEnds.insert(Int32(cut), at: batch)
+    clients.plans[activity.index].batchRecords[batch] = Int32(records / 2)
+    clients.plans[activity.index].batchRecords.insert(Int32(records - records / 2), at: batch + 1)
+    clients.plans[activity.index].batchBytes[batch] = firstBytes
+    clients.plans[activity.index].batchBytes.insert(totalBytes - firstBytes, at: batch + 1)
     return true
   }
 
@@ -329,12 +329,12 @@ extension World {
   ///
   /// `entries` indexes the store's plan, read in place (a slice would retain its buffer).
   mutating func commit(_ store: StoreID, activity: ActivityID, entries: Range<Int>, at now: SimTime) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     var lastObject: ObjectID?
     var sequence: Int32 = 0
     for index in entries {
-      let change = plans[activity.index].entries[index]
-      let publicDelete = server.zones[zone].scope == .public && change.field == 0 && writes[change.write].value == 0
+      let change = clients.plans[activity.index].entries[index]
+      let publicDelete = server.zones[zone].scope == .public && change.field == 0 && clients.writes[change.write].value == 0
       if change.object != lastObject && !publicDelete {
         sequence = server.zones[zone].recordChange(of: change.object, by: store, at: now)
         lastObject = change.object
@@ -351,10 +351,10 @@ extension World {
       if isReplayed(store) {
         commitReplayed(change, store, fields: fields, base: base, zone: zone)
       } else {
-        for field in fields where local[store.index][base + field].write == change.write || change.field >= 0 {
-          let value = change.field >= 0 ? writes[change.write].value : (field == 0 ? 1 : 0)
+        for field in fields where clients.local[store.index][base + field].write == change.write || change.field >= 0 {
+          let value = change.field >= 0 ? clients.writes[change.write].value : (field == 0 ? 1 : 0)
           setServerField(zone: zone, base + field, write: change.write, value: value)
-          if local[store.index][base + field].write == change.write { local[store.index][base + field].dirty = false }
+          if clients.local[store.index][base + field].write == change.write { clients.local[store.index][base + field].dirty = false }
         }
       }
       if server.zones[zone].keepsHistory {
@@ -375,7 +375,7 @@ extension World {
   mutating func commitReplayed(_ change: Change, _ store: StoreID, fields: Range<Int>, base: Int, zone: Int) {
     for field in fields
     where localField(store, change.object, field: base + field).write == change.write || change.field >= 0 {
-      let value = change.field >= 0 ? writes[change.write].value : (field == 0 ? 1 : 0)
+      let value = change.field >= 0 ? clients.writes[change.write].value : (field == 0 ? 1 : 0)
       setServerField(zone: zone, base + field, write: change.write, value: value)
       markExported(store, base + field, write: change.write)
     }
@@ -396,8 +396,8 @@ extension World {
     let previous = server.zones[zone].server[field].write
     // The new write's own columns (recent, so cached) first: the old write's store is a cold
     // read, needed only when the device had not seen the value it replaces.
-    if previous != .none && previous != write && write != .none && writes[write].basedOn != previous
-      && owner(of: writes[previous].store) != owner(of: writes[write].store)
+    if previous != .none && previous != write && write != .none && clients.writes[write].basedOn != previous
+      && owner(of: clients.writes[previous].store) != owner(of: clients.writes[write].store)
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }

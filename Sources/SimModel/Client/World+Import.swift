@@ -7,16 +7,16 @@ extension World {
   /// in the order of their last change, so an earlier change of a later page's record is not
   /// yet applied). A write is visible to a `fetchedResults` UI as soon as its page is applied.
   mutating func listPageTokens(_ activity: ActivityID, zone: Int, after token: Int32, upTo snapshot: Int32) {
-    importPageTokens[activity.index].removeAllKeepingCapacity()
+    clients.importPageTokens[activity.index].removeAllKeepingCapacity()
     let pageSize = max(1, spec.server.importPageSize)
-    let queueCount = importQueues[activity.index].count
+    let queueCount = clients.importQueues[activity.index].count
     guard queueCount > pageSize else { return }
     let pages = (queueCount + pageSize - 1) / pageSize
-    if scratch.queueSlot.count < server.zones[zone].objects.count {
-      scratch.queueSlot.append(
-        contentsOf: repeatElement(-1, count: server.zones[zone].objects.count - scratch.queueSlot.count))
+    if clients.scratch.queueSlot.count < server.zones[zone].objects.count {
+      clients.scratch.queueSlot.append(
+        contentsOf: repeatElement(-1, count: server.zones[zone].objects.count - clients.scratch.queueSlot.count))
     }
-    for (slot, object) in importQueues[activity.index].enumerated() { scratch.queueSlot[object.index] = Int32(slot) }
+    for (slot, object) in clients.importQueues[activity.index].enumerated() { clients.scratch.queueSlot[object.index] = Int32(slot) }
     // Per page: the first change (1-based token) of any of its records within the import's range.
     // Only a record's latest change counts, as the server keeps only that (its earlier changes
     // are in the same record, applied with it).
@@ -26,17 +26,17 @@ extension World {
       let change = server.zones[zone].changeLog[index]
       index += 1
       guard server.zones[zone].isLatest(change) else { continue }
-      let slot = Int(scratch.queueSlot[change.object.index])
-      guard slot >= 0, slot < queueCount, importQueues[activity.index][slot] == change.object else { continue }
+      let slot = Int(clients.scratch.queueSlot[change.object.index])
+      guard slot >= 0, slot < queueCount, clients.importQueues[activity.index][slot] == change.object else { continue }
       let page = slot / pageSize
       firstChange[page] = min(firstChange[page], change.token)
     }
     // Filled in the slot's own buffer, keeping its capacity for the next import in the slot.
-    importPageTokens[activity.index].append(contentsOf: repeatElement(snapshot, count: pages))
+    clients.importPageTokens[activity.index].append(contentsOf: repeatElement(snapshot, count: pages))
     var earliestLater = Int32.max
     for page in stride(from: pages - 1, to: 0, by: -1) {
       earliestLater = min(earliestLater, firstChange[page])
-      importPageTokens[activity.index][page - 1] = min(snapshot, earliestLater - 1)
+      clients.importPageTokens[activity.index][page - 1] = min(snapshot, earliestLater - 1)
     }
   }
 
@@ -98,7 +98,7 @@ extension World {
     var duration =
       requestLatency(device)
       + Self.transfer(page.bytes, bytesPerSecond: devices[device.index].downloadBytesPerSecond)
-      + SimDuration(seconds: applyTimePerRecord(zone: stores[state.store.index].zone.index) * Double(page.records))
+      + SimDuration(seconds: applyTimePerRecord(zone: clients.stores[state.store.index].zone.index) * Double(page.records))
     if state.fromEmptyToken && state.pagesLeft == state.pagesTotal {
       duration += spec.server.initialImportTime
     }
@@ -133,11 +133,11 @@ extension World {
   mutating func pageApplied(_ activity: ActivityID, records: Int, sim: inout Simulation<ModelEvent>) {
     let state = scheduler.activities[activity.index]
     let done = Int(state.pagesTotal - state.pagesLeft)
-    guard done - 1 < importPageTokens[activity.index].count else { return }
-    let token = importPageTokens[activity.index][done - 1]
+    guard done - 1 < clients.importPageTokens[activity.index].count else { return }
+    let token = clients.importPageTokens[activity.index][done - 1]
     let store = state.store
-    guard token > stores[store.index].appliedToken else { return }
-    stores[store.index].appliedToken = token
+    guard token > clients.stores[store.index].appliedToken else { return }
+    clients.stores[store.index].appliedToken = token
     sink.observeImported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now)
     let app = deviceTraits[traitsIndex(of: owner(of: store))].app
     if app.uiRefresh == .fetchedResults {
@@ -148,15 +148,15 @@ extension World {
   /// Merges one page of fetched records into the store (unexported local fields win) and tracks
   /// children whose parent has not arrived yet.
   mutating func applyPage(_ store: StoreID, _ objects: ArraySlice<ObjectID>, at now: SimTime) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     // The engine does not fetch what the app saved outside it, until a relaunch: those fields
     // keep the store's value while the server holds the app's write (`saveOutsideEngine`).
-    let blind = engineBlind.isEmpty ? nil : engineBlind[store.raw]
+    let blind = clients.engineBlind.isEmpty ? nil : clients.engineBlind[store.raw]
     defer { if let blind { withhold(store, zone: zone, blind) } }
     ensureLocalCapacity(store)
     // Through the store's buffer, without a bounds check per field: `ensureLocalCapacity` made
     // the store as long as the zone's fields.
-    local[store.index].withMutableRows { fields in
+    clients.local[store.index].withMutableRows { fields in
       for object in objects {
         let base = Int(server.zones[zone].objects[object.index].fieldBase)
         for field in base..<base + fieldCount(zone: zone, object: object) where !fields[field].dirty {
@@ -169,12 +169,12 @@ extension World {
     for object in objects {
       let parent = Int(server.zones[zone].objects[object.index].parent)
       if parent >= 0 && isLive(store, object) && !isLive(store, ObjectID(parent)) {
-        orphans[store.index].append((object, now))
+        clients.orphans[store.index].append((object, now))
       }
     }
-    guard !orphans[store.index].isEmpty else { return }
+    guard !clients.orphans[store.index].isEmpty else { return }
     var still: [(child: ObjectID, since: SimTime)] = []
-    for orphan in orphans[store.index] {
+    for orphan in clients.orphans[store.index] {
       let parent = ObjectID(Int(server.zones[zone].objects[orphan.child.index].parent))
       if isLive(store, parent) {
         sink.observe(.orphanWindow(store: store, child: orphan.child, from: orphan.since, to: now))
@@ -182,22 +182,22 @@ extension World {
         still.append(orphan)
       }
     }
-    orphans[store.index] = still
+    clients.orphans[store.index] = still
   }
 
   /// Puts back, after a page, the store's values of the fields its engine does not fetch: those
   /// the page set to the app's write saved outside the engine.
   mutating func withhold(_ store: StoreID, zone: Int, _ blind: [(field: Int32, write: WriteID, kept: LocalField)]) {
     // Only where this page brought the write in: a later edit of the store's own stays.
-    for entry in blind where local[store.index][Int(entry.field)].write == entry.write {
-      local[store.index][Int(entry.field)] = entry.kept
+    for entry in blind where clients.local[store.index][Int(entry.field)].write == entry.write {
+      clients.local[store.index][Int(entry.field)] = entry.kept
     }
   }
 
   /// Whether the store holds `object` alive (its existence field is 1).
   @inline(__always)
   func isLive(_ store: StoreID, _ object: ObjectID) -> Bool {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     if isReplayed(store) { return localField(store, object, field: base).value == 1 }
     return isLive(store, fieldBase: base)
@@ -206,15 +206,15 @@ extension World {
   /// Whether the store holds alive the object whose fields start at `fieldBase`.
   @inline(__always)
   func isLive(_ store: StoreID, fieldBase base: Int) -> Bool {
-    base < local[store.index].count && local[store.index][base].value == 1
+    base < clients.local[store.index].count && clients.local[store.index][base].value == 1
   }
 
   /// The import finished: the store is up to date with the snapshot token, whose change was made
   /// at `changedAt` (for token retention).
   mutating func finishImportToken(_ store: StoreID, upTo snapshot: Int32, changedAt: SimTime) {
-    stores[store.index].importedToken = max(stores[store.index].importedToken, snapshot)
-    stores[store.index].appliedToken = max(stores[store.index].appliedToken, stores[store.index].importedToken)
-    stores[store.index].tokenAt = snapshot > 0 ? changedAt : .zero
+    clients.stores[store.index].importedToken = max(clients.stores[store.index].importedToken, snapshot)
+    clients.stores[store.index].appliedToken = max(clients.stores[store.index].appliedToken, clients.stores[store.index].importedToken)
+    clients.stores[store.index].tokenAt = snapshot > 0 ? changedAt : .zero
   }
 
   // MARK: - UI refresh (spec §4)
@@ -225,8 +225,8 @@ extension World {
     case .fetchedResults:
       sim.schedule(.uiRefresh(store), after: app.uiMergeDelay)
     case .reloadOnImportEvent:
-      sim.cancel(stores[store.index].uiTimer)
-      stores[store.index].uiTimer = sim.scheduleCancellable(
+      sim.cancel(clients.stores[store.index].uiTimer)
+      clients.stores[store.index].uiTimer = sim.scheduleCancellable(
         .uiRefresh(store), at: sim.now + SimDuration(seconds: app.uiReloadDebounceSeconds))
     case .onLaunch:
       break
@@ -234,7 +234,7 @@ extension World {
   }
 
   mutating func uiRefresh(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    stores[store.index].uiToken = max(stores[store.index].uiToken, stores[store.index].appliedToken)
+    clients.stores[store.index].uiToken = max(clients.stores[store.index].uiToken, clients.stores[store.index].appliedToken)
     updateVisibility(store, at: sim.now)
   }
 
@@ -242,9 +242,9 @@ extension World {
   mutating func updateVisibility(_ store: StoreID, at now: SimTime) {
     let app = deviceTraits[traitsIndex(of: owner(of: store))].app
     guard !app.visibilityRequiresForeground || devices[owner(of: store).index].app == .foreground else { return }
-    if stores[store.index].uiToken > stores[store.index].visibleToken {
-      stores[store.index].visibleToken = stores[store.index].uiToken
-      sink.observeVisible(store: store, token: stores[store.index].uiToken, at: now)
+    if clients.stores[store.index].uiToken > clients.stores[store.index].visibleToken {
+      clients.stores[store.index].visibleToken = clients.stores[store.index].uiToken
+      sink.observeVisible(store: store, token: clients.stores[store.index].uiToken, at: now)
     }
   }
 }

@@ -16,28 +16,28 @@ extension World {
   /// zones keep their history.
   mutating func markReplayedStores() {
     let marked = spec.replayedStores(
-      storeZones: stores.map { Int32($0.zone.exists ? $0.zone.index : -1) },
+      storeZones: clients.stores.map { Int32($0.zone.exists ? $0.zone.index : -1) },
       zoneScopes: server.zones.indices.map { server.zones[$0].scope })
     guard marked.contains(true) else { return }
-    for index in marked.indices where marked[index] { server.zones[stores[index].zone.index].keepsHistory = true }
-    replayed = marked
-    appliedPages = AppliedPageLog(stores: stores.count)
-    overlays = [OverlayFields](repeating: OverlayFields(), count: stores.count)
-    replayedLive = ReplayedLiveIndex(stores: stores.count)
-    mergesPages = stores.indices.map { marked[$0] && spec.devices[stores[$0].device.index].workload == nil }
-    replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: stores.count)
+    for index in marked.indices where marked[index] { server.zones[clients.stores[index].zone.index].keepsHistory = true }
+    clients.replayed = marked
+    clients.appliedPages = AppliedPageLog(stores: clients.stores.count)
+    clients.overlays = [OverlayFields](repeating: OverlayFields(), count: clients.stores.count)
+    clients.replayedLive = ReplayedLiveIndex(stores: clients.stores.count)
+    clients.mergesPages = clients.stores.indices.map { marked[$0] && spec.devices[clients.stores[$0].device.index].workload == nil }
+    clients.replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: clients.stores.count)
     // Without child records no page needs its records' list (orphans are tracked on a kept copy):
     // the imports are sized from the zone's index of live records.
-    replayedImportsIndexed = !spec.entities.contains { $0.referencedEntity != nil }
+    clients.replayedImportsIndexed = !spec.entities.contains { $0.referencedEntity != nil }
   }
 
   /// Whether `store`'s copy is replayed rather than kept.
   @inline(__always)
-  func isReplayed(_ store: StoreID) -> Bool { !replayed.isEmpty && replayed[store.index] }
+  func isReplayed(_ store: StoreID) -> Bool { !clients.replayed.isEmpty && clients.replayed[store.index] }
 
   /// Whether `store`'s imports are sized from the zone's index of live records, with no list.
   @inline(__always)
-  func importsFromIndex(_ store: StoreID) -> Bool { replayedImportsIndexed && isReplayed(store) }
+  func importsFromIndex(_ store: StoreID) -> Bool { clients.replayedImportsIndexed && isReplayed(store) }
 
   /// Counts `object` in its zone's index of live records: at its last change while the server
   /// holds it live, else not at all. Only zones with replayed stores (`keepsHistory`) keep one;
@@ -53,43 +53,43 @@ extension World {
   /// A replayed store's import query from the zone's index: the live records changed after the
   /// store's token, and their bytes (what `changedRecords` returns, without its list).
   mutating func sizeImportFromIndex(_ activity: ActivityID, zone: Int, after token: Int32) -> (Int, Int64) {
-    importQueues[activity.index].removeAll(keepingCapacity: true)
+    clients.importQueues[activity.index].removeAll(keepingCapacity: true)
     return server.zones[zone].liveRecords.after(token)
   }
 
   /// `listPageTokens` from the zone's index: each page but the last ends just before the last
   /// change of the first record of the next (records come in the order of their last change).
   mutating func listPageTokensFromIndex(_ activity: ActivityID, zone: Int, after token: Int32, upTo snapshot: Int32) {
-    importPageTokens[activity.index].removeAllKeepingCapacity()
+    clients.importPageTokens[activity.index].removeAllKeepingCapacity()
     let pageSize = max(1, spec.server.importPageSize)
     let records = Int(scheduler.activities[activity.index].records)
     guard records > pageSize else { return }
     let pages = (records + pageSize - 1) / pageSize
     let before = server.zones[zone].liveRecords.rank(atOrBefore: token)
-    importPageTokens[activity.index].append(contentsOf: repeatElement(snapshot, count: pages))
+    clients.importPageTokens[activity.index].append(contentsOf: repeatElement(snapshot, count: pages))
     for page in 1..<pages {
       let first = server.zones[zone].liveRecords.token(ofRank: before + page * pageSize + 1) ?? .max
-      importPageTokens[activity.index][page - 1] = min(snapshot, first - 1)
+      clients.importPageTokens[activity.index][page - 1] = min(snapshot, first - 1)
     }
   }
 
   /// Notes a replayed store's import query: its token range, the zone's set counter, and where
   /// its pages split (a reset during the import clears the activity's own list).
   mutating func noteReplayQuery(_ store: StoreID, _ activity: ActivityID, after: Int32, snapshot: Int32) {
-    let zone = stores[store.index].zone.index
-    replayQueries[store.index].after = after
-    replayQueries[store.index].snapshot = snapshot
-    replayQueries[store.index].queriedAt = Int32(server.zones[zone].fieldSets.count)
-    replayQueries[store.index].pageTokens.removeAll(keepingCapacity: true)
-    replayQueries[store.index].pageTokens.append(contentsOf: importPageTokens[activity.index])
+    let zone = clients.stores[store.index].zone.index
+    clients.replayQueries[store.index].after = after
+    clients.replayQueries[store.index].snapshot = snapshot
+    clients.replayQueries[store.index].queriedAt = Int32(server.zones[zone].fieldSets.count)
+    clients.replayQueries[store.index].pageTokens.removeAll(keepingCapacity: true)
+    clients.replayQueries[store.index].pageTokens.append(contentsOf: clients.importPageTokens[activity.index])
   }
 
   /// Logs a page for a replayed store (`applyPage` for the others). A page holding a child record
   /// makes the store keep its copy, and applies to it (orphans are tracked on the copy).
   mutating func logPage(_ activity: ActivityID, _ store: StoreID, first: Int, records: Int, at now: SimTime) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     if !importsFromIndex(store) {
-      let objects = importQueues[activity.index][first..<first + records]
+      let objects = clients.importQueues[activity.index][first..<first + records]
       if objects.contains(where: { server.zones[zone].objects[$0.index].parent >= 0 }) {
         keepCopy(store)
         applyPage(store, objects, at: now)
@@ -97,18 +97,18 @@ extension World {
       }
     }
     guard records > 0 else { return }
-    let query = replayQueries[store.index]
+    let query = clients.replayQueries[store.index]
     let page = first / max(1, spec.server.importPageSize)
     let bounds = query.pageTokens
     let applied = AppliedPage(
       lower: page == 0 ? query.after : bounds[page - 1], upper: bounds.isEmpty ? query.snapshot : bounds[page],
       snapshot: query.snapshot, queriedAt: query.queriedAt, appliedAt: Int32(server.zones[zone].fieldSets.count))
-    if mergesPages[store.index], let last = appliedPages.last(store.index), continues(last, with: applied, zone: zone) {
-      appliedPages.extendLast(store.index, upper: applied.upper, appliedAt: applied.appliedAt)
-      replayedLive.invalidate(store.index)
+    if clients.mergesPages[store.index], let last = clients.appliedPages.last(store.index), continues(last, with: applied, zone: zone) {
+      clients.appliedPages.extendLast(store.index, upper: applied.upper, appliedAt: applied.appliedAt)
+      clients.replayedLive.invalidate(store.index)
       return
     }
-    appliedPages.append(store.index, applied)
+    clients.appliedPages.append(store.index, applied)
     dropSupersededOverlay(store, page: applied, zone: zone)
     // Only the records this page carried can have changed in the copy: those with a change in
     // its range of tokens.
@@ -121,7 +121,7 @@ extension World {
   /// this the overlay kept every field the store ever set, and a public author's reads searched
   /// it in a time that grew with the run (30 % of a 32-day run). Unexported (dirty) entries stay.
   mutating func dropSupersededOverlay(_ store: StoreID, page: AppliedPage, zone: Int) {
-    guard !overlays.isEmpty, !overlays[store.index].isEmpty, page.lower >= 0,
+    guard !clients.overlays.isEmpty, !clients.overlays[store.index].isEmpty, page.lower >= 0,
       Int(page.upper) <= server.zones[zone].allChanges.count
     else { return }
     for index in Int(page.lower)..<Int(page.upper) {
@@ -132,13 +132,13 @@ extension World {
       #if DEBUG
         // What the run reads of these fields must not change: checked on every drop in debug builds.
         let before = fields.map { localField(store, object, field: Int($0)) }
-        overlays[store.index].remove(fields) { !$0.local.dirty }
+        clients.overlays[store.index].remove(fields) { !$0.local.dirty }
         let after = fields.map { localField(store, object, field: Int($0)) }
         assert(
           zip(before, after).allSatisfy { $0.write == $1.write && $0.value == $1.value && $0.dirty == $1.dirty },
           "a dropped overlay entry was still read")
       #else
-        overlays[store.index].remove(fields) { !$0.local.dirty }
+        clients.overlays[store.index].remove(fields) { !$0.local.dirty }
       #endif
     }
   }
@@ -160,23 +160,23 @@ extension World {
 
   /// A reset wipes a replayed store's copy but what it has not exported: its log starts again.
   mutating func wipeReplayedCopy(_ store: StoreID) {
-    appliedPages.removeAll(store.index)
-    overlays[store.index].removeAll { !$0.local.dirty }
-    replayedLive.invalidate(store.index)
+    clients.appliedPages.removeAll(store.index)
+    clients.overlays[store.index].removeAll { !$0.local.dirty }
+    clients.replayedLive.invalidate(store.index)
   }
 
   /// Replays `store`'s copy into `local` and keeps it from now on (something is about to read or
   /// write it): each record takes its values at the last page that carried it (`lastAppliedPage`).
   mutating func keepCopy(_ store: StoreID) {
     guard isReplayed(store) else { return }
-    let zone = stores[store.index].zone.index
-    let pages = appliedPages.pages(store.index)
-    let ordered = appliedPages.isOrdered(store.index)
-    let overlay = overlays[store.index]
-    replayed[store.index] = false
-    appliedPages.removeAll(store.index)
-    overlays[store.index] = OverlayFields()
-    replayedLive.invalidate(store.index)
+    let zone = clients.stores[store.index].zone.index
+    let pages = clients.appliedPages.pages(store.index)
+    let ordered = clients.appliedPages.isOrdered(store.index)
+    let overlay = clients.overlays[store.index]
+    clients.replayed[store.index] = false
+    clients.appliedPages.removeAll(store.index)
+    clients.overlays[store.index] = OverlayFields()
+    clients.replayedLive.invalidate(store.index)
     ensureLocalCapacity(store)
     var lastPage = [Int32](repeating: -1, count: overlay.isEmpty ? 0 : server.zones[zone].objects.count)
     for object in 0..<server.zones[zone].objects.count {
@@ -186,14 +186,14 @@ extension World {
       let base = Int(server.zones[zone].objects[object].fieldBase)
       for field in base..<base + fieldCount(zone: zone, object: ObjectID(object)) {
         let value = server.zones[zone].value(of: field, at: pages[page].appliedAt)
-        local[store.index][field] = LocalField(write: value.write, value: value.value)
+        clients.local[store.index][field] = LocalField(write: value.write, value: value.value)
       }
     }
     // The store's own fields where no page has overwritten them since (`localField`).
     for entry in overlay {
       let object = server.zones[zone].object(atField: Int(entry.field))
       if entry.local.dirty || lastPage[object.index] < entry.since {
-        local[store.index][Int(entry.field)] = entry.local
+        clients.local[store.index][Int(entry.field)] = entry.local
       }
     }
   }
@@ -201,13 +201,13 @@ extension World {
   /// Works out, once, what the end of the run asks of each replayed store's copy: whether it
   /// equals the server, and how many deleted records it still shows (ghosts).
   mutating func settleReplayedStores() {
-    guard !replayed.isEmpty else { return }
-    replayedEnds = [ReplayedEnd](repeating: ReplayedEnd(), count: stores.count)
+    guard !clients.replayed.isEmpty else { return }
+    clients.replayedEnds = [ReplayedEnd](repeating: ReplayedEnd(), count: clients.stores.count)
     var deletes: [Int: PublicDeletes] = [:]  // lookup only, by zone
-    for index in stores.indices where replayed[index] {
-      let zone = stores[index].zone.index
+    for index in clients.stores.indices where clients.replayed[index] {
+      let zone = clients.stores[index].zone.index
       if deletes[zone] == nil { deletes[zone] = PublicDeletes(server.zones[zone]) }
-      replayedEnds[index] = replayedEnd(StoreID(index), zone: zone, deletes: deletes[zone]!)
+      clients.replayedEnds[index] = replayedEnd(StoreID(index), zone: zone, deletes: deletes[zone]!)
     }
   }
 
@@ -222,8 +222,8 @@ extension World {
   /// convergence, but every deleted record is asked whether it is a ghost.
   func replayedEnd(_ store: StoreID, zone: Int, deletes: PublicDeletes) -> ReplayedEnd {
     var end = ReplayedEnd()
-    let pages = appliedPages.pages(store.index)
-    let ordered = appliedPages.isOrdered(store.index)
+    let pages = clients.appliedPages.pages(store.index)
+    let ordered = clients.appliedPages.isOrdered(store.index)
     var ranges = pages.map { (lower: $0.lower, upper: $0.upper) }
     ranges.sort { $0.lower < $1.lower }
     var covered: Int32 = 0

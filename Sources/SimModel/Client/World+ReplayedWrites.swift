@@ -17,9 +17,9 @@ extension World {
   /// 1.04x slower so).
   @inline(__always)
   func localField(_ store: StoreID, _ object: ObjectID, field: Int) -> LocalField {
-    guard isReplayed(store) else { return field < local[store.index].count ? local[store.index][field] : LocalField() }
+    guard isReplayed(store) else { return field < clients.local[store.index].count ? clients.local[store.index][field] : LocalField() }
     return Self.replayedField(
-      overlays[store.index], appliedPages, store.index, server.zones[stores[store.index].zone.index], object,
+      clients.overlays[store.index], clients.appliedPages, store.index, server.zones[clients.stores[store.index].zone.index], object,
       field: field)
   }
 
@@ -44,19 +44,19 @@ extension World {
   mutating func setOverlay(_ store: StoreID, _ field: Int, write: WriteID, value: Int32, dirty: Bool = true) {
     let entry = OverlayField(
       field: Int32(field), local: LocalField(write: write, value: value, dirty: dirty),
-      since: Int32(appliedPages.count(store.index)))
-    overlays[store.index].set(entry)
+      since: Int32(clients.appliedPages.count(store.index)))
+    clients.overlays[store.index].set(entry)
     // The newest overlay entry is the field's value (no page applied since it): an object's
     // first field set so is its liveness in the store.
-    if replayedLive.isBuilt(store.index) {
-      let zone = stores[store.index].zone.index
+    if clients.replayedLive.isBuilt(store.index) {
+      let zone = clients.stores[store.index].zone.index
       let object = server.zones[zone].object(atField: field)
       if object.index >= 0 && Int(server.zones[zone].objects[object.index].fieldBase) == field {
-        replayedLive.update(
+        clients.replayedLive.update(
           store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
           isLive: value == 1)
       } else if object.index < 0 {
-        replayedLive.invalidate(store.index)
+        clients.replayedLive.invalidate(store.index)
       }
     }
   }
@@ -65,15 +65,15 @@ extension World {
   /// whose tokens are after `tokens.lowerBound` up to `tokens.upperBound`: each of their records
   /// replayed again. Nothing to do while the index is not built.
   mutating func refreshReplayedLive(_ store: StoreID, tokens: Range<Int32>) {
-    guard replayedLive.isBuilt(store.index), !tokens.isEmpty else { return }
-    let zone = stores[store.index].zone.index
+    guard clients.replayedLive.isBuilt(store.index), !tokens.isEmpty else { return }
+    let zone = clients.stores[store.index].zone.index
     guard tokens.lowerBound >= 0, Int(tokens.upperBound) <= server.zones[zone].allChanges.count else {
-      replayedLive.invalidate(store.index)
+      clients.replayedLive.invalidate(store.index)
       return
     }
     for index in Int(tokens.lowerBound)..<Int(tokens.upperBound) {
       let object = server.zones[zone].allChanges[index].object
-      replayedLive.update(
+      clients.replayedLive.update(
         store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
         isLive: isLive(store, object))
     }
@@ -82,22 +82,22 @@ extension World {
   /// Builds `store`'s index of live objects: every object's first field replayed (the page log
   /// keeps this store's pages decoded meanwhile).
   mutating func buildReplayedLiveIndex(_ store: StoreID) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     var lists: [[Int32]] = []
     for object in 0..<server.zones[zone].objects.count where isLive(store, ObjectID(object)) {
       let entity = Int(server.zones[zone].objects[object].entity)
       if entity >= lists.count { lists.append(contentsOf: repeatElement([], count: entity + 1 - lists.count)) }
       lists[entity].append(Int32(object))
     }
-    replayedLive.set(store.index, lists)
+    clients.replayedLive.set(store.index, lists)
   }
 
   /// The export committed `write`: a replayed store's field that still holds it is clean from
   /// now on (a page applied later overwrites it).
   mutating func markExported(_ store: StoreID, _ field: Int, write: WriteID) {
-    guard !overlays.isEmpty else { return }
-    let since = Int32(appliedPages.count(store.index))
-    overlays[store.index].modify(field) { entry in
+    guard !clients.overlays.isEmpty else { return }
+    let since = Int32(clients.appliedPages.count(store.index))
+    clients.overlays[store.index].modify(field) { entry in
       guard entry.local.dirty, entry.local.write == write else { return }
       entry.local.dirty = false
       entry.since = since
@@ -152,10 +152,10 @@ extension World {
 
   /// The objects a replayed store's overlay touches, ascending, each once.
   func overlayObjects(_ store: StoreID) -> [ObjectID] {
-    guard !overlays.isEmpty, !overlays[store.index].isEmpty else { return [] }
-    let zone = stores[store.index].zone.index
+    guard !clients.overlays.isEmpty, !clients.overlays[store.index].isEmpty else { return [] }
+    let zone = clients.stores[store.index].zone.index
     var objects: [ObjectID] = []
-    for entry in overlays[store.index] {
+    for entry in clients.overlays[store.index] {
       let object = server.zones[zone].object(atField: Int(entry.field))
       if objects.last != object { objects.append(object) }
     }

@@ -7,44 +7,44 @@ extension World {
   mutating func resetSync(_ store: StoreID, reason: ResetReason, sim: inout Simulation<ModelEvent>) {
     sink.observe(.reset(store: store, reason: reason, at: sim.now))
     cancelPendingActivities(store, reason: .reset, sim: &sim)
-    stores[store.index].resetting = true
+    clients.stores[store.index].resetting = true
     if isReplayed(store) {
       wipeReplayedCopy(store)
     } else {
       ensureLocalCapacity(store)
-      for field in local[store.index].indices where !local[store.index][field].dirty {
-        local[store.index][field] = LocalField()
+      for field in clients.local[store.index].indices where !clients.local[store.index][field].dirty {
+        clients.local[store.index][field] = LocalField()
       }
     }
-    stores[store.index].importedToken = 0
-    stores[store.index].holdsToken = false
-    stores[store.index].appliedToken = 0
+    clients.stores[store.index].importedToken = 0
+    clients.stores[store.index].holdsToken = false
+    clients.stores[store.index].appliedToken = 0
     // An import already fetching was asked from the old token: what it brings is kept, but it
     // must not move the store's token past changes the reset dropped (a store removed and
     // synced again mid-import kept only that import's records, and never converged).
-    let running = stores[store.index].runningImport
+    let running = clients.stores[store.index].runningImport
     if running.exists {
       scheduler.activities[running.index].snapshotToken = 0
       scheduler.activities[running.index].fromEmptyToken = false
-      if running.index < importPageTokens.count { importPageTokens[running.index].removeAll(keepingCapacity: true) }
+      if running.index < clients.importPageTokens.count { clients.importPageTokens[running.index].removeAll(keepingCapacity: true) }
     }
     requestImport(store, trigger: .initial, sim: &sim)
   }
 
   /// Called when an import finishes: ends a reset, then performs the saves the guard deferred.
   mutating func endResetIfNeeded(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard stores[store.index].resetting else { return }
-    stores[store.index].resetting = false
+    guard clients.stores[store.index].resetting else { return }
+    clients.stores[store.index].resetting = false
     sink.observe(.resetEnded(store: store, at: sim.now))
     save(store, sim: &sim)
-    if stores[store.index].savedCount > 0 { requestExport(store, trigger: .exportAgain, sim: &sim) }
+    if clients.stores[store.index].savedCount > 0 { requestExport(store, trigger: .exportAgain, sim: &sim) }
   }
 
   /// True when the store's token points at history older than the server keeps.
   @inline(__always)
   func tokenExpired(_ store: StoreID, at now: SimTime) -> Bool {
     guard let retention = spec.server.changeTokenRetention else { return false }
-    let state = stores[store.index]
+    let state = clients.stores[store.index]
     let zone = state.zone.index
     guard state.importedToken > 0, state.importedToken < server.zones[zone].changeCount else { return false }
     return now - state.tokenAt > retention
@@ -55,33 +55,33 @@ extension World {
   mutating func toggleSync(_ store: StoreID, removeStoreFirst: Bool, sim: inout Simulation<ModelEvent>) {
     guard removeStoreFirst else {
       sink.observe(.setupFailed(store: store, code: 134_410, at: sim.now))
-      stores[store.index].disabled = true
+      clients.stores[store.index].disabled = true
       cancelPendingActivities(store, reason: .storeDisabled, sim: &sim)
       return
     }
     cancelPendingActivities(store, reason: .storeRemoved, sim: &sim)
     save(store, sim: &sim)
-    let zone = stores[store.index].zone.index
-    let saved = Int(stores[store.index].savedCount)
+    let zone = clients.stores[store.index].zone.index
+    let saved = Int(clients.stores[store.index].savedCount)
     let (covered, unsent) = endExportWithTheRequestInFlight(store)
-    let held = history[store.index].withRows(min(covered, saved)..<saved) { Array($0) }
+    let held = clients.history[store.index].withRows(min(covered, saved)..<saved) { Array($0) }
     for change in unsent + held where change.write != .none {
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let field = base + Int(max(change.field, 0))
       // Only the write the store still held is lost; superseded ones are reported as such (an
       // insert, whose change names no field, by the later write to its object: a delete
       // before the removal left the insert unaccounted for, pending for ever).
-      if local[store.index][field].write == change.write {
+      if clients.local[store.index][field].write == change.write {
         sink.observe(.lostWrite(write: change.write, reason: .storeRemoved, at: sim.now))
-      } else if local[store.index][field].write != .none {
-        sink.observe(.supersededLocally(write: change.write, by: local[store.index][field].write))
+      } else if clients.local[store.index][field].write != .none {
+        sink.observe(.supersededLocally(write: change.write, by: clients.local[store.index][field].write))
       }
     }
-    history[store.index].removeFirst(saved)
-    stores[store.index].savedCount = 0
+    clients.history[store.index].removeFirst(saved)
+    clients.stores[store.index].savedCount = 0
     ensureLocalCapacity(store)
-    for field in local[store.index].indices {
-      local[store.index][field] = LocalField()
+    for field in clients.local[store.index].indices {
+      clients.local[store.index][field] = LocalField()
     }
     resetSync(store, reason: .accountChange, sim: &sim)
   }
@@ -93,14 +93,14 @@ extension World {
   /// never send. The sent ones reach the server; the others, and the history it had not planned,
   /// are lost with the store. The export then drops none of what is saved after the removal.
   mutating func endExportWithTheRequestInFlight(_ store: StoreID) -> (covered: Int, unsent: [Change]) {
-    let activity = stores[store.index].runningExport
-    guard activity.exists, activity.index < plans.count, !plans[activity.index].batchEnds.isEmpty else {
+    let activity = clients.stores[store.index].runningExport
+    guard activity.exists, activity.index < clients.plans.count, !clients.plans[activity.index].batchEnds.isEmpty else {
       return (0, [])
     }
-    let kept = min(Int(scheduler.activities[activity.index].nextBatch) + 1, plans[activity.index].batchEnds.count)
-    let sentEnd = Int(plans[activity.index].batchEnds[kept - 1])
-    let unsent = Array(plans[activity.index].entries[sentEnd...])
-    plans[activity.index].keepBatches(kept)
+    let kept = min(Int(scheduler.activities[activity.index].nextBatch) + 1, clients.plans[activity.index].batchEnds.count)
+    let sentEnd = Int(clients.plans[activity.index].batchEnds[kept - 1])
+    let unsent = Array(clients.plans[activity.index].entries[sentEnd...])
+    clients.plans[activity.index].keepBatches(kept)
     let covered = Int(scheduler.activities[activity.index].historyCovered)
     scheduler.activities[activity.index].historyCovered = 0
     return (covered, unsent)
@@ -109,7 +109,7 @@ extension World {
   /// Removes duplicates after an import: among live objects with the same logical key, the
   /// lowest id wins and the others are deleted ([CDModel], [Rules]).
   mutating func deduplicate(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     var winners: [Int32: ObjectID] = [:]  // lookup only; deletions follow object order
     var losers: [ObjectID] = []
     for object in 0..<server.zones[zone].objects.count where server.zones[zone].objects[object].key >= 0 {
@@ -121,12 +121,12 @@ extension World {
     for object in losers {
       let base = Int(server.zones[zone].objects[object.index].fieldBase)
       // A system write, not a person's: it is not announced as an edit.
-      let write = newWrite(store, basedOn: local[store.index][base].write, value: 0)
+      let write = newWrite(store, basedOn: clients.local[store.index][base].write, value: 0)
       setLocal(store, base, write: write, value: 0)
       // Saved at once: it joins the history ahead of the person's unsaved edits.
-      history[store.index].insert(
-        Change(object: object, field: 0, write: write), at: Int(stores[store.index].savedCount))
-      stores[store.index].savedCount += 1
+      clients.history[store.index].insert(
+        Change(object: object, field: 0, write: write), at: Int(clients.stores[store.index].savedCount))
+      clients.stores[store.index].savedCount += 1
     }
     requestExport(store, trigger: .save, sim: &sim)
   }
@@ -134,7 +134,7 @@ extension World {
   /// The data at the end of the run: ghosts, duplicates, counters, contributions.
   /// Reports every store's view of every object of its zone (`Observation.objectState`).
   func reportObjects() {
-    for (index, store) in stores.enumerated() where store.zone.exists {
+    for (index, store) in clients.stores.enumerated() where store.zone.exists {
       let zone = store.zone.index
       for object in 0..<server.zones[zone].objects.count {
         let record = server.zones[zone].objects[object]
@@ -143,7 +143,7 @@ extension World {
         var held = WriteID.none
         var serverWrite = WriteID.none
         for field in base..<base + fields {
-          if field < local[index].count { held = max(held, local[index][field].write) }
+          if field < clients.local[index].count { held = max(held, clients.local[index][field].write) }
           serverWrite = max(serverWrite, server.zones[zone].server[field].write)
         }
         sink.observe(
@@ -158,7 +158,7 @@ extension World {
 
   func finalState() -> FinalState {
     var state = FinalState()
-    for (index, store) in stores.enumerated()
+    for (index, store) in clients.stores.enumerated()
     where store.zone.exists && server.zones[store.zone.index].scope == .public && !isReplayed(StoreID(index)) {
       let zone = store.zone.index
       for object in 0..<server.zones[zone].objects.count {
@@ -169,7 +169,7 @@ extension World {
         }
       }
     }
-    for index in replayedEnds.indices where replayed[index] { state.ghosts += replayedEnds[index].ghosts }
+    for index in clients.replayedEnds.indices where clients.replayed[index] { state.ghosts += clients.replayedEnds[index].ghosts }
     for zone in server.zones.indices {
       var seen = Set<Int32>()  // membership only
       for object in 0..<server.zones[zone].objects.count {
@@ -181,7 +181,7 @@ extension World {
         if key >= 0 && !seen.insert(key).inserted { state.duplicates += 1 }
       }
     }
-    for (index, store) in stores.enumerated() where store.zone.exists {
+    for (index, store) in clients.stores.enumerated() where store.zone.exists {
       let zone = store.zone.index
       let version = deviceTraits[traitsIndex(of: store.device)].modelVersion
       for object in 0..<server.zones[zone].objects.count where server.zones[zone].objects[object].version > version {

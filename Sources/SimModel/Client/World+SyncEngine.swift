@@ -19,7 +19,7 @@ extension World {
   /// The app leaves the foreground: the engine sends nothing by itself; an app that sends on
   /// resign calls `sendChanges` inside its background task. [C] sqlite-data PR #167
   mutating func engineResigned(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard engine(store).sendOnResign, stores[store.index].savedCount > 0 else { return }
+    guard engine(store).sendOnResign, clients.stores[store.index].savedCount > 0 else { return }
     requestExport(store, trigger: .appDeactivation, immediate: true, sim: &sim)
   }
 
@@ -27,7 +27,7 @@ extension World {
   /// of the store (the engine does one at a time). The app runs to call it. [A] CKSyncEngine
   mutating func manualSync(_ device: DeviceID, send: Bool, sim: inout Simulation<ModelEvent>) {
     if !processRuns(device) { runForEdit(device, sim: &sim) }
-    for store in storeIDs(of: device) where isSyncing(store) && stores[store.index].client == .syncEngine {
+    for store in storeIDs(of: device) where isSyncing(store) && clients.stores[store.index].client == .syncEngine {
       if send {
         requestExport(store, trigger: .manual, immediate: true, sim: &sim)
       } else {
@@ -39,28 +39,28 @@ extension World {
   /// A save added pending changes to the engine's state: the app writes the state
   /// `statePersistLag` later (at once without a lag).
   mutating func enginePendingAdded(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard !engineStates.isEmpty else { return }
-    let next = writes.nextID
-    engineStates[store.index].savedThrough = next
+    guard !clients.engineStates.isEmpty else { return }
+    let next = clients.writes.nextID
+    clients.engineStates[store.index].savedThrough = next
     let lag = engine(store).statePersistLag
     guard lag > .zero else {
-      engineStates[store.index].writtenThrough = next
+      clients.engineStates[store.index].writtenThrough = next
       return
     }
-    guard !engineStates[store.index].writePending else { return }
-    engineStates[store.index].writing = next
-    engineStates[store.index].writePending = true
+    guard !clients.engineStates[store.index].writePending else { return }
+    clients.engineStates[store.index].writing = next
+    clients.engineStates[store.index].writePending = true
     sim.schedule(.statePersisted(store), after: lag)
   }
 
   /// The app wrote the engine's state; saves since it was asked for ask for another write.
   mutating func statePersisted(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard engineStates[store.index].writePending else { return }
-    engineStates[store.index].writtenThrough = engineStates[store.index].writing
-    engineStates[store.index].writePending = false
-    if engineStates[store.index].savedThrough > engineStates[store.index].writing {
-      engineStates[store.index].writing = engineStates[store.index].savedThrough
-      engineStates[store.index].writePending = true
+    guard clients.engineStates[store.index].writePending else { return }
+    clients.engineStates[store.index].writtenThrough = clients.engineStates[store.index].writing
+    clients.engineStates[store.index].writePending = false
+    if clients.engineStates[store.index].savedThrough > clients.engineStates[store.index].writing {
+      clients.engineStates[store.index].writing = clients.engineStates[store.index].savedThrough
+      clients.engineStates[store.index].writePending = true
       sim.schedule(.statePersisted(store), after: engine(store).statePersistLag)
     }
   }
@@ -68,18 +68,18 @@ extension World {
   /// The app crashed: the pending changes its written state does not hold are no longer pending,
   /// so they are never sent (each write lost). A running send keeps what it planned.
   mutating func engineLosesUnwrittenState(_ store: StoreID, at now: SimTime) {
-    guard !engineStates.isEmpty, engineStates[store.index].writePending else { return }
-    let boundary = engineStates[store.index].writtenThrough
-    let running = stores[store.index].runningExport
+    guard !clients.engineStates.isEmpty, clients.engineStates[store.index].writePending else { return }
+    let boundary = clients.engineStates[store.index].writtenThrough
+    let running = clients.stores[store.index].runningExport
     let from = running.exists ? Int(scheduler.activities[running.index].historyCovered) : 0
     let sink = sink
-    removeSavedChanges(store, in: from..<Int(stores[store.index].savedCount)) { change in
+    removeSavedChanges(store, in: from..<Int(clients.stores[store.index].savedCount)) { change in
       guard change.write != .none && change.write.raw >= boundary else { return false }
       sink.observe(.lostWrite(write: change.write, reason: .stateNotPersisted, at: now))
       return true
     }
-    engineStates[store.index].writePending = false
-    engineStates[store.index].writtenThrough = engineStates[store.index].savedThrough
+    clients.engineStates[store.index].writePending = false
+    clients.engineStates[store.index].writtenThrough = clients.engineStates[store.index].savedThrough
   }
 
   /// The app's process ends abruptly: unsaved edits are lost, a CKSyncEngine app loses the
@@ -88,10 +88,10 @@ extension World {
   mutating func crash(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     guard devices[device.index].app != .notRunning else { return }
     for store in storeIDs(of: device) where isSyncing(store) {
-      sim.cancel(stores[store.index].saveTimer)
+      sim.cancel(clients.stores[store.index].saveTimer)
       loseUnsaved(store, reason: .crashed, at: sim.now)
-      if stores[store.index].client == .syncEngine { engineLosesUnwrittenState(store, at: sim.now) }
-      sim.cancel(stores[store.index].pollTimer)
+      if clients.stores[store.index].client == .syncEngine { engineLosesUnwrittenState(store, at: sim.now) }
+      sim.cancel(clients.stores[store.index].pollTimer)
       cancelPendingActivities(store, reason: .appTerminated, sim: &sim)
     }
     setAppState(device, .notRunning, at: sim.now)
@@ -108,10 +108,10 @@ extension World {
   /// not even on `fetchChanges`, until the app is launched again (or another write replaces it).
   /// [C] sample-cloudkit-sync-engine #17
   mutating func saveOutsideEngine(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard isSyncing(store), stores[store.index].setup == .done, processRuns(owner(of: store)),
+    guard isSyncing(store), clients.stores[store.index].setup == .done, processRuns(owner(of: store)),
       let object = findObject(store, entity: 0, random: true)
     else { return }
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     let fields = server.entityFieldCount[Int(server.zones[zone].objects[object.index].entity)]
     guard fields > 1 else { return }
@@ -132,7 +132,7 @@ extension World {
     server.zones[zone].compactChangeLogIfLong()
     fanOutPush(from: store, sim: &sim)
     ensureLocalCapacity(store)
-    engineBlind[store.raw, default: []].append((Int32(field), write, local[store.index][field]))
+    clients.engineBlind[store.raw, default: []].append((Int32(field), write, clients.local[store.index][field]))
   }
 
   /// An activity the app runs itself, outside dasd (its id only: it takes no slot), reported as
@@ -148,19 +148,19 @@ extension World {
   /// The app was launched again: its engine fetches the writes it did not, those the app saved
   /// outside it that the server still holds (applied at the launch, reported as an import).
   mutating func engineRelaunched(_ store: StoreID, at now: SimTime) {
-    guard !engineBlind.isEmpty, let blind = engineBlind.removeValue(forKey: store.raw) else { return }
-    let zone = stores[store.index].zone.index
+    guard !clients.engineBlind.isEmpty, let blind = clients.engineBlind.removeValue(forKey: store.raw) else { return }
+    let zone = clients.stores[store.index].zone.index
     var records: Int32 = 0
     for entry in blind where server.zones[zone].server[Int(entry.field)].write == entry.write {
       let field = Int(entry.field)
-      guard !local[store.index][field].dirty else { continue }
-      local[store.index][field] = LocalField(write: entry.write, value: server.zones[zone].server[field].value)
+      guard !clients.local[store.index][field].dirty else { continue }
+      clients.local[store.index][field] = LocalField(write: entry.write, value: server.zones[zone].server[field].value)
       records += 1
     }
     guard records > 0 else { return }
     let activity = ownActivity(.import, store: store, at: now)
     sink.observeImported(
-      store: store, activity: activity, token: stores[store.index].appliedToken, records: records, at: now)
+      store: store, activity: activity, token: clients.stores[store.index].appliedToken, records: records, at: now)
     sink.observeActivityFinished(activity: activity, at: now, records: records, succeeded: true)
     updateVisibility(store, at: now)
   }

@@ -64,7 +64,7 @@ extension World {
   /// Whether an export of the device is running (Core Data's background task covers the export's
   /// work, not its wait for dasd).
   func exportInProgress(_ device: DeviceID) -> Bool {
-    storeIDs(of: device).contains { stores[$0.index].runningExport.exists }
+    storeIDs(of: device).contains { clients.stores[$0.index].runningExport.exists }
   }
 
   /// Keeps a request (or an activity's start) until the process wakes.
@@ -97,10 +97,10 @@ extension World {
     if devices[device.index].exportAwaitsWake {
       devices[device.index].exportAwaitsWake = false
       for store in storeIDs(of: device)
-      where stores[store.index].setup == .done && stores[store.index].exportAfterSetup
-        && stores[store.index].savedCount > 0
+      where clients.stores[store.index].setup == .done && clients.stores[store.index].exportAfterSetup
+        && clients.stores[store.index].savedCount > 0
       {
-        stores[store.index].exportAfterSetup = false
+        clients.stores[store.index].exportAfterSetup = false
         requestExport(store, trigger: .exportAgain, sim: &sim)
       }
     }

@@ -38,7 +38,7 @@ extension World {
         engineRelaunched(store, at: sim.now)
       }
       if deviceTraits[traitsIndex(of: device)].app.uiRefresh == .onLaunch {
-        stores[store.index].uiToken = stores[store.index].appliedToken
+        clients.stores[store.index].uiToken = clients.stores[store.index].appliedToken
       }
       updateVisibility(store, at: sim.now)
       if previous == .notRunning || !spec.polling.appUseClock {
@@ -57,21 +57,21 @@ extension World {
   /// A CKSyncEngine app fetches when its process launches (and its engine first starts, whose
   /// state holds no token), and on activation only if `fetchOnActivation`.
   func fetchesOnForeground(_ store: StoreID, launched: Bool) -> Bool {
-    if stores[store.index].client == .syncEngine {
-      return launched || engine(store).fetchOnActivation || stores[store.index].setup != .done
+    if clients.stores[store.index].client == .syncEngine {
+      return launched || engine(store).fetchOnActivation || clients.stores[store.index].setup != .done
     }
-    guard server.zones[stores[store.index].zone.index].scope == .public else { return true }
+    guard server.zones[clients.stores[store.index].zone.index].scope == .public else { return true }
     switch spec.polling.fetchOn {
     case .activation: return true
     case .launch: return launched
-    case .interval: return launched && !stores[store.index].holdsToken
+    case .interval: return launched && !clients.stores[store.index].holdsToken
     }
   }
 
   /// A new process exports the saved history the last one left, whatever launched it (the person
   /// or a push). [A] TN3164
   mutating func exportHistoryLeftByLastProcess(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    if stores[store.index].savedCount > 0 { requestExport(store, trigger: .launch, sim: &sim) }
+    if clients.stores[store.index].savedCount > 0 { requestExport(store, trigger: .launch, sim: &sim) }
   }
 
   /// The app leaves the foreground: onBackground saves happen and an export is asked for; the
@@ -95,7 +95,7 @@ extension World {
     setAppState(device, .notRunning, at: sim.now)
     devices[device.index].launchedForPush = false
     for store in storeIDs(of: device) {
-      sim.cancel(stores[store.index].pollTimer)
+      sim.cancel(clients.stores[store.index].pollTimer)
       cancelPendingActivities(store, reason: .appTerminated, sim: &sim)
     }
     if forceQuit {
@@ -165,18 +165,18 @@ extension World {
     case .quota(let bytes):
       let account = Int(devices[device.index].account)
       server.accounts[account].quotaBytes = bytes
-      for index in stores.indices
-      where stores[index].quotaStalled && stores[index].zone.exists
-        && server.zones[stores[index].zone.index].ownerAccount == Int32(account)
+      for index in clients.stores.indices
+      where clients.stores[index].quotaStalled && clients.stores[index].zone.exists
+        && server.zones[clients.stores[index].zone.index].ownerAccount == Int32(account)
       {
-        stores[index].quotaStalled = false
+        clients.stores[index].quotaStalled = false
         requestExport(StoreID(index), trigger: .exportAgain, sim: &sim)
         // The time since the quota stalled the store's exports was the quota's wait.
-        let pending = stores[index].pendingExport
-        if pending.exists && stores[index].quotaStalledSince < sim.now {
+        let pending = clients.stores[index].pendingExport
+        if pending.exists && clients.stores[index].quotaStalledSince < sim.now {
           sink.observe(
             .activityBlocked(
-              activity: logID(pending), policy: position(of: .quota), from: stores[index].quotaStalledSince, to: sim.now
+              activity: logID(pending), policy: position(of: .quota), from: clients.stores[index].quotaStalledSince, to: sim.now
             ))
         }
       }
@@ -215,7 +215,7 @@ extension World {
     guard case .nudge(let every, let until, let jitter) = action else { return }
     if devices[device.index].app == .foreground {
       // didBecomeActive is the Core Data container's cue; CKSyncEngine does not listen for it.
-      for store in storeIDs(of: device) where isSyncing(store) && stores[store.index].client == .coreData {
+      for store in storeIDs(of: device) where isSyncing(store) && clients.stores[store.index].client == .coreData {
         requestImport(store, trigger: .nudge, sim: &sim)
       }
     }

@@ -4,7 +4,7 @@ import SimKernel
 extension World {
   /// After a commit: one push to every other device with access to the zone.
   mutating func fanOutPush(from store: StoreID, sim: inout Simulation<ModelEvent>) {
-    let zone = stores[store.index].zone.index
+    let zone = clients.stores[store.index].zone.index
     guard server.zones[zone].scope != .public else { return }
     var lastDevice: DeviceID?
     let start = Int(server.zones[zone].storeStart)

@@ -13,21 +13,21 @@ extension World {
     _ store: StoreID, trigger: ActivityTrigger, immediate: Bool = false, sim: inout Simulation<ModelEvent>
   ) {
     guard isSyncing(store) else { return }
-    guard stores[store.index].setup == .done else {
-      stores[store.index].exportAfterSetup = true
+    guard clients.stores[store.index].setup == .done else {
+      clients.stores[store.index].exportAfterSetup = true
       beginSetup(store, sim: &sim)
       return
     }
-    if stores[store.index].pendingExport.exists && (spec.exportRequestCoalescing || immediate) {
-      if immediate { makeImmediate(stores[store.index].pendingExport, sim: &sim) }
+    if clients.stores[store.index].pendingExport.exists && (spec.exportRequestCoalescing || immediate) {
+      if immediate { makeImmediate(clients.stores[store.index].pendingExport, sim: &sim) }
       return
     }
     // `quotaExceeded` stalls the store's exports until the quota is freed (spec §6): a save
     // meanwhile joins the stall rather than sending an export that must fail. (Each such export
     // planned the whole growing backlog again: a 40-day zero quota took 2.1 s for 77 k events.)
-    if stores[store.index].quotaStalled { return }
+    if clients.stores[store.index].quotaStalled { return }
     let activity = submit(.export, store: store, trigger: trigger, immediate: immediate, sim: &sim)
-    stores[store.index].pendingExport = activity
+    clients.stores[store.index].pendingExport = activity
   }
 
   /// Asks for an import; a request while one is pending joins it (and makes it `immediate`).
@@ -35,16 +35,16 @@ extension World {
     _ store: StoreID, trigger: ActivityTrigger, immediate: Bool = false, sim: inout Simulation<ModelEvent>
   ) {
     guard isSyncing(store) else { return }
-    guard stores[store.index].setup == .done else {
+    guard clients.stores[store.index].setup == .done else {
       beginSetup(store, sim: &sim)
       return
     }
-    if stores[store.index].pendingImport.exists {
-      if immediate { makeImmediate(stores[store.index].pendingImport, sim: &sim) }
+    if clients.stores[store.index].pendingImport.exists {
+      if immediate { makeImmediate(clients.stores[store.index].pendingImport, sim: &sim) }
       return
     }
     let activity = submit(.import, store: store, trigger: trigger, immediate: immediate, sim: &sim)
-    stores[store.index].pendingImport = activity
+    clients.stores[store.index].pendingImport = activity
   }
 
   /// The app asked at once for what a pending activity will do: it is decided again now, as an
@@ -61,8 +61,8 @@ extension World {
   /// subscription), after which the first import is asked for. [C] eczema-helper #713
   mutating func beginSetup(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     // The container sets up in the app's process: a launch or a push asks again.
-    guard stores[store.index].setup == .notBegun, processRuns(owner(of: store)) else { return }
-    stores[store.index].setup = .running
+    guard clients.stores[store.index].setup == .notBegun, processRuns(owner(of: store)) else { return }
+    clients.stores[store.index].setup = .running
     sim.schedule(.setupDone(store), after: spec.server.setupTime)
   }
 
@@ -78,19 +78,19 @@ extension World {
       sim.schedule(.setupDone(store), after: wait + spec.server.setupTime)
       return
     }
-    stores[store.index].setup = .done
+    clients.stores[store.index].setup = .done
     // Suspended or terminated meanwhile: an activation, a launch or a push asks for the import,
     // and the wake asks for the export a save asked for before the setup (a save just before
     // suspension was otherwise exported only when the app next left the foreground).
     guard processRuns(owner(of: store)) else {
-      if stores[store.index].exportAfterSetup && stores[store.index].savedCount > 0 {
+      if clients.stores[store.index].exportAfterSetup && clients.stores[store.index].savedCount > 0 {
         devices[owner(of: store).index].exportAwaitsWake = true
       }
       return
     }
     requestImport(store, trigger: .initial, sim: &sim)
-    if stores[store.index].exportAfterSetup {
-      stores[store.index].exportAfterSetup = false
+    if clients.stores[store.index].exportAfterSetup {
+      clients.stores[store.index].exportAfterSetup = false
       requestExport(store, trigger: .exportAgain, sim: &sim)
     }
   }
@@ -108,7 +108,7 @@ extension World {
     } else {
       requestImport(store, trigger: .retry, sim: &sim)
     }
-    let retry = state.kind == .export ? stores[store.index].pendingExport : stores[store.index].pendingImport
+    let retry = state.kind == .export ? clients.stores[store.index].pendingExport : clients.stores[store.index].pendingImport
     guard retry.exists else { return }
     scheduler.setRetryWait(retry, notBefore: notBefore, cause: cause)
     scheduler.activities[retry.index].attempt = max(scheduler.activities[retry.index].attempt, state.attempt)
@@ -168,7 +168,7 @@ extension World {
   @inline(__always)
   func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
     let state = scheduler.activities[activity.index]
-    let storeState = stores[state.store.index]
+    let storeState = clients.stores[state.store.index]
     let device = devices[storeState.device.index]
     var context = PolicyContext(
       now: now, kind: state.kind, requestedAt: state.requestedAt, launchedForPush: state.launchedForPush,
@@ -221,7 +221,7 @@ extension World {
     if let wait = serverWait(activity, at: sim.now) {
       // A retry-after or back-off the server stated holds what the app starts, too.
       block(activity, policy: position(of: wait.cause), until: wait.until, sim: &sim)
-    } else if let group = scheduler.groupPolicyPosition, stores[store.index].runningInGroup > 0 {
+    } else if let group = scheduler.groupPolicyPosition, clients.stores[store.index].runningInGroup > 0 {
       block(activity, policy: group, until: nil, recheck: false, sim: &sim)
     } else if !processRuns(owner(of: store)) {
       block(activity, policy: position(of: .suspended), until: nil, recheck: false, sim: &sim)
@@ -283,7 +283,7 @@ extension World {
     let device = owner(of: state.store).index
     if state.phase == .blocked { stopWaiting(activity, device: device) }
     scheduler.activities[activity.index].phase = .approved
-    stores[state.store.index].runningInGroup += 1
+    clients.stores[state.store.index].runningInGroup += 1
     // What the app starts itself is not one of dasd's runs, and starts at once.
     if !state.immediate { scheduler.recordRun(sim.now, device: device, runs: &devices[device].runs) }
     sink.observeActivityApproved(activity: logID(activity), at: sim.now)
@@ -296,7 +296,7 @@ extension World {
   @inline(__always)
   func startDelay(_ state: ActivityState) -> SimDuration {
     if state.immediate { return .zero }
-    if state.kind == .export && stores[state.store.index].client == .coreData { return scheduler.exportStartDelay }
+    if state.kind == .export && clients.stores[state.store.index].client == .coreData { return scheduler.exportStartDelay }
     return scheduler.importStartDelay
   }
 
@@ -304,7 +304,7 @@ extension World {
   /// ends what it had asked for. A running export or import ends at its next answer
   /// (`isSyncing` is checked there).
   mutating func cancelPendingActivities(_ store: StoreID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
-    for activity in [stores[store.index].pendingExport, stores[store.index].pendingImport] where activity.exists {
+    for activity in [clients.stores[store.index].pendingExport, clients.stores[store.index].pendingImport] where activity.exists {
       cancel(activity, reason: reason, sim: &sim)
     }
   }
@@ -329,10 +329,10 @@ extension World {
     closeBlockedInterval(activity, at: sim.now)
     if state.phase == .blocked { stopWaiting(activity, device: device) }
     sim.cancel(state.recheck)
-    if state.phase == .approved { stores[state.store.index].runningInGroup -= 1 }
+    if state.phase == .approved { clients.stores[state.store.index].runningInGroup -= 1 }
     scheduler.activities[activity.index].phase = .finished
-    if stores[state.store.index].pendingExport == activity { stores[state.store.index].pendingExport = .none }
-    if stores[state.store.index].pendingImport == activity { stores[state.store.index].pendingImport = .none }
+    if clients.stores[state.store.index].pendingExport == activity { clients.stores[state.store.index].pendingExport = .none }
+    if clients.stores[state.store.index].pendingImport == activity { clients.stores[state.store.index].pendingImport = .none }
     sink.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now))
     forgetRetryWait(activity)
     // An approved activity's start is already scheduled: its slot stays taken, so that the start
@@ -356,8 +356,8 @@ extension World {
     scheduler.activities[activity.index].phase = .running
     sink.observeActivityStarted(activity: logID(activity), at: sim.now)
     switch state.kind {
-    case .export: stores[state.store.index].pendingExport = ActivityID.none
-    case .import: stores[state.store.index].pendingImport = ActivityID.none
+    case .export: clients.stores[state.store.index].pendingExport = ActivityID.none
+    case .import: clients.stores[state.store.index].pendingImport = ActivityID.none
     case .setup: break
     }
     if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
@@ -373,9 +373,9 @@ extension World {
   mutating func finishActivity(_ activity: ActivityID, succeeded: Bool, sim: inout Simulation<ModelEvent>) {
     let state = scheduler.activities[activity.index]
     scheduler.activities[activity.index].phase = .finished
-    stores[state.store.index].runningInGroup -= 1
-    if stores[state.store.index].runningExport == activity { stores[state.store.index].runningExport = ActivityID.none }
-    if stores[state.store.index].runningImport == activity { stores[state.store.index].runningImport = ActivityID.none }
+    clients.stores[state.store.index].runningInGroup -= 1
+    if clients.stores[state.store.index].runningExport == activity { clients.stores[state.store.index].runningExport = ActivityID.none }
+    if clients.stores[state.store.index].runningImport == activity { clients.stores[state.store.index].runningImport = ActivityID.none }
     sink.observeActivityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded)
     forgetRetryWait(activity)
     scheduler.freeActivitySlots.append(activity)

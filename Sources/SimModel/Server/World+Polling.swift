@@ -4,26 +4,26 @@ import SimKernel
 /// every `polling.interval` of app use (or of wall clock), paused while the app is not running.
 extension World {
   mutating func schedulePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard server.zones[stores[store.index].zone.index].scope == .public else { return }
-    sim.cancel(stores[store.index].pollTimer)
+    guard server.zones[clients.stores[store.index].zone.index].scope == .public else { return }
+    sim.cancel(clients.stores[store.index].pollTimer)
     let interval = spec.polling.interval
-    stores[store.index].pollUseNanoseconds = interval.nanoseconds
-    stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + interval)
-    stores[store.index].pollDueAt = sim.now + interval
+    clients.stores[store.index].pollUseNanoseconds = interval.nanoseconds
+    clients.stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + interval)
+    clients.stores[store.index].pollDueAt = sim.now + interval
   }
 
   mutating func pausePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard sim.cancel(stores[store.index].pollTimer) else { return }
-    stores[store.index].pollUseNanoseconds = (stores[store.index].pollDueAt - sim.now).nanoseconds
+    guard sim.cancel(clients.stores[store.index].pollTimer) else { return }
+    clients.stores[store.index].pollUseNanoseconds = (clients.stores[store.index].pollDueAt - sim.now).nanoseconds
   }
 
   mutating func resumePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    guard server.zones[stores[store.index].zone.index].scope == .public,
-      !sim.isPending(stores[store.index].pollTimer)
+    guard server.zones[clients.stores[store.index].zone.index].scope == .public,
+      !sim.isPending(clients.stores[store.index].pollTimer)
     else { return }
-    let remaining = SimDuration(nanoseconds: max(0, stores[store.index].pollUseNanoseconds))
-    stores[store.index].pollDueAt = sim.now + remaining
-    stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + remaining)
+    let remaining = SimDuration(nanoseconds: max(0, clients.stores[store.index].pollUseNanoseconds))
+    clients.stores[store.index].pollDueAt = sim.now + remaining
+    clients.stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + remaining)
   }
 
   mutating func poll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {

@@ -1,0 +1,56 @@
+import SimKernel
+
+extension World {
+  /// dasd started `activity` (an export or an import of its store's client).
+  @inline(__always)
+  mutating func clientActivityStarted(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let state = scheduler.activities[activity.index]
+    switch clients.stores[state.store.index].client {
+    case .coreData, .syncEngine:
+      switch state.kind {
+      case .export:
+        clients.stores[state.store.index].runningExport = activity
+        exportStep(activity, .started, sim: &sim)
+      case .import:
+        clients.stores[state.store.index].runningImport = activity
+        importStep(activity, .started, sim: &sim)
+      case .setup:
+        finishActivity(activity, succeeded: true, sim: &sim)
+      }
+    }
+  }
+
+  /// The server answered the request `activity` had on the wire.
+  @inline(__always)
+  mutating func clientRequestAnswered(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let state = scheduler.activities[activity.index]
+    switch clients.stores[state.store.index].client {
+    case .coreData, .syncEngine:
+      if state.kind == .export {
+        exportStep(activity, .answered, sim: &sim)
+      } else {
+        importStep(activity, .answered, sim: &sim)
+      }
+    }
+  }
+
+  /// The app left the foreground: Core Data asks for its deactivation export; CKSyncEngine sends
+  /// only if the app calls `sendChanges` on resign.
+  mutating func clientResigned(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    switch clients.stores[store.index].client {
+    case .coreData: requestExport(store, trigger: .appDeactivation, sim: &sim)
+    case .syncEngine: engineResigned(store, sim: &sim)
+    }
+  }
+
+  /// A push for `zone` reached the app on `device` (delivered, or released when the person
+  /// brought the app forward): each of its stores of the zone reacts as its client does.
+  mutating func clientPushReceived(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
+    for store in storeIDs(of: device) where clients.stores[store.index].zone == zone {
+      switch clients.stores[store.index].client {
+      case .coreData: requestImport(store, trigger: .push, sim: &sim)
+      case .syncEngine: engineReceivedPush(store, sim: &sim)
+      }
+    }
+  }
+}
