@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""The component graph of SimModel: which component folder uses which, read from the source.
+
+A folder of Sources/SimModel (Client, Devices, Push, Scheduler, Server; the files at the top
+are World's own, the routing) uses another when one of its files names a type declared there, or
+calls a method that a file there declares on World (a facet). Prints the edges with what makes
+each, then checks them against the layering below: an edge that goes up it (a component using
+one it serves) is a back edge, and a back edge not listed as known fails the check (exit 1).
+
+    python3 Scripts/architecture/component-graph.py            # check, print the graph
+    python3 Scripts/architecture/component-graph.py --markdown # the table for docs/architecture.md
+    python3 Scripts/architecture/component-graph.py --update   # record today's back edges and
+                                                               # rewrite the table in the doc
+
+The back edges that exist are recorded, each with the names that make it, in
+known-back-edges.json beside this script: a ratchet. A new back edge, or a new name through a
+known one, fails; one that went away is reported, to be taken off the record with --update.
+"""
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "SimModel")
+# Lower layers never use higher ones. The clients sit on the scheduler, the server and the push
+# service; devices (their states and conditions) under all of them; World routes above all.
+LAYERS = ["Vocabulary", "Devices", "Server", "Scheduler", "Push", "Client", "World"]
+KNOWN = os.path.join(os.path.dirname(__file__), "known-back-edges.json")
+# The graph's table in the architecture document sits between these lines; the check fails when
+# it is not the one the source gives.
+DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "architecture.md")
+BEGIN, END = "<!-- component-graph: begin (Scripts/architecture/component-graph.py --update) -->", "<!-- component-graph: end -->"
+
+DECL = re.compile(r"^\s*(?:public |internal |fileprivate |private |final |indirect )*(?:struct|enum|class|protocol|typealias|actor)\s+(\w+)", re.M)
+WORLD_EXT = re.compile(r"^extension World\b[^{]*\{", re.M)
+FUNC = re.compile(r"^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |fileprivate |private |static |mutating |nonisolated )*func\s+(\w+)", re.M)
+IDENT = re.compile(r"\b([A-Za-z_]\w*)\b")
+CALL = re.compile(r"(?:(?<![.\w])|\bself\.|\bworld\.)([a-z_]\w*)\s*\(")
+COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+
+
+def folder_of(path):
+    """The component a file belongs to: its folder; at the top, World's own files (the routing)
+    or the shared vocabulary (ids, events, parameters, tables)."""
+    relative = os.path.relpath(path, ROOT)
+    if os.sep in relative:
+        return relative.split(os.sep)[0]
+    return "World" if re.match(r"World(\+.*)?\.swift$|WorldRunner\.swift$", relative) else "Vocabulary"
+
+
+def sources():
+    for directory, _, files in sorted(os.walk(ROOT)):
+        for name in sorted(files):
+            if name.endswith(".swift"):
+                path = os.path.join(directory, name)
+                text = STRING.sub('""', COMMENT.sub("", open(path, encoding="utf-8").read()))
+                yield path, folder_of(path), text
+
+
+def world_methods(text):
+    """The names of the functions a file declares in `extension World { ... }` blocks."""
+    names = set()
+    for match in WORLD_EXT.finditer(text):
+        depth, index = 1, match.end()
+        while depth and index < len(text):
+            depth += {"{": 1, "}": -1}.get(text[index], 0)
+            index += 1
+        names.update(FUNC.findall(text[match.end():index]))
+    return names
+
+
+def graph():
+    files = list(sources())
+    types, methods = {}, {}
+    for path, folder, text in files:
+        for name in DECL.findall(text):
+            types.setdefault(name, folder)
+        for name in world_methods(text):
+            # A name declared in two folders (an overload) belongs to neither.
+            methods[name] = folder if methods.get(name, folder) == folder else None
+    # `World` is what every facet extends: naming it is the facets' shape, not a use.
+    types.pop("World", None)
+    edges = {}
+    for path, folder, text in files:
+        for name in sorted(set(IDENT.findall(text))):
+            owner = types.get(name)
+            if owner and owner != folder:
+                edges.setdefault((folder, owner), set()).add(name)
+        # A facet method is called bare or on self/world, never on another value.
+        for name in sorted(set(CALL.findall(text))):
+            owner = methods.get(name)
+            if owner and owner != folder:
+                edges.setdefault((folder, owner), set()).add(name + "()")
+    return edges
+
+
+def main():
+    edges = graph()
+    rank = {name: index for index, name in enumerate(LAYERS)}
+    back = {edge: names for edge, names in edges.items() if rank[edge[0]] < rank[edge[1]]}
+    order = lambda item: (rank[item[0][0]], rank[item[0][1]])
+    if "--update" in sys.argv:
+        record = {f"{a} -> {b}": sorted(names) for (a, b), names in sorted(back.items())}
+        with open(KNOWN, "w", encoding="utf-8") as file:
+            json.dump(record, file, indent=2)
+            file.write("\n")
+        print(f"component-graph: recorded {len(back)} back edges, {sum(map(len, back.values()))} names")
+    known = {tuple(key.split(" -> ")): set(names) for key, names in json.load(open(KNOWN, encoding="utf-8")).items()}
+    table = markdown(edges, back, order)
+    if "--markdown" in sys.argv:
+        print(table, end="")
+        return 0
+    doc = open(DOC, encoding="utf-8").read()
+    if BEGIN not in doc or END not in doc:
+        print(f"component-graph: {DOC} lacks the lines {BEGIN} and {END}", file=sys.stderr)
+        return 1
+    current = doc[doc.index(BEGIN) + len(BEGIN) + 1:doc.index(END)]
+    if "--update" in sys.argv:
+        with open(DOC, "w", encoding="utf-8") as file:
+            file.write(doc.replace(BEGIN + "\n" + current, BEGIN + "\n" + table))
+        return 0
+    stale = current != table
+    for (a, b), names in sorted(edges.items(), key=order):
+        kind = "BACK " if (a, b) in back else "     "
+        print(f"{kind}{a} -> {b}: {len(names)} ({', '.join(sorted(names)[:6])}{', ...' if len(names) > 6 else ''})")
+    new = {edge: names - known.get(edge, set()) for edge, names in back.items()}
+    new = {edge: names for edge, names in new.items() if names}
+    gone = sum(len(names - back.get(edge, set())) for edge, names in known.items())
+    print(
+        f"component-graph: {len(edges)} edges, {len(back)} back edges through {sum(map(len, back.values()))} names"
+        + (f"; {gone} recorded names gone (record with --update)" if gone else ""))
+    for (a, b), names in sorted(new.items(), key=order):
+        print(f"component-graph: new back edge {a} -> {b} through {', '.join(sorted(names))}: a lower layer "
+              f"must not reach a higher one ({' < '.join(LAYERS)}); pass what it needs through a port",
+              file=sys.stderr)
+    if stale:
+        print(f"component-graph: the table in {os.path.relpath(DOC)} is not the source's graph: run "
+              "python3 Scripts/architecture/component-graph.py --update", file=sys.stderr)
+    return 1 if new or stale else 0
+
+
+def markdown(edges, back, order):
+    """The graph as a Markdown table, lower layers first."""
+    lines = ["| from | uses | through |", "|---|---|---|"]
+    for (a, b), names in sorted(edges.items(), key=order):
+        mark = " (back edge)" if (a, b) in back else ""
+        shown = ", ".join(f"`{n}`" for n in sorted(names)[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        lines.append(f"| {a} | {b}{mark} | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
