@@ -166,6 +166,14 @@ struct RunCommand {
     let clock = ContinuousClock()
     let started = clock.now
     let directory = options.out ?? "Results/\(scenario.name)"
+    if let shard = options.shard,
+      let kept = RunShardResume.finished(
+        scenario, shard: shard, seed: options.seed, duration: options.duration, trace: options.trace,
+        directory: directory, version: SyncSimCommand.version, console: console)
+    {
+      console.print(kept)
+      return .success
+    }
     // The set is staged before the run, so that rows written part by part as the run goes (a
     // fleet's latency.csv) go straight to their files; a failure removes the staging folder.
     let staging: ResultSetWriter.Staging
