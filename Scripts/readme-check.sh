@@ -33,10 +33,15 @@ cd "$work/clone"
 } > "$work/commands.sh"
 echo "readme-check: running $(grep -c . "$work/commands.sh") lines of the README in a clean clone"
 bash -euo pipefail "$work/commands.sh" > "$work/out.txt" 2>&1 || {
+  # A failed test's lines can be far above the end: show them first, then the end.
+  grep -E "^✘|: error: " "$work/out.txt" | head -80 >&2 || true
+  echo "..." >&2
   tail -40 "$work/out.txt" >&2
   echo "readme-check: a README command failed (above)" >&2
   exit 1
 }
+# The test suite's own line, for the CI log: how many tests and how long they took.
+grep -E "^✔ Test run with|^✘ Test run with" "$work/out.txt" | sed 's/^/readme-check: swift test: /' || true
 grep -q "1 passed, 0 failed" "$work/out.txt"
 grep -q "Test run with .* passed" "$work/out.txt"
 test -s Results/quickstart/report.html
