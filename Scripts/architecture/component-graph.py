@@ -35,7 +35,9 @@ DECL = re.compile(r"^\s*(?:public |internal |fileprivate |private |final |indire
 WORLD_EXT = re.compile(r"^extension World\b[^{]*\{", re.M)
 FUNC = re.compile(r"^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |fileprivate |private |static |mutating |nonisolated )*func\s+(\w+)", re.M)
 IDENT = re.compile(r"\b([A-Za-z_]\w*)\b")
-CALL = re.compile(r"(?:(?<![.\w])|\bself\.|\bworld\.)([a-z_]\w*)\s*\(")
+# A declaration of the same name on another type (`func name(`) or an enum case with a payload
+# (`case name(`) is not a call.
+CALL = re.compile(r"(?:(?<![.\w])(?<!func )(?<!case )|\bself\.|\bworld\.)([a-z_]\w*)\s*\(")
 COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 

@@ -105,18 +105,3 @@ extension World {
     agenda.bulkSteps = [Int32](repeating: 0, count: agenda.actions.count)
   }
 }
-
-extension World {
-  /// Bytes a record of `object` takes in a request, and its asset bytes (a CDMR join record has
-  /// a fixed size and no assets).
-  @inline(__always)
-  func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
-    server.recordCost(zone: zone, object: object)
-  }
-
-  /// A fresh stamp for marking a zone's objects (so a pass sees each object once).
-  mutating func nextStamp() -> Int32 {
-    clients.stampCounter &+= 1
-    return clients.stampCounter
-  }
-}

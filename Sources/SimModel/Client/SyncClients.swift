@@ -61,4 +61,10 @@ struct SyncClients {
     var replayedLiveLooks = 0
   #endif
 
+
+  /// A fresh stamp for marking a zone's objects (so a pass sees each object once).
+  mutating func nextStamp() -> Int32 {
+    stampCounter &+= 1
+    return stampCounter
+  }
 }

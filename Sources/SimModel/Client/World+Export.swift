@@ -12,7 +12,7 @@ extension World {
       planOneRecord(store, zone: zone, object: object, changes: changes, into: &plan)
       return
     }
-    let stamp = nextStamp()
+    let stamp = clients.nextStamp()
     let objectCount = server.zones[zone].objects.count
     if clients.scratch.rank.count < objectCount {
       clients.scratch.rank.append(repeating: 0, count: objectCount - clients.scratch.rank.count)
@@ -122,7 +122,7 @@ extension World {
   @inline(__always)
   func exportCost(zone: Int, object: ObjectID, changes: ArraySlice<Change>) -> (record: Int64, assets: Int64) {
     if changes.contains(where: { $0.field == 0 }) { return (Int64(ServerParameters.deletedRecordIDBytes), 0) }
-    let cost = recordCost(zone: zone, object: object)
+    let cost = server.recordCost(zone: zone, object: object)
     return (cost.record, changes.contains { $0.field < 0 } ? cost.assets : 0)
   }
 
@@ -222,7 +222,7 @@ extension World {
       if change.object != last {
         record += 1
         last = change.object
-        cost = recordCost(zone: zone, object: change.object)
+        cost = server.recordCost(zone: zone, object: change.object)
         if !failed[record] { savedBytes += cost.record }
       }
       if failed[record] {
@@ -312,7 +312,7 @@ extension World {
         }
         seen += 1
         last = change.object
-        let cost = recordCost(zone: zone, object: change.object)
+        let cost = server.recordCost(zone: zone, object: change.object)
         firstBytes += cost.record + (change.field < 0 ? cost.assets : 0)
       }
     }
@@ -340,7 +340,7 @@ extension World {
         lastObject = change.object
         let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
         if server.zones[zone].server[base].write == .none && change.field < 0 {
-          let cost = recordCost(zone: zone, object: change.object)
+          let cost = server.recordCost(zone: zone, object: change.object)
           server.accounts[Int(server.zones[zone].ownerAccount)].usageBytes += cost.record + cost.assets
         }
         if spec.server.savePolicy == .allKeys { commitWholeRecord(store, zone: zone, object: change.object) }

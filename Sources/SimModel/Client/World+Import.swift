@@ -63,7 +63,7 @@ extension World {
   ) -> Int64 {
     queue.removeAllKeepingCapacity()
     guard snapshot > token else { return 0 }
-    let stamp = nextStamp()
+    let stamp = clients.nextStamp()
     var bytes: Int64 = 0
     let isPublic = server.zones[zone].scope == .public
     var index = server.zones[zone].changeLog.count - 1
@@ -84,7 +84,7 @@ extension World {
         continue
       }
       queue.append(object)
-      let cost = recordCost(zone: zone, object: object)
+      let cost = server.recordCost(zone: zone, object: object)
       bytes += cost.record + cost.assets
     }
     queue.reverse()

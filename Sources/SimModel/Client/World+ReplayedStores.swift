@@ -45,7 +45,7 @@ extension World {
   mutating func refreshLiveRecord(zone: Int, _ object: ObjectID) {
     let record = server.zones[zone].objects[object.index]
     let live = server.zones[zone].server[Int(record.fieldBase)].value != 0
-    let cost = recordCost(zone: zone, object: object)
+    let cost = server.recordCost(zone: zone, object: object)
     server.zones[zone].liveRecords.set(
       object.index, token: live ? record.lastChange : 0, size: cost.record + cost.assets)
   }

@@ -127,7 +127,7 @@ extension World {
     setServerField(zone: zone, field, write: write, value: value)
     sink.observeCommitted(write: write, activity: activity, sequence: sequence, at: sim.now)
     sink.observeRequest(
-      store: store, upload: true, records: 1, bytes: recordCost(zone: zone, object: object).record, at: sim.now)
+      store: store, upload: true, records: 1, bytes: server.recordCost(zone: zone, object: object).record, at: sim.now)
     sink.observeActivityFinished(activity: activity, at: sim.now, records: 1, succeeded: true)
     server.zones[zone].compactChangeLogIfLong()
     fanOutPush(from: store, sim: &sim)
