@@ -31,8 +31,8 @@ import Testing
     }
   }
 
-  @Test func aBaselineThatNamesNoPointOrSeveralIsRefused() throws {
-    try withTemporaryDirectory { directory in
+  @Test func aBaselineThatNamesNoPointOrSeveralIsRefused() {
+    withTemporaryDirectory { directory in
       let sweep = directory + "/sweep"
       #expect(syncsim(["sweep", Self.pushDropSweep, "--seeds", "1..2", "--out", sweep]).code == 0)
       let none = syncsim(["compare", sweep, "--baseline-point", "push.dropProbability=0.3"])
