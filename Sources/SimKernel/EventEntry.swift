@@ -6,7 +6,7 @@
   /// The payload sits right after the two 64-bit keys, at an 8-byte offset. After the 4-byte slot
   /// (offset 20) a model's 9-byte event was moved through the stack in pieces that straddled
   /// that offset, and every insert waited on a failed store-to-load forward (measured: most of
-  /// the heap's insert time on the peer fleet, docs/performance.md).
+  /// the heap's insert time on the peer fleet, docs/performance-history.md).
   @usableFromInline var payload: Payload
   /// The cancellation slot, or `EventEntry.noSlot`.
   @usableFromInline var slot: UInt32
@@ -20,7 +20,7 @@
     self.payload = payload
   }
 
-  // Two 64-bit fields rather than one 128-bit key keep entries small (measured; see docs/performance.md).
+  // Two 64-bit fields rather than one 128-bit key keep entries small (measured; see docs/performance-history.md).
   @inlinable @inline(__always) func precedes(_ other: EventEntry) -> Bool {
     time < other.time || (time == other.time && order < other.order)
   }

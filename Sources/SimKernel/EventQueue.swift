@@ -76,7 +76,7 @@ public struct EventQueue<Payload: BitwiseCopyable> {
   /// Rungs deeper than this are not made; their buckets enter the bottom whole.
   @usableFromInline static var maximumRungs: Int { 16 }
   /// A top with at most this many events goes straight into the bottom heap: a heap this small
-  /// stays in cache and beats the ladder's bookkeeping (measured; see docs/performance.md).
+  /// stays in cache and beats the ladder's bookkeeping (measured; see docs/performance-history.md).
   @usableFromInline static var heapOnlyLimit: Int { 1024 }
 
   @usableFromInline var bottom = EventHeap<Payload>()

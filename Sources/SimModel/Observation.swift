@@ -90,7 +90,7 @@ public enum PushEvent: String, Sendable, CaseIterable {
 /// fields as arguments; by default each calls `observe(_:)` with the case, so a sink may
 /// implement `observe(_:)` alone. The model never builds those observations as values: a fleet
 /// emits millions, and a recorder that took each apart again in a switch spent a tenth of its
-/// time there (docs/performance.md).
+/// time there (docs/performance-history.md).
 public protocol ObservationSink: AnyObject {
   func observe(_ observation: Observation)
   /// `.edited`

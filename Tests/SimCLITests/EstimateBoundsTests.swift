@@ -249,7 +249,7 @@ func decodedScenario(
     let estimated = RunEstimate(small).events
     #expect(estimated > made * 0.8 && estimated < made * 1.25, "estimated \(estimated), made \(made)")
     let large = RunEstimate(try decoded("Scripts/fleet/throttle-100k.json"))
-    // Measured: 5.77 M events and 711 MiB (docs/performance.md).
+    // Measured: 5.77 M events and 711 MiB (docs/performance-history.md).
     #expect(large.events > 5.77e6 * 0.8 && large.events < 5.77e6 * 1.5, "\(large.events)")
     #expect(large.memoryBytes > 711 * 1_048_576 / 2 && large.memoryBytes < 711 * 1_048_576 * 2, "\(large.memoryBytes)")
     #expect(large.problems(file: "throttle-100k.json").isEmpty)

@@ -6,7 +6,7 @@ import Testing
 /// The queue's entry for the model's events keeps its payload at an 8-byte offset: at offset 20
 /// (after the 4-byte slot) the 9-byte event was copied through the stack in pieces that a later
 /// load straddled, and most of the heap's insert time went to waiting on those failed
-/// store-to-load forwards (docs/performance.md, issue 37's ninth part).
+/// store-to-load forwards (docs/performance-history.md, issue 37's ninth part).
 @Suite struct EventEntryLayoutTests {
   typealias Entry = EventEntry<ModelEvent>
 

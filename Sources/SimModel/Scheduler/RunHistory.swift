@@ -7,7 +7,7 @@ import SimKernel
 /// a plain `ArraySlice` copy; nothing outside this file touches the buffers.
 ///
 /// Why it is more than an array per device (each measured on the fleet bench, see
-/// `docs/performance.md`):
+/// `docs/performance-history.md`):
 /// - Runs are kept only within the longest window in effect (`horizon`): a head index skips the
 ///   forgotten ones, compacted when they are half the buffer.
 /// - The newest runs wait in the device's own state (`DeviceRuns.held`, four at a time) and reach
