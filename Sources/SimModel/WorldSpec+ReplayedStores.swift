@@ -9,12 +9,8 @@ extension WorldSpec {
     guard replaysStores, !reportObjects else { return result }
     let newestVersion = devices.map(\.modelVersion).max() ?? 1
     var writes = [Bool](repeating: false, count: devices.count)
-    for action in timeline {
-      switch action.action {
-      case .edit, .bulkInsert, .bulkDelete, .saveOutsideEngine, .toggleSync:
-        for device in action.devices where writes.indices.contains(device) { writes[device] = true }
-      default: break
-      }
+    for action in timeline where action.action.writesToStore {
+      for device in action.devices where writes.indices.contains(device) { writes[device] = true }
     }
     // A workload's edits are laid over a replayed copy (`World+ReplayedWrites`), except where a
     // record may have a parent: an insert then reads which records the store holds live.

@@ -35,6 +35,7 @@ extension ScenarioBuilder {
   /// Checks that each timeline action suits its devices' client: CKSyncEngine's manual calls only
   /// on its devices, Core Data's mirroring resets and container re-creation only on Core Data's.
   func checkClientActions(_ action: TimelineAction.Action, devices: [Int], _ path: String, _ spec: WorldSpec) {
+    guard let only = action.onlyFor, devices.contains(where: { spec.devices[$0].client != only }) else { return }
     let clients = Set(devices.map { spec.devices[$0].client })  // membership only
     switch action {
     case .saveOutsideEngine:
@@ -55,7 +56,11 @@ extension ScenarioBuilder {
           path, "a mirroring reset and re-creating the container are Core Data's",
           hint: "name only devices with \"client\": \"coreData\"")
       }
-    default: break
+    default:
+      // An action declared for one client (`onlyFor`) that has no message of its own yet.
+      reader.problem(
+        path, "this action is only for \(only.rawValue)'s devices",
+        hint: "name only devices with \"client\": \"\(only.rawValue)\"")
     }
   }
 

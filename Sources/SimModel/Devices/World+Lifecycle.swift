@@ -113,15 +113,9 @@ extension World {
   mutating func perform(_ index: Int, sim: inout Simulation<ModelEvent>) {
     let (_, device, action, storeIndex) = agenda.actions[index]
     defer {
-      switch action {
-      case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery: reportConditions(device, at: sim.now)
-      default: break
-      }
+      if action.changesBuiltInCondition { reportConditions(device, at: sim.now) }
     }
-    switch action {
-    case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery: pushStateWillChange(device, at: sim.now)
-    default: break
-    }
+    if action.changesBuiltInCondition { pushStateWillChange(device, at: sim.now) }
     switch action {
     case .goOffline:
       devices[device.index].online = false

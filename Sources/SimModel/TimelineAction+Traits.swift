@@ -1,0 +1,41 @@
+/// What each timeline action is, declared once per action: the decoder, the replay rule and
+/// `World.perform` read these instead of each keeping its own list behind a `default:` that would
+/// swallow a new action. Every switch here names every case, so a new action does not compile
+/// until someone decides each of them.
+extension TimelineAction.Action {
+  /// The only client the action applies to (nil: either): CKSyncEngine's manual calls and its
+  /// outside save, or Core Data's mirroring reset and container re-creation.
+  public var onlyFor: SyncClient? {
+    switch self {
+    case .saveOutsideEngine, .sendChanges, .fetchChanges: .syncEngine
+    case .resetSync, .toggleSync: .coreData
+    case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery, .launch, .activate, .background, .terminate,
+      .forceQuit, .crash, .nudge, .edit, .bulkInsert, .bulkDelete, .quota, .setLevel, .throttle:
+      nil
+    }
+  }
+
+  /// Whether the action writes to its devices' stores, so that a store it names cannot be a
+  /// replayed copy (`WorldSpec.replayedStores`).
+  var writesToStore: Bool {
+    switch self {
+    case .edit, .bulkInsert, .bulkDelete, .saveOutsideEngine, .toggleSync: true
+    case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery, .launch, .activate, .background, .terminate,
+      .forceQuit, .crash, .sendChanges, .fetchChanges, .nudge, .resetSync, .quota, .setLevel, .throttle:
+      false
+    }
+  }
+
+  /// Whether the action changes one of the four built-in conditions (network, power, Low Power
+  /// Mode, battery): the push service then re-decides held pushes, and the conditions are
+  /// reported. A declared condition (`setLevel`) is reported by its own path.
+  var changesBuiltInCondition: Bool {
+    switch self {
+    case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery: true
+    case .launch, .activate, .background, .terminate, .forceQuit, .crash, .sendChanges, .fetchChanges,
+      .saveOutsideEngine, .nudge, .edit, .bulkInsert, .bulkDelete, .resetSync, .toggleSync, .quota, .setLevel,
+      .throttle:
+      false
+    }
+  }
+}
