@@ -2,8 +2,9 @@
 """The component graph of SimModel: which component folder uses which, read from the source.
 
 A folder of Sources/SimModel (Client, Devices, Push, Scheduler, Server; the files at the top
-are World's own, the routing) uses another when one of its files names a type declared there, or
-calls a method that a file there declares on World (a facet). Prints the edges with what makes
+are World's own, the routing) uses another when one of its files names a type declared there,
+calls a method that a file there declares on World (a facet), or reaches that component's state
+through World's stored property (`clients.stores` is the Client's). Prints the edges with what makes
 each, then checks them against the layering below: an edge that goes up it (a component using
 one it serves) is a back edge, and a back edge not listed as known fails the check (exit 1).
 
@@ -35,6 +36,12 @@ DECL = re.compile(r"^\s*(?:public |internal |fileprivate |private |final |indire
 WORLD_EXT = re.compile(r"^extension World\b[^{]*\{", re.M)
 FUNC = re.compile(r"^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |fileprivate |private |static |mutating |nonisolated )*func\s+(\w+)", re.M)
 IDENT = re.compile(r"\b([A-Za-z_]\w*)\b")
+# World's stored properties and the component that owns each: a facet that reads or writes one
+# uses that component's state.
+OWNERS = {"clients": "Client", "server": "Server", "scheduler": "Scheduler", "push": "Push",
+          "agenda": "Devices", "devices": "Devices", "levels": "Devices", "deviceTraits": "Devices",
+          "parked": "Devices"}
+STATE = re.compile(r"(?<![.\w])(?:self\.|world\.)?(clients|server|scheduler|push|agenda|devices|levels|deviceTraits|parked)\.(\w+)")
 # A declaration of the same name on another type (`func name(`) or an enum case with a payload
 # (`case name(`) is not a call.
 CALL = re.compile(r"(?:(?<![.\w])(?<!func )(?<!case )|\bself\.|\bworld\.)([a-z_]\w*)\s*\(")
@@ -60,16 +67,21 @@ def sources():
                 yield path, folder_of(path), text
 
 
-def world_methods(text):
-    """The names of the functions a file declares in `extension World { ... }` blocks."""
-    names = set()
+def world_blocks(text):
+    """The bodies of a file's `extension World { ... }` blocks."""
+    blocks = []
     for match in WORLD_EXT.finditer(text):
         depth, index = 1, match.end()
         while depth and index < len(text):
             depth += {"{": 1, "}": -1}.get(text[index], 0)
             index += 1
-        names.update(FUNC.findall(text[match.end():index]))
-    return names
+        blocks.append(text[match.end():index])
+    return blocks
+
+
+def world_methods(text):
+    """The names of the functions a file declares in `extension World { ... }` blocks."""
+    return {name for block in world_blocks(text) for name in FUNC.findall(block)}
 
 
 def graph():
@@ -89,6 +101,13 @@ def graph():
             owner = types.get(name)
             if owner and owner != folder:
                 edges.setdefault((folder, owner), set()).add(name)
+        # A component's state reached through World's stored property (`clients.stores`).
+        # Only World's own code has these properties (WorldSpec has `devices` of its own).
+        facet_text = "".join(world_blocks(text))
+        for owner_property, member in sorted(set(STATE.findall(facet_text))):
+            owner = OWNERS[owner_property]
+            if owner != folder:
+                edges.setdefault((folder, owner), set()).add(owner_property + "." + member)
         # A facet method is called bare or on self/world, never on another value.
         for name in sorted(set(CALL.findall(text))):
             owner = methods.get(name)
