@@ -13,7 +13,7 @@ import SimKernel
 ///
 /// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
 /// facet file of its component's folder (`Client/World+Edits`, `Scheduler/World+Scheduler`,
-/// `Client/ExportMachine`, `Client/ImportMachine`, `Push/World+Push`, `Server/World+Polling`,
+/// `Client/ExportMachine`, `Client/ImportMachine`, `Push/World+Push`, `Client/World+Polling`,
 /// `Devices/World+Lifecycle`, `Client/World+Resets`). A store's client is reached through
 /// `SyncClient`'s entry points. The world reports what happens through `Observation`s to its sink
 /// and never reads what observers do; debug builds check its invariants after every event.
