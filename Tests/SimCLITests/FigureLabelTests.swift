@@ -113,6 +113,26 @@ import Testing
     }
   }
 
+  /// A hostile folder's labels are text: a title or label of markup is escaped in the page and
+  /// its charts, never run.
+  @Test func labelsFromAFolderAreEscaped() throws {
+    try withTemporaryDirectory { directory in
+      let file = directory + "/labelled.json"
+      let hostile = Self.labelledSweep
+        .replacingOccurrences(of: "Latency against the edit rate", with: "<img src=x onerror=alert(1)>")
+        .replacingOccurrences(of: "\"edits per hour\"", with: "\"</text><script>alert(2)</script>\"")
+      try hostile.write(toFile: file, atomically: true, encoding: .utf8)
+      #expect(syncsim(["sweep", file, "--out", directory + "/out"]).code == 0)
+      #expect(syncsim(["report", directory + "/out", "--metric", "latency.p50"]).code == 0)
+      for name in ["report.html", "report-latency_p50.svg"] {
+        let text = try String(contentsOfFile: directory + "/out/" + name, encoding: .utf8)
+        #expect(!text.contains("<img") && !text.contains("<script"), "\(name)")
+      }
+      let page = try String(contentsOfFile: directory + "/out/report.html", encoding: .utf8)
+      #expect(page.contains("&lt;img src=x onerror=alert(1)&gt;"))
+    }
+  }
+
   @Test func aMergeOfShardsKeepsTheLabels() throws {
     try withTemporaryDirectory { directory in
       let file = directory + "/labelled.json"
