@@ -148,7 +148,7 @@ struct MergeCommand {
     }
     // The shards ran one scenario (the manifests' hashes agree): the first's labels are all of theirs.
     let package = given.first.flatMap { FileManager.default.contents(atPath: $0.directory + "/datapackage.json") }
-    shards.labels = SweepLabels.read(dataPackage: package.map { [UInt8]($0) } ?? [], paths: shards.factors)
+    shards.labels = SweepLabels.read(dataPackage: package, paths: shards.factors)
     if let line = expected.rest.first(where: { $0.hasPrefix("scenario ") }) {
       shards.scenario = String(line.dropFirst(9))
     }

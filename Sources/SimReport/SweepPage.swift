@@ -22,7 +22,7 @@ struct SweepPage {
   /// gave them, else as the sweep's `datapackage.json` does.
   let options: ReportOptions
   /// The sweep's own title and factor labels and scales (`datapackage.json`).
-  let packaged: PackagedLabels
+  let packaged: SweepLabels
 
   static let defaultMetrics = ["latency.p50", "latency.p95", "converged", "convergenceTime", "rowsNotVisible"]
 
@@ -53,18 +53,19 @@ struct SweepPage {
     }
     self.series = series
     self.options = options
-    packaged = PackagedLabels(directory: directory)
+    packaged = SweepLabels.read(
+      dataPackage: FileManager.default.contents(atPath: directory + "/datapackage.json"), paths: factors)
   }
 
   /// The name a factor or metric goes by on the page: the command's label, the sweep's, or the
   /// column's own name.
   func label(_ column: String) -> String {
-    options.label(column) ?? packaged.labels[column] ?? column
+    options.label(column) ?? packaged.factor(column)?.label ?? column
   }
 
   /// The x axis's scale: the command's, the x factor's in the scenario, or `auto`.
   var xScale: ReportOptions.XScale {
-    options.xScale ?? packaged.scales[xFactor].flatMap(ReportOptions.XScale.init(rawValue:)) ?? .auto
+    options.xScale ?? packaged.factor(xFactor)?.scale.flatMap(ReportOptions.XScale.init(rawValue:)) ?? .auto
   }
 
   /// The first factor whose values are all numbers (or durations) and that takes more than one;

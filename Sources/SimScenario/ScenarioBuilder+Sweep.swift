@@ -1,4 +1,5 @@
 import SimMetrics
+
 extension ScenarioBuilder {
   /// Reads the `sweep` section: factors (path + values, optional zip group, label and axis
   /// scale), exclusions, seeds and the report's title.

@@ -1,3 +1,5 @@
+import SimMetrics
+
 /// A parameter sweep: factors over scenario fields (by JSON path), their combination, and the
 /// seeds of the replications. Written in the scenario's `sweep` section or on the command line.
 public struct SweepPlan: Sendable {
@@ -196,5 +198,13 @@ public struct SweepPlan: Sendable {
       }
     }
     return (node, problems)
+  }
+}
+
+extension SweepLabels {
+  /// A plan's labels, factor by factor.
+  public init(plan: SweepPlan) {
+    self.init(
+      title: plan.title, factors: plan.factors.map { Factor(path: $0.path, label: $0.label, scale: $0.scale?.rawValue) })
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a sweep's report names and draws it: the scenario's `sweep.title` and each factor's
 /// `label` and `scale`. `datapackage.json` carries them (the package's `title`, each factor
 /// field's `title` and `axisScale`), so a report of the folder, or of a merge of its shards,
@@ -24,12 +26,6 @@ public struct SweepLabels: Sendable, Equatable {
     self.factors = factors
   }
 
-  /// A plan's labels, factor by factor.
-  public init(plan: SweepPlan) {
-    self.init(
-      title: plan.title, factors: plan.factors.map { Factor(path: $0.path, label: $0.label, scale: $0.scale?.rawValue) })
-  }
-
   /// The columns' names only, with no labels (a sweep made on the command line).
   public init(paths: [String]) {
     self.init(factors: paths.map { Factor(path: $0) })
@@ -37,26 +33,25 @@ public struct SweepLabels: Sendable, Equatable {
 
   public var paths: [String] { factors.map(\.path) }
 
-  /// The labels a `datapackage.json` carries for `paths` (a shard's, read back by `merge`):
-  /// the package's title and the factor fields' `title` and `axisScale` in `sweep.csv`.
-  public static func read(dataPackage bytes: [UInt8], paths: [String]) -> SweepLabels {
+  /// The labels a `datapackage.json` carries for `paths` (a shard's, read back by `merge`; a
+  /// folder's, read by `report`): the package's title and the factor fields' `title` and
+  /// `axisScale` in `sweep.csv`. None where the file or a field is missing or not JSON.
+  public static func read(dataPackage data: Data?, paths: [String]) -> SweepLabels {
     var labels = SweepLabels(paths: paths)
-    guard let root = try? JSONParser.parse(bytes) else { return labels }
-    labels.title = root.member("title").flatMap(Self.text)
-    guard case .array(let resources)? = root.member("resources")?.value,
-      let sweep = resources.first(where: { $0.member("name").flatMap(Self.text) == "sweep" }),
-      case .array(let fields)? = sweep.member("schema")?.member("fields")?.value
+    guard let data, let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return labels }
+    labels.title = root["title"] as? String
+    let resources = root["resources"] as? [[String: Any]] ?? []
+    guard let sweep = resources.first(where: { $0["name"] as? String == "sweep" }),
+      let fields = (sweep["schema"] as? [String: Any])?["fields"] as? [[String: Any]]
     else { return labels }
     for field in fields {
-      guard let name = field.member("name").flatMap(Self.text), let index = paths.firstIndex(of: name) else { continue }
-      labels.factors[index].label = field.member("title").flatMap(Self.text)
-      labels.factors[index].scale = field.member("axisScale").flatMap(Self.text)
+      guard let name = field["name"] as? String, let index = paths.firstIndex(of: name) else { continue }
+      labels.factors[index].label = field["title"] as? String
+      labels.factors[index].scale = field["axisScale"] as? String
     }
     return labels
   }
 
-  static func text(_ node: JSONNode) -> String? {
-    if case .string(let text) = node.value { return text }
-    return nil
-  }
+  /// The factor whose column is `path`, if the sweep has it.
+  public func factor(_ path: String) -> Factor? { factors.first { $0.path == path } }
 }
