@@ -22,10 +22,10 @@ enum RunShardResume {
       console.error("note: \(manifestPath) cannot be read: the shard runs again")
       return nil
     }
-    var asked = scenario
-    if let seed { asked.spec.seed = seed }
+    // The scenario as `run` would run it, hashed as its report hashes it.
+    let asked = ScenarioRunner.asRun(scenario, seed: seed, duration: duration, trace: trace)
     let hash = ScenarioResolver.hash(ScenarioResolver.resolve(asked, duration: duration))
-    let end = SimTime.zero + (duration ?? asked.spec.duration)
+    let end = SimTime.zero + asked.spec.duration
     let differences = [
       file.scenario != asked.name ? "scenario \(file.scenario)" : nil,
       file.scenarioHash != hash ? "scenarioHash \(file.scenarioHash), not \(hash)" : nil,

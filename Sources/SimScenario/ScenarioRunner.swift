@@ -99,6 +99,16 @@ public struct RunReport {
 
 /// Runs scenarios: the one entry point the commands and tests use.
 public enum ScenarioRunner {
+  /// `scenario` with the run's overrides of its seed, duration and tracing applied: what `run`
+  /// runs, and what its `scenarioHash` is the hash of (`ScenarioResolver.hash(resolve(_:duration:))`).
+  public static func asRun(_ scenario: Scenario, seed: UInt64?, duration: SimDuration?, trace: Bool) -> Scenario {
+    var scenario = scenario
+    if let seed { scenario.spec.seed = seed }
+    if let duration { scenario.spec.duration = duration }
+    scenario.spec.traceEvents = trace
+    return scenario
+  }
+
   /// Runs `scenario`, optionally overriding its seed, duration or tracing.
   ///
   /// A world whose accounts share nothing runs as independent parts (`WorldPartitioning`) on
@@ -118,10 +128,7 @@ public enum ScenarioRunner {
     spill: ((String, [String]) -> CSVStream)? = nil, summaryOnly: Bool = false, audit: Bool = false,
     shard: RunShard? = nil, progress: ((SimTime, SimTime) -> Void)? = nil
   ) -> RunReport {
-    var scenario = scenario
-    if let seed { scenario.spec.seed = seed }
-    if let duration { scenario.spec.duration = duration }
-    scenario.spec.traceEvents = trace
+    let scenario = asRun(scenario, seed: seed, duration: duration, trace: trace)
     let spec = scenario.spec
     let partitioning = partitioned ? WorldPartitioning(spec) : WorldPartitioning(whole: spec)
     let needsRecorders = !summaryOnly && (trace || scenario.outputs.contains { $0 != "summary" })
