@@ -35,27 +35,21 @@ extension ScenarioBuilder {
   /// Checks that each timeline action suits its devices' client: CKSyncEngine's manual calls only
   /// on its devices, Core Data's mirroring resets and container re-creation only on Core Data's.
   func checkClientActions(_ action: TimelineAction.Action, devices: [Int], _ path: String, _ spec: WorldSpec) {
+    // Only an action for one client, naming a device of the other, is refused.
     guard let only = action.onlyFor, devices.contains(where: { spec.devices[$0].client != only }) else { return }
-    let clients = Set(devices.map { spec.devices[$0].client })  // membership only
     switch action {
     case .saveOutsideEngine:
-      if clients.contains(.coreData) {
-        reader.problem(
-          path, "saveOutsideEngine is a CKSyncEngine app's save that bypasses its engine",
-          hint: "name only devices with \"client\": \"syncEngine\"")
-      }
+      reader.problem(
+        path, "saveOutsideEngine is a CKSyncEngine app's save that bypasses its engine",
+        hint: "name only devices with \"client\": \"syncEngine\"")
     case .sendChanges, .fetchChanges:
-      if clients.contains(.coreData) {
-        reader.problem(
-          path, "Core Data has no sendChanges or fetchChanges",
-          hint: "name only devices with \"client\": \"syncEngine\"; a Core Data app's nudge is {\"nudge\": {}}")
-      }
+      reader.problem(
+        path, "Core Data has no sendChanges or fetchChanges",
+        hint: "name only devices with \"client\": \"syncEngine\"; a Core Data app's nudge is {\"nudge\": {}}")
     case .resetSync, .toggleSync:
-      if clients.contains(.syncEngine) {
-        reader.problem(
-          path, "a mirroring reset and re-creating the container are Core Data's",
-          hint: "name only devices with \"client\": \"coreData\"")
-      }
+      reader.problem(
+        path, "a mirroring reset and re-creating the container are Core Data's",
+        hint: "name only devices with \"client\": \"coreData\"")
     default:
       // An action declared for one client (`onlyFor`) that has no message of its own yet.
       reader.problem(
