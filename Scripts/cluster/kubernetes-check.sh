@@ -44,9 +44,9 @@ for index in $(seq 0 $((completions - 1))); do
   grep -q "chosen by JOB_COMPLETION_INDEX" "$work/pod-$index.log" || fail "pod $index: the shard was not taken from JOB_COMPLETION_INDEX"
 done
 # A pod started again with the same index writes the same shard.
-before=$(cat "$work/results/shards/0/sweep.csv" | cksum)
+before=$(cksum <"$work/results/shards/0/sweep.csv")
 JOB_COMPLETION_INDEX=0 PATH="$work/bin:$PATH" /bin/sh -c "$command" >"$work/pod-0-again.log" 2>&1 || fail "pod 0, again"
-[ "$(cat "$work/results/shards/0/sweep.csv" | cksum)" = "$before" ] || fail "pod 0's second attempt changed its shard"
+[ "$(cksum <"$work/results/shards/0/sweep.csv")" = "$before" ] || fail "pod 0's second attempt changed its shard"
 
 "$syncsim" merge "$work"/results/shards/* --out "$work/results/merged" >"$work/merge.log" 2>&1 || fail "merge: $(cat "$work/merge.log")"
 whole=$(printf '%s\n' "$command" | sed "s| --shards [0-9]*||; s|--out [^ ]*|--out $work/whole|")

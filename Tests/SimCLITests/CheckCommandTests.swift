@@ -5,14 +5,21 @@ import SimTestSupport
 import Testing
 
 @Suite struct CheckCommandTests {
+  /// Quickstart copied into `directory` and its results recorded there by `check --update`: the
+  /// copy's path, its text (to edit) and the baseline folder.
+  func recordQuickstart(in directory: String) throws -> (scenario: String, original: String, baseline: String) {
+    let scenario = directory + "/quick.json"
+    let original = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
+    try original.write(toFile: scenario, atomically: true, encoding: .utf8)
+    let baseline = directory + "/baseline"
+    let update = syncsim("check", scenario, "--baseline", baseline, "--update")
+    #expect(update.code == 0)
+    return (scenario, original, baseline)
+  }
+
   @Test func checkPassesOnCommittedResultsAndNamesWhatChanged() throws {
     try withTemporaryDirectory { directory in
-      let scenario = directory + "/quick.json"
-      let original = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
-      try original.write(toFile: scenario, atomically: true, encoding: .utf8)
-      let baseline = directory + "/baseline"
-      let update = syncsim("check", scenario, "--baseline", baseline, "--update")
-      #expect(update.code == 0)
+      let (scenario, original, baseline) = try recordQuickstart(in: directory)
       let unchanged = syncsim("check", scenario, "--baseline", baseline, "--junit", directory + "/junit.xml")
       #expect(unchanged.code == 0)
       #expect(unchanged.out.contains("ok   quickstart (unchanged, fingerprint"))
@@ -39,11 +46,7 @@ import Testing
   /// `latency.isLowerBound: 0 → 1` (from 0) nor `pushes.dropped: 0 → 29`.
   @Test func theHeadlineRanksExpectedAndLatencyMetricsAboveMovesFromZero() throws {
     try withTemporaryDirectory { directory in
-      let scenario = directory + "/quick.json"
-      let original = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
-      try original.write(toFile: scenario, atomically: true, encoding: .utf8)
-      let baseline = directory + "/baseline"
-      #expect(syncsim("check", scenario, "--baseline", baseline, "--update").code == 0)
+      let (scenario, original, baseline) = try recordQuickstart(in: directory)
       try original.replacingOccurrences(of: "\"duration\": \"6h\",", with: "\"duration\": \"6h\", \"push\": {\"dropProbability\": 0.3},")
         .write(toFile: scenario, atomically: true, encoding: .utf8)
       let changed = syncsim("check", scenario, "--baseline", baseline)

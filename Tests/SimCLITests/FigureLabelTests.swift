@@ -26,6 +26,13 @@ import Testing
     }
     """
 
+  /// Writes `text` (by default the labelled sweep) as a scenario file in `directory`; its path.
+  func scenarioFile(in directory: String, _ text: String = Self.labelledSweep) throws -> String {
+    let file = directory + "/labelled.json"
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+    return file
+  }
+
   /// The tick labels of the first chart's x axis (below the plot: `y` 266).
   func xTicks(_ html: String) -> [String] {
     let chart = html.components(separatedBy: "<svg id=").dropFirst().first ?? ""
@@ -36,8 +43,7 @@ import Testing
 
   @Test func theScenarioGivesTitleLabelsAndALogScaleThroughTheDataPackage() throws {
     try withTemporaryDirectory { directory in
-      let file = directory + "/labelled.json"
-      try Self.labelledSweep.write(toFile: file, atomically: true, encoding: .utf8)
+      let file = try scenarioFile(in: directory)
       let out = directory + "/out"
       let sweep = syncsim(["sweep", file, "--out", out])
       #expect(sweep.code == 0, "\(sweep.err)")
@@ -71,8 +77,7 @@ import Testing
 
   @Test func aScaleThatCannotHoldTheValuesIsRefused() throws {
     try withTemporaryDirectory { directory in
-      let file = directory + "/labelled.json"
-      try Self.labelledSweep.write(toFile: file, atomically: true, encoding: .utf8)
+      let file = try scenarioFile(in: directory)
       let out = directory + "/out"
       #expect(syncsim(["sweep", file, "--out", out]).code == 0)
       // A drop rate of 0 cannot sit on a log axis.
@@ -101,12 +106,10 @@ import Testing
 
   @Test func theValidatorRefusesALogScaleOverZeroAndAnUnknownScale() throws {
     try withTemporaryDirectory { directory in
-      let file = directory + "/bad.json"
       let text = Self.labelledSweep
         .replacingOccurrences(of: "\"edits per hour\", \"scale\": \"log\"", with: "\"edits per hour\", \"scale\": \"lin\"")
         .replacingOccurrences(of: "\"push drop rate\"", with: "\"push drop rate\", \"scale\": \"log\"")
-      try text.write(toFile: file, atomically: true, encoding: .utf8)
-      let result = syncsim(["validate", file])
+      let result = syncsim(["validate", try scenarioFile(in: directory, text)])
       #expect(result.code == 65)
       #expect(result.err.contains("sweep.factors[1].scale: a log scale needs positive numbers, and 0 is not one"), "\(result.err)")
       #expect(result.err.contains("sweep.factors[0].scale: unknown value \"lin\""), "\(result.err)")
@@ -117,11 +120,10 @@ import Testing
   /// its charts, never run.
   @Test func labelsFromAFolderAreEscaped() throws {
     try withTemporaryDirectory { directory in
-      let file = directory + "/labelled.json"
       let hostile = Self.labelledSweep
         .replacingOccurrences(of: "Latency against the edit rate", with: "<img src=x onerror=alert(1)>")
         .replacingOccurrences(of: "\"edits per hour\"", with: "\"</text><script>alert(2)</script>\"")
-      try hostile.write(toFile: file, atomically: true, encoding: .utf8)
+      let file = try scenarioFile(in: directory, hostile)
       #expect(syncsim(["sweep", file, "--out", directory + "/out"]).code == 0)
       #expect(syncsim(["report", directory + "/out", "--metric", "latency.p50"]).code == 0)
       for name in ["report.html", "report-latency_p50.svg"] {
@@ -135,8 +137,7 @@ import Testing
 
   @Test func aMergeOfShardsKeepsTheLabels() throws {
     try withTemporaryDirectory { directory in
-      let file = directory + "/labelled.json"
-      try Self.labelledSweep.write(toFile: file, atomically: true, encoding: .utf8)
+      let file = try scenarioFile(in: directory)
       for shard in 1...2 {
         #expect(syncsim(["sweep", file, "--shard", "\(shard)/2", "--out", directory + "/s\(shard)"]).code == 0)
       }
