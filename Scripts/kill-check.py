@@ -6,7 +6,8 @@ Each command writes into a folder that already holds a whole set from another se
 delay within its usual duration, and the folder is read: every file must belong to the old set
 or every file to the new one (each file carries its seed), the set must be complete, the user's
 file must be intact, and no staging folder of a finished command may stay behind. A sweep killed
-and started again must keep the runs it had finished and end equal to the uninterrupted sweep.
+and started again must keep the runs it had finished and end equal to the uninterrupted sweep; a
+shard of a run (`run --shard`) likewise keeps the parts its last checkpoint counts.
 Then pairs of the same command run at once into one folder: both exit 0 and one whole set remains.
 
 Usage: python3 Scripts/kill-check.py [--kills N] [--pairs N] [--seed S] [--binary PATH]
@@ -242,6 +243,68 @@ def check_resume(binary, scenario, work, kills, rng):
     return failures, f"resume: {kills} kills, {kept_total} finished runs kept and not run again"
 
 
+def checkpoint_parts(journal):
+    """The parts the checkpoint in a run shard's journal counts (0 when there is none)."""
+    try:
+        for line in open(os.path.join(journal, "checkpoint.txt")):
+            if line.startswith("progress.parts "):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def check_run_shard_resume(binary, scenario, work, kills, rng):
+    """A shard of a run of independent accounts (`run --shard 1/2`) killed at a random moment,
+    then started again: it goes on from its journal's last checkpoint (`DIR.resume/`), runs only
+    the parts after it, and its files equal the uninterrupted shard's byte for byte, so that the
+    merge with shard 2 equals the unsharded run's files."""
+    failures = []
+    fleet = os.path.join(os.path.dirname(scenario), "..", "Scripts", "peer", "peer-fleet.json")
+    base = [binary, "run", os.path.abspath(fleet), "--duration", "4h", "--jobs", "2"]
+    whole = os.path.join(work, "shard-whole")
+    subprocess.run(base + ["--out", whole], check=True, stdout=subprocess.DEVNULL)
+    reference = os.path.join(work, "shard-1-ref")
+    started = time.monotonic()
+    subprocess.run(base + ["--shard", "1/2", "--out", reference], check=True, stdout=subprocess.DEVNULL)
+    duration = time.monotonic() - started
+    second = os.path.join(work, "shard-2")
+    subprocess.run(base + ["--shard", "2/2", "--out", second], check=True, stdout=subprocess.DEVNULL)
+    kept_total, resumed = 0, 0
+    for kill in range(kills):
+        folder = os.path.join(work, f"shard-1-{kill}")
+        kill_after(base + ["--shard", "1/2", "--checkpoint-seconds", "0.05", "--out", folder],
+                   rng.uniform(0, duration * 1.1))
+        journal = folder + ".resume"
+        done = checkpoint_parts(journal)
+        again = subprocess.run(base + ["--shard", "1/2", "--out", folder], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        if again.returncode != 0:
+            failures.append(f"run shard {kill}: exit {again.returncode}: {again.stderr.strip()}")
+            continue
+        said = [line for line in again.stdout.splitlines() if line.startswith("resumed ")]
+        if done and not (said and said[0].split()[1] == str(done)):
+            failures.append(f"run shard {kill}: its checkpoint counted {done} parts, but the run said {said!r}")
+        if not done and said:
+            failures.append(f"run shard {kill}: resumed with no checkpoint: {said!r}")
+        kept_total += done
+        resumed += 1 if done else 0
+        if os.path.exists(journal):
+            failures.append(f"run shard {kill}: {journal} left behind")
+        if subprocess.run(["diff", "-r", folder, reference], stdout=subprocess.DEVNULL).returncode:
+            failures.append(f"run shard {kill}: the resumed shard differs from the uninterrupted one")
+        merged = folder + "-merged"
+        subprocess.run([binary, "merge", folder, second, "--out", merged], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        for name in ("summary.csv", "latency.csv"):
+            if subprocess.run(["cmp", "-s", os.path.join(merged, name), os.path.join(whole, name)]).returncode:
+                failures.append(f"run shard {kill}: the merge's {name} differs from the unsharded run's")
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(merged, ignore_errors=True)
+    return failures, (f"run shard resume: {kills} kills, {resumed} resumed from a checkpoint, {kept_total} "
+                      f"finished parts kept and not run again")
+
+
 def check_pairs(binary, scenario, work, pairs):
     failures = []
     folder, base = run_folder_with_notes(binary, scenario, work, "pair")
@@ -284,7 +347,7 @@ def main():
     failures = []
     work = tempfile.mkdtemp(prefix="syncsim-kill-")
     try:
-        for check in (check_run, check_sweep, check_merge, check_resume):
+        for check in (check_run, check_sweep, check_merge, check_resume, check_run_shard_resume):
             found, line = check(binary, scenario, work, options.kills, rng)
             failures += found
             print(f"kill-check: {line}, {len(found)} failures")

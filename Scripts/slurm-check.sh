@@ -9,7 +9,10 @@
 #   3. a sweep in 4 shards of which one task is cancelled while it runs (after its first finished
 #      run): merge then names the missing shard and the command that runs it; that command,
 #      submitted as a job, keeps the finished runs (resume) and completes the set, which merges
-#      equal to the unsharded sweep.
+#      equal to the unsharded sweep;
+#   4. the peer fleet's run in 2 shards of which one task is cancelled once its journal has a
+#      checkpoint: resubmitted, it goes on from the parts that checkpoint counts, and the merge
+#      equals the unsharded run.
 # It stops the daemons it started and removes its files. Where the package cannot be installed it
 # prints one SKIP line saying why and exits 0; any other failure exits 1.
 #
@@ -192,4 +195,32 @@ sed 's/^/  rerun: /' out/rerun.log
 "$syncsim" sweep "$root/Scenarios/quickstart.json" "${slow_options[@]}" --out whole-slow >/dev/null
 diff -r merged-slow whole-slow >/dev/null || fail "the resumed sweep differs from the unsharded one"
 echo "slurm-check: after the resubmission, 4 shards merged, identical to the unsharded sweep"
+
+# 4. A run shard cancelled while it runs, resubmitted: it goes on from its last checkpoint.
+fleet=$root/Scripts/peer/peer-fleet.json
+run_options=(--duration 2d --checkpoint-seconds 0.2)
+job=$(sbatch --parsable --array=1-2 --cpus-per-task=1 --output=out/slowrun-%a.log \
+  "$cluster/slurm-run.sbatch" "$fleet" shards/slowrun "${run_options[@]}")
+echo "slurm-check: peer fleet run, job array $job (1-2) of Scripts/cluster/slurm-run.sbatch submitted"
+for _ in $(seq 1 600); do
+  grep -qs '^progress.parts' shards/slowrun/2.resume/checkpoint.txt && break
+  sleep 0.05
+done
+squeue -h -j "${job}_2" -o '%T' | grep -q RUNNING || fail "run task 2 ended before it could be cancelled"
+scancel "${job}_2"
+wait_job "$job" >/dev/null
+[ "$(states "$job" CANCELLED)" = 1 ] || fail "run task 2 was not cancelled: $(grep "ArrayJobId=$job " log/jobcomp.txt)"
+[ -e shards/slowrun/2/run-shard.txt ] && fail "the cancelled run task left a whole shard"
+kept=$(sed -n 's/^progress.parts //p' shards/slowrun/2.resume/checkpoint.txt)
+echo "slurm-check: run task 2 cancelled while running; its checkpoint counts $kept finished parts"
+job=$(sbatch --parsable --cpus-per-task=1 --output=out/rerun-run.log \
+  --wrap "$syncsim run $fleet ${run_options[*]} --shard 2/2 --out shards/slowrun/2")
+wait_job "$job" >/dev/null
+grep -q "JobId=$job .*JobState=COMPLETED" log/jobcomp.txt || fail "the resubmitted run shard did not complete: $(cat out/rerun-run.log)"
+grep -q "^resumed      $kept of the shard's" out/rerun-run.log || fail "the resubmitted run shard did not go on from its $kept parts: $(cat out/rerun-run.log)"
+grep '^resumed' out/rerun-run.log | sed 's/^/  rerun: /'
+"$syncsim" merge shards/slowrun/1 shards/slowrun/2 --out merged-slowrun >/dev/null
+"$syncsim" run "$fleet" --duration 2d --out whole-slowrun >/dev/null
+diff -r merged-slowrun whole-slowrun >/dev/null || fail "the resumed run differs from the unsharded one"
+echo "slurm-check: after the resubmission, 2 run shards merged, identical to the unsharded run"
 echo "slurm-check: ok (${SECONDS} s)"

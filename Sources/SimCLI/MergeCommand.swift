@@ -47,10 +47,11 @@ struct MergeCommand {
     let out = try OutputPath.folder(outText, option: "--out")
     var directories = try args.positionals()
     guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
-    // `shards/*` also matches a killed sweep shard's finished runs (`SweepJournal`): not a shard.
-    let journals = directories.filter(SweepJournal.isJournal)
+    // `shards/*` also matches a killed shard's journal (a sweep's finished runs, `SweepJournal`; a
+    // run's checkpointed parts, `RunShardJournal`): not a shard.
+    let journals = directories.filter { SweepJournal.isJournal($0) || RunShardJournal.isJournal($0) }
     for journal in journals {
-      console.error("note: \(journal) is a killed shard's finished runs, not a shard: run that shard again to resume it")
+      console.error("note: \(journal) is a killed shard's finished work, not a shard: run that shard again to resume it")
     }
     directories.removeAll { journals.contains($0) }
     guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 import SimMetrics
 import SimScenario
 
@@ -236,25 +237,82 @@ enum ResultSetWriter {
 
   /// Files opened in a staging folder for rows written while a run goes: each a stream whose
   /// chunks go straight to its file.
+  ///
+  /// With `tracksContent`, each file's length, lines and FNV-1a digest are kept as its chunks go
+  /// (`entries`), for a shard's checkpoint (`RunShardJournal`).
   final class OpenFiles: @unchecked Sendable {
     private var descriptors: [(name: String, descriptor: Int32)] = []
+    /// Per descriptor: lines, bytes and FNV-1a state so far (with `tracksContent`).
+    private var written: [(lines: Int, bytes: Int, hash: UInt64)] = []
+    private var names: [String] = []
     private(set) var failure: String?
+    let tracksContent: Bool
+    /// Files a resumed shard's earlier run wrote, by name: continued, not created.
+    var continued: [RunShardFile.FileEntry] = []
 
-    /// A stream into `name`, created exclusively in `staging` (a stream that fails at its first
-    /// chunk, and a failure recorded, when it cannot be).
+    init(tracksContent: Bool = false) { self.tracksContent = tracksContent }
+
+    /// A stream into `name`, created exclusively in `staging`, or continued after the bytes
+    /// `continued` lists for it (a stream that fails at its first chunk, and a failure recorded,
+    /// when it cannot be).
     func stream(_ name: String, columns: [String], in staging: Staging) -> CSVStream {
       let path = staging.path(name)
-      let descriptor = ResultSetWriter.createExclusively(path)
+      let earlier = continued.first { $0.name == name }
+      let descriptor = earlier.map { Self.openToContinue(path, after: $0.bytes) } ?? ResultSetWriter.createExclusively(path)
       if descriptor < 0 { failure = failure ?? path }
+      let index = descriptors.count
       descriptors.append((name, descriptor))
-      return CSVStream(columns: columns) { [weak self] bytes in
+      names.append(name)
+      written.append(
+        earlier.map { ($0.rows + 1, $0.bytes, UInt64($0.digest, radix: 16) ?? 0) } ?? (0, 0, StableHash.fnv1aBasis))
+      return CSVStream(columns: columns, header: earlier == nil) { [weak self] bytes in
         do {
           guard descriptor >= 0 else { throw OutputPath.failure(.fileWriteNoPermission, path) }
           try ResultSetWriter.write(bytes, to: descriptor, path: path)
+          self?.count(bytes, into: index)
         } catch {
           self?.failure = self?.failure ?? path
           throw error
         }
+      }
+    }
+
+    private func count(_ bytes: [UInt8], into index: Int) {
+      guard tracksContent else { return }
+      bytes.withUnsafeBytes { raw in
+        written[index].hash = StableHash.fnv1a(raw, from: written[index].hash)
+        written[index].lines += raw.count { $0 == 0x0A }
+      }
+      written[index].bytes += bytes.count
+    }
+
+    /// Opens the file at `path` to write after its first `bytes` (the rest, written after the
+    /// last checkpoint, is cut off), never through a link; −1 when it cannot.
+    static func openToContinue(_ path: String, after bytes: Int) -> Int32 {
+      let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+      guard descriptor >= 0 else { return -1 }
+      guard ftruncate(descriptor, off_t(bytes)) == 0, lseek(descriptor, 0, SEEK_END) == off_t(bytes) else {
+        close(descriptor)
+        return -1
+      }
+      return descriptor
+    }
+
+    /// Hands over what `streams` buffer and syncs every file to disk; then each file's entry as
+    /// it now stands (with `tracksContent`). Nil when a write or sync failed.
+    func synced(_ streams: [CSVStream]) -> [RunShardFile.FileEntry]? {
+      for stream in streams {
+        do { try stream.finish() } catch { failure = failure ?? "a result file" }
+      }
+      guard failure == nil else { return nil }
+      for (_, descriptor) in descriptors where fsync(descriptor) != 0 { return nil }
+      return entries
+    }
+
+    /// Each file's entry as written so far (with `tracksContent`), in the order they were opened.
+    var entries: [RunShardFile.FileEntry] {
+      zip(names, written).map { name, state in
+        RunShardFile.FileEntry(name: name, lines: state.lines, bytes: state.bytes, hash: state.hash)
       }
     }
 

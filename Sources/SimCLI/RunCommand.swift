@@ -10,7 +10,7 @@ struct RunCommand {
   static let usage = """
     usage: syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace] [--accept-large]
                        [--jobs N] [--batch-devices N] [--one-kernel] [--shard I/N] [--shards N]
-                       [--event-log]
+                       [--checkpoint-seconds S] [--event-log]
 
     Runs a scenario, prints a summary and writes CSV results into DIR
     (default Results/<scenario name>/): summary.csv, latency.csv, activities.csv,
@@ -35,6 +35,10 @@ struct RunCommand {
                       SLURM_ARRAY_TASK_*; JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX
                       with --shards N)
       --shards N      the number of shards, for engines that set only an index
+      --checkpoint-seconds S
+                      a shard records its finished parts in DIR.resume/ at most every S
+                      seconds of wall time (default 5; 0: after every part); a shard
+                      killed and started again goes on from there, with the same results
       --event-log     also write the logs a real app would have left (docs/event-log.md):
                       event-log.ndjson (SyncSim's event log, every device) and
                       unified-DEVICE.log (each device's unified log as `log show` prints
@@ -57,6 +61,8 @@ struct RunCommand {
     var shardOrigin: String?
     /// Write the run's event log and unified logs beside its results.
     var eventLog = false
+    /// How often a shard records its progress (`RunShardJournal`), in wall-clock seconds.
+    var checkpointSeconds = 5.0
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -83,6 +89,7 @@ struct RunCommand {
     let batchText = try args.option("batch-devices")
     let oneKernel = args.flag("one-kernel")
     let eventLog = args.flag("event-log")
+    let checkpointText = try args.option("checkpoint-seconds")
     let shardChoice = try ShardEnvironment.resolve(
       flag: try args.option("shard"), shards: try args.option("shards"), environment: environment)
     let files = try args.positionals()
@@ -98,6 +105,13 @@ struct RunCommand {
       guard !oneKernel else { throw UsageError("--shard runs parts apart: it cannot go with --one-kernel") }
       options.shard = shard
       options.shardOrigin = shardChoice.origin
+    }
+    if let checkpointText {
+      guard let seconds = Double(checkpointText), seconds >= 0, seconds <= 86_400 else {
+        throw UsageError("--checkpoint-seconds must be a number of seconds from 0 to 86400, such as 5")
+      }
+      guard options.shard != nil else { throw UsageError("--checkpoint-seconds is for a shard (--shard I/N)") }
+      options.checkpointSeconds = seconds
     }
     if let jobs = try ArgumentList.integer(jobsText, option: "jobs", in: 1...1024) { options.jobs = jobs }
     if let batch = try ArgumentList.integer(batchText, option: "batch-devices", in: 1...100_000_000) {
@@ -175,16 +189,30 @@ struct RunCommand {
       return .success
     }
     // The set is staged before the run, so that rows written part by part as the run goes (a
-    // fleet's latency.csv) go straight to their files; a failure removes the staging folder.
+    // fleet's latency.csv) go straight to their files; a failure removes the staging folder. A
+    // shard stages in its journal, which a failure keeps, to be resumed.
+    let journal = options.shard.flatMap { openJournal(scenario, $0, options, directory: directory, console: console) }
     let staging: ResultSetWriter.Staging
     do {
-      staging = try ResultSetWriter.stage(directory)
+      staging = try journal?.staging ?? ResultSetWriter.stage(directory)
     } catch {
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
     }
-    let files = ResultSetWriter.OpenFiles()
+    let files = ResultSetWriter.OpenFiles(tracksContent: journal != nil)
+    files.continued = journal?.resumed?.files ?? []
     var streams: [CSVStream] = []
+    var lastCheckpoint = started
+    let interval = Duration.milliseconds(Int64(options.checkpointSeconds * 1000))
+    let checkpoint = journal.map { journal in
+      { (progress: () -> RunProgress?) in
+        let now = clock.now
+        guard lastCheckpoint.duration(to: now) >= interval else { return }
+        lastCheckpoint = now
+        guard let progress = progress(), let entries = files.synced(streams) else { return }
+        journal.checkpoint(progress, entries: entries)
+      }
+    }
     let report = ScenarioRunner.run(
       scenario, seed: options.seed, duration: options.duration, trace: options.trace, jobs: options.jobs,
       batchDevices: options.batchDevices, partitioned: !options.oneKernel,
@@ -193,7 +221,8 @@ struct RunCommand {
         streams.append(stream)
         return stream
       },
-      shard: options.shard, progress: progressLine(scenario.name, console, clock, started))
+      shard: options.shard, progress: progressLine(scenario.name, console, clock, started),
+      resume: journal?.resumed?.progress, checkpoint: checkpoint)
     let wall = started.duration(to: clock.now)
     if console.errIsTerminal && wall > .seconds(2) { console.errorRaw("\r\u{1B}[K") }
     do {
@@ -208,21 +237,39 @@ struct RunCommand {
       }
       // A shard's manifest of its per-row files, read back from the staging folder once they are
       // written (run-shard.txt comes last), so that `merge` finds a file cut short or edited.
+      // A journal counted each file's lines, bytes and digest as it wrote them (no second read).
       if let index = results.firstIndex(where: { $0.name == RunShardFile.name }) {
         let shardFile = results[index]
         let rowFiles = results.map(\.name).filter { $0.hasSuffix(".csv") && $0 != "summary.csv" }
         let folder = staging.folder
+        let counted = files.tracksContent ? files.entries : nil
         results[index] = ResultFile(name: RunShardFile.name) {
-          shardFile.renderedText() + RunShardFile.manifest(of: rowFiles, in: folder)
+          guard let counted, Set(counted.map(\.name)) == Set(rowFiles) else {
+            return shardFile.renderedText() + RunShardFile.manifest(of: rowFiles, in: folder)
+          }
+          return shardFile.renderedText() + rowFiles.compactMap { name in counted.first { $0.name == name } }
+            .map { $0.line + "\n" }.joined()
         }
       }
+      journal?.prepareCommit()
       try ResultSetWriter.commit(results, staging)
+      journal?.removeEmptiedFolder()
     } catch {
-      ResultSetWriter.removeFolder(staging.folder)
+      // A journal keeps the parts its last checkpoint counts, for the shard run again.
+      if let journal {
+        console.error("note: \(journal.folder) is kept: run the shard again to go on from its last checkpoint")
+      } else {
+        ResultSetWriter.removeFolder(staging.folder)
+      }
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
     }
     RunSummaryPrinter.print(report, wall: wall, directory: directory, console: console)
+    if let resumed = journal?.resumed, let shard = report.shard {
+      console.print(
+        "resumed      \(resumed.progress.partsDone) of the shard's \(shard.parts.count) parts were finished "
+          + "(\(journal!.folder)); ran the other \(shard.parts.count - resumed.progress.partsDone)")
+    }
     if let shard = options.shard, let origin = options.shardOrigin, !origin.hasPrefix("--shard") {
       console.print("shard        \(shard.index)/\(shard.count), chosen by \(origin)")
     }
@@ -233,6 +280,20 @@ struct RunCommand {
       return .failure
     }
     return report.allExpectationsMet ? .success : .failure
+  }
+
+  /// The journal a shard stages in (`RunShardJournal`), resuming the run it holds where that is
+  /// this one; nil where there can be none (the shard then stages as any run does).
+  static func openJournal(
+    _ scenario: Scenario, _ shard: RunShard, _ options: Options, directory: String, console: Console
+  ) -> RunShardJournal? {
+    let asked = ScenarioRunner.asRun(scenario, seed: options.seed, duration: options.duration, trace: options.trace)
+    let hash = ScenarioResolver.hash(ScenarioResolver.resolve(asked, duration: options.duration))
+    let identity = RunShardJournal.identity(
+      scenario: asked.name, scenarioHash: hash, seed: asked.spec.seed, shard: shard, version: SyncSimCommand.version)
+    return RunShardJournal.open(
+      directory: directory, identity: identity, files: scenario.outputs.compactMap { PartRows.files[$0] },
+      console: console)
   }
 
   /// The progress line on stderr for runs longer than two seconds, when stderr is a terminal.

@@ -6,7 +6,8 @@ import SimScenario
 /// same scenario (by its hash), seed, duration, shard, version and output options, with every
 /// row file as its manifest lists it. Such a shard is kept, not run again: a job array
 /// resubmitted after a preemption costs only the shards that had not finished. A shard killed
-/// mid-run left no `run-shard.txt` (the set is committed whole, manifest last), so it runs again.
+/// mid-run left no `run-shard.txt` (the set is committed whole, manifest last): it goes on from
+/// its journal's last checkpoint instead (`RunShardJournal`).
 enum RunShardResume {
   /// Why the shard in `directory` is already finished and kept, or nil when it must run: no
   /// folder, no manifest, another scenario, seed, duration, shard or version, or a file that no

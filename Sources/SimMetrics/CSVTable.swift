@@ -160,12 +160,15 @@ public final class CSVStream: CSVRowSink {
   /// The first error `write` threw; later rows are dropped.
   public private(set) var error: (any Error)?
 
-  /// A stream that starts with the header `columns`.
-  public init(columns: [String], chunkBytes: Int = 1 << 20, write: @escaping ([UInt8]) throws -> Void) {
+  /// A stream that starts with the header `columns` (or without it, continuing a file that has
+  /// it: `header: false`).
+  public init(
+    columns: [String], header: Bool = true, chunkBytes: Int = 1 << 20, write: @escaping ([UInt8]) throws -> Void
+  ) {
     self.write = write
     self.chunkBytes = chunkBytes
     buffer.reserveCapacity(chunkBytes + 4096)
-    CSVTable.appendRecord(columns, to: &buffer)
+    if header { CSVTable.appendRecord(columns, to: &buffer) }
   }
 
   public func append(_ row: [String]) {

@@ -21,6 +21,15 @@ public struct MemoryReport: Sendable {
   public var recordBytesPerObject: Int { recordBytes / max(1, objects) }
 }
 
+extension MemoryReport {
+  /// Nothing measured: the outcome of parts run by another process (`RunProgress`).
+  public init() {
+    self.init(
+      recordBytes: 0, perDeviceBytes: 0, runHistoryBytesPerDevice: 0, activityBytes: 0, objects: 0, heldWrites: 0,
+      loggedChanges: 0)
+  }
+}
+
 extension World {
   /// Sizes from array capacities and element strides (an estimate that ignores allocator slack).
   public func memoryReport() -> MemoryReport {

@@ -10,6 +10,18 @@ public struct RunOutcome: Sendable {
   public var memory: MemoryReport
 }
 
+extension RunOutcome {
+  /// An outcome read back rather than run (`RunProgress`: parts another process finished), its
+  /// trajectory's fingerprint `fingerprint` and its memory unmeasured.
+  public init(
+    stopReason: StopReason, endTime: SimTime, processedEvents: Int, converged: Bool, fingerprint: TrajectoryFingerprint
+  ) {
+    self.init(
+      stopReason: stopReason, endTime: endTime, processedEvents: processedEvents, fingerprint: fingerprint,
+      converged: converged, memory: MemoryReport())
+  }
+}
+
 /// Runs a world from its spec to its duration: the one entry point of the model.
 public enum WorldRunner {
   /// Simulates `spec`, sending every observation to `sink`.

@@ -8,6 +8,9 @@ public struct CauseTotalsFold: Sendable {
 
   public init() {}
 
+  /// A fold that starts from `totals` (a run's progress read back).
+  public init(_ totals: [(name: String, nanoseconds: Int128)]) { add(totals) }
+
   public mutating func add(_ part: [(name: String, nanoseconds: Int128)]) {
     for (name, nanoseconds) in part {
       if let index = position[name] {

@@ -25,6 +25,27 @@ final class RunMerger: @unchecked Sendable {
     fingerprints.reserveCapacity(partCount)
   }
 
+  /// A merger that goes on from `progress`: the parts it counts are added already.
+  /// - Precondition: `keepsParts` is false (the finished parts' recorders are gone).
+  init(resuming progress: RunProgress, partCount: Int) {
+    keepsParts = false
+    fingerprints.reserveCapacity(partCount)
+    fingerprints += progress.fingerprints
+    tally = progress.tally
+    causes = progress.causes.map { CauseTotalsFold($0) }
+    outcomes = OutcomeTotal(resuming: progress.outcome, trajectories: progress.trajectories)
+    writeOffset = progress.writes
+    activityOffset = progress.activities
+  }
+
+  /// What the parts added so far come to, `partsDone` of them (nil before the first).
+  func progress(partsDone: Int) -> RunProgress? {
+    guard let tally, let outcome = outcomes.outcome else { return nil }
+    return RunProgress(
+      partsDone: partsDone, writes: writeOffset, activities: activityOffset, fingerprints: fingerprints,
+      outcome: outcome, trajectories: outcomes.trajectories, causes: causes?.totals, tally: tally)
+  }
+
   /// Adds the next part (parts come in part order) and returns it with its id offsets. Its tally
   /// is let go once added: it holds every latency of the part.
   @discardableResult
@@ -53,9 +74,15 @@ final class RunMerger: @unchecked Sendable {
 /// largest part's memory, the trajectories' fingerprints folded.
 public struct OutcomeTotal: Sendable {
   public private(set) var outcome: RunOutcome?
-  private var trajectories = FingerprintFold()
+  public private(set) var trajectories = FingerprintFold()
 
   public init() {}
+
+  /// The total of parts added before (`RunProgress`), to add more to.
+  init(resuming outcome: RunOutcome, trajectories: FingerprintFold) {
+    self.outcome = outcome
+    self.trajectories = trajectories
+  }
 
   public mutating func add(_ part: RunOutcome) {
     trajectories.add(part.fingerprint)
@@ -80,6 +107,15 @@ public struct FingerprintFold: Sendable {
   private var count = 0
 
   public init() {}
+
+  /// The fold's whole state, to write down and go on from (`RunProgress`).
+  public var state: (folded: UInt64, first: UInt64, count: Int) { (folded.value, first.value, count) }
+
+  public init(state: (folded: UInt64, first: UInt64, count: Int)) {
+    folded = TrajectoryFingerprint(value: state.folded)
+    first = TrajectoryFingerprint(value: state.first)
+    count = state.count
+  }
 
   public mutating func add(_ part: TrajectoryFingerprint) {
     if count == 0 { first = part }

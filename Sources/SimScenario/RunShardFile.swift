@@ -19,19 +19,32 @@ public struct RunShardFile: Sendable {
     public var bytes: Int
     public var digest: String
 
-    /// `file.NAME ROWS BYTES DIGEST`.
-    var line: String { "file.\(name) \(rows) \(bytes) \(digest)" }
+    public init(name: String, rows: Int, bytes: Int, digest: String) {
+      self.name = name
+      self.rows = rows
+      self.bytes = bytes
+      self.digest = digest
+    }
 
-    /// The entry of the file at `path`, read in chunks; nil when it cannot be read.
-    public static func of(_ path: String, name: String) -> FileEntry? {
+    /// The entry of a file of `lines` lines, `bytes` bytes and FNV-1a state `hash` so far.
+    public init(name: String, lines: Int, bytes: Int, hash: UInt64) {
+      self.init(name: name, rows: max(0, lines - 1), bytes: bytes, digest: String(hash, radix: 16))
+    }
+
+    /// `file.NAME ROWS BYTES DIGEST`.
+    public var line: String { "file.\(name) \(rows) \(bytes) \(digest)" }
+
+    /// The entry of the file at `path` (of its first `limit` bytes), read in chunks; nil when it
+    /// cannot be read, or is shorter than `limit`.
+    public static func of(_ path: String, name: String, limit: Int = .max) -> FileEntry? {
       guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
       defer { try? handle.close() }
       var hash = StableHash.fnv1aBasis
       var (bytes, lines) = (0, 0)
-      while true {
+      while bytes < limit {
         // nil or empty at the end of the file (Foundation on Linux answers nil there).
         let read: Data?
-        do { read = try handle.read(upToCount: 1 << 20) } catch { return nil }
+        do { read = try handle.read(upToCount: min(1 << 20, limit - bytes)) } catch { return nil }
         guard let chunk = read, !chunk.isEmpty else { break }
         chunk.withUnsafeBytes { raw in
           hash = StableHash.fnv1a(raw, from: hash)
@@ -39,7 +52,8 @@ public struct RunShardFile: Sendable {
         }
         bytes += chunk.count
       }
-      return FileEntry(name: name, rows: max(0, lines - 1), bytes: bytes, digest: String(hash, radix: 16))
+      if limit != .max && bytes < limit { return nil }
+      return FileEntry(name: name, lines: lines, bytes: bytes, hash: hash)
     }
   }
 

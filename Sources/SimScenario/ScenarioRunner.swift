@@ -122,11 +122,18 @@ public enum ScenarioRunner {
   /// run writes can be (`timeline.csv` and `trace.csv` need every part at once); the report's
   /// `spilled` names the files written so. The caller finishes the streams. `summaryOnly` keeps
   /// no part whatever files the scenario asks for (a sweep writes none of them).
+  ///
+  /// With `resume`, the run goes on after the parts `resume` counts (a shard's, killed mid-run),
+  /// its totals and ids following theirs: its report is the one the uninterrupted run makes, and
+  /// `spill`'s streams continue the files those parts wrote. `checkpoint` is called after each
+  /// part's rows are handed to the streams, with what the run has got to so far (computed only
+  /// when asked for). Both only for runs that keep no parts' recorders (a shard always spills).
   public static func run(
     _ scenario: Scenario, seed: UInt64? = nil, duration: SimDuration? = nil, trace: Bool = false,
     jobs: Int = 1, batchDevices: Int = PartitionedRunner.defaultBatchDevices, partitioned: Bool = true,
     spill: ((String, [String]) -> CSVStream)? = nil, summaryOnly: Bool = false, audit: Bool = false,
-    shard: RunShard? = nil, progress: ((SimTime, SimTime) -> Void)? = nil
+    shard: RunShard? = nil, progress: ((SimTime, SimTime) -> Void)? = nil, resume: RunProgress? = nil,
+    checkpoint: ((() -> RunProgress?) -> Void)? = nil
   ) -> RunReport {
     let scenario = asRun(scenario, seed: seed, duration: duration, trace: trace)
     let spec = scenario.spec
@@ -144,7 +151,10 @@ public enum ScenarioRunner {
     let reusesTables = !needsRecorders
     let tables = RecorderTablePool()
     let ids = PartIDs(spec, window: scenario.shardWindow)
-    let merger = RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
+    precondition(resume == nil || !keepsRecorders, "a resumed run must write its rows as it goes")
+    let merger =
+      resume.map { RunMerger(resuming: $0, partCount: partitioning.count) }
+      ?? RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
     let rowWriter = PartRows(
       scenario: scenario, seed: scenario.spec.seed, policyNames: spec.scheduler.policies.map(\.name) + WaitCause.names,
       storeStarts: ids.firstStore)
@@ -156,13 +166,16 @@ public enum ScenarioRunner {
     let window = scenario.shardWindow
     let plan: (shard: RunShard, parts: Range<Int>, partCount: Int)? =
       window.map { ($0.shard, $0.parts, $0.partCount) } ?? shard.map { ($0, $0.parts(of: partCount), partCount) }
-    let shardParts = window == nil ? plan?.parts : nil
+    // The parts this run simulates: the shard's (or all), after those `resume` counts.
+    let ownParts = (window == nil ? plan?.parts : nil) ?? 0..<partitioning.count
+    let runParts = (ownParts.lowerBound + (resume?.partsDone ?? 0))..<ownParts.upperBound
     let reporter = progress.map { UncheckedBox($0) }
+    let checkpointer = checkpoint.map { UncheckedBox($0) }
     // Parts that hold their recorders until their rows are written are handed out in small
     // batches and held a few dozen at a time (writing rows is slower than simulating them).
     let spilling = !spilledFiles.isEmpty
     PartitionedRunner.run(
-      spec, partitioning: partitioning, parts: shardParts, jobs: jobs,
+      spec, partitioning: partitioning, parts: runParts, jobs: jobs,
       batchDevices: spilling ? min(batchDevices, 32) : batchDevices,
       waitingLimit: spilling ? 64 : .max
     ) {
@@ -200,6 +213,7 @@ public enum ScenarioRunner {
       if partCount > 1, let reporter {
         reporter.value(SimTime(nanoseconds: end.nanoseconds / Int64(partCount) * Int64(index + 1)), end)
       }
+      checkpointer?.value { merger.progress(partsDone: index + 1 - ownParts.lowerBound) }
     }
     let tally = merger.tally!
     let parts = merger.parts

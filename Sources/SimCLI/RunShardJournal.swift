@@ -1,0 +1,178 @@
+import Foundation
+import SimKernel
+import SimMetrics
+import SimScenario
+
+/// Where a shard of a run (`run --shard`) writes while it runs, kept when it is killed, so that
+/// the shard started again goes on from its last checkpoint instead of from its first part.
+///
+/// `DIR.resume/` (or `DIR/.shard.resume/` where DIR is a mount point) is the shard's staging
+/// folder: its per-row files grow there part by part, and every few seconds `checkpoint.txt`
+/// records the parts finished (`RunProgress`) with each file's length, lines and digest then,
+/// written under a temporary name and renamed once the files are synced. Started again, the
+/// shard checks that the checkpoint is of the same run (scenario, its hash, seed, shard and
+/// SyncSim's version) and each file's first bytes against it, cuts the files back to those
+/// lengths and runs only the parts after; anything it cannot trust is removed and the shard
+/// starts at its first part. When the shard ends, the folder becomes DIR as any staging folder
+/// does. A lock (`flock` on `lock`, released by the system when the process dies, on any node
+/// of a shared file system that supports locks) keeps a second run of the same shard out: that
+/// one stages apart, as a run without a journal does.
+final class RunShardJournal {
+  static let checkpointName = "checkpoint.txt"
+  static let lockName = "lock"
+  static let format = "syncsim-run-checkpoint 1"
+
+  let staging: ResultSetWriter.Staging
+  /// The identity lines a checkpoint must carry to be resumed.
+  let identity: String
+  /// What the run killed before had finished, and its files then; nil when starting afresh.
+  private(set) var resumed: (progress: RunProgress, files: [RunShardFile.FileEntry])?
+  private var lockDescriptor: Int32
+  var folder: String { staging.folder }
+
+  private init(staging: ResultSetWriter.Staging, identity: String, lock: Int32) {
+    self.staging = staging
+    self.identity = identity
+    lockDescriptor = lock
+  }
+
+  deinit { if lockDescriptor >= 0 { close(lockDescriptor) } }
+
+  /// The identity lines of `scenario`'s shard `shard` as `run` runs it.
+  static func identity(scenario: String, scenarioHash: String, seed: UInt64, shard: RunShard, version: String) -> String {
+    "scenario \(scenario)\nscenarioHash \(scenarioHash)\nseed \(seed)\nshard \(shard.index) \(shard.count)\n"
+      + "version \(version)\n"
+  }
+
+  /// The journal folder of a shard writing to `directory`, and whether it lies inside it.
+  static func folder(for directory: String) -> (folder: String, target: String, insideTarget: Bool) {
+    let (parent, base) = OutputPath.split(directory)
+    let target = OutputPath.join(parent, base)
+    var status = stat()
+    let isFolder = lstat(target, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    if isFolder && ResultSetWriter.isMountPoint(target, status: status) {
+      return (OutputPath.join(target, ".shard.resume"), target, true)
+    }
+    return (OutputPath.join(parent, base + ".resume"), target, false)
+  }
+
+  /// Whether `path` is a run shard's journal (what `merge` finds beside shard folders in a glob).
+  static func isJournal(_ path: String) -> Bool {
+    path.hasSuffix(".resume") && FileManager.default.fileExists(atPath: path + "/" + lockName)
+  }
+
+  /// Opens (or makes) the journal of a shard writing to `directory` and takes its lock, resuming
+  /// what it holds where that is whole and of this run (`files`: the per-row files the run
+  /// writes). Nil when there can be none (a note on stderr says why, where it is not plain).
+  static func open(directory: String, identity: String, files: [String], console: Console) -> RunShardJournal? {
+    let (parent, _) = OutputPath.split(directory)
+    guard (try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)) != nil else {
+      return nil
+    }
+    ScenarioFile.removeStaleTemporaries(in: parent)
+    let (folder, target, insideTarget) = Self.folder(for: directory)
+    if insideTarget { ScenarioFile.removeStaleTemporaries(in: target) }
+    guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { return nil }
+    var status = stat()
+    guard lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+      console.error("note: \(folder) is not a folder: the shard runs without a journal (a kill loses it whole)")
+      return nil
+    }
+    let lockPath = OutputPath.join(folder, lockName)
+    let lock = Foundation.open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard lock >= 0 else { return nil }
+    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+      close(lock)
+      console.error("note: another run of this shard holds \(folder): this one runs apart, without resuming")
+      return nil
+    }
+    // Locked the file still at that path (not one a finishing run just carried away).
+    var locked = stat()
+    var current = stat()
+    guard fstat(lock, &locked) == 0, lstat(lockPath, &current) == 0, locked.st_ino == current.st_ino,
+      locked.st_dev == current.st_dev
+    else {
+      close(lock)
+      return nil
+    }
+    let staging = ResultSetWriter.Staging(target: target, folder: folder, kind: .run, insideTarget: insideTarget)
+    let journal = RunShardJournal(staging: staging, identity: identity, lock: lock)
+    journal.resumed = journal.readCheckpoint(files: files, console: console)
+    journal.clear(keeping: journal.resumed.map { Set($0.files.map(\.name)) } ?? [])
+    return journal
+  }
+
+  /// The checkpoint's progress and files, when it is of this run and every file it lists is
+  /// whole up to it; nil otherwise (a note says why, where there was one).
+  private func readCheckpoint(
+    files: [String], console: Console
+  ) -> (progress: RunProgress, files: [RunShardFile.FileEntry])? {
+    let path = OutputPath.join(folder, Self.checkpointName)
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    let distrust = { (why: String) -> (RunProgress, [RunShardFile.FileEntry])? in
+      console.error("note: \(path) \(why): the shard starts again at its first part")
+      return nil
+    }
+    guard let text = String(data: data, encoding: .utf8), text.hasPrefix(Self.format + "\n") else {
+      return distrust("is not a checkpoint this syncsim wrote")
+    }
+    let body = text.dropFirst(Self.format.count + 1)
+    guard body.hasPrefix(identity) else { return distrust("is of another run (scenario, seed, shard or version)") }
+    let fields = TallyText(String(body))
+    guard let progress = RunProgress(text: fields) else { return distrust("is malformed") }
+    var entries: [RunShardFile.FileEntry] = []
+    for key in fields.keys where key.hasPrefix("file.") {
+      guard let values = fields.fields(key), values.count == 3, let rows = Int(values[0]), rows >= 0,
+        let bytes = Int(values[1]), bytes > 0, UInt64(values[2], radix: 16) != nil
+      else { return distrust("has a malformed line \(key)") }
+      entries.append(.init(name: String(key.dropFirst(5)), rows: rows, bytes: bytes, digest: String(values[2])))
+    }
+    guard Set(entries.map(\.name)) == Set(files) else { return distrust("lists other files than this run writes") }
+    for entry in entries {
+      let found = RunShardFile.FileEntry.of(OutputPath.join(folder, entry.name), name: entry.name, limit: entry.bytes)
+      guard found == entry else { return distrust("does not match \(entry.name) (cut short or edited)") }
+    }
+    return (progress, entries)
+  }
+
+  /// Removes what a run before left in the folder that this one does not go on from: result
+  /// files, temporaries and the checkpoint, all but `kept` (and the lock). Anything else stays.
+  private func clear(keeping kept: Set<String>) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where !kept.contains(name) && name != Self.lockName {
+      let removable =
+        ResultSetWriter.runNames.contains(name) || ScenarioFile.isTemporaryName(name)
+        || (name == Self.checkpointName && resumed == nil)
+      if removable { unlink(OutputPath.join(folder, name)) }
+    }
+  }
+
+  /// Records `progress` with the files' `entries` as they now stand (synced), replacing the
+  /// checkpoint before; false when it cannot be written (the one before stays).
+  @discardableResult
+  func checkpoint(_ progress: RunProgress, entries: [RunShardFile.FileEntry]) -> Bool {
+    let text = Self.format + "\n" + identity + progress.text + entries.map { $0.line + "\n" }.joined()
+    let final = OutputPath.join(folder, Self.checkpointName)
+    guard let temporary = try? ScenarioFile.writeExclusively(
+      Array(text.utf8), beside: final, named: Self.checkpointName, in: folder)
+    else { return false }
+    guard rename(temporary, final) == 0 else {
+      unlink(temporary)
+      return false
+    }
+    ResultSetWriter.syncFolder(folder)
+    return true
+  }
+
+  /// Lets the folder become the result set: the checkpoint and the lock's name go (the lock stays
+  /// held until the journal is let go, past the commit).
+  func prepareCommit() {
+    unlink(OutputPath.join(folder, Self.checkpointName))
+    unlink(OutputPath.join(folder, Self.lockName))
+  }
+
+  /// Removes the folder of a journal whose set went into a mount point file by file (left empty).
+  func removeEmptiedFolder() {
+    if staging.insideTarget { rmdir(folder) }
+  }
+}
