@@ -211,7 +211,7 @@ scancel "${job}_2"
 wait_job "$job" >/dev/null
 [ "$(states "$job" CANCELLED)" = 1 ] || fail "run task 2 was not cancelled: $(grep "ArrayJobId=$job " log/jobcomp.txt)"
 [ -e shards/slowrun/2/run-shard.txt ] && fail "the cancelled run task left a whole shard"
-kept=$(sed -n 's/^progress.parts //p' shards/slowrun/2.resume/checkpoint.txt)
+kept=$(sed -n 's/^progress.parts \([0-9]*\).*/\1/p' shards/slowrun/2.resume/checkpoint.txt)
 echo "slurm-check: run task 2 cancelled while running; its checkpoint counts $kept finished parts"
 job=$(sbatch --parsable --cpus-per-task=1 --output=out/rerun-run.log \
   --wrap "$syncsim run $fleet ${run_options[*]} --shard 2/2 --out shards/slowrun/2")

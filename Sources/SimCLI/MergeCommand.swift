@@ -16,7 +16,9 @@ struct MergeCommand {
     runs it has.
     Folders written by `syncsim run --shard I/N` (all N) combine into the files of the
     unsharded run: summary.csv, resolved.json, datapackage.json and the per-row files, byte
-    for byte; exits 1 if an expectation of the scenario fails on the merged summary.
+    for byte; exits 1 if an expectation of the scenario fails on the merged summary. With
+    --partial, a run's shards that are there are merged though some are missing (partial.txt,
+    "partial" in datapackage.json), and no expectation is evaluated.
     """
 
   /// The shards read: their `sweep.csv` files (mapped, walked in order when written), their
@@ -64,7 +66,7 @@ struct MergeCommand {
           "error: some folders are shards of a run (run-shard.txt) and some are not; merge one run's shards")
         return .dataError
       }
-      return mergeRun(directories, to: out, console: console)
+      return mergeRun(directories, to: out, partial: partial, console: console)
     }
     switch read(directories, partial: partial) {
     case .failure(let problems):
@@ -315,11 +317,36 @@ struct MergeCommand {
       + "runs of the whole sweep \(shards.totalRuns)\n"
   }
 
+  /// For each shard a run's merge lacks (its message `missing shards: 2/4, 3/4`), the command
+  /// that runs it: the shards' own command line (`run-shard.txt`) with `--shard I/N` and a
+  /// folder named as the others are.
+  static func missingRunCommands(_ directories: [String], missing: String) -> [String] {
+    var given: [(index: Int, directory: String)] = []
+    var command: String?
+    for directory in directories {
+      guard let text = try? String(contentsOfFile: directory + "/" + RunShardFile.name, encoding: .utf8),
+        case .success(let file) = RunShardFile.read(text)
+      else { continue }
+      given.append((file.shard.index, directory))
+      command = command ?? file.command
+    }
+    guard let command else { return [] }
+    let folder = missingFolder(given)
+    let shards = missing.dropFirst("missing shards: ".count).split(separator: ",").compactMap {
+      RunShard(text: $0.trimmingCharacters(in: .whitespaces))
+    }
+    return shards.map { "  run shard \($0.index) with: \(command) --shard \($0.text) --out \(folder($0.index))" }
+  }
+
   /// Merges the shards of one run into the unsharded run's files.
-  static func mergeRun(_ directories: [String], to out: String, console: Console) -> ExitCode {
-    switch RunShardMerge.read(directories) {
+  static func mergeRun(_ directories: [String], to out: String, partial: Bool, console: Console) -> ExitCode {
+    switch RunShardMerge.read(directories, partial: partial) {
     case .failure(let problems):
       for problem in problems.messages { console.error("error: \(problem)") }
+      if let missing = problems.messages.first(where: { $0.hasPrefix("missing shards: ") }) {
+        for line in missingRunCommands(directories, missing: missing) { console.error(line) }
+        console.error("(merge --partial writes what is there, marked as partial)")
+      }
       return .dataError
     case .success(let merge):
       let (summary, expectations, files) = merge.files(version: SyncSimCommand.version)
@@ -331,6 +358,11 @@ struct MergeCommand {
       }
       let rows = summary.value("rows").map { String(Int($0)) } ?? "0"
       console.print("merged \(directories.count) shards of \(merge.scenario.name): \(rows) rows into \(out)/")
+      if !merge.missing.isEmpty {
+        console.error(
+          "warning: a partial merge: shards \(merge.missing.map(String.init).joined(separator: ", ")) of "
+            + "\(merge.shards[0].file.shard.count) are missing (\(out)/partial.txt); no expectation was evaluated")
+      }
       for result in expectations where !result.passed { console.error("expectation failed: \(result.description)") }
       if merge.stoppedAtEventLimit {
         console.error("error: a shard stopped at the event limit before its end; the merged run covers only part of it")

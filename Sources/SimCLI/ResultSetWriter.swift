@@ -34,7 +34,7 @@ enum ResultSetWriter {
   /// What a run or `report` writes.
   static let runNames: Set<String> = [
     "summary.csv", "resolved.json", "latency.csv", "activities.csv", "timeline.csv", "states.csv", "objects.csv",
-    "trace.csv", "report.html", "datapackage.json", "run-shard.txt",
+    "trace.csv", "report.html", "datapackage.json", "run-shard.txt", "partial.txt",
   ]
   /// What `sweep` or `merge` writes; `points` holds a folder per point.
   static let sweepNames: Set<String> = [

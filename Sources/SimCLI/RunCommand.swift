@@ -63,6 +63,10 @@ struct RunCommand {
     var eventLog = false
     /// How often a shard records its progress (`RunShardJournal`), in wall-clock seconds.
     var checkpointSeconds = 5.0
+    /// The command line without what differs from shard to shard (`--shard`, `--shards`,
+    /// `--out`, ...): a shard's `run-shard.txt` keeps it, and `merge` prints it for the shards it
+    /// lacks.
+    var commonCommand = ""
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -71,7 +75,8 @@ struct RunCommand {
       console.print(usage)
       return .success
     }
-    let options = try parse(&args)
+    var options = try parse(&args)
+    options.commonCommand = SweepCommandLine.commonCommand(arguments, command: "run")
     guard let loaded = load(options, console: console) else { return .dataError }
     return execute(loaded.scenario, options, console: console)
   }
@@ -243,12 +248,13 @@ struct RunCommand {
         let rowFiles = results.map(\.name).filter { $0.hasSuffix(".csv") && $0 != "summary.csv" }
         let folder = staging.folder
         let counted = files.tracksContent ? files.entries : nil
+        let command = options.commonCommand.isEmpty ? "" : "command \(options.commonCommand)\n"
         results[index] = ResultFile(name: RunShardFile.name) {
           guard let counted, Set(counted.map(\.name)) == Set(rowFiles) else {
-            return shardFile.renderedText() + RunShardFile.manifest(of: rowFiles, in: folder)
+            return shardFile.renderedText() + command + RunShardFile.manifest(of: rowFiles, in: folder)
           }
-          return shardFile.renderedText() + rowFiles.compactMap { name in counted.first { $0.name == name } }
-            .map { $0.line + "\n" }.joined()
+          return shardFile.renderedText() + command
+            + rowFiles.compactMap { name in counted.first { $0.name == name } }.map { $0.line + "\n" }.joined()
         }
       }
       journal?.prepareCommit()

@@ -325,10 +325,11 @@ enum SweepCommandLine {
       + (command.isEmpty ? "" : "command \(command)\n")
   }
 
-  /// `syncsim sweep` and its arguments, shell-quoted, without those that differ from shard to
-  /// shard: what runs any shard once `--shard I/N --out DIR` is added.
-  static func commonCommand(_ arguments: [String]) -> String {
-    let dropped = ["--shard", "--shards", "--out", "--jobs"]
+  /// `syncsim sweep` (or `command`) and its arguments, shell-quoted, without those that differ
+  /// from shard to shard or change no result: what runs any shard once `--shard I/N --out DIR`
+  /// is added.
+  static func commonCommand(_ arguments: [String], command: String = "sweep") -> String {
+    let dropped = ["--shard", "--shards", "--out", "--jobs", "--batch-devices", "--checkpoint-seconds"]
     var kept: [String] = []
     var index = 0
     while index < arguments.count {
@@ -342,7 +343,7 @@ enum SweepCommandLine {
     }
     // A line of the manifest: an argument with a line break in it leaves the command out.
     guard !kept.contains(where: { $0.contains(where: \.isNewline) }) else { return "" }
-    return (["syncsim", "sweep"] + kept.map(CheckCommand.shellQuoted)).joined(separator: " ")
+    return (["syncsim", command] + kept.map(CheckCommand.shellQuoted)).joined(separator: " ")
   }
 
   /// Splits `v1,v2,...` at top-level commas (not inside quotes, brackets or braces).

@@ -15,6 +15,9 @@ public struct TallyText: Sendable {
   /// Every key, sorted.
   public var keys: [String] { lines.keys.sorted() }
 
+  /// The line of `key` past its key, as written; nil when the line is missing.
+  public func raw(_ key: String) -> Substring? { lines[key] }
+
   /// The values of `key`, as text; nil when the line is missing.
   public func fields(_ key: String) -> [Substring]? {
     lines[key].map { $0.split(separator: " ") }

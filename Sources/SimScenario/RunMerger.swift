@@ -38,11 +38,12 @@ final class RunMerger: @unchecked Sendable {
     activityOffset = progress.activities
   }
 
-  /// What the parts added so far come to, `partsDone` of them (nil before the first).
-  func progress(partsDone: Int) -> RunProgress? {
+  /// What the parts added so far come to, `partsDone` of the run's `partsInRun` (of a world of
+  /// `partsInWorld`); nil before the first.
+  func progress(partsDone: Int, partsInRun: Int, partsInWorld: Int) -> RunProgress? {
     guard let tally, let outcome = outcomes.outcome else { return nil }
     return RunProgress(
-      partsDone: partsDone, writes: writeOffset, activities: activityOffset, fingerprints: fingerprints,
+      partsDone: partsDone, partsInRun: partsInRun, partsInWorld: partsInWorld, writes: writeOffset, activities: activityOffset, fingerprints: fingerprints,
       outcome: outcome, trajectories: outcomes.trajectories, causes: causes?.totals, tally: tally)
   }
 

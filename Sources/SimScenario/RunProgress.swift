@@ -12,6 +12,9 @@ import SimModel
 public struct RunProgress: Sendable {
   /// The run's parts finished, counted from its first (a shard's first part is its own).
   public var partsDone: Int
+  /// The parts the run has in all (a shard's), and the world's (for `syncsim status`).
+  public var partsInRun: Int
+  public var partsInWorld: Int
   /// The writes and activities those parts made (the next part's ids follow them).
   public var writes: Int32
   public var activities: Int32
@@ -31,7 +34,7 @@ public struct RunProgress: Sendable {
     let fold = trajectories.state
     let limit: Int = if case .reachedEventLimit(let limit) = outcome.stopReason { limit } else { -1 }
     var lines = [
-      "progress.parts \(partsDone)", "progress.ids \(writes) \(activities)",
+      "progress.parts \(partsDone) \(partsInRun) \(partsInWorld)", "progress.ids \(writes) \(activities)",
       "progress.fingerprints " + fingerprints.map { String($0.value, radix: 16) }.joined(separator: " "),
       "progress.outcome \(outcome.processedEvents) \(outcome.converged ? 1 : 0) \(outcome.endTime.nanoseconds) \(limit)",
       "progress.trajectories \(String(fold.folded, radix: 16)) \(String(fold.first, radix: 16)) \(fold.count)",
@@ -45,14 +48,15 @@ public struct RunProgress: Sendable {
 
   /// The progress `text` wrote; nil when a line is missing, malformed or out of range.
   public init?(text: TallyText) {
-    guard let parts = text.integer("progress.parts"), parts >= 1, parts <= Int64(Int32.max),
+    guard let counts = text.integers("progress.parts"), counts.count == 3, counts[0] >= 1,
+      counts[0] <= counts[1], counts[1] <= counts[2], counts[2] <= Int64(Int32.max),
       let ids = text.integers("progress.ids"), ids.count == 2, ids.allSatisfy({ $0 >= 0 && $0 <= Int64(Int32.max) }),
-      let prints = text.fields("progress.fingerprints"), prints.count == Int(parts),
+      let prints = text.fields("progress.fingerprints"), prints.count == Int(counts[0]),
       let outcome = text.integers("progress.outcome"), outcome.count == 4, outcome[0] >= 0,
       outcome[1] == 0 || outcome[1] == 1, outcome[2] >= 0, outcome[3] >= -1,
       let fold = text.fields("progress.trajectories"), fold.count == 3,
       let folded = UInt64(fold[0], radix: 16), let first = UInt64(fold[1], radix: 16), let count = Int(fold[2]),
-      count == Int(parts), let tally = SummaryTally(text: text)
+      count == Int(counts[0]), let tally = SummaryTally(text: text)
     else { return nil }
     var fingerprints: [TrajectoryFingerprint] = []
     for print in prints {
@@ -68,7 +72,9 @@ public struct RunProgress: Sendable {
         causes!.append((String(fields[index]), nanoseconds))
       }
     }
-    self.partsDone = Int(parts)
+    self.partsDone = Int(counts[0])
+    self.partsInRun = Int(counts[1])
+    self.partsInWorld = Int(counts[2])
     self.writes = Int32(ids[0])
     self.activities = Int32(ids[1])
     self.fingerprints = fingerprints
@@ -82,10 +88,12 @@ public struct RunProgress: Sendable {
   }
 
   init(
-    partsDone: Int, writes: Int32, activities: Int32, fingerprints: [TrajectoryFingerprint], outcome: RunOutcome,
+    partsDone: Int, partsInRun: Int, partsInWorld: Int, writes: Int32, activities: Int32, fingerprints: [TrajectoryFingerprint], outcome: RunOutcome,
     trajectories: FingerprintFold, causes: [(name: String, nanoseconds: Int128)]?, tally: SummaryTally
   ) {
     self.partsDone = partsDone
+    self.partsInRun = partsInRun
+    self.partsInWorld = partsInWorld
     self.writes = writes
     self.activities = activities
     self.fingerprints = fingerprints

@@ -78,6 +78,9 @@ public struct RunShardFile: Sendable {
   public var tally: SummaryTally
   /// The per-row files the shard wrote, as it wrote them.
   public var files: [FileEntry]
+  /// The `syncsim run` command line that runs any shard of the run once `--shard I/N --out DIR`
+  /// is added (shell-quoted); nil when the shard's file has none.
+  public var command: String?
   /// The file's lines as text (every number in them is range-checked by the merge).
   public var text: TallyText
 
@@ -144,6 +147,6 @@ public struct RunShardFile: Sendable {
         shard: RunShard(index: Int(shard[0]), count: Int(shard[1])), parts: Int(parts[0])..<Int(parts[1]),
         partCount: Int(parts[2]), writes: Int(writes), activities: Int(activities),
         endTime: SimTime(nanoseconds: end), stoppedAtEventLimit: limit == 1, fingerprints: fingerprints,
-        tally: tally, files: files, text: fields))
+        tally: tally, files: files, command: fields.raw("command").map(String.init), text: fields))
   }
 }

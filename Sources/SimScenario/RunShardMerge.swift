@@ -23,6 +23,8 @@ public struct RunShardMerge {
   public let shards: [Shard]
   /// The run's scenario, read from the first shard's `resolved.json`.
   public let scenario: Scenario
+  /// The shards a partial merge lacks (`merge --partial`), in order; empty for a whole merge.
+  public var missing: [Int] = []
 
   /// The per-row files a shard may hold, and the id columns `merge` shifts in each.
   static let idColumns: [(file: String, writes: [String], activities: [String])] = [
@@ -31,8 +33,9 @@ public struct RunShardMerge {
   ]
 
   /// Reads every folder's `run-shard.txt` and checks that they are all the shards of one run
-  /// (scenario, its hash, seed, syncsim version and shard plan), each once, none missing.
-  public static func read(_ directories: [String]) -> Result<RunShardMerge, Problems> {
+  /// (scenario, its hash, seed, syncsim version and shard plan), each once, none missing (with
+  /// `partial`, some may be: the merge is then of those there, and says so).
+  public static func read(_ directories: [String], partial: Bool = false) -> Result<RunShardMerge, Problems> {
     var problems: [String] = []
     var shards: [Shard] = []
     for directory in directories {
@@ -68,7 +71,7 @@ public struct RunShardMerge {
     }
     let count = first.file.shard.count
     let missing = (1...max(1, count)).filter { !seen.contains($0) }
-    if !missing.isEmpty && problems.isEmpty {
+    if !missing.isEmpty && problems.isEmpty && !partial {
       problems.append("missing shards: \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))")
     }
     for shard in shards where shard.file.parts != shard.file.shard.parts(of: shard.file.partCount) {
@@ -86,7 +89,7 @@ public struct RunShardMerge {
     let scenario = loadScenario(ordered.first!.directory, shard: ordered.first!.file.shard)
     if case .failure(let problem) = scenario { problems.append(problem.message) }
     guard problems.isEmpty, case .success(let loaded) = scenario else { return .failure(Problems(messages: problems)) }
-    return .success(RunShardMerge(shards: ordered, scenario: loaded))
+    return .success(RunShardMerge(shards: ordered, scenario: loaded, missing: missing))
   }
 
   /// The lines of `run-shard.txt` whose values add up across shards (counts; a 128-bit sum for
@@ -254,18 +257,36 @@ public struct RunShardMerge {
 
   /// The merged run's summary, its expectations checked, and its files (the summary, the first
   /// shard's `resolved.json` and `datapackage.json`, and the per-row files the shards hold).
+  ///
+  /// A partial merge evaluates no expectation (its summary is of some accounts only), adds
+  /// `partial.txt` (the shards missing, the parts and rows merged) and heads `datapackage.json`
+  /// with a `partial` member.
   public func files(version: String) -> (summary: RunSummary, expectations: [ExpectationResult], files: [ResultFile]) {
     let summary = RunSummary(tally: tally)
-    let expectations = ScenarioRunner.evaluate(scenario.expectations, summary)
+    let expectations = missing.isEmpty ? ScenarioRunner.evaluate(scenario.expectations, summary) : []
     let first = shards[0].file
     let table = RunReport.summaryTable(
       name: scenario.name, seed: first.seed, version: version, scenarioHash: first.scenarioHash,
       fingerprint: fingerprint, endTime: endTime, summary: summary, expectations: expectations)
     var files = [ResultFile(name: "summary.csv", text: table.text)]
+    let count = first.shard.count
+    let parts = shards.reduce(0) { $0 + $1.file.parts.count }
     for name in ["resolved.json", "datapackage.json"] {
-      if let text = try? String(contentsOfFile: shards[0].directory + "/" + name, encoding: .utf8) {
+      if var text = try? String(contentsOfFile: shards[0].directory + "/" + name, encoding: .utf8) {
+        if name == "datapackage.json" && !missing.isEmpty && text.hasPrefix("{\n") {
+          text = "{\n  \"partial\": {\"shards\": \(count), \"missingShards\": [\(missing.map(String.init).joined(separator: ", "))], "
+            + "\"parts\": \(first.partCount), \"partsMerged\": \(parts)},\n" + text.dropFirst(2)
+        }
         files.append(ResultFile(name: name, text: text))
       }
+    }
+    if !missing.isEmpty {
+      let rows = summary.value("rows").map { String(Int($0)) } ?? "0"
+      files.append(
+        ResultFile(
+          name: "partial.txt",
+          text: "partial merge: shards \(missing.map(String.init).joined(separator: ",")) of \(count) missing\n"
+            + "parts of the whole run \(first.partCount)\nparts merged \(parts)\nrows \(rows)\n"))
     }
     for (name, writes, activities) in Self.idColumns
     where FileManager.default.fileExists(atPath: shards[0].directory + "/" + name) {

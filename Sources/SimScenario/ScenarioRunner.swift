@@ -213,7 +213,10 @@ public enum ScenarioRunner {
       if partCount > 1, let reporter {
         reporter.value(SimTime(nanoseconds: end.nanoseconds / Int64(partCount) * Int64(index + 1)), end)
       }
-      checkpointer?.value { merger.progress(partsDone: index + 1 - ownParts.lowerBound) }
+      checkpointer?.value {
+        merger.progress(
+          partsDone: index + 1 - ownParts.lowerBound, partsInRun: ownParts.count, partsInWorld: plan?.partCount ?? partCount)
+      }
     }
     let tally = merger.tally!
     let parts = merger.parts

@@ -91,8 +91,9 @@ import Testing
       checkpoint: { progress in if text == nil { text = progress()?.text } })
     let good = try #require(text)
     #expect(RunProgress(text: TallyText(good)) != nil)
-    for (from, to) in [("progress.parts 1", "progress.parts 0"), ("progress.parts 1", "progress.parts 2"),
-                       ("progress.ids ", "progress.ids -1 ")] {
+    #expect(good.hasPrefix("progress.parts 1 100 300\n"))
+    for (from, to) in [("progress.parts 1 ", "progress.parts 0 "), ("progress.parts 1 ", "progress.parts 2 "),
+                       ("progress.parts 1 100", "progress.parts 1 400"), ("progress.ids ", "progress.ids -1 ")] {
       #expect(RunProgress(text: TallyText(good.replacingOccurrences(of: from, with: to))) == nil, "\(to)")
     }
     #expect(RunProgress(text: TallyText(String(good.prefix(good.count / 2)))) == nil)
@@ -133,12 +134,21 @@ import Testing
       let done = try killed(after: 3)
       try #require(done >= 3, "the shard was killed after its journal counted parts")
       #expect(!FileManager.default.fileExists(atPath: shard))
+      // `status` reads the killed shard's journal and a finished shard 2/2.
+      let second = directory + "/second"
+      #expect(syncsim(["run", Self.households, "--duration", "3h", "--shard", "2/2", "--out", second]).code == 0)
+      let status = syncsim("status", shard, second)
+      #expect(status.code == 1, "\(status.err)")
+      #expect(status.out.contains("shard 1/2  \(done) of 150 parts  started, not finished  (\(shard))"), "\(status.out)")
+      #expect(status.out.contains("shard 2/2  150 of 150 parts  finished  (\(second))"), "\(status.out)")
+      #expect(status.out.contains("total        \(done + 150) of 300 parts finished"), "\(status.out)")
       let resumed = syncsim(command + ["--out", shard])
       #expect(resumed.code == 0, "\(resumed.err)")
       #expect(resumed.out.contains("resumed      \(done) of the shard's 150 parts were finished"), "\(resumed.out)")
       #expect(resumed.out.contains("ran the other \(150 - done)"))
       #expect(!FileManager.default.fileExists(atPath: journal))
       try expectSameFiles(shard, reference)
+      #expect(syncsim("status", shard, second).code == 0)
 
       // A journal whose latency.csv was edited: not trusted, started again, still right.
       try FileManager.default.removeItem(atPath: shard)
@@ -181,7 +191,8 @@ import Testing
 
   func checkpointParts(_ journal: String) -> Int {
     guard let text = try? String(contentsOfFile: journal + "/checkpoint.txt", encoding: .utf8) else { return 0 }
-    return text.split(separator: "\n").first { $0.hasPrefix("progress.parts ") }.flatMap { Int($0.dropFirst(15)) } ?? 0
+    let line = text.split(separator: "\n").first { $0.hasPrefix("progress.parts ") }
+    return line.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
   }
 
   func expectSameFiles(_ folder: String, _ reference: String) throws {
