@@ -13,6 +13,10 @@ one it serves) is a back edge, and a back edge not listed as known fails the che
     python3 Scripts/architecture/component-graph.py --update   # record today's back edges and
                                                                # rewrite the table in the doc
 
+It also writes, between its own pair of lines in docs/architecture.md, the facts a reader of that
+page would otherwise take on trust: which modules import Foundation (file by file), and each
+plug-in point's members with the number of source files that name each one.
+
 The back edges that exist are recorded, each with the names that make it, in
 known-back-edges.json beside this script: a ratchet. A new back edge, or a new name through a
 known one, fails; one that went away is reported, to be taken off the record with --update.
@@ -31,6 +35,16 @@ KNOWN = os.path.join(os.path.dirname(__file__), "known-back-edges.json")
 # it is not the one the source gives.
 DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "architecture.md")
 BEGIN, END = "<!-- component-graph: begin (Scripts/architecture/component-graph.py --update) -->", "<!-- component-graph: end -->"
+FACTS_BEGIN = "<!-- module-facts: begin (Scripts/architecture/component-graph.py --update) -->"
+FACTS_END = "<!-- module-facts: end -->"
+SOURCES = os.path.join(os.path.dirname(__file__), "..", "..", "Sources")
+# Each plug-in point: its folder, and the files there that are its machinery, not a member.
+PLUG_INS = [
+    ("scheduler policy", "SimModel/Scheduler/Policies",
+     {"PolicyDefinition", "PolicyRegistry", "PolicySet", "SchedulerPolicy"}),
+    ("request fault", "SimModel/Server/RequestFaults", {"Backoff", "RequestFault", "RequestFaultSet"}),
+    ("record fault", "SimModel/Server/RecordFaults", {"RecordFault", "RecordFaultSet"}),
+]
 
 DECL = re.compile(r"^\s*(?:public |internal |fileprivate |private |final |indirect )*(?:struct|enum|class|protocol|typealias|actor)\s+(\w+)", re.M)
 WORLD_EXT = re.compile(r"^extension World\b[^{]*\{", re.M)
@@ -133,15 +147,19 @@ def main():
         print(table, end="")
         return 0
     doc = open(DOC, encoding="utf-8").read()
-    if BEGIN not in doc or END not in doc:
-        print(f"component-graph: {DOC} lacks the lines {BEGIN} and {END}", file=sys.stderr)
-        return 1
-    current = doc[doc.index(BEGIN) + len(BEGIN) + 1:doc.index(END)]
+    blocks = [(BEGIN, END, table), (FACTS_BEGIN, FACTS_END, facts())]
+    for begin, end, _ in blocks:
+        if begin not in doc or end not in doc:
+            print(f"component-graph: {DOC} lacks the lines {begin} and {end}", file=sys.stderr)
+            return 1
+    current = [doc[doc.index(begin) + len(begin) + 1:doc.index(end)] for begin, end, _ in blocks]
     if "--update" in sys.argv:
+        for (begin, _, text), old in zip(blocks, current):
+            doc = doc.replace(begin + "\n" + old, begin + "\n" + text)
         with open(DOC, "w", encoding="utf-8") as file:
-            file.write(doc.replace(BEGIN + "\n" + current, BEGIN + "\n" + table))
+            file.write(doc)
         return 0
-    stale = current != table
+    stale = any(old != text for (_, _, text), old in zip(blocks, current))
     for (a, b), names in sorted(edges.items(), key=order):
         kind = "BACK " if (a, b) in back else "     "
         print(f"{kind}{a} -> {b}: {len(names)} ({', '.join(sorted(names)[:6])}{', ...' if len(names) > 6 else ''})")
@@ -156,9 +174,47 @@ def main():
               f"must not reach a higher one ({' < '.join(LAYERS)}); pass what it needs through a port",
               file=sys.stderr)
     if stale:
-        print(f"component-graph: the table in {os.path.relpath(DOC)} is not the source's graph: run "
+        print(f"component-graph: a generated table in {os.path.relpath(DOC)} is not the source's: run "
               "python3 Scripts/architecture/component-graph.py --update", file=sys.stderr)
     return 1 if new or stale else 0
+
+
+def stripped(text):
+    """Swift source without its comments and string literals."""
+    return STRING.sub('""', COMMENT.sub("", text))
+
+
+def facts():
+    """The modules' Foundation imports and the plug-in points' members, as Markdown."""
+    modules = sorted(name for name in os.listdir(SOURCES) if os.path.isdir(os.path.join(SOURCES, name)))
+    texts = {}
+    for module in modules:
+        for folder, _, names in os.walk(os.path.join(SOURCES, module)):
+            for name in sorted(names):
+                if name.endswith(".swift"):
+                    path = os.path.join(folder, name)
+                    texts[os.path.relpath(path, SOURCES)] = open(path, encoding="utf-8").read()
+    lines = ["Which modules import Foundation, file by file:", "",
+             "| module | files | importing Foundation | those files |", "|---|---|---|---|"]
+    for module in modules:
+        files = sorted(path for path in texts if path.split(os.sep)[0] == module)
+        importing = [path for path in files if re.search(r"^import Foundation$", texts[path], re.M)]
+        shown = ", ".join(f"`{os.path.basename(path)}`" for path in importing[:8])
+        shown += f" and {len(importing) - 8} more" if len(importing) > 8 else ""
+        lines.append(f"| {module} | {len(files)} | {len(importing)} | {shown or '—'} |")
+    lines += ["", "The plug-in points' members, and how many source files name each (its own file "
+              "included): what adding one like it touched.", "",
+              "| plug-in point | member | files naming it |", "|---|---|---|"]
+    code = {path: stripped(text) for path, text in texts.items()}
+    for kind, folder, machinery in PLUG_INS:
+        members = sorted(name[:-6] for name in os.listdir(os.path.join(SOURCES, folder))
+                         if name.endswith(".swift") and name[:-6] not in machinery)
+        for member in members:
+            pattern = re.compile(r"\b" + re.escape(member) + r"\b")
+            naming = sorted(path for path, text in code.items() if pattern.search(text))
+            where = ", ".join(f"`{os.path.basename(path)}`" for path in naming)
+            lines.append(f"| {kind} | `{member}` | {len(naming)}: {where} |")
+    return "\n".join(lines) + "\n"
 
 
 def markdown(edges, back, order):

@@ -217,13 +217,19 @@ extension ScenarioBuilder {
     return nil
   }
 
-  static let simpleActions: [String: TimelineAction.Action] = [
-    "goOffline": .goOffline, "goOnline": .goOnline, "plug": .plug, "unplug": .unplug, "launch": .launch,
-    "activate": .activate, "background": .background, "terminate": .terminate, "forceQuit": .forceQuit,
-    "crash": .crash, "sendChanges": .sendChanges, "fetchChanges": .fetchChanges,
-    "saveOutsideEngine": .saveOutsideEngine,
-    "nudge": .nudge(every: nil, until: nil, jitter: .zero),
+  /// The actions written as a name, in the order the schema lists them (its enum is made from
+  /// this list: `ScenarioSchema`).
+  static let simpleActionList: [(name: String, action: TimelineAction.Action)] = [
+    ("goOffline", .goOffline), ("goOnline", .goOnline), ("plug", .plug), ("unplug", .unplug), ("launch", .launch),
+    ("activate", .activate), ("background", .background), ("terminate", .terminate), ("forceQuit", .forceQuit),
+    ("crash", .crash), ("sendChanges", .sendChanges), ("fetchChanges", .fetchChanges),
+    ("saveOutsideEngine", .saveOutsideEngine), ("nudge", .nudge(every: nil, until: nil, jitter: .zero)),
   ]
+  /// The actions written as a name, by name (looked up only).
+  static let simpleActions: [String: TimelineAction.Action] = Dictionary(
+    uniqueKeysWithValues: simpleActionList.map { ($0.name, $0.action) })
+  /// The actions written as an object with one member, by that member's name: each has an
+  /// alternative of its own in the schema's `action` (checked as the schema is made).
   static let valuedActions = [
     "lowPower", "battery", "nudge", "edit", "bulkInsert", "bulkDelete", "resetSync", "toggleSync", "quota", "throttle",
     "set",

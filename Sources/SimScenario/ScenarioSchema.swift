@@ -30,12 +30,24 @@ public enum ScenarioSchema {
       case "expect": expectNode(metrics)
       case "tolerances": tolerancesNode(metrics)
       case "conditions": conditionsNode()
+      case "simpleActions":
+        .object([
+          (
+            "description",
+            .string("an action written as a name: " + ScenarioBuilder.simpleActionList.map(\.name).joined(separator: ", "))
+          ),
+          ("enum", .array(ScenarioBuilder.simpleActionList.map { .string($0.name) })),
+        ])
       default: durationNode()
       }
     }
     let policies: [JSONNode.PathStep] = [.key("properties"), .key("scheduler"), .key("properties"), .key("policies")]
     switch expanded.setting(policiesNode(registry), at: policies[...]) {
-    case .success(let schema): return schema
+    case .success(let schema):
+      if let missing = actionsWithoutSchema(schema) {
+        preconditionFailure("the schema template has no alternative for the timeline action \(missing)")
+      }
+      return schema
     case .failure(let error): preconditionFailure("schema template: \(error.message)")
     }
   }
@@ -59,6 +71,26 @@ public enum ScenarioSchema {
     default:
       return node
     }
+  }
+
+  /// The names of the valued actions (`{"name": value}`) the schema's `action` has an
+  /// alternative for, in its order.
+  static func valuedActionNames(_ schema: JSONNode) -> [String] {
+    let path = ["properties", "timeline", "items", "properties", "action", "oneOf"]
+    var node: JSONNode? = schema
+    for key in path { node = node?.member(key) }
+    guard case .array(let alternatives)? = node?.value else { return [] }
+    return alternatives.compactMap { alternative in
+      guard case .object(let members)? = alternative.member("properties")?.value, members.count == 1 else { return nil }
+      return members[0].key
+    }
+  }
+
+  /// A valued action the decoder reads (`ScenarioBuilder.valuedActions`) that the schema has no
+  /// alternative for, or nil.
+  static func actionsWithoutSchema(_ schema: JSONNode) -> String? {
+    let described = Set(valuedActionNames(schema))
+    return ScenarioBuilder.valuedActions.first { !described.contains($0) }
   }
 
   /// The timeline's `set` action: exactly one declared condition (`ConditionTable`) and its value.

@@ -891,26 +891,9 @@ enum ScenarioSchemaTemplate {
                 ]
               },
               "action": {
-                "description": "a name (goOffline, goOnline, plug, unplug, launch, activate, background, terminate, forceQuit, crash, sendChanges, fetchChanges, saveOutsideEngine, nudge) or an object with exactly one valued action",
+                "description": "a name (one of the first alternative's) or an object with exactly one valued action",
                 "oneOf": [
-                  {
-                    "enum": [
-                      "goOffline",
-                      "goOnline",
-                      "plug",
-                      "unplug",
-                      "launch",
-                      "activate",
-                      "background",
-                      "terminate",
-                      "forceQuit",
-                      "crash",
-                      "sendChanges",
-                      "fetchChanges",
-                      "saveOutsideEngine",
-                      "nudge"
-                    ]
-                  },
+                  {"$generated": "simpleActions"},
                   {
                     "type": "object",
                     "additionalProperties": false,

@@ -1,3 +1,4 @@
+import SimKernel
 import Testing
 
 @testable import SimModel
@@ -20,7 +21,30 @@ import Testing
         .networkUnavailable, .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy,
       ])
     #expect(RequestFaults.all.count == 5)
+    #expect(RequestFaults.all.map { String(describing: $0) }.first == "NetworkUnavailableFault")
     // The registry's order is the order `RequestFaultSet` asks them in.
     #expect(faults.map { String(describing: type(of: $0)) } == RequestFaults.all.map { String(describing: $0) })
+  }
+
+  /// The dispatch follows the list's order (`RequestFaultSet`'s parameter pack): of two faults
+  /// that both hit an offline device's request, the one listed first answers, in either order;
+  /// a fault its parameters turn off is not asked.
+  @Test func theFirstListedFaultThatAppliesAnswers() throws {
+    var server = ServerParameters()
+    server.networkFailureProbability = 1
+    let request = RequestContext(activity: ActivityID(0), device: 0, now: .zero, online: false, attempt: 0)
+    var rates = ServerRates()
+    var random = RandomStream(seed: 1)
+    let unavailableFirst = RequestFaultSet<NetworkUnavailableFault, NetworkFailureFault>(server)
+    let failureFirst = RequestFaultSet<NetworkFailureFault, NetworkUnavailableFault>(server)
+    #expect(unavailableFirst.answer(request, rates: &rates, random: &random)?.error == .networkUnavailable)
+    #expect(failureFirst.answer(request, rates: &rates, random: &random)?.error == .networkFailure)
+    // Online, only the network failure applies; turned off, nothing answers.
+    var online = request
+    online.online = true
+    #expect(unavailableFirst.answer(online, rates: &rates, random: &random)?.error == .networkFailure)
+    let off = RequestFaultSet<NetworkUnavailableFault, NetworkFailureFault>(ServerParameters())
+    #expect(off.active.map(\.error) == [.networkUnavailable])
+    #expect(off.answer(online, rates: &rates, random: &random) == nil)
   }
 }

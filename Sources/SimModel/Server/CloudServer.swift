@@ -27,7 +27,7 @@ struct CloudServer {
   /// What the server remembers of request rates (throttles and retry-afters).
   var rates = ServerRates()
   /// The request faults the parameters turn on, in the order they are asked.
-  let requestFaults: RequestFaultSet
+  let requestFaults: RequestFaults.Standard
   /// The record faults, in the order they are asked, after the request faults.
   let recordFaults: RecordFaultSet
   /// Whether a throttle can answer with a retry-after (a rate, a device limit or a timeline action).
@@ -35,7 +35,7 @@ struct CloudServer {
 
   init(parameters: ServerParameters, forcedThrottlePossible: Bool, extraRecordFaults: [any RecordFault] = []) {
     self.parameters = parameters
-    requestFaults = RequestFaultSet(parameters)
+    requestFaults = RequestFaults.Standard(parameters)
     recordFaults = RecordFaultSet(extra: extraRecordFaults)
     retryAftersPossible =
       parameters.throttleRequestsPerSecond != nil || parameters.deviceThrottleRequestsPerMinute != nil

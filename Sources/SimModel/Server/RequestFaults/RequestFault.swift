@@ -45,13 +45,18 @@ struct RequestContext {
 
 /// The registered failure modes, in the order the server and network apply them.
 enum RequestFaults {
-  static let all: [any RequestFault.Type] = [
-    NetworkUnavailableFault.self,
-    NetworkFailureFault.self,
-    ContainerThrottleFault.self,
-    DeviceThrottleFault.self,
-    ZoneBusyFault.self,
-  ]
+  /// The list: a new failure mode is one line here (and its file). The server asks them as this
+  /// type (`RequestFaultSet`), each directly.
+  typealias Standard = RequestFaultSet<
+    NetworkUnavailableFault,
+    NetworkFailureFault,
+    ContainerThrottleFault,
+    DeviceThrottleFault,
+    ZoneBusyFault
+  >
+
+  /// Every registered fault's type, in order.
+  static var all: [any RequestFault.Type] { Standard.types }
 
   /// The errors a run with `server`'s parameters reports: those always reported, and those of
   /// the faults it turns on, in `CloudError`'s order.
@@ -62,6 +67,6 @@ enum RequestFaults {
 
   /// The faults `server`'s parameters turn on, in order: the ones `RequestFaultSet` asks.
   static func active(for server: ServerParameters) -> [any RequestFault] {
-    RequestFaultSet(server).active
+    Standard(server).active
   }
 }

@@ -1,51 +1,49 @@
 import SimKernel
 
 /// The request faults a server's parameters turn on, each kept as its concrete type and asked in
-/// `RequestFaults.all`'s order.
+/// the order of the list they are declared in (`RequestFaults.Standard`).
 ///
 /// Asked on every request: through `any RequestFault` each call copied the fault out of its box
 /// (retaining what it holds, such as a retry-after distribution), about 2 % of a fleet's
-/// instructions; here each is called directly. A new fault is a line in `RequestFaults.all` and
-/// a stored property and a line in `answer` here.
-struct RequestFaultSet {
-  let networkUnavailable: NetworkUnavailableFault?
-  let networkFailure: NetworkFailureFault?
-  let containerThrottle: ContainerThrottleFault?
-  let deviceThrottle: DeviceThrottleFault?
-  let zoneBusy: ZoneBusyFault?
+/// instructions. Here the faults are a parameter pack, stored and asked as their own types, so
+/// the dispatch follows from the list: a new fault is its file and its line there.
+struct RequestFaultSet<each Fault: RequestFault> {
+  let faults: (repeat (each Fault)?)
 
   init(_ parameters: ServerParameters) {
-    networkUnavailable = NetworkUnavailableFault(server: parameters)
-    networkFailure = NetworkFailureFault(server: parameters)
-    containerThrottle = ContainerThrottleFault(server: parameters)
-    deviceThrottle = DeviceThrottleFault(server: parameters)
-    zoneBusy = ZoneBusyFault(server: parameters)
+    faults = (repeat (each Fault)(server: parameters))
   }
 
   /// The faults that are on, in the order `answer` asks them (what a run's `errors.*` columns
   /// are read from).
   var active: [any RequestFault] {
-    let faults: [(any RequestFault)?] = [
-      networkUnavailable, networkFailure, containerThrottle, deviceThrottle, zoneBusy,
-    ]
-    return faults.compactMap { $0 }
+    var active: [any RequestFault] = []
+    for fault in repeat each faults {
+      if let fault { active.append(fault) }
+    }
+    return active
+  }
+
+  /// The types of the list, on or off, in order.
+  static var types: [any RequestFault.Type] {
+    var types: [any RequestFault.Type] = []
+    for type in repeat (each Fault).self { types.append(type) }
+    return types
   }
 
   /// The first fault, in order, that applies to `request`, with how the request recovers.
   @inline(__always)
   func answer(_ request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> RequestFailure? {
-    if let fault = networkUnavailable, let answer = Self.ask(fault, request, &rates, &random) { return answer }
-    if let fault = networkFailure, let answer = Self.ask(fault, request, &rates, &random) { return answer }
-    if let fault = containerThrottle, let answer = Self.ask(fault, request, &rates, &random) { return answer }
-    if let fault = deviceThrottle, let answer = Self.ask(fault, request, &rates, &random) { return answer }
-    if let fault = zoneBusy, let answer = Self.ask(fault, request, &rates, &random) { return answer }
+    for fault in repeat each faults {
+      if let fault, let answer = Self.ask(fault, request, &rates, &random) { return answer }
+    }
     return nil
   }
 
   /// One fault's answer to `request`, or nil when it does not apply.
   @inline(__always)
-  static func ask<Fault: RequestFault>(
-    _ fault: Fault, _ request: RequestContext, _ rates: inout ServerRates, _ random: inout RandomStream
+  static func ask<One: RequestFault>(
+    _ fault: One, _ request: RequestContext, _ rates: inout ServerRates, _ random: inout RandomStream
   ) -> RequestFailure? {
     guard fault.applies(to: request, rates: &rates, random: &random) else { return nil }
     var request = request
