@@ -52,7 +52,7 @@ import Testing
 /// production poll of 24 h, a reader launched at 1 h waited for its first poll at 25 h.
 @Suite struct EmptyStoreFirstFetchTests {
   @Test func anEmptyStoreFetchesAtItsFirstLaunchUnderEveryRule() throws {
-    try withTemporaryDirectory { directory in
+    do {
       for rule in ["activation", "launch", "interval"] {
         let text = #"""
           {"version": 1, "name": "first-fetch", "duration": "30h",
@@ -62,7 +62,7 @@ import Testing
            "timeline": [{"at": "5m", "devices": "author", "action": {"edit": "insert"}},
                         {"at": "1h", "devices": "reader", "action": "launch"}]}
           """#
-        let run = try ScenarioRun(text, named: rule, in: directory)
+        let run = try WorldRun(text)
         #expect(run.code == 0)
         let first = try #require(
           try run.table("activities.csv").rows.first { $0["device"] == "reader" && $0["kind"] == "import" })

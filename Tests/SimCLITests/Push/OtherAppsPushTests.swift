@@ -62,37 +62,36 @@ import Testing
   }
 
   @Test func aNightInLowPowerModeOrOfflineEndsWithThisAppsPushDelivered() throws {
-    try withTemporaryDirectory { folder in
-      let night = try ScenarioRun(library: "push-budget-night", edits: [], named: "night", in: folder)
-      #expect(night.code == 0, "\(night.out)")
+    do {
+      let night = try WorldRun(library: "push-budget-night")
+      #expect(night.code == 0)
       // Saved at 23:30, imported when Low Power Mode ends at 07:00 (the import's seconds after it).
       let latency = try #require(try night.summary("latency.max"))
       #expect(latency > 7.5 * 3600 && latency < 7.5 * 3600 + 60, "\(latency)")
       #expect(try night.summary("pushes.held") == 0)
-      let offline = try ScenarioRun(
+      let offline = try WorldRun(
         library: "push-budget-night",
         edits: [
           (#"{"lowPower": true}"#, #""goOffline""#), (#"{"lowPower": false}"#, #""goOnline""#),
           (#""pushes.deferred", "equals": 1"#, #""pushes.stored", "equals": 1"#),
-        ], named: "offline", in: folder)
-      #expect(offline.code == 0, "\(offline.out)")
+        ])
+      #expect(offline.code == 0)
       #expect(try offline.summary("pushes.held") == 0)
       // Low Power Mode from the start (no change of state before this app's push is deferred)
       // and a budget of one: this app's push, received first, is still admitted first.
-      let fromStart = try ScenarioRun(
+      let fromStart = try WorldRun(
         library: "push-budget-night",
         edits: [
           (#"{"at": "22:30", "devices": "ipad", "action": {"lowPower": true}},"#, ""),
           (#""otherAppsBackgroundPushesPerHour": 6,"#, #""otherAppsBackgroundPushesPerHour": 6, "power": {"lowPowerMode": true},"#),
           (#""seed": 19,"#, #""seed": 19, "push": {"backgroundBudgetPerHour": 1},"#),
-        ], named: "from-start", in: folder)
-      #expect(fromStart.code == 0, "\(fromStart.out)")
+        ])
+      #expect(fromStart.code == 0)
       #expect(try fromStart.summary("pushes.held") == 0)
       #expect(try fromStart.summary("latency.max") == (try night.summary("latency.max")))
       // Without other apps' pushes the night changes nothing: the same latency.
-      let alone = try ScenarioRun(
-        library: "push-budget-night", edits: [(#""otherAppsBackgroundPushesPerHour": 6, "#, "")], named: "alone",
-        in: folder)
+      let alone = try WorldRun(
+        library: "push-budget-night", edits: [(#""otherAppsBackgroundPushesPerHour": 6, "#, "")])
       #expect(try alone.summary("latency.max") == (try night.summary("latency.max")))
     }
   }

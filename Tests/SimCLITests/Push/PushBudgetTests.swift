@@ -70,9 +70,9 @@ import Testing
   /// default) the push is delivered at 23:00, its import waits under criticalBattery until
   /// 06:30, and by then the app is suspended again: the row is never visible.
   @Test func aLowBatteryDefersThePushWhenTheRuleIsOn() throws {
-    try withTemporaryDirectory { directory in
-      func run(_ push: String) throws -> ScenarioRun {
-        try ScenarioRun(
+    do {
+      func run(_ push: String) throws -> WorldRun {
+        try WorldRun(
           #"""
           {"version": 1, "name": "push-battery", "duration": "10h", "start": "22:00", "push": \#(push),
            "devices": [{"name": "iphone"},
@@ -80,7 +80,7 @@ import Testing
                         "power": {"battery": 15, "chargePerHour": 10}}],
            "timeline": [{"at": "23:00", "devices": "iphone", "action": {"edit": "insert"}},
                         {"at": "06:00", "devices": "ipad", "action": "plug"}]}
-          """#, named: push.count > 2 ? "on" : "off", in: directory)
+          """#)
       }
       let on = try run(#"{"deferBelowBatteryPercent": 20}"#)
       #expect(try on.summary("pushes.deferred") == 1)

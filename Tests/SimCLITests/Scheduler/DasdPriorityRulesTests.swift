@@ -46,10 +46,9 @@ import Testing
   }
 
   @Test func theLibraryScenariosShowEachRuleOnAndOff() throws {
-    try withTemporaryDirectory { folder in
+    do {
       func latency(_ library: String, _ edits: [(String, String)]) throws -> Double? {
-        let run = try ScenarioRun(library: library, edits: edits, named: "s", in: folder, "--seed", "3")
-        return try run.summary("latency.max")
+        try WorldRun(library: library, edits: edits, seed: 3).summary("latency.max")
       }
       // A background Mac saved to at 23:00, charging 10 % an hour from 06:00.
       let battery = "critical-battery-by-priority"

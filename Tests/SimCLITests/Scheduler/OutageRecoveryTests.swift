@@ -18,7 +18,7 @@ import Testing
   }
 
   /// `Scenarios/outage-recovery.json` with an outage of `hours` (from 2 h) and, if given, a back-off cap.
-  static func recovery(hours: Int, backoff: String?, in folder: String) throws -> Recovery {
+  static func recovery(hours: Int, backoff: String?) throws -> Recovery {
     let end = 2 + hours
     var edits = [
       (#""at": "14h""#, #""at": "\#(end)h""#),
@@ -31,9 +31,8 @@ import Testing
     if let backoff {
       edits.append((#""seed": 7,"#, #""seed": 7, "cloud": {"throttleBackoffCap": "\#(backoff)"},"#))
     }
-    let run = try ScenarioRun(
-      library: "outage-recovery", edits: edits, named: "outage-\(hours)h-\(backoff ?? "none")", in: folder)
-    #expect(run.code == 0, "\(run.err)")
+    let run = try WorldRun(library: "outage-recovery", edits: edits)
+    #expect(run.code == 0, "outage of \(hours) h")
     let endSeconds = Double(end * 3600)
     let activities = try run.table("activities.csv").rows.filter {
       ($0.number("approvedAt") ?? -1) >= 7200 && ($0.number("approvedAt") ?? .infinity) < endSeconds
@@ -47,11 +46,11 @@ import Testing
   }
 
   @Test func aTwelveHourOutageFillsTheDaysWindowAndABackoffKeepsItOpen() throws {
-    try withTemporaryDirectory { folder in
-      let oneHour = try Self.recovery(hours: 1, backoff: nil, in: folder)
-      let sixHours = try Self.recovery(hours: 6, backoff: nil, in: folder)
-      let twelveHours = try Self.recovery(hours: 12, backoff: nil, in: folder)
-      let twelveBackoff = try Self.recovery(hours: 12, backoff: "10m", in: folder)
+    do {
+      let oneHour = try Self.recovery(hours: 1, backoff: nil)
+      let sixHours = try Self.recovery(hours: 6, backoff: nil)
+      let twelveHours = try Self.recovery(hours: 12, backoff: nil)
+      let twelveBackoff = try Self.recovery(hours: 12, backoff: "10m")
       // One retry per retry-after (mean 41 s): about 88 activities an hour.
       #expect((70...90).contains(oneHour.runsPerDevice), "\(oneHour.runsPerDevice)")
       #expect((480...540).contains(sixHours.runsPerDevice), "\(sixHours.runsPerDevice)")
