@@ -26,7 +26,7 @@ import Testing
     #expect(faults.map { String(describing: type(of: $0)) } == RequestFaults.all.map { String(describing: $0) })
   }
 
-  /// The dispatch follows the list's order (`RequestFaultSet`'s parameter pack): of two faults
+  /// The dispatch follows the list's order (`RequestFaultList`'s chain of types): of two faults
   /// that both hit an offline device's request, the one listed first answers, in either order;
   /// a fault its parameters turn off is not asked.
   @Test func theFirstListedFaultThatAppliesAnswers() throws {
@@ -35,15 +35,15 @@ import Testing
     let request = RequestContext(activity: ActivityID(0), device: 0, now: .zero, online: false, attempt: 0)
     var rates = ServerRates()
     var random = RandomStream(seed: 1)
-    let unavailableFirst = RequestFaultSet<NetworkUnavailableFault, NetworkFailureFault>(server)
-    let failureFirst = RequestFaultSet<NetworkFailureFault, NetworkUnavailableFault>(server)
+    let unavailableFirst = RequestFaultList.Then<NetworkUnavailableFault, RequestFaultList.Then<NetworkFailureFault, RequestFaultList.End>>(server)
+    let failureFirst = RequestFaultList.Then<NetworkFailureFault, RequestFaultList.Then<NetworkUnavailableFault, RequestFaultList.End>>(server)
     #expect(unavailableFirst.answer(request, rates: &rates, random: &random)?.error == .networkUnavailable)
     #expect(failureFirst.answer(request, rates: &rates, random: &random)?.error == .networkFailure)
     // Online, only the network failure applies; turned off, nothing answers.
     var online = request
     online.online = true
     #expect(unavailableFirst.answer(online, rates: &rates, random: &random)?.error == .networkFailure)
-    let off = RequestFaultSet<NetworkUnavailableFault, NetworkFailureFault>(ServerParameters())
+    let off = RequestFaultList.Then<NetworkUnavailableFault, RequestFaultList.Then<NetworkFailureFault, RequestFaultList.End>>(ServerParameters())
     #expect(off.active.map(\.error) == [.networkUnavailable])
     #expect(off.answer(online, rates: &rates, random: &random) == nil)
   }

@@ -47,13 +47,13 @@ struct RequestContext {
 enum RequestFaults {
   /// The list: a new failure mode is one line here (and its file). The server asks them as this
   /// type (`RequestFaultSet`), each directly.
-  typealias Standard = RequestFaultSet<
-    NetworkUnavailableFault,
-    NetworkFailureFault,
-    ContainerThrottleFault,
-    DeviceThrottleFault,
-    ZoneBusyFault
-  >
+  typealias Standard =
+    RequestFaultList.Then<NetworkUnavailableFault,
+    RequestFaultList.Then<NetworkFailureFault,
+    RequestFaultList.Then<ContainerThrottleFault,
+    RequestFaultList.Then<DeviceThrottleFault,
+    RequestFaultList.Then<ZoneBusyFault,
+    RequestFaultList.End>>>>>
 
   /// Every registered fault's type, in order.
   static var all: [any RequestFault.Type] { Standard.types }
