@@ -241,6 +241,24 @@ import Testing
     }
   }
 
+  /// A shard of a run stages in its journal inside a mount point (`DIR/.shard.resume`, issue 59):
+  /// the set lands in the mount, the journal goes, and the shard started again is kept.
+  @Test func aShardOnAMountPointJournalsInsideIt() throws {
+    try withTemporaryDirectory { directory in
+      let mount = directory + "/out"
+      guard try mountTmpfs(at: mount, size: "64m") else { return }
+      defer { _ = runShell("/bin/umount", [mount], in: "/") }
+      let households = packageRoot + "/Scenarios/households.json"
+      let command = ["run", households, "--duration", "1h", "--shard", "1/2", "--out", mount]
+      let result = syncsim(command)
+      #expect(result.code == 0, "\(result.err)")
+      let names = Set(try FileManager.default.contentsOfDirectory(atPath: mount))
+      #expect(names == ["summary.csv", "latency.csv", "activities.csv", "resolved.json", "datapackage.json", "run-shard.txt"], "\(names)")
+      #expect(isMounted(mount), "the mount point itself stays")
+      #expect(syncsim(command).out.hasPrefix("shard 1/2 already finished in \(mount)/"))
+    }
+  }
+
   @Test func aFolderOfTheUsersStaysAndTheSetIsSwappedWhole() throws {
     try withTemporaryDirectory { directory in
       let out = directory + "/out"
