@@ -63,7 +63,7 @@ extension World {
       if state.phase == .approved || state.phase == .running { running[state.store.index] += 1 }
     }
     for store in clients.stores.indices {
-      let state = clients.stores[store]
+      let state = scheduler.storeActivities[store]
       guard state.runningInGroup == running[store] else {
         return
           "invariant: store \(store) counts \(state.runningInGroup) running in its group, \(running[store]) are approved or running"

@@ -60,6 +60,7 @@ extension World {
     // With its heap header (32 bytes); empty arrays share one static buffer.
     func heapBytes<T>(_ array: [T]) -> Int { array.capacity > 0 ? bytes(array) + 32 : 0 }
     var fixed = bytes(devices) + bytes(clients.stores) + bytes(clients.plans) + bytes(server.zoneStores)
+    fixed += bytes(scheduler.storeActivities)
     fixed += bytes(deviceTraits) + bytes(levels)
     fixed += bytes(server.accounts)
     let runBytes = scheduler.runHistory.bytes

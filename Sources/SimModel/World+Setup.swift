@@ -24,6 +24,7 @@ extension World {
     devices.reserveCapacity(spec.devices.count)
     scheduler.runHistory.reserveDevices(spec.devices.count)
     clients.stores.reserveCapacity(storeCount)
+    scheduler.storeActivities.reserveCapacity(storeCount)
     clients.history.reserveCapacity(storeCount)
     clients.local.reserveCapacity(storeCount)
     for (index, deviceSpec) in spec.devices.enumerated() {
@@ -55,6 +56,7 @@ extension World {
         let store = StoreID(clients.stores.count)
         let zone = layout.storeZones[store.index]
         clients.stores.append(StoreState(device: DeviceID(index), zone: ZoneID(Int(zone)), client: deviceSpec.client))
+        scheduler.storeActivities.append(StoreActivities(client: deviceSpec.client))
         if zone >= 0 { server.zones[Int(zone)].storeCount += 1 }
         clients.history.append(RowBuffer())
         clients.local.append(RowBuffer())

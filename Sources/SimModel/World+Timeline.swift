@@ -60,7 +60,7 @@ extension World {
         clients.stores[index].quotaStalled = false
         requestExport(StoreID(index), trigger: .exportAgain, sim: &sim)
         // The time since the quota stalled the store's exports was the quota's wait.
-        let pending = clients.stores[index].pendingExport
+        let pending = scheduler.storeActivities[index].pendingExport
         if pending.exists && clients.stores[index].quotaStalledSince < sim.now {
           sink.observe(
             .activityBlocked(

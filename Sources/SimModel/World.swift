@@ -119,7 +119,7 @@ public struct World: EventHandler {
     case .workloadEdit(let device): workloadEdit(device, sim: &sim)
     case .saveTimer(let store): save(store, sim: &sim)
     case .decide(let activity): decide(activity, sim: &sim)
-    case .start(let activity): startActivity(activity, sim: &sim)
+    case .start(let activity): activityStarts(activity, sim: &sim)
     case .exportRequestDone(let activity), .importPageDone(let activity): clientRequestAnswered(activity, sim: &sim)
     case .pushArrives(let device, let zone): pushArrives(device, zone: zone, sim: &sim)
     case .uiRefresh(let store): uiRefresh(store, sim: &sim)
@@ -183,5 +183,17 @@ public struct World: EventHandler {
 
   static func transfer(_ bytes: Int64, bytesPerSecond: Double) -> SimDuration {
     SimDuration(seconds: Double(bytes) / max(bytesPerSecond, 1))
+  }
+}
+
+extension World {
+  /// dasd starts an activity; its client runs it, or asks for its retry when a retry-after was in
+  /// force (the scheduler ended it at once).
+  mutating func activityStarts(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    switch startActivity(activity, sim: &sim) {
+    case .none: break
+    case .run: clientActivityStarted(activity, sim: &sim)
+    case .retry(let notBefore, let cause): requestRetry(of: activity, notBefore: notBefore, cause: cause, sim: &sim)
+    }
   }
 }

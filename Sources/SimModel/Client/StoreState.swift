@@ -7,12 +7,6 @@ struct StoreState {
   var zone: ZoneID
   /// The sync client that runs it.
   var client = SyncClient.coreData
-  var pendingExport = ActivityID.none
-  var runningExport = ActivityID.none
-  var pendingImport = ActivityID.none
-  var runningImport = ActivityID.none
-  /// Approved, unfinished activities of this store's group.
-  var runningInGroup: Int32 = 0
   /// The server change token the store is up to date with.
   var importedToken: Int32 = 0
   /// Whether a finished import from the empty token gave the store a server change token, even

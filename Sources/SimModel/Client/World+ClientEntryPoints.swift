@@ -9,10 +9,10 @@ extension World {
     case .coreData, .syncEngine:
       switch state.kind {
       case .export:
-        clients.stores[state.store.index].runningExport = activity
+        scheduler.storeActivities[state.store.index].runningExport = activity
         exportStep(activity, .started, sim: &sim)
       case .import:
-        clients.stores[state.store.index].runningImport = activity
+        scheduler.storeActivities[state.store.index].runningImport = activity
         importStep(activity, .started, sim: &sim)
       case .setup:
         finishActivity(activity, succeeded: true, sim: &sim)

@@ -13,7 +13,8 @@ extension World {
   func isConverged() -> Bool {
     for (index, store) in clients.stores.enumerated() where store.zone.exists {
       if !clients.history[index].isEmpty { return false }
-      if store.pendingExport.exists || store.runningExport.exists || store.disabled { return false }
+      let activities = scheduler.storeActivities[index]
+      if activities.pendingExport.exists || activities.runningExport.exists || store.disabled { return false }
       if isReplayed(StoreID(index)) {
         if !clients.replayedEnds[index].converged { return false }
         continue

@@ -22,7 +22,7 @@ extension World {
     // An import already fetching was asked from the old token: what it brings is kept, but it
     // must not move the store's token past changes the reset dropped (a store removed and
     // synced again mid-import kept only that import's records, and never converged).
-    let running = clients.stores[store.index].runningImport
+    let running = scheduler.storeActivities[store.index].runningImport
     if running.exists {
       scheduler.activities[running.index].snapshotToken = 0
       scheduler.activities[running.index].fromEmptyToken = false
@@ -93,7 +93,7 @@ extension World {
   /// never send. The sent ones reach the server; the others, and the history it had not planned,
   /// are lost with the store. The export then drops none of what is saved after the removal.
   mutating func endExportWithTheRequestInFlight(_ store: StoreID) -> (covered: Int, unsent: [Change]) {
-    let activity = clients.stores[store.index].runningExport
+    let activity = scheduler.storeActivities[store.index].runningExport
     guard activity.exists, activity.index < clients.plans.count, !clients.plans[activity.index].batchEnds.isEmpty else {
       return (0, [])
     }

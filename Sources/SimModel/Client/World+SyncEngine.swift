@@ -70,7 +70,7 @@ extension World {
   mutating func engineLosesUnwrittenState(_ store: StoreID, at now: SimTime) {
     guard !clients.engineStates.isEmpty, clients.engineStates[store.index].writePending else { return }
     let boundary = clients.engineStates[store.index].writtenThrough
-    let running = clients.stores[store.index].runningExport
+    let running = scheduler.storeActivities[store.index].runningExport
     let from = running.exists ? Int(scheduler.activities[running.index].historyCovered) : 0
     let sink = sink
     removeSavedChanges(store, in: from..<Int(clients.stores[store.index].savedCount)) { change in

@@ -64,7 +64,7 @@ extension World {
   /// Whether an export of the device is running (Core Data's background task covers the export's
   /// work, not its wait for dasd).
   func exportInProgress(_ device: DeviceID) -> Bool {
-    storeIDs(of: device).contains { clients.stores[$0.index].runningExport.exists }
+    storeIDs(of: device).contains { scheduler.storeActivities[$0.index].runningExport.exists }
   }
 
   /// Keeps a request (or an activity's start) until the process wakes.

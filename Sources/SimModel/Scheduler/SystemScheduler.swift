@@ -15,6 +15,8 @@ struct SystemScheduler {
   var runHistory: RunHistory
   /// Per device: activities waiting on a policy (its length is `DeviceState.waitingCount`).
   var waiting: [[ActivityID]] = []
+  /// Each store's pending and running activities, by store.
+  var storeActivities: [StoreActivities] = []
   /// Per activity slot that retries a request: not before this time, waiting for this cause.
   /// Apart from the activity table, which every decision reads: most worlds never retry.
   var retryWaits: [Int32: (notBefore: SimTime, cause: WaitCause)] = [:]  // lookup only

@@ -6,47 +6,6 @@ extension World {
   @inline(__always)
   func logID(_ slot: ActivityID) -> ActivityID { ActivityID(Int(scheduler.activities[slot.index].logID)) }
 
-  /// Asks for an export; a request while one is pending is dropped (error 134417). An
-  /// `immediate` one (CKSyncEngine's `sendChanges`) skips dasd's decision, and makes a pending one
-  /// immediate.
-  mutating func requestExport(
-    _ store: StoreID, trigger: ActivityTrigger, immediate: Bool = false, sim: inout Simulation<ModelEvent>
-  ) {
-    guard isSyncing(store) else { return }
-    guard clients.stores[store.index].setup == .done else {
-      clients.stores[store.index].exportAfterSetup = true
-      beginSetup(store, sim: &sim)
-      return
-    }
-    if clients.stores[store.index].pendingExport.exists && (spec.exportRequestCoalescing || immediate) {
-      if immediate { makeImmediate(clients.stores[store.index].pendingExport, sim: &sim) }
-      return
-    }
-    // `quotaExceeded` stalls the store's exports until the quota is freed (spec §6): a save
-    // meanwhile joins the stall rather than sending an export that must fail. (Each such export
-    // planned the whole growing backlog again: a 40-day zero quota took 2.1 s for 77 k events.)
-    if clients.stores[store.index].quotaStalled { return }
-    let activity = submit(.export, store: store, trigger: trigger, immediate: immediate, sim: &sim)
-    clients.stores[store.index].pendingExport = activity
-  }
-
-  /// Asks for an import; a request while one is pending joins it (and makes it `immediate`).
-  mutating func requestImport(
-    _ store: StoreID, trigger: ActivityTrigger, immediate: Bool = false, sim: inout Simulation<ModelEvent>
-  ) {
-    guard isSyncing(store) else { return }
-    guard clients.stores[store.index].setup == .done else {
-      beginSetup(store, sim: &sim)
-      return
-    }
-    if clients.stores[store.index].pendingImport.exists {
-      if immediate { makeImmediate(clients.stores[store.index].pendingImport, sim: &sim) }
-      return
-    }
-    let activity = submit(.import, store: store, trigger: trigger, immediate: immediate, sim: &sim)
-    clients.stores[store.index].pendingImport = activity
-  }
-
   /// The app asked at once for what a pending activity will do: it is decided again now, as an
   /// immediate one (unless approved already).
   mutating func makeImmediate(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -55,63 +14,6 @@ extension World {
     scheduler.activities[activity.index].immediate = true
     sim.cancel(scheduler.activities[activity.index].recheck)
     scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now)
-  }
-
-  /// The container's setup on the store's first use (the `setup` event: its zone and database
-  /// subscription), after which the first import is asked for. [C] eczema-helper #713
-  mutating func beginSetup(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    // The container sets up in the app's process: a launch or a push asks again.
-    guard clients.stores[store.index].setup == .notBegun, processRuns(owner(of: store)) else { return }
-    clients.stores[store.index].setup = .running
-    sim.schedule(.setupDone(store), after: spec.server.setupTime)
-  }
-
-  mutating func setupDone(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    // The setup may fail as the CloudKit daemon answers serviceUnavailable: tried again after the
-    // answer's retry-after (drawn only when failures are on, so other runs keep their streams).
-    let device = owner(of: store).index
-    if spec.server.setupFailureProbability > 0,
-      devices[device].streams.network.bernoulli(spec.server.setupFailureProbability)
-    {
-      let wait = spec.server.setupRetryAfter.sampleDuration(using: &devices[device].streams.network)
-      sink.observe(.cloudError(store: store, error: .serviceUnavailable, retryAfter: wait, at: sim.now))
-      sim.schedule(.setupDone(store), after: wait + spec.server.setupTime)
-      return
-    }
-    clients.stores[store.index].setup = .done
-    // Suspended or terminated meanwhile: an activation, a launch or a push asks for the import,
-    // and the wake asks for the export a save asked for before the setup (a save just before
-    // suspension was otherwise exported only when the app next left the foreground).
-    guard processRuns(owner(of: store)) else {
-      if clients.stores[store.index].exportAfterSetup && clients.stores[store.index].savedCount > 0 {
-        devices[owner(of: store).index].exportAwaitsWake = true
-      }
-      return
-    }
-    requestImport(store, trigger: .initial, sim: &sim)
-    if clients.stores[store.index].exportAfterSetup {
-      clients.stores[store.index].exportAfterSetup = false
-      requestExport(store, trigger: .exportAgain, sim: &sim)
-    }
-  }
-
-  /// Asks again for the work of `ended`, which the server or the network answered with a wait:
-  /// the new activity (or the pending one it joins) may not start before `notBefore`, and waits
-  /// for `cause` until then; it carries the failed attempts on, for the back-off.
-  mutating func requestRetry(
-    of ended: ActivityID, notBefore: SimTime, cause: WaitCause, sim: inout Simulation<ModelEvent>
-  ) {
-    let state = scheduler.activities[ended.index]
-    let store = state.store
-    if state.kind == .export {
-      requestExport(store, trigger: .retry, sim: &sim)
-    } else {
-      requestImport(store, trigger: .retry, sim: &sim)
-    }
-    let retry = state.kind == .export ? clients.stores[store.index].pendingExport : clients.stores[store.index].pendingImport
-    guard retry.exists else { return }
-    scheduler.setRetryWait(retry, notBefore: notBefore, cause: cause)
-    scheduler.activities[retry.index].attempt = max(scheduler.activities[retry.index].attempt, state.attempt)
   }
 
   /// The wait the server or the network imposed on `activity` (a retry's retry-after or back-off),
@@ -168,11 +70,11 @@ extension World {
   @inline(__always)
   func policyContext(_ activity: ActivityID, now: SimTime) -> PolicyContext {
     let state = scheduler.activities[activity.index]
-    let storeState = clients.stores[state.store.index]
-    let device = devices[storeState.device.index]
+    let owner = owner(of: state.store)
+    let device = devices[owner.index]
     var context = PolicyContext(
       now: now, kind: state.kind, requestedAt: state.requestedAt, launchedForPush: state.launchedForPush,
-      runningInGroup: Int(storeState.runningInGroup),
+      runningInGroup: Int(scheduler.storeActivities[state.store.index].runningInGroup),
       recentRuns: [],
       batteryPercent: device.batteryPercent, pluggedIn: device.pluggedIn, lowPowerMode: device.lowPowerMode,
       online: device.online,
@@ -180,12 +82,12 @@ extension World {
       devicesInAccount: scheduler.policies.reads.contains(.account)
         ? Int(server.accounts[Int(device.account)].deviceCount) : 0,
       appInForeground: device.app == .foreground)
-    if scheduler.policies.reads.contains(.levels) { context.levels = levels[storeState.device.index] }
+    if scheduler.policies.reads.contains(.levels) { context.levels = levels[owner.index] }
     if scheduler.policies.reads.contains(.client) {
-      context.client = storeState.client
+      context.client = scheduler.storeActivities[state.store.index].client
       // Read in place: reading it from the copy above copied the whole device state (its app's
       // distributions are reference-counted), on every decision.
-      context.appSuspendsInBackground = deviceTraits[traitsIndex(of: storeState.device)].app.suspendsInBackground
+      context.appSuspendsInBackground = deviceTraits[traitsIndex(of: owner)].app.suspendsInBackground
     }
     return context
   }
@@ -221,7 +123,7 @@ extension World {
     if let wait = serverWait(activity, at: sim.now) {
       // A retry-after or back-off the server stated holds what the app starts, too.
       block(activity, policy: position(of: wait.cause), until: wait.until, sim: &sim)
-    } else if let group = scheduler.groupPolicyPosition, clients.stores[store.index].runningInGroup > 0 {
+    } else if let group = scheduler.groupPolicyPosition, scheduler.storeActivities[store.index].runningInGroup > 0 {
       block(activity, policy: group, until: nil, recheck: false, sim: &sim)
     } else if !processRuns(owner(of: store)) {
       block(activity, policy: position(of: .suspended), until: nil, recheck: false, sim: &sim)
@@ -283,7 +185,7 @@ extension World {
     let device = owner(of: state.store).index
     if state.phase == .blocked { stopWaiting(activity, device: device) }
     scheduler.activities[activity.index].phase = .approved
-    clients.stores[state.store.index].runningInGroup += 1
+    scheduler.storeActivities[state.store.index].runningInGroup += 1
     // What the app starts itself is not one of dasd's runs, and starts at once.
     if !state.immediate { scheduler.recordRun(sim.now, device: device, runs: &devices[device].runs) }
     sink.observeActivityApproved(activity: logID(activity), at: sim.now)
@@ -296,7 +198,9 @@ extension World {
   @inline(__always)
   func startDelay(_ state: ActivityState) -> SimDuration {
     if state.immediate { return .zero }
-    if state.kind == .export && clients.stores[state.store.index].client == .coreData { return scheduler.exportStartDelay }
+    if state.kind == .export && scheduler.storeActivities[state.store.index].client == .coreData {
+      return scheduler.exportStartDelay
+    }
     return scheduler.importStartDelay
   }
 
@@ -304,7 +208,7 @@ extension World {
   /// ends what it had asked for. A running export or import ends at its next answer
   /// (`isSyncing` is checked there).
   mutating func cancelPendingActivities(_ store: StoreID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
-    for activity in [clients.stores[store.index].pendingExport, clients.stores[store.index].pendingImport] where activity.exists {
+    for activity in [scheduler.storeActivities[store.index].pendingExport, scheduler.storeActivities[store.index].pendingImport] where activity.exists {
       cancel(activity, reason: reason, sim: &sim)
     }
   }
@@ -329,10 +233,10 @@ extension World {
     closeBlockedInterval(activity, at: sim.now)
     if state.phase == .blocked { stopWaiting(activity, device: device) }
     sim.cancel(state.recheck)
-    if state.phase == .approved { clients.stores[state.store.index].runningInGroup -= 1 }
+    if state.phase == .approved { scheduler.storeActivities[state.store.index].runningInGroup -= 1 }
     scheduler.activities[activity.index].phase = .finished
-    if clients.stores[state.store.index].pendingExport == activity { clients.stores[state.store.index].pendingExport = .none }
-    if clients.stores[state.store.index].pendingImport == activity { clients.stores[state.store.index].pendingImport = .none }
+    if scheduler.storeActivities[state.store.index].pendingExport == activity { scheduler.storeActivities[state.store.index].pendingExport = .none }
+    if scheduler.storeActivities[state.store.index].pendingImport == activity { scheduler.storeActivities[state.store.index].pendingImport = .none }
     sink.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now))
     forgetRetryWait(activity)
     // An approved activity's start is already scheduled: its slot stays taken, so that the start
@@ -341,9 +245,19 @@ extension World {
     signal(DeviceID(device), sim: &sim)
   }
 
-  mutating func startActivity(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+  /// What the start of an activity comes to: nothing (it was cancelled, or it waits for its app
+  /// to wake), its client's run, or a retry after the retry-after in force (it ended at once).
+  enum ActivityStart {
+    case none
+    case run
+    case retry(notBefore: SimTime, cause: WaitCause)
+  }
+
+  /// dasd starts an approved activity (the `start` event); World hands it to its client, or asks
+  /// for its retry (`World.handle`).
+  mutating func startActivity(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) -> ActivityStart {
     let state = scheduler.activities[activity.index]
-    guard state.phase == .approved else { return }
+    guard state.phase == .approved else { return .none }
     guard processRuns(owner(of: state.store)) else {
       // Approved, but the app was suspended before it could start: it starts when it wakes.
       park(
@@ -351,31 +265,30 @@ extension World {
           completion: .start(activity), activity: activity, duration: .zero, notBefore: .zero, since: sim.now,
           isStart: true),
         device: owner(of: state.store))
-      return
+      return .none
     }
     scheduler.activities[activity.index].phase = .running
     sink.observeActivityStarted(activity: logID(activity), at: sim.now)
     switch state.kind {
-    case .export: clients.stores[state.store.index].pendingExport = ActivityID.none
-    case .import: clients.stores[state.store.index].pendingImport = ActivityID.none
+    case .export: scheduler.storeActivities[state.store.index].pendingExport = ActivityID.none
+    case .import: scheduler.storeActivities[state.store.index].pendingImport = ActivityID.none
     case .setup: break
     }
     if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
       // The container's or the device's retry-after is in force: the first request would be
       // answered with it, so the activity ends at once rather than hold its group while it waits.
       finishActivity(activity, succeeded: false, sim: &sim)
-      requestRetry(of: activity, notBefore: wait.until, cause: wait.cause, sim: &sim)
-      return
+      return .retry(notBefore: wait.until, cause: wait.cause)
     }
-    clientActivityStarted(activity, sim: &sim)
+    return .run
   }
 
   mutating func finishActivity(_ activity: ActivityID, succeeded: Bool, sim: inout Simulation<ModelEvent>) {
     let state = scheduler.activities[activity.index]
     scheduler.activities[activity.index].phase = .finished
-    clients.stores[state.store.index].runningInGroup -= 1
-    if clients.stores[state.store.index].runningExport == activity { clients.stores[state.store.index].runningExport = ActivityID.none }
-    if clients.stores[state.store.index].runningImport == activity { clients.stores[state.store.index].runningImport = ActivityID.none }
+    scheduler.storeActivities[state.store.index].runningInGroup -= 1
+    if scheduler.storeActivities[state.store.index].runningExport == activity { scheduler.storeActivities[state.store.index].runningExport = ActivityID.none }
+    if scheduler.storeActivities[state.store.index].runningImport == activity { scheduler.storeActivities[state.store.index].runningImport = ActivityID.none }
     sink.observeActivityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded)
     forgetRetryWait(activity)
     scheduler.freeActivitySlots.append(activity)

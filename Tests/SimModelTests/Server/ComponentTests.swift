@@ -203,7 +203,7 @@ import Testing
     world.scheduler.retryWaitCount += 1
     #expect(world.invariantViolation()?.contains("retry waits counted") == true)
     world.scheduler.retryWaitCount -= 1
-    world.clients.stores[0].runningInGroup += 1
+    world.scheduler.storeActivities[0].runningInGroup += 1
     #expect(world.invariantViolation()?.contains("running in its group") == true)
   }
 }

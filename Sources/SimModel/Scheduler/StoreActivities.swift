@@ -1,0 +1,14 @@
+import SimKernel
+
+/// One store's activities at the scheduler: its pending and running export and import, and how
+/// many of its group are approved or running (what the activity-group policy reads).
+struct StoreActivities {
+  var pendingExport = ActivityID.none
+  var runningExport = ActivityID.none
+  var pendingImport = ActivityID.none
+  var runningImport = ActivityID.none
+  /// Approved, unfinished activities of this store's group.
+  var runningInGroup: Int32 = 0
+  /// The client that asks for them (Core Data's exports start after its own delay).
+  var client = SyncClient.coreData
+}
