@@ -20,15 +20,15 @@ extension World {
       signal(device, sim: &sim)
     case .plug, .unplug:
       devices[device.index].pluggedIn = action == .plug
-      releaseDeferredPush(device, sim: &sim)
+      if let zone = releaseDeferredPush(device, sim: &sim) { clientPushReceived(device, zone: zone, sim: &sim) }
       signal(device, sim: &sim)
     case .lowPower(let on):
       devices[device.index].lowPowerMode = on
-      releaseDeferredPush(device, sim: &sim)
+      if let zone = releaseDeferredPush(device, sim: &sim) { clientPushReceived(device, zone: zone, sim: &sim) }
       signal(device, sim: &sim)
     case .battery(let percent):
       devices[device.index].batteryPercent = percent
-      releaseDeferredPush(device, sim: &sim)
+      if let zone = releaseDeferredPush(device, sim: &sim) { clientPushReceived(device, zone: zone, sim: &sim) }
       signal(device, sim: &sim)
     case .launch, .activate: bringToForeground(device, sim: &sim)
     case .background: sendToBackground(device, sim: &sim)

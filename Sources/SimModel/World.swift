@@ -121,7 +121,8 @@ public struct World: EventHandler {
     case .decide(let activity): decide(activity, sim: &sim)
     case .start(let activity): activityStarts(activity, sim: &sim)
     case .exportRequestDone(let activity), .importPageDone(let activity): clientRequestAnswered(activity, sim: &sim)
-    case .pushArrives(let device, let zone): pushArrives(device, zone: zone, sim: &sim)
+    case .pushArrives(let device, let zone):
+      if let received = pushArrives(device, zone: zone, sim: &sim) { clientPushReceived(device, zone: received, sim: &sim) }
     case .uiRefresh(let store): uiRefresh(store, sim: &sim)
     case .timeline(let index): perform(Int(index), sim: &sim)
     case .nudge(let index): nudge(Int(index), sim: &sim)

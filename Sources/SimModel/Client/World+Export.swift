@@ -152,7 +152,7 @@ extension World {
     }
     scheduler.activities[activity.index].records += records
     scheduler.activities[activity.index].merged = false
-    fanOutPush(from: store, sim: &sim)
+    fanOutPush(from: store, zone: clients.stores[store.index].zone.index, sim: &sim)
     scheduler.activities[activity.index].nextBatch += 1
   }
 

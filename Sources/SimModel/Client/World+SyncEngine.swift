@@ -130,7 +130,7 @@ extension World {
       store: store, upload: true, records: 1, bytes: server.recordCost(zone: zone, object: object).record, at: sim.now)
     sink.observeActivityFinished(activity: activity, at: sim.now, records: 1, succeeded: true)
     server.zones[zone].compactChangeLogIfLong()
-    fanOutPush(from: store, sim: &sim)
+    fanOutPush(from: store, zone: zone, sim: &sim)
     ensureLocalCapacity(store)
     clients.engineBlind[store.raw, default: []].append((Int32(field), write, clients.local[store.index][field]))
   }

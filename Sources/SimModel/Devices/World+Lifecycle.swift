@@ -18,7 +18,7 @@ extension World {
     devices[device.index].lastOpenedAt = sim.now
     setAppState(device, .foreground, at: sim.now)
     wake(device, sim: &sim)
-    releaseHeldPush(device, sim: &sim)
+    if let zone = releaseHeldPush(device, sim: &sim) { clientPushReceived(device, zone: zone, sim: &sim) }
     let deferred = devices[device.index].mailbox.deferredZone
     if deferred.exists {
       // In front, a Core Data app imports on activation anyway; the deferred push is moot. A

@@ -2,9 +2,8 @@ import SimKernel
 
 /// Silent pushes through APNs to the other devices of a zone (spec §7).
 extension World {
-  /// After a commit: one push to every other device with access to the zone.
-  mutating func fanOutPush(from store: StoreID, sim: inout Simulation<ModelEvent>) {
-    let zone = clients.stores[store.index].zone.index
+  /// After a commit to `zone` from `store`: one push to every other device with access to the zone.
+  mutating func fanOutPush(from store: StoreID, zone: Int, sim: inout Simulation<ModelEvent>) {
     guard server.zones[zone].scope != .public else { return }
     var lastDevice: DeviceID?
     let start = Int(server.zones[zone].storeStart)
@@ -32,37 +31,41 @@ extension World {
     }
   }
 
-  mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
+  /// A push reaches the device (the `pushArrives` event): stored while it is offline, else
+  /// delivered or held (`deliverPush`). The zone of a push the app received, for World to hand
+  /// to its client; nil otherwise.
+  mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) -> ZoneID? {
     guard devices[device.index].online else {
       // APNs stores one notification per app for an offline device: the newest.
       if push.store(zone, in: &devices[device.index].mailbox, at: sim.now) {
         sink.observePush(device: device, event: .discarded, at: sim.now)
       }
       sink.observePush(device: device, event: .stored, at: sim.now)
-      return
+      return nil
     }
-    deliverPush(device, zone: zone, sim: &sim)
+    return deliverPush(device, zone: zone, sim: &sim)
   }
 
-  /// The device received a push: wake the app within its budget, or hold it.
-  mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
+  /// The device received a push: wake the app within its budget, or hold it. The zone, when the
+  /// app received it (the caller hands it to the client); nil when it was dropped, held or
+  /// deferred.
+  mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) -> ZoneID? {
     guard deviceTraits[traitsIndex(of: device)].app.backgroundPush else {
       sink.observePush(device: device, event: .dropped, at: sim.now)
-      return
+      return nil
     }
     if devices[device.index].app == .foreground {
       sink.observePush(device: device, event: .delivered, at: sim.now)
-      clientPushReceived(device, zone: zone, sim: &sim)
-      return
+      return zone
     }
     if devices[device.index].forceQuit {
       sink.observePush(device: device, event: .discarded, at: sim.now)
-      return
+      return nil
     }
     if sim.now - devices[device.index].lastOpenedAt > spec.push.deliveryRequiresLaunchWithin {
       // An app not launched for a while gets no background push: withheld, not lost. [C]
       sink.observePush(device: device, event: .withheld, at: sim.now)
-      return
+      return nil
     }
     if isPowerRestricted(device) {
       // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
@@ -71,7 +74,7 @@ extension World {
         sink.observePush(device: device, event: .discarded, at: sim.now)
       }
       sink.observePush(device: device, event: .deferred, at: sim.now)
-      return
+      return nil
     }
     let conditions = spec.devices[device.index].conditions
     guard push.withinBudget(device.index, conditions: conditions, at: sim.now) else {
@@ -80,7 +83,7 @@ extension World {
       }
       sink.observePush(device: device, event: .held, at: sim.now)
       push.admitOtherAppsAfterOwn(device.index, at: sim.now)
-      return
+      return nil
     }
     push.recordWake(device.index, at: sim.now)
     push.admitOtherAppsAfterOwn(device.index, at: sim.now)
@@ -99,16 +102,17 @@ extension World {
         for store in storeIDs(of: device) where isSyncing(store) { exportHistoryLeftByLastProcess(store, sim: &sim) }
       }
     }
-    clientPushReceived(device, zone: zone, sim: &sim)
+    return zone
   }
 
-  /// The user brought the app forward: a held push is delivered at once. [A]
-  mutating func releaseHeldPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
+  /// The user brought the app forward: a held push is delivered at once. [A] Its zone, for the
+  /// caller to hand to the client; nil when none was held.
+  mutating func releaseHeldPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) -> ZoneID? {
     let zone = devices[device.index].mailbox.heldZone
-    guard zone.exists else { return }
+    guard zone.exists else { return nil }
     devices[device.index].mailbox.heldZone = .none
     sink.observePush(device: device, event: .delivered, at: sim.now)
-    clientPushReceived(device, zone: zone, sim: &sim)
+    return zone
   }
 
   /// Back online: APNs delivers the one stored push if it has not expired, and the other apps'
@@ -145,15 +149,16 @@ extension World {
       restricted: isPowerRestricted(device), to: now)
   }
 
-  /// The restriction lifted: APNs delivers the deferred push (and the other apps').
-  mutating func releaseDeferredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
-    guard !isPowerRestricted(device) else { return }
+  /// The restriction lifted: APNs delivers the deferred push (and the other apps'). The zone of
+  /// the push the app received, for the caller to hand to the client; nil otherwise.
+  mutating func releaseDeferredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) -> ZoneID? {
+    guard !isPowerRestricted(device) else { return nil }
     let zone = devices[device.index].mailbox.deferredZone
     push.releaseOtherApps(
       device.index, stored: false, arrival: sim.now,
       ownReceivedAt: zone.exists ? devices[device.index].mailbox.deferredAt : nil, now: sim.now)
-    guard zone.exists else { return }
+    guard zone.exists else { return nil }
     devices[device.index].mailbox.deferredZone = .none
-    deliverPush(device, zone: zone, sim: &sim)
+    return deliverPush(device, zone: zone, sim: &sim)
   }
 }

@@ -13,8 +13,9 @@ enum RequestVerdict {
   case partlySaved(retryAt: SimTime)
 }
 
-/// CloudKit requests shared by export and import: when they may be sent, and how the server
-/// answers them (the failure modes are in `Faults/`; spec §6, TN3162, CKError docs).
+/// CloudKit requests shared by export and import: when they may be sent (the server's answer
+/// is the client's to ask for: `Client/World+RequestAnswers`; the failure modes are in
+/// `RequestFaults/`; spec §6, TN3162, CKError docs).
 extension World {
   /// Schedules `completion` for a request of `activity` that takes `duration` once it may be
   /// sent: never before the container's or the device's retry-after has passed, nor before
@@ -38,22 +39,5 @@ extension World {
   @inline(__always)
   func earliestSend(_ device: DeviceID, at now: SimTime) -> SimTime {
     server.rates.earliestSend(device.index, at: now)
-  }
-
-  /// The answer to a request that completes now: the server's (`CloudServer.answer`), reported
-  /// with its error, or accepted.
-  mutating func generalVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
-    let store = scheduler.activities[activity.index].store
-    let device = owner(of: store).index
-    let request = RequestContext(
-      activity: activity, device: device, now: now, online: devices[device].online,
-      attempt: scheduler.activities[activity.index].attempt)
-    if let answer = server.answer(request, random: &devices[device].streams.network) {
-      scheduler.activities[activity.index].attempt = answer.attempt
-      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: answer.retryAfter, at: now))
-      return answer.retryAt.map { .retry(at: $0, cause: answer.waitCause) } ?? .failed(answer.error)
-    }
-    scheduler.activities[activity.index].attempt = 0
-    return .accepted
   }
 }

@@ -1,0 +1,23 @@
+import SimKernel
+
+/// The client's side of a request the server answers: the request as the server sees it (its
+/// activity's attempts so far), the server's answer through its port (`CloudServer.answer`),
+/// and the attempts carried on or reset.
+extension World {
+  /// The answer to a request that completes now: the server's (`CloudServer.answer`), reported
+  /// with its error, or accepted.
+  mutating func generalVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
+    let store = scheduler.activities[activity.index].store
+    let device = owner(of: store).index
+    let request = RequestContext(
+      activity: activity, device: device, now: now, online: devices[device].online,
+      attempt: scheduler.activities[activity.index].attempt)
+    if let answer = server.answer(request, random: &devices[device].streams.network) {
+      scheduler.activities[activity.index].attempt = answer.attempt
+      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: answer.retryAfter, at: now))
+      return answer.retryAt.map { .retry(at: $0, cause: answer.waitCause) } ?? .failed(answer.error)
+    }
+    scheduler.activities[activity.index].attempt = 0
+    return .accepted
+  }
+}
