@@ -6,6 +6,12 @@ import SimKernel
 /// complete, nothing new starts, and the next request waits, until a launch, an activation or a
 /// push wakes the process. Those waits carry the cause `suspended`.
 extension World {
+  mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime) {
+    guard devices[device.index].app != state else { return }
+    devices[device.index].app = state
+    sink.observe(.appState(device: device, state: state, at: now))
+  }
+
   /// Whether the app's process runs: in front, or in the background before its suspension.
   @inline(__always)
   func processRuns(_ device: DeviceID) -> Bool {
@@ -110,5 +116,11 @@ extension World {
   func reportSuspendedWait(_ activity: ActivityID, since: SimTime, at now: SimTime) {
     guard now > since else { return }
     sink.observe(.activityBlocked(activity: logID(activity), policy: position(of: .suspended), from: since, to: now))
+  }
+
+  /// A new process exports the saved history the last one left, whatever launched it (the person
+  /// or a push). [A] TN3164
+  mutating func exportHistoryLeftByLastProcess(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    if clients.stores[store.index].savedCount > 0 { requestExport(store, trigger: .launch, sim: &sim) }
   }
 }

@@ -1,14 +1,10 @@
 import SimKernel
 
-/// App lifecycle and usage sessions (spec §3); the timeline that drives them is routed by
-/// `World+Timeline`.
+/// A device's events, routed: the person brings the app forward, sends it back or quits it, a
+/// usage session starts or ends, the battery ticks. Each changes the device's state (`Devices/`)
+/// and tells the components it concerns: the clients (imports on activation, exports on leaving),
+/// the scheduler (a signal to waiting activities), the push service (held and deferred pushes).
 extension World {
-  mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime) {
-    guard devices[device.index].app != state else { return }
-    devices[device.index].app = state
-    sink.observe(.appState(device: device, state: state, at: now))
-  }
-
   /// The user opens the app (launch from not running, or activation from the background).
   mutating func bringToForeground(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     let previous = devices[device.index].app
@@ -49,30 +45,6 @@ extension World {
       }
     }
     signal(device, sim: &sim)
-  }
-
-  /// Whether coming to the front fetches: always for a private or shared store (a foreground app
-  /// imports on activation, spec §7); for a public-database store, as `polling.fetchOn` says,
-  /// except that an empty store (no change token yet) fetches at its launch under every rule:
-  /// Apple's "immediately for empty store files" (spec §7; issue 56, item 5).
-  /// A CKSyncEngine app fetches when its process launches (and its engine first starts, whose
-  /// state holds no token), and on activation only if `fetchOnActivation`.
-  func fetchesOnForeground(_ store: StoreID, launched: Bool) -> Bool {
-    if clients.stores[store.index].client == .syncEngine {
-      return launched || engine(store).fetchOnActivation || clients.stores[store.index].setup != .done
-    }
-    guard server.zones[clients.stores[store.index].zone.index].scope == .public else { return true }
-    switch spec.polling.fetchOn {
-    case .activation: return true
-    case .launch: return launched
-    case .interval: return launched && !clients.stores[store.index].holdsToken
-    }
-  }
-
-  /// A new process exports the saved history the last one left, whatever launched it (the person
-  /// or a push). [A] TN3164
-  mutating func exportHistoryLeftByLastProcess(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    if clients.stores[store.index].savedCount > 0 { requestExport(store, trigger: .launch, sim: &sim) }
   }
 
   /// The app leaves the foreground: onBackground saves happen and an export is asked for; the
