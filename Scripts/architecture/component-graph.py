@@ -46,7 +46,9 @@ PLUG_INS = [
     ("record fault", "SimModel/Server/RecordFaults", {"RecordFault", "RecordFaultSet"}),
 ]
 
-DECL = re.compile(r"^\s*(?:public |internal |fileprivate |private |final |indirect )*(?:struct|enum|class|protocol|typealias|actor)\s+(\w+)", re.M)
+# Top-level declarations only: a nested type (`PolicyDefinition.Value`) is named through its outer
+# type, and its bare name (`Value`) is also any generic parameter's.
+DECL = re.compile(r"^(?:public |internal |fileprivate |private |final |indirect )*(?:struct|enum|class|protocol|typealias|actor)\s+(\w+)", re.M)
 WORLD_EXT = re.compile(r"^extension World\b[^{]*\{", re.M)
 FUNC = re.compile(r"^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |fileprivate |private |static |mutating |nonisolated )*func\s+(\w+)", re.M)
 IDENT = re.compile(r"\b([A-Za-z_]\w*)\b")
