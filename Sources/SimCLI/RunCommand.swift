@@ -259,7 +259,7 @@ struct RunCommand {
       }
       journal?.prepareCommit()
       try ResultSetWriter.commit(results, staging)
-      journal?.removeEmptiedFolder()
+      journal?.finishCommit()
     } catch {
       // A journal keeps the parts its last checkpoint counts, for the shard run again.
       if let journal {

@@ -14,12 +14,14 @@ import SimScenario
 /// SyncSim's version) and each file's first bytes against it, cuts the files back to those
 /// lengths and runs only the parts after; anything it cannot trust is removed and the shard
 /// starts at its first part. When the shard ends, the folder becomes DIR as any staging folder
-/// does. A lock (`flock` on `lock`, released by the system when the process dies, on any node
-/// of a shared file system that supports locks) keeps a second run of the same shard out: that
-/// one stages apart, as a run without a journal does.
+/// does. A lock (`flock` on `.syncsim-shard.lock`, released by the system when the process dies,
+/// on any node of a shared file system that supports locks) keeps a second run of the same shard
+/// out: that one stages apart, as a run without a journal does. The lock file stays in the folder,
+/// held, through the commit (so a second run never takes the folder being committed for a fresh
+/// journal), and goes once the set is in place.
 final class RunShardJournal {
   static let checkpointName = "checkpoint.txt"
-  static let lockName = "lock"
+  static let lockName = ".syncsim-shard.lock"
   static let format = "syncsim-run-checkpoint 1"
 
   let staging: ResultSetWriter.Staging
@@ -164,15 +166,16 @@ final class RunShardJournal {
     return true
   }
 
-  /// Lets the folder become the result set: the checkpoint and the lock's name go (the lock stays
-  /// held until the journal is let go, past the commit).
+  /// Lets the folder become the result set: the checkpoint goes. The lock stays, held.
   func prepareCommit() {
     unlink(OutputPath.join(folder, Self.checkpointName))
-    unlink(OutputPath.join(folder, Self.lockName))
   }
 
-  /// Removes the folder of a journal whose set went into a mount point file by file (left empty).
-  func removeEmptiedFolder() {
-    if staging.insideTarget { rmdir(folder) }
+  /// After the commit: the lock file goes from wherever the set took it (the result folder, after
+  /// a rename or an exchange; the journal, after a move file by file, which then goes too if
+  /// empty). The lock itself is released when the journal is let go.
+  func finishCommit() {
+    unlink(OutputPath.join(staging.target, Self.lockName))
+    if unlink(OutputPath.join(folder, Self.lockName)) == 0 { rmdir(folder) }
   }
 }

@@ -178,14 +178,14 @@ import Testing
       let shard = directory + "/shard"
       let journal = shard + ".resume"
       try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
-      let lock = open(journal + "/lock", O_RDWR | O_CREAT, 0o644)
+      let lock = open(journal + "/.syncsim-shard.lock", O_RDWR | O_CREAT, 0o644)
       defer { close(lock) }
       try #require(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
       // A lock taken through another open file description conflicts as another process's does.
       let result = syncsim("run", Self.households, "--duration", "1h", "--shard", "2/3", "--out", shard)
       #expect(result.code == 0 && result.err.contains("another run of this shard holds"), "\(result.err)")
       #expect(FileManager.default.fileExists(atPath: shard + "/run-shard.txt"))
-      #expect(try FileManager.default.contentsOfDirectory(atPath: journal) == ["lock"])
+      #expect(try FileManager.default.contentsOfDirectory(atPath: journal) == [".syncsim-shard.lock"])
     }
   }
 
