@@ -19,9 +19,9 @@ import Testing
 
   @Test func inGoodConditionsAnEngineWriteIsVisibleInSecondsWithoutTheExportDelay() throws {
     try withTemporaryDirectory { directory in
-      let engine = try ScenarioRun(twoDevices(client: "syncEngine"), named: "engine", in: directory)
-      let coreData = try ScenarioRun(twoDevices(client: "coreData"), named: "coreData", in: directory)
-      #expect(engine.code == 0 && coreData.code == 0, "\(engine.err) \(coreData.err)")
+      let engine = try WorldRun(twoDevices(client: "syncEngine"))
+      let coreData = try WorldRun(twoDevices(client: "coreData"))
+      #expect(engine.code == 0 && coreData.code == 0)
       let engineRow = try #require(try engine.table("latency.csv").rows.first)
       let coreDataRow = try #require(try coreData.table("latency.csv").rows.first)
       let engineLatency = try #require(engineRow.number("latency"))
@@ -49,12 +49,11 @@ import Testing
         #", {"at": "179.8s", "devices": "iphone", "action": {"edit": "update"}}"#
         + #", {"at": "180s", "devices": "iphone", "action": "background"}"#
         + #", {"at": "900s", "devices": "iphone", "action": "activate"}"#
-      let held = try ScenarioRun(twoDevices(client: "syncEngine", timeline: timeline), named: "held", in: directory)
-      let sent = try ScenarioRun(
-        twoDevices(client: "syncEngine", engine: #"{"sendOnResign": true}"#, timeline: timeline), named: "sent",
-        in: directory)
-      #expect(held.code == 0 && sent.code == 0, "\(held.err) \(sent.err)")
-      let update = { (run: ScenarioRun) in
+      let held = try WorldRun(twoDevices(client: "syncEngine", timeline: timeline))
+      let sent = try WorldRun(
+        twoDevices(client: "syncEngine", engine: #"{"sendOnResign": true}"#, timeline: timeline))
+      #expect(held.code == 0 && sent.code == 0)
+      let update = { (run: WorldRun) in
         try #require(try run.table("latency.csv").rows.first { $0["kind"] == "update" })
       }
       // Held: committed only after the activation at 900 s, the wait under the engine's hold.
@@ -80,9 +79,9 @@ import Testing
          "timeline": [{"at": "60s", "devices": "iphone", "action": {"bulkInsert": {"count": 1360, "saves": "one"}}}]}
         """#
       }
-      let appBatch = try ScenarioRun(bulk("syncEngine", 1360), named: "app", in: directory)
-      let helper = try ScenarioRun(bulk("syncEngine", nil), named: "helper", in: directory)
-      let coreData = try ScenarioRun(bulk("coreData", nil), named: "coreData", in: directory)
+      let appBatch = try WorldRun(bulk("syncEngine", 1360))
+      let helper = try WorldRun(bulk("syncEngine", nil))
+      let coreData = try WorldRun(bulk("coreData", nil))
       #expect(appBatch.code == 0 && helper.code == 0 && coreData.code == 0)
       // One request of 1,360 records: limitExceeded, the round ends, nothing commits, no retry.
       #expect(try appBatch.summary("errors.limitExceeded") == 1)
@@ -106,11 +105,11 @@ import Testing
   @Test func aManualFetchChangesStartsAtOnce() throws {
     try withTemporaryDirectory { directory in
       // Every push is lost: the iPad learns of the insert only when the app fetches, at 300 s.
-      let run = try ScenarioRun(
+      let run = try WorldRun(
         twoDevices(
           client: "syncEngine", timeline: #", {"at": "300s", "devices": "ipad", "action": "fetchChanges"}"#,
-          push: #"{"dropProbability": 1}"#), named: "manual", in: directory)
-      #expect(run.code == 0, "\(run.err)")
+          push: #"{"dropProbability": 1}"#))
+      #expect(run.code == 0)
       let manual = try #require(try run.table("activities.csv").rows.first { $0["trigger"] == "manual" })
       #expect(manual.number("requestedAt") == 300)
       #expect(manual.number("startedAt") == 300)
@@ -137,9 +136,9 @@ import Testing
          "outputs": ["summary", "latency"]}
         """#
       }
-      let inside = try ScenarioRun(scenario("65s"), named: "inside", in: directory)
-      let outside = try ScenarioRun(scenario("80s"), named: "outside", in: directory)
-      #expect(inside.code == 0 && outside.code == 0, "\(inside.err) \(outside.err)")
+      let inside = try WorldRun(scenario("65s"))
+      let outside = try WorldRun(scenario("80s"))
+      #expect(inside.code == 0 && outside.code == 0)
       #expect(try inside.summary("writesLost") == 1)
       #expect(try inside.summary("writesCommitted") == 0)
       #expect(try inside.summary("recordsUp") == 0)
@@ -172,9 +171,9 @@ import Testing
          "outputs": ["summary", "latency", "activities"]}
         """#
       }
-      let stale = try ScenarioRun(scenario(false), named: "stale", in: directory)
-      let relaunched = try ScenarioRun(scenario(true), named: "relaunched", in: directory)
-      #expect(stale.code == 0 && relaunched.code == 0, "\(stale.err) \(relaunched.err)")
+      let stale = try WorldRun(scenario(false))
+      let relaunched = try WorldRun(scenario(true))
+      #expect(stale.code == 0 && relaunched.code == 0)
       // The Mac sees the save at once (committed at 5 min); the Mac's own edit reaches the iPhone.
       let rows = try stale.table("latency.csv").rows
       let outside = try #require(rows.first { $0["writer"] == "iphone" && $0["kind"] == "update" })

@@ -189,6 +189,20 @@ import Testing
     }
   }
 
+  /// `--checkpoint-seconds` is a shard's, and a number of seconds: anything else is exit 64.
+  @Test func checkpointSecondsAreRefusedWhereTheyMeanNothing() {
+    let file = Self.households
+    for (arguments, message) in [
+      (["--checkpoint-seconds", "5"], "--checkpoint-seconds is for a shard (--shard I/N)"),
+      (["--shard", "1/2", "--checkpoint-seconds", "-1"], "--checkpoint-seconds must be a number of seconds"),
+      (["--shard", "1/2", "--checkpoint-seconds", "soon"], "--checkpoint-seconds must be a number of seconds"),
+      (["--shard", "1/2", "--checkpoint-seconds", "90000"], "--checkpoint-seconds must be a number of seconds"),
+    ] {
+      let result = syncsim(["run", file, "--out", "/nonexistent/never"] + arguments)
+      #expect(result.code == 64 && result.err.contains(message), "\(arguments): \(result.err)")
+    }
+  }
+
   func checkpointParts(_ journal: String) -> Int {
     guard let text = try? String(contentsOfFile: journal + "/checkpoint.txt", encoding: .utf8) else { return 0 }
     let line = text.split(separator: "\n").first { $0.hasPrefix("progress.parts ") }
