@@ -80,6 +80,12 @@ final class RunShardJournal {
       console.error("note: \(folder) is not a folder: the shard runs without a journal (a kill loses it whole)")
       return nil
     }
+    // Another user's folder (on a shared file system) is never adopted: its rows would go into
+    // this user's results.
+    guard status.st_uid == geteuid() else {
+      console.error("note: \(folder) belongs to another user: the shard runs without a journal")
+      return nil
+    }
     let lockPath = OutputPath.join(folder, lockName)
     let lock = Foundation.open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard lock >= 0 else { return nil }
