@@ -27,7 +27,7 @@ extension World {
       if crossed || devices[device.index].lowPowerMode { signal(device, sim: &sim) }
       // A push deferred for a low battery is delivered once the level is back above its line.
       if let level = spec.push.deferBelowBatteryPercent, before < level, after >= level {
-        if let zone = releaseDeferredPush(device, sim: &sim) { clientPushReceived(device, zone: zone, sim: &sim) }
+        if let received = releaseDeferredPush(device, sim: &sim) { pushReceived(device, received, sim: &sim) }
       }
     }
     sim.schedule(.batteryTick(device), after: World.batteryTickInterval)

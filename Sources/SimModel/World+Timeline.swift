@@ -20,15 +20,15 @@ extension World {
       signal(device, sim: &sim)
     case .plug, .unplug:
       devices[device.index].pluggedIn = action == .plug
-      if let zone = releaseDeferredPush(device, sim: &sim) { clientPushReceived(device, zone: zone, sim: &sim) }
+      if let received = releaseDeferredPush(device, sim: &sim) { pushReceived(device, received, sim: &sim) }
       signal(device, sim: &sim)
     case .lowPower(let on):
       devices[device.index].lowPowerMode = on
-      if let zone = releaseDeferredPush(device, sim: &sim) { clientPushReceived(device, zone: zone, sim: &sim) }
+      if let received = releaseDeferredPush(device, sim: &sim) { pushReceived(device, received, sim: &sim) }
       signal(device, sim: &sim)
     case .battery(let percent):
       devices[device.index].batteryPercent = percent
-      if let zone = releaseDeferredPush(device, sim: &sim) { clientPushReceived(device, zone: zone, sim: &sim) }
+      if let received = releaseDeferredPush(device, sim: &sim) { pushReceived(device, received, sim: &sim) }
       signal(device, sim: &sim)
     case .launch, .activate: bringToForeground(device, sim: &sim)
     case .background: sendToBackground(device, sim: &sim)

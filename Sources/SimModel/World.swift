@@ -122,14 +122,14 @@ public struct World: EventHandler {
     case .start(let activity): activityStarts(activity, sim: &sim)
     case .exportRequestDone(let activity), .importPageDone(let activity): clientRequestAnswered(activity, sim: &sim)
     case .pushArrives(let device, let zone):
-      if let received = pushArrives(device, zone: zone, sim: &sim) { clientPushReceived(device, zone: received, sim: &sim) }
+      if let received = pushArrives(device, zone: zone, sim: &sim) { pushReceived(device, received, sim: &sim) }
     case .uiRefresh(let store): uiRefresh(store, sim: &sim)
     case .timeline(let index): perform(Int(index), sim: &sim)
     case .nudge(let index): nudge(Int(index), sim: &sim)
     case .bulkStep(let index): bulkStep(Int(index), sim: &sim)
     case .sessionStart(let device): sessionStart(device, sim: &sim)
     case .sessionEnd(let device): sessionEnd(device, sim: &sim)
-    case .suspend(let device): suspendIfIdle(device, sim: &sim)
+    case .suspend(let device): suspendIfIdle(device, exportRunning: exportInProgress(device), sim: &sim)
     case .setupDone(let store): setupDone(store, sim: &sim)
     case .statePersisted(let store): statePersisted(store, sim: &sim)
     case .poll(let store): poll(store, sim: &sim)
@@ -196,5 +196,21 @@ extension World {
     case .run: clientActivityStarted(activity, sim: &sim)
     case .retry(let notBefore, let cause): requestRetry(of: activity, notBefore: notBefore, cause: cause, sim: &sim)
     }
+  }
+}
+
+extension World {
+  /// The app received a push: it runs for the push's runtime if the push woke it (and a process
+  /// launched afresh exports the history the last one left), then its client takes the push.
+  mutating func pushReceived(_ device: DeviceID, _ push: ReceivedPush, sim: inout Simulation<ModelEvent>) {
+    if push.wokeApp {
+      runForPush(device, sim: &sim)
+      if push.launched {
+        // As a launch by the person does (the swarm found an edit made before the app was
+        // terminated waiting for the next activation).
+        for store in storeIDs(of: device) where isSyncing(store) { exportHistoryLeftByLastProcess(store, sim: &sim) }
+      }
+    }
+    clientPushReceived(device, zone: push.zone, sim: &sim)
   }
 }

@@ -32,9 +32,9 @@ extension World {
   }
 
   /// A push reaches the device (the `pushArrives` event): stored while it is offline, else
-  /// delivered or held (`deliverPush`). The zone of a push the app received, for World to hand
-  /// to its client; nil otherwise.
-  mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) -> ZoneID? {
+  /// delivered or held (`deliverPush`). The push the app received, for World to hand to its
+  /// client; nil otherwise.
+  mutating func pushArrives(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) -> ReceivedPush? {
     guard devices[device.index].online else {
       // APNs stores one notification per app for an offline device: the newest.
       if push.store(zone, in: &devices[device.index].mailbox, at: sim.now) {
@@ -46,17 +46,17 @@ extension World {
     return deliverPush(device, zone: zone, sim: &sim)
   }
 
-  /// The device received a push: wake the app within its budget, or hold it. The zone, when the
-  /// app received it (the caller hands it to the client); nil when it was dropped, held or
-  /// deferred.
-  mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) -> ZoneID? {
+  /// The device received a push: wake the app within its budget, or hold it. The push, when the
+  /// app received it (the caller runs the app for it and hands it to the client:
+  /// `World.pushReceived`); nil when it was dropped, held or deferred.
+  mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) -> ReceivedPush? {
     guard deviceTraits[traitsIndex(of: device)].app.backgroundPush else {
       sink.observePush(device: device, event: .dropped, at: sim.now)
       return nil
     }
     if devices[device.index].app == .foreground {
       sink.observePush(device: device, event: .delivered, at: sim.now)
-      return zone
+      return ReceivedPush(zone: zone, wokeApp: false, launched: false)
     }
     if devices[device.index].forceQuit {
       sink.observePush(device: device, event: .discarded, at: sim.now)
@@ -88,21 +88,13 @@ extension World {
     push.recordWake(device.index, at: sim.now)
     push.admitOtherAppsAfterOwn(device.index, at: sim.now)
     sink.observePush(device: device, event: .delivered, at: sim.now)
-    if devices[device.index].app != .foreground {
-      // Launched (or resumed) in the background for the push, for its runtime. [A]
-      let launched = devices[device.index].app == .notRunning
-      if devices[device.index].app != .background {
-        devices[device.index].launchedForPush = true
-        setAppState(device, .background, at: sim.now)
-      }
-      runForPush(device, sim: &sim)
-      if launched {
-        // As a launch by the person does (the swarm found an edit made before the app was
-        // terminated waiting for the next activation).
-        for store in storeIDs(of: device) where isSyncing(store) { exportHistoryLeftByLastProcess(store, sim: &sim) }
-      }
+    // Launched (or resumed) in the background for the push, for its runtime. [A]
+    let launched = devices[device.index].app == .notRunning
+    if devices[device.index].app != .background {
+      devices[device.index].launchedForPush = true
+      setAppState(device, .background, at: sim.now)
     }
-    return zone
+    return ReceivedPush(zone: zone, wokeApp: true, launched: launched)
   }
 
   /// The user brought the app forward: a held push is delivered at once. [A] Its zone, for the
@@ -149,9 +141,9 @@ extension World {
       restricted: isPowerRestricted(device), to: now)
   }
 
-  /// The restriction lifted: APNs delivers the deferred push (and the other apps'). The zone of
-  /// the push the app received, for the caller to hand to the client; nil otherwise.
-  mutating func releaseDeferredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) -> ZoneID? {
+  /// The restriction lifted: APNs delivers the deferred push (and the other apps'). The push the
+  /// app received, for the caller to hand on (`World.pushReceived`); nil otherwise.
+  mutating func releaseDeferredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) -> ReceivedPush? {
     guard !isPowerRestricted(device) else { return nil }
     let zone = devices[device.index].mailbox.deferredZone
     push.releaseOtherApps(

@@ -295,7 +295,7 @@ extension World {
     signal(owner(of: state.store), sim: &sim)
     if state.kind == .export && devices[owner(of: state.store).index].app == .background {
       // The export's background task ends with it.
-      suspendIfIdle(owner(of: state.store), sim: &sim)
+      suspendIfIdle(owner(of: state.store), exportRunning: exportInProgress(owner(of: state.store)), sim: &sim)
     }
   }
 
@@ -308,5 +308,11 @@ extension World {
       sim.cancel(scheduler.activities[activity.index].recheck)
       scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
     }
+  }
+
+  /// Whether an export of the device is running (Core Data's background task covers the export's
+  /// work, not its wait for dasd).
+  func exportInProgress(_ device: DeviceID) -> Bool {
+    storeIDs(of: device).contains { scheduler.storeActivities[$0.index].runningExport.exists }
   }
 }
