@@ -6,12 +6,17 @@ import Testing
 /// the export carries deletes in the same modify requests as saves, saves plus deletes against
 /// the 400-item limit, a deleted record costing only its ID ([RE] OpenCloudData's export context).
 @Suite struct BulkDeleteTests {
-  /// The library scenario, edited; its last row is the item added after the clear.
-  static func run(_ edits: [(String, String)], in folder: String, named name: String) throws -> ScenarioRun {
+  /// The library scenario, edited, run in-process; its last row is the item added after the clear.
+  static func run(_ edits: [(String, String)]) throws -> WorldRun {
+    try WorldRun(library: "bulk-delete-then-insert", edits: edits)
+  }
+
+  /// The library scenario, edited, through the command (for its messages).
+  static func command(_ edits: [(String, String)], in folder: String, named name: String) throws -> ScenarioRun {
     try ScenarioRun(library: "bulk-delete-then-insert", edits: edits, named: name, in: folder)
   }
 
-  static func lastInsertLatency(_ run: ScenarioRun) throws -> Double {
+  static func lastInsertLatency(_ run: WorldRun) throws -> Double {
     let rows = try run.table("latency.csv").rows
     let last = try #require(rows.max { ($0.number("editedAt") ?? 0) < ($1.number("editedAt") ?? 0) })
     #expect(last["kind"] == "insert")
@@ -19,19 +24,18 @@ import Testing
   }
 
   @Test func anItemAddedAfterAClearWaitsBehindTheDeletes() throws {
-    try withTemporaryDirectory { folder in
+    do {
       // The library's 20,000 items cut to 4,000 (a debug build's test time); `check` runs 20,000.
       let smaller = [(#"{"count": 20000}"#, #"{"count": 4000}"#)]
       let clear = try Self.run(
-        smaller + [(#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 8001"#)], in: folder, named: "clear")
-      #expect(clear.code == 0, "\(clear.out)\(clear.err)")
+        smaller + [(#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 8001"#)])
+      #expect(clear.code == 0)
       let noClear = try Self.run(
         smaller + [
           (#"{"at": "1h", "devices": "iphone", "action": {"bulkDelete": {"count": "all"}}},"#, ""),
           (#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 4001"#),
-        ],
-        in: folder, named: "no-clear")
-      #expect(noClear.code == 0, "\(noClear.out)\(noClear.err)")
+        ])
+      #expect(noClear.code == 0)
       let withClear = try Self.lastInsertLatency(clear)
       let alone = try Self.lastInsertLatency(noClear)
       #expect(alone < 10, "\(alone)")
@@ -45,15 +49,14 @@ import Testing
   }
 
   @Test func deletesSavedOneByOneSpreadOverTheirTime() throws {
-    try withTemporaryDirectory { folder in
+    do {
       let each = try Self.run(
         [(#"{"count": 20000}"#, #"{"count": 2000}"#),
          (#"{"count": "all"}"#, #"{"count": 1000, "saves": "each", "over": "10m"}"#),
          (#""at": "1h0m1s""#, #""at": "1h10m1s""#),
          (#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 3001"#),
-         (#""requestsUp", "max": 110"#, #""requestsUp", "max": 100000"#)],
-        in: folder, named: "each")
-      #expect(each.code == 0, "\(each.out)\(each.err)")
+         (#""requestsUp", "max": 110"#, #""requestsUp", "max": 100000"#)])
+      #expect(each.code == 0)
       let rows = try each.table("latency.csv").rows.filter { $0["kind"] == "delete" && $0["observer"] == "ipad" }
       #expect(rows.count == 1000)
       let edited = rows.compactMap { $0.number("editedAt") }
@@ -65,12 +68,11 @@ import Testing
   }
 
   @Test func aBulkDeleteThatNamesTooFewObjectsDeletesWhatThereIs() throws {
-    try withTemporaryDirectory { folder in
+    do {
       let run = try Self.run(
         [(#"{"count": 20000}"#, #"{"count": 2000}"#), (#"{"count": "all"}"#, #"{"count": 1000000}"#),
-         (#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 4001"#)],
-        in: folder, named: "more")
-      #expect(run.code == 0, "\(run.out)\(run.err)")
+         (#""rowsVisible", "equals": 40001"#, #""rowsVisible", "equals": 4001"#)])
+      #expect(run.code == 0)
       let deletes = try run.table("latency.csv").rows.filter { $0["kind"] == "delete" }
       #expect(deletes.count == 2_000)
     }
@@ -78,14 +80,14 @@ import Testing
 
   @Test func badBulkDeletesAreRefusedWithTheirPath() throws {
     try withTemporaryDirectory { folder in
-      let run = try Self.run(
+      let run = try Self.command(
         [(#"{"count": "all"}"#, #"{"count": "some", "saves": "many"}"#)], in: folder, named: "bad")
       #expect(run.code == 65, "\(run.code)")
       #expect(run.err.contains("timeline[1].action.bulkDelete.count: unknown value \"some\""), "\(run.err)")
       #expect(run.err.contains("timeline[1].action.bulkDelete.saves: unknown value \"many\""), "\(run.err)")
-      let zero = try Self.run([(#"{"count": "all"}"#, #"{"count": 0}"#)], in: folder, named: "zero")
+      let zero = try Self.command([(#"{"count": "all"}"#, #"{"count": 0}"#)], in: folder, named: "zero")
       #expect(zero.code == 65 && zero.err.contains("bulkDelete.count"), "\(zero.err)")
-      let beside = try Self.run(
+      let beside = try Self.command(
         [(#"{"bulkDelete": {"count": "all"}}"#, #"{"bulkDelete": {"count": "all"}, "store": 0}"#)], in: folder,
         named: "beside")
       #expect(beside.code == 65, "\(beside.err)")
