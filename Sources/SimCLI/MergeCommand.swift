@@ -53,7 +53,8 @@ struct MergeCommand {
     // run's checkpointed parts, `RunShardJournal`): not a shard.
     let journals = directories.filter { SweepJournal.isJournal($0) || RunShardJournal.isJournal($0) }
     for journal in journals {
-      console.error("note: \(journal) is a killed shard's finished work, not a shard: run that shard again to resume it")
+      console.error(
+        "note: \(journal) is a killed shard's finished work, not a shard: run that shard again to resume it")
     }
     directories.removeAll { journals.contains($0) }
     guard !directories.isEmpty else { throw UsageError("merge needs the shard folders") }
@@ -317,25 +318,14 @@ struct MergeCommand {
       + "runs of the whole sweep \(shards.totalRuns)\n"
   }
 
-  /// For each shard a run's merge lacks (its message `missing shards: 2/4, 3/4`), the command
-  /// that runs it: the shards' own command line (`run-shard.txt`) with `--shard I/N` and a
-  /// folder named as the others are.
-  static func missingRunCommands(_ directories: [String], missing: String) -> [String] {
-    var given: [(index: Int, directory: String)] = []
-    var command: String?
-    for directory in directories {
-      guard let text = try? String(contentsOfFile: directory + "/" + RunShardFile.name, encoding: .utf8),
-        case .success(let file) = RunShardFile.read(text)
-      else { continue }
-      given.append((file.shard.index, directory))
-      command = command ?? file.command
+  /// For each shard a run's merge lacks, the command that runs it: the shards' own command line
+  /// (`run-shard.txt`) with `--shard I/N` and a folder named as the others are.
+  static func missingRunCommands(_ problems: RunShardMerge.Problems) -> [String] {
+    guard let command = problems.command else { return [] }
+    let folder = missingFolder(problems.given)
+    return problems.missing.map {
+      "  run shard \($0.index) with: \(command) --shard \($0.text) --out \(folder($0.index))"
     }
-    guard let command else { return [] }
-    let folder = missingFolder(given)
-    let shards = missing.dropFirst("missing shards: ".count).split(separator: ",").compactMap {
-      RunShard(text: $0.trimmingCharacters(in: .whitespaces))
-    }
-    return shards.map { "  run shard \($0.index) with: \(command) --shard \($0.text) --out \(folder($0.index))" }
   }
 
   /// Merges the shards of one run into the unsharded run's files.
@@ -343,8 +333,8 @@ struct MergeCommand {
     switch RunShardMerge.read(directories, partial: partial) {
     case .failure(let problems):
       for problem in problems.messages { console.error("error: \(problem)") }
-      if let missing = problems.messages.first(where: { $0.hasPrefix("missing shards: ") }) {
-        for line in missingRunCommands(directories, missing: missing) { console.error(line) }
+      if !problems.missing.isEmpty {
+        for line in missingRunCommands(problems) { console.error(line) }
         console.error("(merge --partial writes what is there, marked as partial)")
       }
       return .dataError

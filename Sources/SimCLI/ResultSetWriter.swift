@@ -242,9 +242,9 @@ enum ResultSetWriter {
   /// (`entries`), for a shard's checkpoint (`RunShardJournal`).
   final class OpenFiles: @unchecked Sendable {
     private var descriptors: [(name: String, descriptor: Int32)] = []
-    /// Per descriptor: lines, bytes and FNV-1a state so far (with `tracksContent`).
-    private var written: [(lines: Int, bytes: Int, hash: UInt64)] = []
-    private var names: [String] = []
+    /// Per file opened, in order: its name, and lines, bytes and FNV-1a state so far (with
+    /// `tracksContent`). Kept past `closeAll`, for the manifest.
+    private var written: [(name: String, lines: Int, bytes: Int, hash: UInt64)] = []
     private(set) var failure: String?
     let tracksContent: Bool
     /// Files a resumed shard's earlier run wrote, by name: continued, not created.
@@ -258,13 +258,14 @@ enum ResultSetWriter {
     func stream(_ name: String, columns: [String], in staging: Staging) -> CSVStream {
       let path = staging.path(name)
       let earlier = continued.first { $0.name == name }
-      let descriptor = earlier.map { Self.openToContinue(path, after: $0.bytes) } ?? ResultSetWriter.createExclusively(path)
+      let descriptor =
+        earlier.map { Self.openToContinue(path, after: $0.bytes) } ?? ResultSetWriter.createExclusively(path)
       if descriptor < 0 { failure = failure ?? path }
       let index = descriptors.count
       descriptors.append((name, descriptor))
-      names.append(name)
       written.append(
-        earlier.map { ($0.rows + 1, $0.bytes, UInt64($0.digest, radix: 16) ?? 0) } ?? (0, 0, StableHash.fnv1aBasis))
+        earlier.map { (name, $0.rows + 1, $0.bytes, UInt64($0.digest, radix: 16) ?? 0) }
+          ?? (name, 0, 0, StableHash.fnv1aBasis))
       return CSVStream(columns: columns, header: earlier == nil) { [weak self] bytes in
         do {
           guard descriptor >= 0 else { throw OutputPath.failure(.fileWriteNoPermission, path) }
@@ -311,9 +312,7 @@ enum ResultSetWriter {
 
     /// Each file's entry as written so far (with `tracksContent`), in the order they were opened.
     var entries: [RunShardFile.FileEntry] {
-      zip(names, written).map { name, state in
-        RunShardFile.FileEntry(name: name, lines: state.lines, bytes: state.bytes, hash: state.hash)
-      }
+      written.map { RunShardFile.FileEntry(name: $0.name, lines: $0.lines, bytes: $0.bytes, hash: $0.hash) }
     }
 
     /// Finishes the streams and closes every file; throws if any write or close failed.

@@ -250,11 +250,13 @@ struct RunCommand {
         let counted = files.tracksContent ? files.entries : nil
         let command = options.commonCommand.isEmpty ? "" : "command \(options.commonCommand)\n"
         results[index] = ResultFile(name: RunShardFile.name) {
-          guard let counted, Set(counted.map(\.name)) == Set(rowFiles) else {
-            return shardFile.renderedText() + command + RunShardFile.manifest(of: rowFiles, in: folder)
+          let manifest: String
+          if let counted, Set(counted.map(\.name)) == Set(rowFiles) {
+            manifest = rowFiles.compactMap { name in counted.first { $0.name == name } }.map { $0.line + "\n" }.joined()
+          } else {
+            manifest = RunShardFile.manifest(of: rowFiles, in: folder)
           }
-          return shardFile.renderedText() + command
-            + rowFiles.compactMap { name in counted.first { $0.name == name } }.map { $0.line + "\n" }.joined()
+          return shardFile.renderedText() + command + manifest
         }
       }
       journal?.prepareCommit()

@@ -40,8 +40,15 @@ final class RunShardJournal {
 
   deinit { if lockDescriptor >= 0 { close(lockDescriptor) } }
 
+  /// A checkpoint's text past its format line (identity, progress, files); nil when it is not a
+  /// checkpoint this syncsim wrote.
+  static func checkpointBody(_ text: String) -> Substring? {
+    text.hasPrefix(format + "\n") ? text.dropFirst(format.count + 1) : nil
+  }
+
   /// The identity lines of `scenario`'s shard `shard` as `run` runs it.
-  static func identity(scenario: String, scenarioHash: String, seed: UInt64, shard: RunShard, version: String) -> String {
+  static func identity(scenario: String, scenarioHash: String, seed: UInt64, shard: RunShard, version: String) -> String
+  {
     "scenario \(scenario)\nscenarioHash \(scenarioHash)\nseed \(seed)\nshard \(shard.index) \(shard.count)\n"
       + "version \(version)\n"
   }
@@ -121,20 +128,19 @@ final class RunShardJournal {
       console.error("note: \(path) \(why): the shard starts again at its first part")
       return nil
     }
-    guard let text = String(data: data, encoding: .utf8), text.hasPrefix(Self.format + "\n") else {
+    guard let text = String(data: data, encoding: .utf8), let body = Self.checkpointBody(text) else {
       return distrust("is not a checkpoint this syncsim wrote")
     }
-    let body = text.dropFirst(Self.format.count + 1)
     guard body.hasPrefix(identity) else { return distrust("is of another run (scenario, seed, shard or version)") }
     let fields = TallyText(String(body))
     guard let progress = RunProgress(text: fields) else { return distrust("is malformed") }
-    var entries: [RunShardFile.FileEntry] = []
-    for key in fields.keys where key.hasPrefix("file.") {
-      guard let values = fields.fields(key), values.count == 3, let rows = Int(values[0]), rows >= 0,
-        let bytes = Int(values[1]), bytes > 0, UInt64(values[2], radix: 16) != nil
-      else { return distrust("has a malformed line \(key)") }
-      entries.append(.init(name: String(key.dropFirst(5)), rows: rows, bytes: bytes, digest: String(values[2])))
+    let entries: [RunShardFile.FileEntry]
+    switch RunShardFile.FileEntry.entries(in: fields) {
+    case .success(let read): entries = read
+    case .failure(let problem): return distrust("has a \(problem.message)")
     }
+    // A file is continued after its header: a checkpoint never counts an empty one.
+    if let empty = entries.first(where: { $0.bytes == 0 }) { return distrust("counts \(empty.name) empty") }
     guard Set(entries.map(\.name)) == Set(files) else { return distrust("lists other files than this run writes") }
     for entry in entries {
       let found = RunShardFile.FileEntry.of(OutputPath.join(folder, entry.name), name: entry.name, limit: entry.bytes)
@@ -161,8 +167,9 @@ final class RunShardJournal {
   func checkpoint(_ progress: RunProgress, entries: [RunShardFile.FileEntry]) -> Bool {
     let text = Self.format + "\n" + identity + progress.text + entries.map { $0.line + "\n" }.joined()
     let final = OutputPath.join(folder, Self.checkpointName)
-    guard let temporary = try? ScenarioFile.writeExclusively(
-      Array(text.utf8), beside: final, named: Self.checkpointName, in: folder)
+    guard
+      let temporary = try? ScenarioFile.writeExclusively(
+        Array(text.utf8), beside: final, named: Self.checkpointName, in: folder)
     else { return false }
     guard rename(temporary, final) == 0 else {
       unlink(temporary)

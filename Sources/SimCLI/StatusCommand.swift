@@ -64,7 +64,8 @@ enum StatusCommand {
     if let other = shards.first(where: {
       $0.count != first.count || $0.total != first.total || $0.identity != first.identity || $0.isRun != first.isRun
     }) {
-      console.error("error: \(first.folder) and \(other.folder) are shards of different \(first.isRun ? "runs" : "sweeps")")
+      console.error(
+        "error: \(first.folder) and \(other.folder) are shards of different \(first.isRun ? "runs" : "sweeps")")
       return .dataError
     }
     var finishedRuns = 0
@@ -72,7 +73,8 @@ enum StatusCommand {
       finishedRuns += shard.finished
       let state = shard.done ? "finished" : "started, not finished"
       console.print(
-        "shard \(shard.index)/\(shard.count)  \(shard.finished) of \(shard.runs) \(shard.unit)  \(state)  (\(shard.folder))")
+        "shard \(shard.index)/\(shard.count)  \(shard.finished) of \(shard.runs) \(shard.unit)  \(state)  (\(shard.folder))"
+      )
     }
     let seen = Set(shards.map(\.index))  // membership only
     let missing = (1...first.count).filter { !seen.contains($0) }
@@ -113,9 +115,6 @@ enum StatusCommand {
     let names = ((try? manager.contentsOfDirectory(atPath: journal)) ?? []).filter {
       $0.hasPrefix("run-") && $0.hasSuffix(".csv")
     }
-    func modified(_ path: String) -> Date? {
-      (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-    }
     let start = modified(journal + "/manifest.txt")
     let newest = names.compactMap { modified(journal + "/" + $0) }.max()
     return Shard(
@@ -123,6 +122,11 @@ enum StatusCommand {
       index: parsed.index, count: parsed.count, total: parsed.total, identity: identity(parsed),
       finished: names.count, done: false,
       elapsedSeconds: start.flatMap { start in newest.map { $0.timeIntervalSince(start) } })
+  }
+
+  /// When the file at `path` was last written; nil when it cannot be read.
+  static func modified(_ path: String) -> Date? {
+    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
   }
 
   /// The run shard whose `--out` is `folder`: finished (`run-shard.txt`), or under way with a
@@ -138,16 +142,14 @@ enum StatusCommand {
     }
     let folder = base.hasSuffix(".resume") ? base : RunShardJournal.folder(for: base).folder
     let path = folder + "/" + RunShardJournal.checkpointName
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasPrefix(RunShardJournal.format + "\n")
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8), let body = RunShardJournal.checkpointBody(text)
     else { return nil }
-    let fields = TallyText(text)
+    let fields = TallyText(String(body))
     guard let progress = RunProgress(text: fields), let shard = fields.integers("shard"), shard.count == 2,
       let run = RunShard(text: "\(shard[0])/\(shard[1])")
     else { return nil }
-    let identity = ["scenario", "scenarioHash", "seed", "version"].map { fields.fields($0)?.joined(separator: " ") ?? "" }
-    let manager = FileManager.default
-    func modified(_ path: String) -> Date? {
-      (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    let identity = ["scenario", "scenarioHash", "seed", "version"].map {
+      fields.fields($0)?.joined(separator: " ") ?? ""
     }
     let start = modified(folder + "/" + RunShardJournal.lockName)
     let newest = modified(path)

@@ -64,7 +64,8 @@ extension World {
         if pending.exists && clients.stores[index].quotaStalledSince < sim.now {
           sink.observe(
             .activityBlocked(
-              activity: logID(pending), policy: position(of: .quota), from: clients.stores[index].quotaStalledSince, to: sim.now
+              activity: logID(pending), policy: position(of: .quota), from: clients.stores[index].quotaStalledSince,
+              to: sim.now
             ))
         }
       }

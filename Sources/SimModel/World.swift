@@ -170,7 +170,9 @@ public struct World: EventHandler {
   func owner(of store: StoreID) -> DeviceID { clients.stores[store.index].device }
 
   @inline(__always)
-  func isSyncing(_ store: StoreID) -> Bool { clients.stores[store.index].zone.exists && !clients.stores[store.index].disabled }
+  func isSyncing(_ store: StoreID) -> Bool {
+    clients.stores[store.index].zone.exists && !clients.stores[store.index].disabled
+  }
 
   /// The first syncing store of a device (where workload edits go), or nil.
   @inline(__always)

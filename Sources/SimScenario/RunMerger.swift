@@ -43,8 +43,9 @@ final class RunMerger: @unchecked Sendable {
   func progress(partsDone: Int, partsInRun: Int, partsInWorld: Int) -> RunProgress? {
     guard let tally, let outcome = outcomes.outcome else { return nil }
     return RunProgress(
-      partsDone: partsDone, partsInRun: partsInRun, partsInWorld: partsInWorld, writes: writeOffset, activities: activityOffset, fingerprints: fingerprints,
-      outcome: outcome, trajectories: outcomes.trajectories, causes: causes?.totals, tally: tally)
+      partsDone: partsDone, partsInRun: partsInRun, partsInWorld: partsInWorld, writes: writeOffset,
+      activities: activityOffset, fingerprints: fingerprints, outcome: outcome, trajectories: outcomes.trajectories,
+      causes: causes?.totals, tally: tally)
   }
 
   /// Adds the next part (parts come in part order) and returns it with its id offsets. Its tally

@@ -88,7 +88,8 @@ public struct RunProgress: Sendable {
   }
 
   init(
-    partsDone: Int, partsInRun: Int, partsInWorld: Int, writes: Int32, activities: Int32, fingerprints: [TrajectoryFingerprint], outcome: RunOutcome,
+    partsDone: Int, partsInRun: Int, partsInWorld: Int, writes: Int32, activities: Int32,
+    fingerprints: [TrajectoryFingerprint], outcome: RunOutcome,
     trajectories: FingerprintFold, causes: [(name: String, nanoseconds: Int128)]?, tally: SummaryTally
   ) {
     self.partsDone = partsDone

@@ -34,6 +34,19 @@ public struct RunShardFile: Sendable {
     /// `file.NAME ROWS BYTES DIGEST`.
     public var line: String { "file.\(name) \(rows) \(bytes) \(digest)" }
 
+    /// Every `file.` line of `fields` read back, in key order; or the key of the first malformed
+    /// one. The manifest of `run-shard.txt` and a shard's checkpoint (`RunShardJournal`).
+    public static func entries(in fields: TallyText) -> Result<[FileEntry], Problem> {
+      var entries: [FileEntry] = []
+      for key in fields.keys where key.hasPrefix("file.") {
+        guard let values = fields.fields(key), values.count == 3, let rows = Int(values[0]), rows >= 0,
+          let bytes = Int(values[1]), bytes >= 0, UInt64(values[2], radix: 16) != nil
+        else { return .failure(Problem("malformed manifest line \(key)")) }
+        entries.append(FileEntry(name: String(key.dropFirst(5)), rows: rows, bytes: bytes, digest: String(values[2])))
+      }
+      return .success(entries)
+    }
+
     /// The entry of the file at `path` (of its first `limit` bytes), read in chunks; nil when it
     /// cannot be read, or is shorter than `limit`.
     public static func of(_ path: String, name: String, limit: Int = .max) -> FileEntry? {
@@ -114,12 +127,10 @@ public struct RunShardFile: Sendable {
       return .failure(Problem("not a run shard's file (\(format))"))
     }
     let fields = TallyText(text)
-    var files: [FileEntry] = []
-    for key in fields.keys where key.hasPrefix("file.") {
-      guard let values = fields.fields(key), values.count == 3, let rows = Int(values[0]), rows >= 0,
-        let bytes = Int(values[1]), bytes >= 0, UInt64(values[2], radix: 16) != nil
-      else { return .failure(Problem("malformed manifest line \(key)")) }
-      files.append(FileEntry(name: String(key.dropFirst(5)), rows: rows, bytes: bytes, digest: String(values[2])))
+    let files: [FileEntry]
+    switch FileEntry.entries(in: fields) {
+    case .success(let entries): files = entries
+    case .failure(let problem): return .failure(problem)
     }
     func word(_ key: String) -> String? { fields.fields(key).flatMap { $0.count == 1 ? String($0[0]) : nil } }
     guard let scenario = word("scenario"), let hash = word("scenarioHash"),

@@ -14,9 +14,13 @@ public struct RunShardMerge {
     public let file: RunShardFile
   }
 
-  /// Every problem found in the shard folders.
+  /// Every problem found in the shard folders; when shards are missing, which, with the shards
+  /// given (index and folder) and their command line, for `merge` to say how to run the others.
   public struct Problems: Error {
     public let messages: [String]
+    public var missing: [RunShard] = []
+    public var given: [(index: Int, directory: String)] = []
+    public var command: String?
   }
 
   /// The shards, in shard order.
@@ -71,7 +75,8 @@ public struct RunShardMerge {
     }
     let count = first.file.shard.count
     let missing = (1...max(1, count)).filter { !seen.contains($0) }
-    if !missing.isEmpty && problems.isEmpty && !partial {
+    let lacksShards = !missing.isEmpty && problems.isEmpty && !partial
+    if lacksShards {
       problems.append("missing shards: \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))")
     }
     for shard in shards where shard.file.parts != shard.file.shard.parts(of: shard.file.partCount) {
@@ -88,7 +93,15 @@ public struct RunShardMerge {
     if problems.isEmpty { problems += rowFileProblems(ordered) }
     let scenario = loadScenario(ordered.first!.directory, shard: ordered.first!.file.shard)
     if case .failure(let problem) = scenario { problems.append(problem.message) }
-    guard problems.isEmpty, case .success(let loaded) = scenario else { return .failure(Problems(messages: problems)) }
+    guard problems.isEmpty, case .success(let loaded) = scenario else {
+      var found = Problems(messages: problems)
+      if lacksShards {
+        found.missing = missing.map { RunShard(index: $0, count: count) }
+        found.given = ordered.map { ($0.file.shard.index, $0.directory) }
+        found.command = ordered.lazy.compactMap(\.file.command).first
+      }
+      return .failure(found)
+    }
     return .success(RunShardMerge(shards: ordered, scenario: loaded, missing: missing))
   }
 
@@ -274,7 +287,8 @@ public struct RunShardMerge {
     for name in ["resolved.json", "datapackage.json"] {
       if var text = try? String(contentsOfFile: shards[0].directory + "/" + name, encoding: .utf8) {
         if name == "datapackage.json" && !missing.isEmpty && text.hasPrefix("{\n") {
-          text = "{\n  \"partial\": {\"shards\": \(count), \"missingShards\": [\(missing.map(String.init).joined(separator: ", "))], "
+          text =
+            "{\n  \"partial\": {\"shards\": \(count), \"missingShards\": [\(missing.map(String.init).joined(separator: ", "))], "
             + "\"parts\": \(first.partCount), \"partsMerged\": \(parts)},\n" + text.dropFirst(2)
         }
         files.append(ResultFile(name: name, text: text))

@@ -215,7 +215,8 @@ public enum ScenarioRunner {
       }
       checkpointer?.value {
         merger.progress(
-          partsDone: index + 1 - ownParts.lowerBound, partsInRun: ownParts.count, partsInWorld: plan?.partCount ?? partCount)
+          partsDone: index + 1 - ownParts.lowerBound, partsInRun: ownParts.count,
+          partsInWorld: plan?.partCount ?? partCount)
       }
     }
     let tally = merger.tally!

@@ -34,7 +34,8 @@ public enum ScenarioSchema {
         .object([
           (
             "description",
-            .string("an action written as a name: " + ScenarioBuilder.simpleActionList.map(\.name).joined(separator: ", "))
+            .string(
+              "an action written as a name: " + ScenarioBuilder.simpleActionList.map(\.name).joined(separator: ", "))
           ),
           ("enum", .array(ScenarioBuilder.simpleActionList.map { .string($0.name) })),
         ])

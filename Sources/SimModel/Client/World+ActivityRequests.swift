@@ -96,7 +96,9 @@ extension World {
     } else {
       requestImport(store, trigger: .retry, sim: &sim)
     }
-    let retry = state.kind == .export ? scheduler.storeActivities[store.index].pendingExport : scheduler.storeActivities[store.index].pendingImport
+    let retry =
+      state.kind == .export
+      ? scheduler.storeActivities[store.index].pendingExport : scheduler.storeActivities[store.index].pendingImport
     guard retry.exists else { return }
     scheduler.setRetryWait(retry, notBefore: notBefore, cause: cause)
     scheduler.activities[retry.index].attempt = max(scheduler.activities[retry.index].attempt, state.attempt)

@@ -11,4 +11,16 @@ struct StoreActivities {
   var runningInGroup: Int32 = 0
   /// The client that asks for them (Core Data's exports start after its own delay).
   var client = SyncClient.coreData
+
+  /// `activity` is no longer pending (it was cancelled).
+  mutating func forgetPending(_ activity: ActivityID) {
+    if pendingExport == activity { pendingExport = .none }
+    if pendingImport == activity { pendingImport = .none }
+  }
+
+  /// `activity` is no longer running (it finished).
+  mutating func forgetRunning(_ activity: ActivityID) {
+    if runningExport == activity { runningExport = .none }
+    if runningImport == activity { runningImport = .none }
+  }
 }

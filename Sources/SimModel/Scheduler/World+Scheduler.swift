@@ -208,7 +208,9 @@ extension World {
   /// ends what it had asked for. A running export or import ends at its next answer
   /// (`isSyncing` is checked there).
   mutating func cancelPendingActivities(_ store: StoreID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
-    for activity in [scheduler.storeActivities[store.index].pendingExport, scheduler.storeActivities[store.index].pendingImport] where activity.exists {
+    for activity in [
+      scheduler.storeActivities[store.index].pendingExport, scheduler.storeActivities[store.index].pendingImport,
+    ] where activity.exists {
       cancel(activity, reason: reason, sim: &sim)
     }
   }
@@ -235,8 +237,7 @@ extension World {
     sim.cancel(state.recheck)
     if state.phase == .approved { scheduler.storeActivities[state.store.index].runningInGroup -= 1 }
     scheduler.activities[activity.index].phase = .finished
-    if scheduler.storeActivities[state.store.index].pendingExport == activity { scheduler.storeActivities[state.store.index].pendingExport = .none }
-    if scheduler.storeActivities[state.store.index].pendingImport == activity { scheduler.storeActivities[state.store.index].pendingImport = .none }
+    scheduler.storeActivities[state.store.index].forgetPending(activity)
     sink.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now))
     forgetRetryWait(activity)
     // An approved activity's start is already scheduled: its slot stays taken, so that the start
@@ -287,8 +288,7 @@ extension World {
     let state = scheduler.activities[activity.index]
     scheduler.activities[activity.index].phase = .finished
     scheduler.storeActivities[state.store.index].runningInGroup -= 1
-    if scheduler.storeActivities[state.store.index].runningExport == activity { scheduler.storeActivities[state.store.index].runningExport = ActivityID.none }
-    if scheduler.storeActivities[state.store.index].runningImport == activity { scheduler.storeActivities[state.store.index].runningImport = ActivityID.none }
+    scheduler.storeActivities[state.store.index].forgetRunning(activity)
     sink.observeActivityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded)
     forgetRetryWait(activity)
     scheduler.freeActivitySlots.append(activity)
