@@ -77,7 +77,8 @@ public struct Swarm: Sendable {
     var spec = scenario.spec
     spec.reportObjects = true
     let recorder = MetricsRecorder(
-      policyNames: spec.scheduler.policies.map(\.name), reportedErrors: spec.reportedErrors)
+      policyNames: spec.scheduler.policies.map(\.name), reportedErrors: spec.reportedErrors,
+      reportedCauses: spec.reportedCauses)
     recorder.initialAppStates = spec.devices.map(\.initialAppState)
     let checker = SwarmInvariants(forwardingTo: recorder)
     let outcome = WorldRunner.run(spec, sink: checker)

@@ -55,7 +55,7 @@ extension MetricsRecorder {
   /// The time within the row's upload and download stages its activity was suspended, and a
   /// hidden row's download (which no download took): zeros for stages the row never reached.
   public func transferSplit(_ row: LatencyRow) -> (uploadSuspended: SimDuration, downloadSuspended: SimDuration, hidden: SimDuration) {
-    let suspended = Int32(policyNames.count - WaitCause.allCases.count + Int(WaitCause.suspended.rawValue))
+    let suspended = Int32(policyNames.count - reportedCauses.count + Int(WaitCause.suspended.rawValue))
     func suspendedTime(_ activity: Int32, from: SimTime, to: SimTime) -> SimDuration {
       guard activity >= 0, to > from else { return .zero }
       var total = SimDuration.zero

@@ -81,6 +81,8 @@ public final class MetricsRecorder: ObservationSink {
   public let policyNames: [String]
   /// The errors the run's summary reports (`errors.*` columns).
   public let reportedErrors: [CloudError]
+  /// The wait causes `policyNames` ends with (`WorldSpec.reportedCauses`).
+  public let reportedCauses: [WaitCause]
   /// Every observation so far, hashed: what the run's fingerprint adds to the trajectory's.
   public private(set) var digest = ObservationDigest()
   var storeDevice: [DeviceID] = []
@@ -166,7 +168,8 @@ public final class MetricsRecorder: ObservationSink {
   /// (`WaitCause`), as the model numbers them.
   /// `tables`, when given, are an earlier recorder's (`takeTables()`), for their storage.
   public init(
-    policyNames: [String], reportedErrors: [CloudError] = CloudError.alwaysReported, tables: RecorderTables? = nil
+    policyNames: [String], reportedErrors: [CloudError] = CloudError.alwaysReported,
+    reportedCauses: [WaitCause] = WaitCause.alwaysReported, tables: RecorderTables? = nil
   ) {
     // `takeTables()` empties them; nothing else makes tables that hold anything.
     if let tables {
@@ -175,8 +178,9 @@ public final class MetricsRecorder: ObservationSink {
       activities = tables.activities
       observerReach = tables.reach
     }
-    let policyNames = policyNames + WaitCause.names
+    let policyNames = policyNames + reportedCauses.map(\.name)
     self.policyNames = policyNames
+    self.reportedCauses = reportedCauses
     self.reportedErrors = reportedErrors
     counters.blockedCount = [Int](repeating: 0, count: policyNames.count)
     counters.blockedTotal = [SimDuration](repeating: .zero, count: policyNames.count)

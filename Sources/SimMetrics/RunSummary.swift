@@ -65,12 +65,13 @@ public struct RunSummary: Sendable {
 
   /// Every metric, with `blocked.<name>.*` for each of `policyNames` and then each wait cause.
   public static func catalog(
-    policyNames: [String], errors: [CloudError] = CloudError.allCases, approximateLatency: Bool = false
+    policyNames: [String], errors: [CloudError] = CloudError.allCases,
+    causes: [WaitCause] = WaitCause.allCases, approximateLatency: Bool = false
   ) -> [MetricInfo] {
     latencyHead + (approximateLatency ? [percentileError] : []) + head
       + LatencyRow.stageNames.enumerated().map(stageMetric) + activity
       + PushEvent.allCases.map(pushMetric) + errors.map(errorMetric)
-      + (policyNames + WaitCause.names).flatMap(blockedMetrics) + [events]
+      + (policyNames + causes.map(\.name)).flatMap(blockedMetrics) + [events]
   }
 
   /// Only in a run whose latencies were counted in a histogram (more than
@@ -199,11 +200,15 @@ public struct RunSummary: Sendable {
     MetricInfo("retryAfter.longest", "s", .neither, "longest retry-after answered") {
       $0.counters.retryAfterCount > 0 ? $0.counters.retryAfterLongest.seconds : nil
     },
-    MetricInfo("requestsUp", "requests", .neither, "modify requests sent, a batch the server refused whole included") { Double($0.counters.requestsUp) },
+    MetricInfo("requestsUp", "requests", .neither, "modify requests sent, a batch the server refused whole included") {
+      Double($0.counters.requestsUp)
+    },
     MetricInfo("requestsDown", "requests", .neither, "fetch requests (pages)") { Double($0.counters.requestsDown) },
     MetricInfo("recordsUp", "records", .neither, "records uploaded") { Double($0.counters.recordsUp) },
     MetricInfo("recordsDown", "records", .neither, "records downloaded") { Double($0.counters.recordsDown) },
-    MetricInfo("bytesUp", "bytes", .neither, "bytes uploaded, a refused batch's included") { Double($0.counters.bytesUp) },
+    MetricInfo("bytesUp", "bytes", .neither, "bytes uploaded, a refused batch's included") {
+      Double($0.counters.bytesUp)
+    },
     MetricInfo("bytesDown", "bytes", .neither, "bytes downloaded") { Double($0.counters.bytesDown) },
   ]
 
@@ -280,12 +285,16 @@ public struct RunSummary: Sendable {
       tally.latencies.count > 0
       ? tally.latencies.percentiles([0.5, 0.9, 0.95, 0.99])?.map { Double($0) / 1e9 } : nil
     let inputs = Inputs(tally: tally, percentiles: percentiles)
-    let policyNames = tally.policyNames.filter { !WaitCause.names.contains($0) }
+    // The tally's names are the policies', then the reported causes' (a prefix of `allCases`).
+    let causes = Array(WaitCause.allCases.prefix(tally.reportedCauseCount))
+    let policyNames = Array(tally.policyNames.dropLast(causes.count))
     let approximate = tally.latencies.isApproximate
     catalog =
-      policyNames == PolicyRegistry.standard.names && tally.reportedErrors == CloudError.allCases && !approximate
+      policyNames == PolicyRegistry.standard.names && tally.reportedErrors == CloudError.allCases
+        && causes == WaitCause.allCases && !approximate
       ? Self.catalog
-      : Self.catalog(policyNames: policyNames, errors: tally.reportedErrors, approximateLatency: approximate)
+      : Self.catalog(
+        policyNames: policyNames, errors: tally.reportedErrors, causes: causes, approximateLatency: approximate)
     values = catalog.map { $0.compute(inputs) }
   }
 
@@ -297,8 +306,9 @@ public struct RunSummary: Sendable {
       "# Metrics of `summary.csv`",
       "",
       "One column per metric, in this order; a run has the `blocked.<policy>.*` columns of the policies in",
-      "its set (the default set has no `singleDeviceAccount`), then those of every wait cause, and the",
-      "`errors.*` columns of the errors always reported plus those its faults can raise. Durations are",
+      "its set (the default set has no `singleDeviceAccount`), then those of the wait causes always",
+      "reported (through `suspended`) plus those its faults can raise, and the `errors.*` columns of the",
+      "errors always reported plus those its faults can raise. Durations are",
       "seconds. `better` is the direction `compare` calls an improvement. An empty cell is undefined (no",
       "visible rows, never converged, no retry-after answered). A run with more than 4,194,304 visible rows",
       "counts its latencies in a histogram (`LatencyHistogram`: log-linear buckets, 1,024 per power of two)",

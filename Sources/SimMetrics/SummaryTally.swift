@@ -34,6 +34,16 @@ public struct SummaryTally: Sendable {
   var reportedErrors: [CloudError]
   var events = 0
 
+  /// How many of `policyNames`' last names are wait causes: the run's reported causes, a prefix
+  /// of `WaitCause.allCases` (`WorldSpec.reportedCauses`).
+  var reportedCauseCount: Int {
+    for count in stride(from: WaitCause.allCases.count, to: 0, by: -1)
+    where policyNames.suffix(count).elementsEqual(WaitCause.allCases.prefix(count).map(\.name)) {
+      return count
+    }
+    return 0
+  }
+
   /// The tally of one part, read from its recorder after its run ended; `threads` share the rows
   /// of a large zone (the tally is the same for any number).
   public init(recorder: MetricsRecorder, events: Int, threads: Int = 1) {

@@ -77,6 +77,12 @@ public enum CloudError: String, Sendable, CaseIterable, Codable {
   case serverRecordChanged
   /// The device's change token is older than the server keeps: reset and re-fetch from nil.
   case changeTokenExpired
+  /// The zone is not on the server (deleted, or an encrypted-data reset): the store resets.
+  /// [A] CKError.h zoneNotFound (26)
+  case zoneNotFound
+  /// The account is signed in but not available for now: the store stalls until the stated time.
+  /// [A] CKError.h accountTemporarilyUnavailable (36)
+  case accountTemporarilyUnavailable
 }
 
 extension CloudError {

@@ -20,6 +20,10 @@ public enum WaitCause: UInt8, Sendable, CaseIterable {
   /// sent until something wakes it (a launch, an activation, a push). [A] WWDC22 CloudKit
   /// lounge: "no forward progress will be made until something wakes the process up".
   case suspended
+  /// The account was temporarily unavailable: the store asks for nothing until the stated time
+  /// (`ClientReaction.stall`). [A] CKError accountTemporarilyUnavailable (36): "Don't delete any
+  /// cached data and don't enqueue any additional CloudKit operations"
+  case accountUnavailable
 
   /// The name in results.
   public var name: String {
@@ -30,9 +34,25 @@ public enum WaitCause: UInt8, Sendable, CaseIterable {
     case .networkBackoff: "networkBackoff"
     case .quota: "quota"
     case .suspended: "suspended"
+    case .accountUnavailable: "accountUnavailable"
     }
   }
 
   /// Every cause's name, in order.
   public static let names = allCases.map(\.name)
+
+  /// The causes every run's results have columns for. A cause added later is reported only in
+  /// runs whose faults can raise it (`WorldSpec.reportedCauses`), so adding it, off by default,
+  /// changes no committed result; it is added last, so that a cause's place among the reported
+  /// ones is always its raw value.
+  public static let alwaysReported: [WaitCause] = [
+    .serverThrottle, .deviceThrottle, .zoneBusy, .networkBackoff, .quota, .suspended,
+  ]
+
+  /// The causes reported when `raised` may be raised: those always reported, and every later one
+  /// up to the last raised (a prefix of `allCases`, so places stay raw values).
+  public static func reported(raising raised: [WaitCause]) -> [WaitCause] {
+    let last = max(alwaysReported.count - 1, raised.map { Int($0.rawValue) }.max() ?? 0)
+    return Array(allCases.prefix(last + 1))
+  }
 }

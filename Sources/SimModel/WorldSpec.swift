@@ -52,6 +52,9 @@ public struct WorldSpec: Sendable {
   /// The errors this world's summary reports (`errors.*` columns): those always reported and
   /// those its request faults can raise.
   public var reportedErrors: [CloudError] { RequestFaults.reportedErrors(for: server) }
+  /// The wait causes the run's results have columns for: those always reported, and those of the
+  /// faults its parameters turn on.
+  public var reportedCauses: [WaitCause] { RequestFaults.reportedCauses(for: server) }
 }
 
 /// When a public-database store fetches besides its polls.

@@ -156,7 +156,7 @@ public enum ScenarioRunner {
       resume.map { RunMerger(resuming: $0, partCount: partitioning.count) }
       ?? RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
     let rowWriter = PartRows(
-      scenario: scenario, seed: scenario.spec.seed, policyNames: spec.scheduler.policies.map(\.name) + WaitCause.names,
+      scenario: scenario, seed: scenario.spec.seed, policyNames: spec.scheduler.policies.map(\.name) + spec.reportedCauses.map(\.name),
       storeStarts: ids.firstStore)
     let streams = UncheckedBox(spilledFiles.map { name in (name, spill!(name, rowWriter.columns(of: name))) })
     let end = SimTime(spec.duration)
@@ -182,6 +182,7 @@ public enum ScenarioRunner {
       index, partSpec in
       let recorder = MetricsRecorder(
         policyNames: partSpec.scheduler.policies.map(\.name), reportedErrors: partSpec.reportedErrors,
+        reportedCauses: partSpec.reportedCauses,
         tables: reusesTables ? tables.take() : nil)
       recorder.pushDeliveryLatency = partSpec.push.deliveryLatency
       recorder.keepsPushLog = keepsPushLog

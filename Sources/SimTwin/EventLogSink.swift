@@ -20,7 +20,7 @@ public final class EventLogSink: ObservationSink {
 
   /// `epoch` is the wall-clock time of the run's start, in microseconds since 1970.
   public init(spec: WorldSpec, epoch: Int64) {
-    policyNames = spec.scheduler.policies.map(\.name) + WaitCause.names
+    policyNames = spec.scheduler.policies.map(\.name) + spec.reportedCauses.map(\.name)
     self.epoch = epoch
     deliveryLatency = spec.push.deliveryLatency
     appStates = Array(repeating: nil, count: spec.devices.count)

@@ -9,7 +9,17 @@ import SimKernel
 /// row is reached.
 enum ExportTransition: Int, CaseIterable {
   case nothingToExport, firstBatch, nextBatch, lastBatch, tooLarge, mergedAfterConflict, someRecordsFailed
-  case waitForRetry, offline, quotaFull, recordRefused, syncTurnedOff, roundEnds
+  case waitForRetry, offline, quotaFull, recordRefused, syncTurnedOff, roundEnds, resetDeclared, stallDeclared
+
+  /// The transition a request fault's declared reaction takes.
+  init(_ reaction: ClientReaction) {
+    switch reaction {
+    case .retry: self = .waitForRetry
+    case .fail: self = .offline
+    case .reset: self = .resetDeclared
+    case .stall: self = .stallDeclared
+    }
+  }
 
   /// (from, input, to, what happens, source)
   var row: ActivityTransitionRow {
@@ -82,6 +92,18 @@ enum ExportTransition: Int, CaseIterable {
           + "calls sendChanges",
         "[A] CKSyncEngine retries other errors; [RE] continueSendingChangesAfterFailure = 0"
       )
+    case .resetDeclared:
+      (
+        "sending batch n", "a fault declaring a reset (zoneNotFound)", "finished (failed)",
+        "the store resets: it fetches the whole zone from an empty token, and exports after",
+        "[A] CKError zoneNotFound; [RE] reset reason ZoneDeleted"
+      )
+    case .stallDeclared:
+      (
+        "sending batch n", "a fault declaring a stall (accountTemporarilyUnavailable)", "finished (failed)",
+        "the store asks for nothing, export or import, until the stated time, under the fault's cause",
+        "[A] CKError accountTemporarilyUnavailable"
+      )
     }
   }
 
@@ -137,8 +159,9 @@ extension World {
     _ store: StoreID, _ verdict: RequestVerdict, _ sent: (records: Int32, bytes: Int64), at now: SimTime
   ) {
     switch verdict {
-    case .accepted, .partlySaved, .failed(.networkUnavailable): return
-    case .retry, .failed:
+    case .accepted, .partlySaved: return
+    case .faulted(let failure) where failure.error == .networkUnavailable: return
+    case .resend, .faulted, .failed:
       sink.observe(.requestRefused(store: store, upload: true, records: sent.records, bytes: sent.bytes, at: now))
     }
   }
@@ -163,20 +186,17 @@ extension World {
     let verdict = exportVerdict(activity, at: sim.now)
     reportRefusedRequest(store, verdict, sent, at: sim.now)
     switch verdict {
-    case .retry(let at, nil):
+    case .resend(let at):
       exportTook(scheduler.activities[activity.index].merged ? .mergedAfterConflict : .tooLarge)
       sendNextBatch(activity, notBefore: at, sim: &sim)
-    case .retry(let at, let cause?):
-      // The export ends and releases its group; the retry is a new activity after the wait.
-      exportTook(.waitForRetry)
+    case .faulted(let failure):
+      // The export ends and releases its group; what follows is the fault's declared reaction.
+      exportTook(ExportTransition(failure.reaction))
       endFailedExport(activity, sim: &sim)
-      requestRetry(of: activity, notBefore: at, cause: cause, sim: &sim)
+      react(to: failure, of: activity, sim: &sim)
     case .failed(let error):
       endFailedExport(activity, sim: &sim)
       switch error {
-      case .networkUnavailable:
-        exportTook(.offline)
-        requestExport(store, trigger: .exportAgain, sim: &sim)
       case .quotaExceeded:
         exportTook(.quotaFull)
         clients.stores[store.index].quotaStalled = true

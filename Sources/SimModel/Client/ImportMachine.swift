@@ -5,6 +5,17 @@ import SimKernel
 /// `World.importStep` alone.
 enum ImportTransition: Int, CaseIterable {
   case offlineAtStart, tokenExpired, firstPage, nextPage, lastPage, waitForRetry, offline, syncTurnedOff
+  case resetDeclared, stallDeclared
+
+  /// The transition a request fault's declared reaction takes.
+  init(_ reaction: ClientReaction) {
+    switch reaction {
+    case .retry: self = .waitForRetry
+    case .fail: self = .offline
+    case .reset: self = .resetDeclared
+    case .stall: self = .stallDeclared
+    }
+  }
 
   /// (from, input, to, what happens, source)
   var row: ActivityTransitionRow {
@@ -47,6 +58,17 @@ enum ImportTransition: Int, CaseIterable {
       )
     case .syncTurnedOff:
       ("fetching page n", "sync turned off", "finished (failed)", "the page is not applied", "[HowTo] toggling sync")
+    case .resetDeclared:
+      (
+        "fetching page n", "a fault declaring a reset (zoneNotFound)", "finished (failed)",
+        "the store resets: a new import fetches the whole zone from an empty token", "[A] CKError zoneNotFound"
+      )
+    case .stallDeclared:
+      (
+        "fetching page n", "a fault declaring a stall (accountTemporarilyUnavailable)", "finished (failed)",
+        "the store asks for nothing, export or import, until the stated time, under the fault's cause",
+        "[A] CKError accountTemporarilyUnavailable"
+      )
     }
   }
 
@@ -137,26 +159,16 @@ extension World {
       return
     }
     switch generalVerdict(activity, at: sim.now) {
-    case .retry(let at, nil):
-      // Not a documented path: only a modify request is retried in place (a split, a merge);
-      // every request fault names the cause its retry waits for.
-      scheduleNextPage(activity, notBefore: at, sim: &sim)
-      return
-    case .retry(let at, let cause?):
-      // The import ends and releases its group; a new one fetches from the store's token after
-      // the wait (the pages applied so far are fetched again, as a new fetch-changes would).
-      importTook(.waitForRetry)
+    case .faulted(let failure):
+      // The import ends and releases its group, nothing of the page applied; what follows is the
+      // fault's declared reaction (a new import after a retry's wait fetches from the store's
+      // token: the pages applied so far are fetched again, as a new fetch-changes would).
+      importTook(ImportTransition(failure.reaction))
       finishActivity(activity, succeeded: false, sim: &sim)
-      requestRetry(of: activity, notBefore: at, cause: cause, sim: &sim)
+      react(to: failure, of: activity, sim: &sim)
       return
-    case .failed:
-      // networkUnavailable mid-import: nothing applied; a new import waits for the network.
-      importTook(.offline)
-      finishActivity(activity, succeeded: false, sim: &sim)
-      requestImport(store, trigger: .importAgain, sim: &sim)
-      return
-    case .accepted, .partlySaved:
-      break  // a fetch has no records of its own to fail
+    case .accepted, .resend, .failed, .partlySaved:
+      break  // only a modify request is resent or refused by its records
     }
     let page = nextPage(activity)
     if isReplayed(store) {

@@ -52,6 +52,10 @@ struct SyncClients {
   var writes = WriteTable()
   /// How many new writes trigger the next look at releasing writes.
   var writesReleaseAt = 0
+  /// Per stalled store (by index), the answer that stalled it (`ClientReaction.stall`): until
+  /// then it asks for nothing, and a request of its still on the wire is answered the same.
+  /// Sparse, as few stores ever stall, and read by key only.
+  var stalls: [Int32: RequestFailure] = [:]
   #if DEBUG
     /// How often each export and then each import transition was taken (`ExportTransition`,
     /// `ImportTransition`), for the test that every documented transition is reached.

@@ -26,6 +26,7 @@ extension World {
     if clients.stores[store.index].quotaStalled { return }
     let activity = submit(.export, store: store, trigger: trigger, immediate: immediate, sim: &sim)
     scheduler.storeActivities[store.index].pendingExport = activity
+    holdIfStalled(activity, store, at: sim.now)
   }
 
   /// Asks for an import; a request while one is pending joins it (and makes it `immediate`).
@@ -43,6 +44,7 @@ extension World {
     }
     let activity = submit(.import, store: store, trigger: trigger, immediate: immediate, sim: &sim)
     scheduler.storeActivities[store.index].pendingImport = activity
+    holdIfStalled(activity, store, at: sim.now)
   }
 
   /// The container's setup on the store's first use (the `setup` event: its zone and database

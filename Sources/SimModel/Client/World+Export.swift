@@ -182,7 +182,7 @@ extension World {
       // hands the error to the app, and the round ends with the changes pending. [A] CKSyncEngine
       // (not among the errors it retries); [RE] continueSendingChangesAfterFailure = 0
       guard clients.stores[store.index].client == .coreData, splitBatch(activity, batch) else { return .failed(answer.error) }
-      return .retry(at: now, cause: nil)
+      return .resend(at: now)
     case .refused(let error):
       sink.observe(.cloudError(store: store, error: error, retryAfter: nil, at: now))
       return .failed(error)
@@ -190,7 +190,7 @@ extension World {
       // Merge the changed fields into the server record from the error and send it again.
       sink.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now))
       scheduler.activities[activity.index].merged = true
-      return .retry(at: now, cause: nil)
+      return .resend(at: now)
     case .recordsFailed:
       // One partialFailure for the request, stating the longest of its records' retry-afters.
       let retryAfter = clients.scratch.failedRecords.compactMap(\.retryAfter).max()

@@ -12,10 +12,14 @@ extension World {
     let request = RequestContext(
       activity: activity, device: device, now: now, online: devices[device].online,
       attempt: scheduler.activities[activity.index].attempt)
-    if let answer = server.answer(request, random: &devices[device].streams.network) {
+    // A stalled store's request still on the wire (another activity's) gets the stall's answer:
+    // the account is unavailable until the stated time, for every request.
+    var stalled = stallOf(store, at: now)?.failure
+    stalled?.attempt = request.attempt
+    if let answer = stalled ?? server.answer(request, random: &devices[device].streams.network) {
       scheduler.activities[activity.index].attempt = answer.attempt
       sink.observe(.cloudError(store: store, error: answer.error, retryAfter: answer.retryAfter, at: now))
-      return answer.retryAt.map { .retry(at: $0, cause: answer.waitCause) } ?? .failed(answer.error)
+      return .faulted(answer)
     }
     scheduler.activities[activity.index].attempt = 0
     return .accepted

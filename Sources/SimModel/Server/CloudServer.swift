@@ -82,12 +82,12 @@ struct CloudServer {
   }
 }
 
-/// A request fault's answer: the error, what a retry waits for, and when it may be sent again
-/// (nil: the activity fails), with the retry-after the server states.
+/// A request fault's answer: the error, what a retry or a stall waits for, and how the client
+/// reacts, with the retry-after the server states.
 struct RequestFailure {
   var error: CloudError
   var waitCause: WaitCause
-  var retryAt: SimTime?
+  var reaction: ClientReaction
   var retryAfter: SimDuration?
   /// The request's failed attempts, this one counted if the fault counts attempts.
   var attempt: Int

@@ -217,6 +217,25 @@ public enum ParameterTable {
       needs: "cloud.zoneBusyProbability",
       apply: { $0.server.zoneBusyBackoffCap = $1.duration },
       read: { .duration($0.server.zoneBusyBackoffCap) }),
+    World(
+      "cloud.zoneNotFoundProbability", .ratio(belowOne: true), unit: "ratio", default: .number(0),
+      source: "[A] CKError.h zoneNotFound; [RE] reset reason ZoneDeleted; [assumed] 0",
+      meaning: "probability that a request answers zoneNotFound: the activity ends and the store resets (it fetches "
+        + "the whole zone from an empty token, and exports its unsent changes after)",
+      apply: { $0.server.zoneNotFoundProbability = $1.number }, read: { .number($0.server.zoneNotFoundProbability) }),
+    World(
+      "cloud.accountUnavailableProbability", .ratio(belowOne: true), unit: "ratio", default: .number(0),
+      source: "[A] CKError.h accountTemporarilyUnavailable; [assumed] 0",
+      meaning: "probability that a request answers accountTemporarilyUnavailable: the activity ends and the store "
+        + "asks for nothing, export or import, for cloud.accountUnavailableFor (wait cause accountUnavailable)",
+      apply: { $0.server.accountUnavailableProbability = $1.number },
+      read: { .number($0.server.accountUnavailableProbability) }),
+    World(
+      "cloud.accountUnavailableFor", .distribution, unit: "s", default: .distribution(#""10m""#),
+      source: "[assumed] Apple states no duration", meaning: "how long a store stalls after accountTemporarilyUnavailable",
+      needs: "cloud.accountUnavailableProbability",
+      apply: { $0.server.accountUnavailableFor = $1.distribution },
+      read: { .distribution($0.server.accountUnavailableFor) }),
   ]
 
   static let push: [World] = [

@@ -25,7 +25,7 @@ import Testing
     #expect(third?.error == .serviceUnavailable)
     #expect(third?.waitCause == .serverThrottle)
     #expect(third?.retryAfter == .seconds(5))
-    #expect(third?.retryAt == SimTime(SimDuration(seconds: 5.9)))
+    #expect(third?.reaction == .retry(at: SimTime(SimDuration(seconds: 5.9))))
     // The first request has left the one-second window: a fourth at 1.2 s is let through.
     #expect(server.answer(request(at: 1.2), random: &random) == nil)
   }
@@ -36,7 +36,7 @@ import Testing
     var random = RandomStream(seed: 1)
     let answer = server.answer(request(at: 0, online: false), random: &random)
     #expect(answer?.error == .networkUnavailable)
-    #expect(answer?.retryAt == nil)
+    #expect(answer?.reaction == .fail)
   }
 
   @Test func zoneBusyBacksOffDoublingWithEachCountedAttempt() {
@@ -50,7 +50,8 @@ import Testing
     for _ in 0..<4 {
       let answer = server.answer(request(at: 100, attempt: attempt), random: &random)
       attempt = answer?.attempt ?? 0
-      delays.append((answer?.retryAt ?? .zero).seconds - 100)
+      guard case .retry(let at)? = answer?.reaction else { Issue.record("no retry"); return }
+      delays.append(at.seconds - 100)
     }
     // 2 s, doubling with each attempt, never over `zoneBusyBackoffCap`.
     #expect(delays[0] == 2 && delays[1] == 4 && delays[2] == 8)

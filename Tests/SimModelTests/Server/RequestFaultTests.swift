@@ -15,12 +15,15 @@ import Testing
     server.zoneBusyProbability = 0.1
     server.networkFailureProbability = 0.2
     server.deviceThrottleRequestsPerMinute = 40
+    server.zoneNotFoundProbability = 0.01
+    server.accountUnavailableProbability = 0.01
     let faults = RequestFaults.active(for: server)
     #expect(
       faults.map(\.error) == [
-        .networkUnavailable, .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy,
+        .networkUnavailable, .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy, .zoneNotFound,
+        .accountTemporarilyUnavailable,
       ])
-    #expect(RequestFaults.all.count == 5)
+    #expect(RequestFaults.all.count == 7)
     #expect(RequestFaults.all.map { String(describing: $0) }.first == "NetworkUnavailableFault")
     // The registry's order is the order `RequestFaultSet` asks them in.
     #expect(faults.map { String(describing: type(of: $0)) } == RequestFaults.all.map { String(describing: $0) })

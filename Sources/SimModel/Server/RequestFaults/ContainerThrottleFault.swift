@@ -44,15 +44,15 @@ struct ContainerThrottleFault: RequestFault {
 
   func recovery(
     for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
-  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+  ) -> (reaction: ClientReaction, retryAfter: SimDuration?) {
     let wait = retryAfter.sampleDuration(using: &random)
     let until = max(rates.containerBlockedUntil[request.device], request.now + wait)
     rates.containerBlockedUntil[request.device] = until
     let own = Backoff.throttleRetryAt(after: wait, attempt: request.attempt, cap: backoffCap, now: request.now)
     if holdsContainer {
       rates.containerWideBlockedUntil = max(rates.containerWideBlockedUntil, until)
-      return (max(rates.containerWideBlockedUntil, own), wait)
+      return (.retry(at: max(rates.containerWideBlockedUntil, own)), wait)
     }
-    return (max(until, own), wait)
+    return (.retry(at: max(until, own)), wait)
   }
 }

@@ -29,11 +29,11 @@ struct DeviceThrottleFault: RequestFault {
 
   func recovery(
     for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
-  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+  ) -> (reaction: ClientReaction, retryAfter: SimDuration?) {
     let wait = retryAfter.sampleDuration(using: &random)
     let until = max(rates.deviceBlockedUntil[request.device], request.now + wait)
     rates.deviceBlockedUntil[request.device] = until
     let own = Backoff.throttleRetryAt(after: wait, attempt: request.attempt, cap: backoffCap, now: request.now)
-    return (max(until, own), wait)
+    return (.retry(at: max(until, own)), wait)
   }
 }

@@ -24,9 +24,9 @@ struct NetworkFailureFault: RequestFault {
 
   func recovery(
     for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
-  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+  ) -> (reaction: ClientReaction, retryAfter: SimDuration?) {
     let attempt = request.attempt
     let backoff = attempt <= 1 ? 0 : Backoff.doubled(backoffSeconds, doublings: attempt - 2, cap: backoffCapSeconds)
-    return (request.now + SimDuration(seconds: backoff), nil)
+    return (.retry(at: request.now + SimDuration(seconds: backoff)), nil)
   }
 }

@@ -13,7 +13,7 @@ struct NetworkUnavailableFault: RequestFault {
 
   func recovery(
     for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
-  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
-    (nil, nil)
+  ) -> (reaction: ClientReaction, retryAfter: SimDuration?) {
+    (.fail, nil)
   }
 }

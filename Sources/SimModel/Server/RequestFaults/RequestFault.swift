@@ -20,11 +20,12 @@ protocol RequestFault: Sendable {
   /// Whether it hits `request` now. May draw from `random` or count the request against a rate
   /// in `rates`, as the server would.
   func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool
-  /// How the request recovers: sent again at `retryAt`, or the activity fails (nil); and the
-  /// retry-after the server states, if any (reported with the error).
+  /// How the client reacts (a retry at a time, a failure, a reset, a stall: `ClientReaction`,
+  /// which every activity machine handles the same way), and the retry-after the server states,
+  /// if any (reported with the error).
   func recovery(
     for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
-  ) -> (retryAt: SimTime?, retryAfter: SimDuration?)
+  ) -> (reaction: ClientReaction, retryAfter: SimDuration?)
 }
 
 extension RequestFault {
@@ -53,7 +54,9 @@ enum RequestFaults {
     RequestFaultList.Then<ContainerThrottleFault,
     RequestFaultList.Then<DeviceThrottleFault,
     RequestFaultList.Then<ZoneBusyFault,
-    RequestFaultList.End>>>>>
+    RequestFaultList.Then<ZoneNotFoundFault,
+    RequestFaultList.Then<AccountUnavailableFault,
+    RequestFaultList.End>>>>>>>
 
   /// Every registered fault's type, in order.
   static var all: [any RequestFault.Type] { Standard.types }
@@ -63,6 +66,11 @@ enum RequestFaults {
   static func reportedErrors(for server: ServerParameters) -> [CloudError] {
     let raised = active(for: server).map(\.error)
     return CloudError.allCases.filter { CloudError.alwaysReported.contains($0) || raised.contains($0) }
+  }
+
+  /// The wait causes a run with `server`'s parameters reports (`WaitCause.reported`).
+  static func reportedCauses(for server: ServerParameters) -> [WaitCause] {
+    WaitCause.reported(raising: active(for: server).map(\.waitCause))
   }
 
   /// The faults `server`'s parameters turn on, in order: the ones `RequestFaultSet` asks.

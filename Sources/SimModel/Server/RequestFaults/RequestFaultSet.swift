@@ -89,7 +89,7 @@ enum RequestFaultList {
     if fault.countsAttempts { request.attempt += 1 }
     let recovery = fault.recovery(for: request, rates: &rates, random: &random)
     return RequestFailure(
-      error: fault.error, waitCause: fault.waitCause, retryAt: recovery.retryAt, retryAfter: recovery.retryAfter,
+      error: fault.error, waitCause: fault.waitCause, reaction: recovery.reaction, retryAfter: recovery.retryAfter,
       attempt: request.attempt)
   }
 }

@@ -24,9 +24,9 @@ struct ZoneBusyFault: RequestFault {
 
   func recovery(
     for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
-  ) -> (retryAt: SimTime?, retryAfter: SimDuration?) {
+  ) -> (reaction: ClientReaction, retryAfter: SimDuration?) {
     let attempt = request.attempt
     let delay = SimDuration(seconds: Backoff.doubled(backoffSeconds, doublings: attempt - 1, cap: backoffCapSeconds))
-    return (request.now + delay, delay)
+    return (.retry(at: request.now + delay), delay)
   }
 }
