@@ -9,9 +9,10 @@ struct SwarmCommand {
 
     A fault swarm: each run draws a small world (1–3 accounts of 1–3 devices, a shared zone in
     half of them), random edits and a random schedule of faults (offline, force-quit, Low Power
-    Mode, throttle with retry-after, quota, zoneBusy, network failures, push drops, expiring
-    tokens, re-created containers, thermal pressure under the thermal policy), heals every fault
-    at 2 h and runs 1 h more. It checks the conservation of writes, stage sums, no export from a
+    Mode, throttle with retry-after, quota, zoneBusy, zoneNotFound resets, account stalls,
+    network failures, push drops, expiring tokens, re-created containers, thermal pressure under
+    the thermal policy), heals every scheduled fault at 2 h (a fault's probability stays) and
+    runs 1 h more. It checks the conservation of writes, stage sums, no export from a
     disabled store, no record in a store without access, no write committed twice, and that every
     device has converged 1 h after the heal. Each failing run is printed with its seed; its scenario, shrunk to the fewest timeline
     entries that still fail, is written to DIR (default Results/swarm/). Exits 1 if any run fails.

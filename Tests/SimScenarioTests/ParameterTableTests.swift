@@ -74,7 +74,7 @@ import Testing
     #expect(
       ranged.map(\.path) == [
         "cloud.networkFailureProbability", "cloud.changeTokenRetention", "cloud.zoneBusyProbability",
-        "push.dropProbability",
+        "cloud.zoneNotFoundProbability", "cloud.accountUnavailableProbability", "push.dropProbability",
       ])
     for definition in ranged { #expect(definition.steps.count == 2) }
   }

@@ -222,12 +222,14 @@ public enum ParameterTable {
       source: "[A] CKError.h zoneNotFound; [RE] reset reason ZoneDeleted; [assumed] 0",
       meaning: "probability that a request answers zoneNotFound: the activity ends and the store resets (it fetches "
         + "the whole zone from an empty token, and exports its unsent changes after)",
+      swarm: .init(probability: 0.2, lower: 0.002, upper: 0.03),
       apply: { $0.server.zoneNotFoundProbability = $1.number }, read: { .number($0.server.zoneNotFoundProbability) }),
     World(
       "cloud.accountUnavailableProbability", .ratio(belowOne: true), unit: "ratio", default: .number(0),
       source: "[A] CKError.h accountTemporarilyUnavailable; [assumed] 0",
       meaning: "probability that a request answers accountTemporarilyUnavailable: the activity ends and the store "
         + "asks for nothing, export or import, for cloud.accountUnavailableFor (wait cause accountUnavailable)",
+      swarm: .init(probability: 0.2, lower: 0.005, upper: 0.05),
       apply: { $0.server.accountUnavailableProbability = $1.number },
       read: { .number($0.server.accountUnavailableProbability) }),
     World(
