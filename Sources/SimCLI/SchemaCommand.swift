@@ -9,6 +9,8 @@ enum SchemaCommand {
   static let usage = """
     usage: syncsim schema                         print the JSON Schema (draft 2020-12) of scenario files
            syncsim schema policies                the scheduler policies, their options and defaults (Markdown)
+           syncsim schema actions                 the timeline's actions: how each is written, what it does
+                                                  (Markdown; docs/scenario-format.md)
            syncsim schema parameters              every single-valued key: range, default, meaning, source
                                                   (Markdown; docs/parameters.md)
            syncsim schema metrics                 every metric of summary.csv: unit, better direction,
@@ -32,6 +34,10 @@ enum SchemaCommand {
     case "policies":
       guard arguments.count == 1 else { return usageError("schema policies takes no arguments", console) }
       console.print(ScenarioSchema.policyTable())
+      return .success
+    case "actions":
+      guard arguments.count == 1 else { return usageError("schema actions takes no arguments", console) }
+      console.print(ScenarioSchema.actionTable)
       return .success
     case "parameters":
       guard arguments.count == 1 else { return usageError("schema parameters takes no arguments", console) }
@@ -61,7 +67,7 @@ enum SchemaCommand {
       return forbidden == 0 ? .success : .dataError
     default:
       return usageError(
-        "unknown schema subcommand '\(arguments[0])' (policies, parameters, metrics, paths, records or diff)", console)
+        "unknown schema subcommand '\(arguments[0])' (policies, actions, parameters, metrics, paths, records or diff)", console)
     }
   }
 

@@ -217,23 +217,19 @@ extension ScenarioBuilder {
     return nil
   }
 
-  /// The actions written as a name, in the order the schema lists them (its enum is made from
-  /// this list: `ScenarioSchema`).
-  static let simpleActionList: [(name: String, action: TimelineAction.Action)] = [
-    ("goOffline", .goOffline), ("goOnline", .goOnline), ("plug", .plug), ("unplug", .unplug), ("launch", .launch),
-    ("activate", .activate), ("background", .background), ("terminate", .terminate), ("forceQuit", .forceQuit),
-    ("crash", .crash), ("sendChanges", .sendChanges), ("fetchChanges", .fetchChanges),
-    ("saveOutsideEngine", .saveOutsideEngine), ("nudge", .nudge(every: nil, until: nil, jitter: .zero)),
-  ]
+  /// The actions written as a name, in the table's order (the schema's enum follows it).
+  static let simpleActionList: [(name: String, action: TimelineAction.Action)] = TimelineActionTable.all.compactMap {
+    row in row.plain.map { (row.name, $0) }
+  }
   /// The actions written as a name, by name (looked up only).
   static let simpleActions: [String: TimelineAction.Action] = Dictionary(
     uniqueKeysWithValues: simpleActionList.map { ($0.name, $0.action) })
-  /// The actions written as an object with one member, by that member's name: each has an
-  /// alternative of its own in the schema's `action` (checked as the schema is made).
-  static let valuedActions = [
-    "lowPower", "battery", "nudge", "edit", "bulkInsert", "bulkDelete", "resetSync", "toggleSync", "quota", "throttle",
-    "set",
-  ]
+  /// The actions written as an object with one member, by that member's name, in the table's
+  /// order: each has an alternative of its own in the schema's `action`.
+  static let valuedActions = TimelineActionTable.all.filter { $0.decode != nil }.map(\.name)
+  /// The valued actions' decoders, by name (looked up only).
+  static let valuedDecoders: [String: TimelineActionDefinition.Decode] = Dictionary(
+    uniqueKeysWithValues: TimelineActionTable.all.compactMap { row in row.decode.map { (row.name, $0) } })
 
   /// `{"set": {"<condition>": value}}`: one declared condition (`ConditionTable`) set to a value
   /// of its kind. A built-in condition becomes its own action (`{"set": {"pluggedIn": true}}` is
@@ -328,9 +324,6 @@ extension ScenarioBuilder {
     _ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec
   ) -> (TimelineAction.Action, store: Int?)? {
     guard let node else { return nil }
-    let store = { (fields: [String: JSONNode], inner: String) in
-      self.storeIndex(fields["store"], ScenarioReader.join(inner, "store"), devices: devices, spec)
-    }
     let allNames = Array(Self.simpleActions.keys).sorted() + Self.valuedActions.filter { Self.simpleActions[$0] == nil }
     if case .string(let name) = node.value {
       if let action = Self.simpleActions[name] { return (action, nil) }
@@ -359,59 +352,47 @@ extension ScenarioBuilder {
       return nil
     }
     let inner = ScenarioReader.join(path, name)
-    switch name {
-    case "lowPower": return reader.bool(value, inner).map { (.lowPower($0), nil) }
-    case "battery": return reader.number(value, inner, min: 0, max: 100).map { (.battery($0), nil) }
-    case "set": return setAction(value, inner).map { ($0, nil) }
-    case "nudge":
-      guard let fields = reader.object(value, inner, known: ["every", "until", "jitter"]) else { return nil }
-      let every = reader.duration(fields["every"], ScenarioReader.join(inner, "every"), positive: true)
-      if let every, every < .milliseconds(10) {
-        reader.problem(
-          ScenarioReader.join(inner, "every"), "\(DurationText.format(every)) is below the limit of 10ms",
-          hint: "a faster timer only loops")
-        return nil
-      }
-      let until = reader.duration(fields["until"], ScenarioReader.join(inner, "until"))
-      let jitter = reader.duration(fields["jitter"], ScenarioReader.join(inner, "jitter")) ?? .zero
-      if jitter > .zero && every == nil {
-        reader.warning(ScenarioReader.join(inner, "jitter"), "ignored: a single nudge has no repeats to delay")
-      }
-      return (.nudge(every: every, until: until, jitter: jitter), nil)
-    case "edit":
-      if case .string = value.value {
-        return reader.choice(value, inner, EditKind.self).map { (.edit($0, entity: 0, key: nil), nil) }
-      }
-      guard let fields = reader.object(value, inner, known: ["kind", "entity", "key", "store"]) else { return nil }
-      let kind = reader.required(fields, "kind", inner) { reader.choice($0, $1, EditKind.self) }
-      let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
-      var key: Int32?
-      if let name = reader.string(fields["key"], ScenarioReader.join(inner, "key")) {
-        if kind != .insert && kind != nil {
-          reader.problem(ScenarioReader.join(inner, "key"), "only an insert carries a logical key")
-        }
-        key = reader.logicalKey(name)
-      }
-      let target = store(fields, inner)
-      guard let kind, let entity else { return nil }
-      return (.edit(kind, entity: entity, key: key), target)
-    case "resetSync":
-      return reader.choice(value, inner, ResetReason.self).map { (.resetSync($0), nil) }
-    case "toggleSync":
-      guard let fields = reader.object(value, inner, known: ["removeStoreFirst"]),
-        let remove = reader.required(fields, "removeStoreFirst", inner, { reader.bool($0, $1) })
-      else { return nil }
-      return (.toggleSync(removeStoreFirst: remove), nil)
-    case "quota":
-      if case .null = value.value { return (.quota(bytes: nil), nil) }
-      return reader.integer(value, inner, min: 0, max: Int.max / 2).map { (.quota(bytes: Int64($0)), nil) }
-    case "throttle":
-      return reader.bool(value, inner).map { (.throttle($0), nil) }
-    case "bulkDelete":
-      return bulk(value, inner, deletes: true, devices: devices, spec)
-    default:
-      return bulk(value, inner, deletes: false, devices: devices, spec)
+    guard let decode = Self.valuedDecoders[name] else { return nil }  // `known` let no other name through
+    return decode(self, TimelineActionDefinition.Input(value: value, path: inner, devices: devices, spec: spec))
+  }
+
+  /// `{"nudge": {"every": d, "until": t, "jitter": d}}`: nudges every period until a time.
+  func nudgeAction(_ value: JSONNode, _ inner: String) -> TimelineAction.Action? {
+    guard let fields = reader.object(value, inner, known: ["every", "until", "jitter"]) else { return nil }
+    let every = reader.duration(fields["every"], ScenarioReader.join(inner, "every"), positive: true)
+    if let every, every < .milliseconds(10) {
+      reader.problem(
+        ScenarioReader.join(inner, "every"), "\(DurationText.format(every)) is below the limit of 10ms",
+        hint: "a faster timer only loops")
+      return nil
     }
+    let until = reader.duration(fields["until"], ScenarioReader.join(inner, "until"))
+    let jitter = reader.duration(fields["jitter"], ScenarioReader.join(inner, "jitter")) ?? .zero
+    if jitter > .zero && every == nil {
+      reader.warning(ScenarioReader.join(inner, "jitter"), "ignored: a single nudge has no repeats to delay")
+    }
+    return .nudge(every: every, until: until, jitter: jitter)
+  }
+
+  /// `{"edit": kind}` or `{"edit": {"kind": kind, "entity": name, "key": name, "store": i}}`.
+  func editAction(_ input: TimelineActionDefinition.Input) -> (action: TimelineAction.Action, store: Int?)? {
+    let (value, inner) = (input.value, input.path)
+    if case .string = value.value {
+      return reader.choice(value, inner, EditKind.self).map { (.edit($0, entity: 0, key: nil), nil) }
+    }
+    guard let fields = reader.object(value, inner, known: ["kind", "entity", "key", "store"]) else { return nil }
+    let kind = reader.required(fields, "kind", inner) { reader.choice($0, $1, EditKind.self) }
+    let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), input.spec) } ?? 0
+    var key: Int32?
+    if let name = reader.string(fields["key"], ScenarioReader.join(inner, "key")) {
+      if kind != .insert && kind != nil {
+        reader.problem(ScenarioReader.join(inner, "key"), "only an insert carries a logical key")
+      }
+      key = reader.logicalKey(name)
+    }
+    let target = storeIndex(fields["store"], ScenarioReader.join(inner, "store"), devices: input.devices, input.spec)
+    guard let kind, let entity else { return nil }
+    return (.edit(kind, entity: entity, key: key), target)
   }
 
   /// `{"bulkInsert": {...}}` or `{"bulkDelete": {...}}`: a count (a delete's may be "all", its
@@ -429,7 +410,8 @@ extension ScenarioBuilder {
       if let node = fields["count"] {
         if case .string(let word) = node.value {
           if word != "all" {
-            reader.problem(countPath, "unknown value \"\(word)\"", hint: "a number of objects, or \"all\" (the default)")
+            reader.problem(
+              countPath, "unknown value \"\(word)\"", hint: "a number of objects, or \"all\" (the default)")
             countProblem = true
           }
         } else {
@@ -460,7 +442,8 @@ extension ScenarioBuilder {
     if oneSave && over > .zero {
       reader.warning(
         ScenarioReader.join(inner, "over"), "ignored: with \"saves\": \"one\" every object is \(verb) in one save",
-        hint: "use \"saves\": \"each\" to spread the \(deletes ? "deletes" : "inserts") over \(DurationText.format(over)), "
+        hint:
+          "use \"saves\": \"each\" to spread the \(deletes ? "deletes" : "inserts") over \(DurationText.format(over)), "
           + "or drop \"over\"")
     }
     let target = storeIndex(fields["store"], ScenarioReader.join(inner, "store"), devices: devices, spec)

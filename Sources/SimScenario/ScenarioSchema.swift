@@ -30,15 +30,7 @@ public enum ScenarioSchema {
       case "expect": expectNode(metrics)
       case "tolerances": tolerancesNode(metrics)
       case "conditions": conditionsNode()
-      case "simpleActions":
-        .object([
-          (
-            "description",
-            .string(
-              "an action written as a name: " + ScenarioBuilder.simpleActionList.map(\.name).joined(separator: ", "))
-          ),
-          ("enum", .array(ScenarioBuilder.simpleActionList.map { .string($0.name) })),
-        ])
+      case "actions": actionsNode(parameters: parameters)
       default: durationNode()
       }
     }
@@ -71,6 +63,49 @@ public enum ScenarioSchema {
         column: node.column)
     default:
       return node
+    }
+  }
+
+  /// A timeline entry's `action` (`TimelineActionTable`): a name, or an object with exactly one
+  /// valued action, each with its value's declared schema.
+  static func actionsNode(parameters: ParameterSet) -> JSONNode {
+    let names = JSONNode.object([
+      (
+        "description",
+        .string("an action written as a name: " + ScenarioBuilder.simpleActionList.map(\.name).joined(separator: ", "))
+      ),
+      ("enum", .array(ScenarioBuilder.simpleActionList.map { .string($0.name) })),
+    ])
+    let valued: [JSONNode] = TimelineActionTable.all.compactMap { row in
+      guard let schema = row.valueSchema else { return nil }
+      let value: JSONNode
+      switch schema {
+      case .node(let make): value = make()
+      case .json(let text):
+        guard let parsed = try? JSONParser.parse(Array(text.utf8)) else {
+          preconditionFailure("the value schema of the timeline action \(row.name) is not JSON")
+        }
+        value = expand(parsed, parameters: parameters, part: actionPart)
+      }
+      return .object([
+        ("type", .string("object")), ("additionalProperties", .bool(false)),
+        ("properties", .object([(row.name, value)])), ("required", .array([.string(row.name)])),
+      ])
+    }
+    return .object([
+      ("description", .string("a name (one of the first alternative's) or an object with exactly one valued action")),
+      ("oneOf", .array([names] + valued)),
+    ])
+  }
+
+  /// The parts an action's value schema names: the edit kinds (`EditKind`) and the conditions.
+  static func actionPart(_ name: String) -> JSONNode {
+    let kinds = JSONNode.array(EditKind.allCases.map { .string($0.rawValue) })
+    switch name {
+    case "editKinds": return .object([("enum", kinds)])
+    case "editKind": return .object([("description", .string("the edit's kind")), ("enum", kinds)])
+    case "conditions": return conditionsNode()
+    default: preconditionFailure("a timeline action's value schema names an unknown part \(name)")
     }
   }
 
@@ -317,6 +352,9 @@ public enum ScenarioSchema {
   }
 
   /// The README's table of policies, in evaluation order: key, what it takes, default, source.
+  /// The timeline's actions as a Markdown table (`TimelineActionTable`).
+  public static var actionTable: String { TimelineActionTable.document }
+
   public static func policyTable(_ registry: PolicyRegistry = .standard) -> String {
     var lines = ["| policy | refuses | options (default; source) | default |", "|---|---|---|---|"]
     for definition in registry.definitions {

@@ -4,10 +4,10 @@ import Testing
 
 @testable import SimScenario
 
-/// Issue 55, item 2: a timeline action is declared in the decoder's lists, and the schema and the
-/// format's documentation follow: the schema's names are made from the list, every valued action
-/// has its alternative in the schema (and no alternative is left without an action), and
-/// docs/scenario-format.md names each. The schema and the decoder agree on each, both ways.
+/// Issue 55, item 2: a timeline action is one row of `TimelineActionTable` (name, the action its
+/// name is, its value's schema, decoder, example and meaning), and the decoder's lists, the
+/// schema's `action` and docs/scenario-format.md's action table are made from the rows. The
+/// schema and the decoder agree on each, both ways.
 @Suite struct TimelineActionTableTests {
   let validator = JSONSchemaValidator(schema: try! JSONParser.parse(Array(ScenarioSchema.text.utf8)))
 
@@ -51,10 +51,41 @@ import Testing
       return
     }
     alternatives.removeAll { ($0.member("properties")?.member("quota")) != nil }
-    if case .success(let edited) = schema.setting(JSONNode(value: .array(alternatives), line: 0, column: 0), at: path[...]) {
+    if case .success(let edited) = schema.setting(
+      JSONNode(value: .array(alternatives), line: 0, column: 0), at: path[...])
+    {
       trimmed = edited
     }
     #expect(ScenarioSchema.actionsWithoutSchema(trimmed) == "quota")
+  }
+
+  /// Every valued action's example is accepted by the schema and the decoder, and decodes to an
+  /// action; a value of the wrong shape is refused by both.
+  @Test func everyExampleIsAcceptedByTheSchemaAndTheDecoder() throws {
+    let rows = TimelineActionTable.all.filter { $0.decode != nil }
+    #expect(rows.count == 11 && rows.allSatisfy { $0.example != nil && $0.valueSchema != nil })
+    for row in rows {
+      let action = try #require(TimelineActionTable.exampleAction(row), "\(row.name) decodes")
+      let text = scenario("{\"\(row.name)\": \(row.example!)}", engine: action.onlyFor == .syncEngine)
+      #expect(validator.isValid(try JSONParser.parse(Array(text.utf8))), "schema: \(row.name)")
+      let wrong = scenario("{\"\(row.name)\": [1, 2]}")
+      #expect(!validator.isValid(try JSONParser.parse(Array(wrong.utf8))), "schema refuses: \(row.name)")
+      #expect((try? ScenarioDecoder.decode(Array(wrong.utf8), file: "t.json")) == nil, "decoder refuses: \(row.name)")
+    }
+    // The table's rows, in order, are the decoder's lists.
+    #expect(ScenarioBuilder.valuedActions == rows.map(\.name))
+    #expect(
+      ScenarioBuilder.simpleActionList.map(\.name) == TimelineActionTable.all.filter { $0.plain != nil }.map(\.name))
+  }
+
+  /// docs/scenario-format.md holds the table `syncsim schema actions` prints.
+  @Test func theFormatDocumentHoldsTheActionTable() throws {
+    let text = try String(contentsOfFile: packageRoot + "/docs/scenario-format.md", encoding: .utf8)
+    #expect(text.contains("<!-- actions:begin -->\n" + ScenarioSchema.actionTable + "\n<!-- actions:end -->"))
+    #expect(ScenarioSchema.actionTable.split(separator: "\n").count == 2 + TimelineActionTable.all.count)
+    #expect(ScenarioSchema.actionTable.contains("| `resetSync` | `{\"resetSync\": \"accountChange\"}` |"))
+    #expect(ScenarioSchema.actionTable.contains("| CKSyncEngine |"))
+    #expect(syncsim("schema", "actions").out == ScenarioSchema.actionTable + "\n")
   }
 
   @Test func theFormatDocumentNamesEveryAction() throws {
