@@ -94,15 +94,9 @@ public struct ServerParameters: Equatable, Sendable {
   /// The longest zoneBusy delay: the doubling stops here. [assumed] 5 min, as the network
   /// back-off's cap (the swarm found an uncapped delay of 2.3 h after a long run of other errors).
   public var zoneBusyBackoffCap = SimDuration(seconds: 300.0)
-  /// Probability that a request answers zoneNotFound, on which the store resets (reason
-  /// zoneDeleted). [A] CKError.h zoneNotFound; [RE] reset reason 5 ZoneDeleted; [assumed] 0.
-  public var zoneNotFoundProbability = 0.0
-  /// Probability that a request answers accountTemporarilyUnavailable, on which the store asks
-  /// for nothing for `accountUnavailableFor`. [A] CKError.h; [assumed] 0.
-  public var accountUnavailableProbability = 0.0
-  /// How long a store stalls after accountTemporarilyUnavailable. [assumed] 10 min: Apple states
-  /// no duration.
-  public var accountUnavailableFor = Distribution.constant(600)
+  /// The settings request faults declare for themselves (`RequestFault.knobs`), each with its
+  /// default and source in its fault's file.
+  public var faultKnobs = FaultKnobValues()
   /// Probability that a request fails with networkFailure while online. [assumed] 0.
   public var networkFailureProbability = 0.0
   /// Backoff after the first immediate retry, doubling per attempt up to the cap, seconds.

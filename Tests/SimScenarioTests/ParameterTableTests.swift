@@ -1,11 +1,11 @@
 import Foundation
 import SimKernel
 import SimMetrics
-import SimModel
 import SimTestSupport
 import Testing
 
 @testable import SimExperiments
+@testable import SimModel
 @testable import SimScenario
 
 /// The parameter table is the one declaration of every single-valued key: these tests hold the
@@ -123,6 +123,38 @@ import Testing
     var random = RandomStream(seed: 1)
     let drawn = SwarmWorld.drawParameters(&random, table: parameters.world)
     #expect(drawn["cloud"]?.contains("\"zoneBusyRetries\": 7") == true)
+  }
+
+  /// A request fault's own settings (`FaultKnob`) are keys under `cloud` with the fault's source
+  /// and meaning: decoded into `faultKnobs` (a default leaves the world as if unwritten), range-
+  /// checked, warned about while the key they need is 0, and in the schema with their defaults.
+  @Test func aFaultsOwnKnobsAreKeysOfTheTable() throws {
+    let knobs = RequestFaults.knobs
+    #expect(knobs.map(\.name) == ["zoneNotFoundProbability", "accountUnavailableProbability", "accountUnavailableFor"])
+    for knob in knobs {
+      let definition = try #require(ParameterTable.world.first { $0.path == "cloud." + knob.name })
+      #expect(definition.source == knob.source && definition.meaning == knob.meaning)
+    }
+    let set = decode(
+      #"{"version": 1, "devices": [{"name": "a"}], "cloud": {"accountUnavailableProbability": 0.2, "accountUnavailableFor": "5m"}}"#
+    )
+    let server = try #require(set.scenario?.spec.server)
+    #expect(server.faultKnobs.probability(AccountUnavailableFault.probability) == 0.2)
+    #expect(server.faultKnobs.distribution(AccountUnavailableFault.duration) == .constant(300))
+    #expect(RequestFaults.active(for: server).map(\.error).contains(.accountTemporarilyUnavailable))
+    // Written at their defaults, the world is the one without them.
+    let defaults = decode(
+      #"{"version": 1, "devices": [{"name": "a"}], "cloud": {"zoneNotFoundProbability": 0, "accountUnavailableFor": "10m"}}"#
+    )
+    #expect(
+      defaults.scenario?.spec.server == decode(#"{"version": 1, "devices": [{"name": "a"}]}"#).scenario?.spec.server)
+    let outOfRange = decode(#"{"version": 1, "devices": [{"name": "a"}], "cloud": {"zoneNotFoundProbability": 1}}"#)
+    #expect(outOfRange.problems.contains { $0.path == "cloud.zoneNotFoundProbability" })
+    let inert = decode(#"{"version": 1, "devices": [{"name": "a"}], "cloud": {"accountUnavailableFor": "5m"}}"#)
+    #expect(inert.problems.contains { $0.severity == .warning && $0.path == "cloud.accountUnavailableFor" })
+    let schema = ScenarioSchema.node.member("properties")?.member("cloud")?.member("properties")
+    #expect(schema?.member("accountUnavailableFor")?.member("default")?.serialized() == "\"10m\"")
+    #expect(schema?.member("zoneNotFoundProbability")?.member("exclusiveMaximum")?.serialized() == "1")
   }
 
   /// The hash leaves defaults out and reads durations by value: writing a default, or the same

@@ -30,7 +30,29 @@ public enum ParameterTable {
   /// policy registry).
   public static let world: [World] = cloud + push + polling + scheduler
 
-  static let cloud: [World] = [
+  static let cloud: [World] = ownCloud + RequestFaults.knobs.map(definition(of:))
+
+  /// A key a request fault declares for itself (`FaultKnob`), under `cloud`.
+  static func definition(of knob: FaultKnob) -> World {
+    let swarm = knob.swarm.map { World.SwarmRange(probability: $0.probability, lower: $0.lower, upper: $0.upper) }
+    switch knob.kind {
+    case .probability:
+      return World(
+        "cloud." + knob.name, .ratio(belowOne: true), unit: "ratio", default: .number(0), source: knob.source,
+        meaning: knob.meaning, needs: knob.needs.map { "cloud." + $0 }, swarm: swarm,
+        apply: { $0.server.faultKnobs.set(knob, probability: $1.number) },
+        read: { .number($0.server.faultKnobs.probability(knob)) })
+    case .distribution(_, let text):
+      return World(
+        "cloud." + knob.name, .distribution, unit: "s", default: .distribution(text), source: knob.source,
+        meaning: knob.meaning, needs: knob.needs.map { "cloud." + $0 }, swarm: swarm,
+        apply: { $0.server.faultKnobs.set(knob, distribution: $1.distribution) },
+        read: { .distribution($0.server.faultKnobs.distribution(knob)) })
+    }
+  }
+
+  /// The `cloud` keys of the model's own parameters.
+  static let ownCloud: [World] = [
     World(
       "cloud.requestLatency", .distribution, unit: "s",
       default: .distribution(#"{"lognormal": {"median": "150ms", "p99": "2s"}}"#), source: "[assumed]",
@@ -96,7 +118,8 @@ public enum ParameterTable {
         + "assets excluded; [A] limitExceeded: 2 MB per request \"not counting asset sizes\"",
       meaning: "asset bytes per modify request: without it (Core Data's exporter) assets never cut a batch, so one "
         + "request may carry hundreds of megabytes; with it batches are cut there too (a record never splits)",
-      apply: { $0.server.assetBytesPerOperation = $1.integer }, read: { $0.server.assetBytesPerOperation.map { .integer($0) } }),
+      apply: { $0.server.assetBytesPerOperation = $1.integer },
+      read: { $0.server.assetBytesPerOperation.map { .integer($0) } }),
     World(
       "cloud.assetThresholdBytes", .integer(min: 1, max: 1 << 40), unit: "bytes", default: .integer(750_000),
       source: "[W] WWDC19 ~750 KB", meaning: "string and binary fields above this become CKAsset uploads",
@@ -217,27 +240,6 @@ public enum ParameterTable {
       needs: "cloud.zoneBusyProbability",
       apply: { $0.server.zoneBusyBackoffCap = $1.duration },
       read: { .duration($0.server.zoneBusyBackoffCap) }),
-    World(
-      "cloud.zoneNotFoundProbability", .ratio(belowOne: true), unit: "ratio", default: .number(0),
-      source: "[A] CKError.h zoneNotFound; [RE] reset reason ZoneDeleted; [assumed] 0",
-      meaning: "probability that a request answers zoneNotFound: the activity ends and the store resets (it fetches "
-        + "the whole zone from an empty token, and exports its unsent changes after)",
-      swarm: .init(probability: 0.2, lower: 0.002, upper: 0.03),
-      apply: { $0.server.zoneNotFoundProbability = $1.number }, read: { .number($0.server.zoneNotFoundProbability) }),
-    World(
-      "cloud.accountUnavailableProbability", .ratio(belowOne: true), unit: "ratio", default: .number(0),
-      source: "[A] CKError.h accountTemporarilyUnavailable; [assumed] 0",
-      meaning: "probability that a request answers accountTemporarilyUnavailable: the activity ends and the store "
-        + "asks for nothing, export or import, for cloud.accountUnavailableFor (wait cause accountUnavailable)",
-      swarm: .init(probability: 0.2, lower: 0.005, upper: 0.05),
-      apply: { $0.server.accountUnavailableProbability = $1.number },
-      read: { .number($0.server.accountUnavailableProbability) }),
-    World(
-      "cloud.accountUnavailableFor", .distribution, unit: "s", default: .distribution(#""10m""#),
-      source: "[assumed] Apple states no duration", meaning: "how long a store stalls after accountTemporarilyUnavailable",
-      needs: "cloud.accountUnavailableProbability",
-      apply: { $0.server.accountUnavailableFor = $1.distribution },
-      read: { .distribution($0.server.accountUnavailableFor) }),
   ]
 
   static let push: [World] = [

@@ -80,8 +80,8 @@ import Testing
     engine.timeline = [at(10, [0], .bulkInsert(count: 1000, entity: 0, oneSave: true, over: .zero))]
     // Faults that declare a reset and a stall, answering both exports and imports.
     var reactions = SchedulerTests.quietPair(hours: 6)
-    reactions.server.zoneNotFoundProbability = 0.08
-    reactions.server.accountUnavailableProbability = 0.08
+    reactions.server.faultKnobs.set(ZoneNotFoundFault.probability, probability: 0.08)
+    reactions.server.faultKnobs.set(AccountUnavailableFault.probability, probability: 0.08)
     reactions.timeline = (0..<60).map { at(60 + Int64($0) * 60, [$0 % 2], .edit(.insert, entity: 0, key: nil)) }
     return [bulk, conflict, records, refused, quota, waits, offline, expired, engine, reactions]
   }

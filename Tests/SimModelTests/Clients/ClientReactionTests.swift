@@ -28,7 +28,7 @@ import Testing
   @Test(arguments: [SyncClient.coreData, .syncEngine])
   func aZoneNotFoundAnswerResetsTheStoreAndLosesNothing(client: SyncClient) {
     var spec = Self.editing(hours: 3, count: 40, client: client)
-    spec.server.zoneNotFoundProbability = 0.05
+    spec.server.faultKnobs.set(ZoneNotFoundFault.probability, probability: 0.05)
     let (log, recorder, outcome) = Self.run(spec)
     var answers: [(StoreID, SimTime)] = []
     var resets: [(StoreID, SimTime)] = []
@@ -53,8 +53,8 @@ import Testing
   @Test(arguments: [SyncClient.coreData, .syncEngine])
   func anAccountUnavailableAnswerStallsTheStoreForTheStatedTime(client: SyncClient) throws {
     var spec = Self.editing(hours: 6, count: 60, client: client)
-    spec.server.accountUnavailableProbability = 0.1
-    spec.server.accountUnavailableFor = .constant(600)
+    spec.server.faultKnobs.set(AccountUnavailableFault.probability, probability: 0.1)
+    spec.server.faultKnobs.set(AccountUnavailableFault.duration, distribution: .constant(600))
     let (log, recorder, outcome) = Self.run(spec)
     var stalledUntil: [StoreID: SimTime] = [:]
     var stalls = 0
@@ -94,12 +94,12 @@ import Testing
     var spec = SchedulerTests.quietPair(hours: 1)
     #expect(spec.reportedCauses == WaitCause.alwaysReported)
     #expect(!spec.reportedErrors.contains(.accountTemporarilyUnavailable))
-    spec.server.accountUnavailableProbability = 0.01
+    spec.server.faultKnobs.set(AccountUnavailableFault.probability, probability: 0.01)
     #expect(spec.reportedCauses == WaitCause.allCases)
     #expect(spec.reportedErrors.contains(.accountTemporarilyUnavailable))
     // A fault whose cause is always reported adds none.
-    spec.server.accountUnavailableProbability = 0
-    spec.server.zoneNotFoundProbability = 0.01
+    spec.server.faultKnobs.set(AccountUnavailableFault.probability, probability: 0)
+    spec.server.faultKnobs.set(ZoneNotFoundFault.probability, probability: 0.01)
     #expect(spec.reportedCauses == WaitCause.alwaysReported)
   }
 

@@ -15,8 +15,8 @@ import Testing
     server.zoneBusyProbability = 0.1
     server.networkFailureProbability = 0.2
     server.deviceThrottleRequestsPerMinute = 40
-    server.zoneNotFoundProbability = 0.01
-    server.accountUnavailableProbability = 0.01
+    server.faultKnobs.set(ZoneNotFoundFault.probability, probability: 0.01)
+    server.faultKnobs.set(AccountUnavailableFault.probability, probability: 0.01)
     let faults = RequestFaults.active(for: server)
     #expect(
       faults.map(\.error) == [

@@ -5,13 +5,25 @@ import SimKernel
 /// `cloud.accountUnavailableFor`. [A] CKError.h accountTemporarilyUnavailable (36): "Don't delete
 /// any cached data and don't enqueue any additional CloudKit operations"
 struct AccountUnavailableFault: RequestFault {
+  static let probability = FaultKnob(
+    "accountUnavailableProbability", .probability, source: "[A] CKError.h accountTemporarilyUnavailable; [assumed] 0",
+    meaning: "probability that a request answers accountTemporarilyUnavailable: the activity ends and the store "
+      + "asks for nothing, export or import, for cloud.accountUnavailableFor (wait cause accountUnavailable)",
+    swarm: (0.2, 0.005, 0.05))
+  static let duration = FaultKnob(
+    "accountUnavailableFor", .distribution(default: .constant(600), text: #""10m""#),
+    source: "[assumed] Apple states no duration",
+    meaning: "how long a store stalls after accountTemporarilyUnavailable",
+    needs: "accountUnavailableProbability")
+  static var knobs: [FaultKnob] { [probability, duration] }
+
   let probability: Double
   let stall: Distribution
 
   init?(server: ServerParameters) {
-    guard server.accountUnavailableProbability > 0 else { return nil }
-    probability = server.accountUnavailableProbability
-    stall = server.accountUnavailableFor
+    probability = server.faultKnobs.probability(Self.probability)
+    guard probability > 0 else { return nil }
+    stall = server.faultKnobs.distribution(Self.duration)
   }
 
   var error: CloudError { .accountTemporarilyUnavailable }

@@ -14,6 +14,10 @@ protocol RequestFault: Sendable {
   var error: CloudError { get }
   /// What a retry's wait is attributed to.
   var waitCause: WaitCause { get }
+  /// The settings it declares for itself (`FaultKnob`: keys under `cloud`), read from
+  /// `ServerParameters.faultKnobs`; none by default (older faults' settings are fields of
+  /// `ServerParameters` with rows in `ParameterTable`).
+  static var knobs: [FaultKnob] { get }
   /// Whether a hit counts one more failed attempt of the request (`RequestContext.attempt`),
   /// for a back-off that grows with attempts. False by default.
   var countsAttempts: Bool { get }
@@ -30,6 +34,7 @@ protocol RequestFault: Sendable {
 
 extension RequestFault {
   var countsAttempts: Bool { false }
+  static var knobs: [FaultKnob] { [] }
 }
 
 /// The request being answered.
@@ -45,7 +50,7 @@ struct RequestContext {
 }
 
 /// The registered failure modes, in the order the server and network apply them.
-enum RequestFaults {
+public enum RequestFaults {
   /// The list: a new failure mode is one line here (and its file). The server asks them as this
   /// type (`RequestFaultSet`), each directly.
   typealias Standard =
@@ -60,6 +65,9 @@ enum RequestFaults {
 
   /// Every registered fault's type, in order.
   static var all: [any RequestFault.Type] { Standard.types }
+
+  /// The settings the faults declare for themselves, in the list's order.
+  public static let knobs: [FaultKnob] = all.flatMap { $0.knobs }
 
   /// The errors a run with `server`'s parameters reports: those always reported, and those of
   /// the faults it turns on, in `CloudError`'s order.

@@ -5,11 +5,19 @@ import SimKernel
 /// zone from an empty token and exporting its unsent changes after. [A] CKError.h zoneNotFound
 /// (26); [RE] NSCloudKitMirroringDelegateResetSyncReasonKey 5, ZoneDeleted
 struct ZoneNotFoundFault: RequestFault {
+  static let probability = FaultKnob(
+    "zoneNotFoundProbability", .probability,
+    source: "[A] CKError.h zoneNotFound; [RE] reset reason ZoneDeleted; [assumed] 0",
+    meaning: "probability that a request answers zoneNotFound: the activity ends and the store resets (it fetches "
+      + "the whole zone from an empty token, and exports its unsent changes after)",
+    swarm: (0.2, 0.002, 0.03))
+  static var knobs: [FaultKnob] { [probability] }
+
   let probability: Double
 
   init?(server: ServerParameters) {
-    guard server.zoneNotFoundProbability > 0 else { return nil }
-    probability = server.zoneNotFoundProbability
+    probability = server.faultKnobs.probability(Self.probability)
+    guard probability > 0 else { return nil }
   }
 
   var error: CloudError { .zoneNotFound }
