@@ -26,6 +26,17 @@ extension TimelineAction.Action {
     }
   }
 
+  /// The wait cause the action imposes on its devices' activities, if any: a run whose timeline
+  /// holds it reports the cause (`WorldSpec.reportedCauses`), as one whose faults can raise it.
+  var waitCause: WaitCause? {
+    switch self {
+    case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery, .launch, .activate, .background, .terminate,
+      .forceQuit, .crash, .sendChanges, .fetchChanges, .saveOutsideEngine, .nudge, .edit, .bulkInsert, .bulkDelete,
+      .resetSync, .toggleSync, .quota, .setLevel, .throttle:
+      nil
+    }
+  }
+
   /// Whether the action changes one of the four built-in conditions (network, power, Low Power
   /// Mode, battery): the push service then re-decides held pushes, and the conditions are
   /// reported. A declared condition (`setLevel`) is reported by its own path.

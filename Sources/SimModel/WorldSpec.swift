@@ -54,7 +54,10 @@ public struct WorldSpec: Sendable {
   public var reportedErrors: [CloudError] { RequestFaults.reportedErrors(for: server) }
   /// The wait causes the run's results have columns for: those always reported, and those of the
   /// faults its parameters turn on.
-  public var reportedCauses: [WaitCause] { RequestFaults.reportedCauses(for: server) }
+  public var reportedCauses: [WaitCause] {
+    WaitCause.reported(
+      raising: RequestFaults.active(for: server).map(\.waitCause) + timeline.compactMap(\.action.waitCause))
+  }
 }
 
 /// When a public-database store fetches besides its polls.

@@ -155,8 +155,11 @@ public enum ScenarioRunner {
     let merger =
       resume.map { RunMerger(resuming: $0, partCount: partitioning.count) }
       ?? RunMerger(partCount: partitioning.count, keepsParts: keepsRecorders)
+    // The whole world's causes, for every part alike: a timeline action's cause may be in one
+    // part's timeline only, and the parts' tallies merge column by column.
+    let reportedCauses = spec.reportedCauses
     let rowWriter = PartRows(
-      scenario: scenario, seed: scenario.spec.seed, policyNames: spec.scheduler.policies.map(\.name) + spec.reportedCauses.map(\.name),
+      scenario: scenario, seed: scenario.spec.seed, policyNames: spec.scheduler.policies.map(\.name) + reportedCauses.map(\.name),
       storeStarts: ids.firstStore)
     let streams = UncheckedBox(spilledFiles.map { name in (name, spill!(name, rowWriter.columns(of: name))) })
     let end = SimTime(spec.duration)
@@ -182,7 +185,7 @@ public enum ScenarioRunner {
       index, partSpec in
       let recorder = MetricsRecorder(
         policyNames: partSpec.scheduler.policies.map(\.name), reportedErrors: partSpec.reportedErrors,
-        reportedCauses: partSpec.reportedCauses,
+        reportedCauses: reportedCauses,
         tables: reusesTables ? tables.take() : nil)
       recorder.pushDeliveryLatency = partSpec.push.deliveryLatency
       recorder.keepsPushLog = keepsPushLog

@@ -76,11 +76,6 @@ public enum RequestFaults {
     return CloudError.allCases.filter { CloudError.alwaysReported.contains($0) || raised.contains($0) }
   }
 
-  /// The wait causes a run with `server`'s parameters reports (`WaitCause.reported`).
-  static func reportedCauses(for server: ServerParameters) -> [WaitCause] {
-    WaitCause.reported(raising: active(for: server).map(\.waitCause))
-  }
-
   /// The faults `server`'s parameters turn on, in order: the ones `RequestFaultSet` asks.
   static func active(for server: ServerParameters) -> [any RequestFault] {
     Standard(server).active
