@@ -16,26 +16,22 @@ import Testing
     """#
   }
 
-  func exportSchedules(_ source: String, _ directory: String) throws -> [Double] {
-    let file = directory + "/\(source).json"
-    try scenario(source: source).write(toFile: file, atomically: true, encoding: .utf8)
-    #expect(syncsim("run", file, "--out", directory + "/" + source).code == 0)
-    let table = try #require(
-      CSVTable.parse(try String(contentsOfFile: directory + "/\(source)/latency.csv", encoding: .utf8)))
-    let column = table.columns.firstIndex(of: "exportSchedule")!
-    return table.rows.compactMap { Double($0[column]) }
+  func exportSchedules(_ source: String) throws -> [Double] {
+    let run = try WorldRun(scenario(source: source))
+    #expect(run.code == 0)
+    return try run.table("latency.csv").rows.compactMap { $0.number("exportSchedule") }
   }
 
   @Test func theAppsEditWakesItAndAnExtensionsWaitsForTheApp() throws {
+    let app = try exportSchedules("app")
+    let extensionRows = try exportSchedules("extension")
+    #expect(app.count > 5 && extensionRows.count > 5)
+    // Woken for each edit: exported within seconds (decision, start delay).
+    #expect(app.max()! < 10, "\(app)")
+    // Saved by the extension at 0–2 h, exported only after the activation at 3 h.
+    #expect(extensionRows.min()! > 3600, "\(extensionRows)")
+    // An unknown source is refused with the choices (the command's message).
     try withTemporaryDirectory { directory in
-      let app = try exportSchedules("app", directory)
-      let extensionRows = try exportSchedules("extension", directory)
-      #expect(app.count > 5 && extensionRows.count > 5)
-      // Woken for each edit: exported within seconds (decision, start delay).
-      #expect(app.max()! < 10, "\(app)")
-      // Saved by the extension at 0–2 h, exported only after the activation at 3 h.
-      #expect(extensionRows.min()! > 3600, "\(extensionRows)")
-      // An unknown source is refused with the choices.
       let file = directory + "/bad.json"
       try scenario(source: "widget").write(toFile: file, atomically: true, encoding: .utf8)
       let refused = syncsim("validate", file)

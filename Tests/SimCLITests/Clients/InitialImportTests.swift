@@ -16,22 +16,16 @@ import Testing
     """#
 
   @Test func aStorePaysTheInitialImportTimeOnce() throws {
-    try withTemporaryDirectory { directory in
-      let file = directory + "/once.json"
-      try Self.scenario.write(toFile: file, atomically: true, encoding: .utf8)
-      #expect(syncsim("run", file, "--out", directory + "/out").code == 0)
-      let text = try String(contentsOfFile: directory + "/out/activities.csv", encoding: .utf8)
-      let table = try #require(CSVTable.parse(text))
-      let column = { (name: String) in table.columns.firstIndex(of: name)! }
-      let imports = table.rows.filter { $0[column("kind")] == "import" && $0[column("device")] == "ipad" }
-      let durations = imports.map { Double($0[column("finishedAt")])! - Double($0[column("startedAt")])! }
-      let records = imports.map { Int($0[column("records")])! }
-      // The launch's import of the empty zone: 1.3 s of set-up plus one 100 ms request.
-      #expect(records.first == 0)
-      #expect(abs(durations[0] - 1.4) < 0.001)
-      // The import that brings the iPhone's record: one request and one record's apply, no set-up.
-      let carrying = try #require(records.firstIndex(of: 1))
-      #expect(durations[carrying] < 0.2, "paid initialImportTime again: \(durations[carrying]) s")
-    }
+    let run = try WorldRun(Self.scenario)
+    #expect(run.code == 0)
+    let imports = try run.table("activities.csv").rows.filter { $0["kind"] == "import" && $0["device"] == "ipad" }
+    let durations = imports.map { $0.number("finishedAt")! - $0.number("startedAt")! }
+    let records = imports.map { Int($0["records"]!)! }
+    // The launch's import of the empty zone: 1.3 s of set-up plus one 100 ms request.
+    #expect(records.first == 0)
+    #expect(abs(durations[0] - 1.4) < 0.001)
+    // The import that brings the iPhone's record: one request and one record's apply, no set-up.
+    let carrying = try #require(records.firstIndex(of: 1))
+    #expect(durations[carrying] < 0.2, "paid initialImportTime again: \(durations[carrying]) s")
   }
 }

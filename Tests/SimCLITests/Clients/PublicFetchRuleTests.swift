@@ -6,7 +6,7 @@ import Testing
 /// The public database's fetch rule is a parameter (issue 36 item 6): at every activation (the
 /// default), at launch only (WWDC20's words), or on polls only.
 @Suite struct PublicFetchRuleTests {
-  func imports(fetchOn: String, _ directory: String) throws -> [String] {
+  func imports(fetchOn: String) throws -> [String] {
     let text = #"""
       {"version": 1, "name": "fetch", "duration": "3h",
        "devices": [{"name": "author", "stores": ["public"]},
@@ -20,30 +20,19 @@ import Testing
                     {"at": "150m", "devices": "reader", "action": "terminate"},
                     {"at": "160m", "devices": "reader", "action": "launch"}]}
       """#
-    let file = directory + "/\(fetchOn).json"
-    try text.write(toFile: file, atomically: true, encoding: .utf8)
-    #expect(syncsim("run", file, "--out", directory + "/" + fetchOn).code == 0)
-    let table = try #require(
-      CSVTable.parse(try String(contentsOfFile: directory + "/\(fetchOn)/activities.csv", encoding: .utf8)))
-    let (device, kind, trigger) = (
-      table.columns.firstIndex(of: "device")!, table.columns.firstIndex(of: "kind")!,
-      table.columns.firstIndex(of: "trigger")!
-    )
+    let run = try WorldRun(text)
+    #expect(run.code == 0)
     // The fetches on coming to the front (polls follow their own clock in every rule).
-    return table.rows.filter { $0[device] == "reader" && $0[kind] == "import" && $0[trigger] != "poll" }
-      .map { $0[trigger] }
+    return try run.table("activities.csv").rows.filter {
+      $0["device"] == "reader" && $0["kind"] == "import" && $0["trigger"] != "poll"
+    }.map { $0["trigger"]! }
   }
 
   @Test func theRuleDecidesWhichForegroundingsFetch() throws {
-    try withTemporaryDirectory { directory in
-      // The first launch sets the store up with its initial import in every rule.
-      let activation = try imports(fetchOn: "activation", directory)
-      let launch = try imports(fetchOn: "launch", directory)
-      let interval = try imports(fetchOn: "interval", directory)
-      #expect(activation == ["initial", "activation", "activation", "launch"])
-      #expect(launch == ["initial", "launch"])
-      #expect(interval == ["initial"])
-    }
+    // The first launch sets the store up with its initial import in every rule.
+    #expect(try imports(fetchOn: "activation") == ["initial", "activation", "activation", "launch"])
+    #expect(try imports(fetchOn: "launch") == ["initial", "launch"])
+    #expect(try imports(fetchOn: "interval") == ["initial"])
   }
 }
 

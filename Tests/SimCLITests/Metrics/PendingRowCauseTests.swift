@@ -15,40 +15,29 @@ import Testing
     """#
 
   @Test func pendingRowsBehindTheRateLimitNameItAndCarryItsTime() throws {
-    try withTemporaryDirectory { directory in
-      let file = directory + "/bulk.json"
-      try Self.scenario.write(toFile: file, atomically: true, encoding: .utf8)
-      #expect(syncsim("run", file, "--out", directory + "/out").code == 0)
-      let table = try #require(
-        CSVTable.parse(try String(contentsOfFile: directory + "/out/latency.csv", encoding: .utf8)))
-      let index = { (name: String) in table.columns.firstIndex(of: name)! }
-      let number = { (row: [String], name: String) in Double(row[index(name)]) ?? 0 }
-      let pending = table.rows.filter { $0[index("outcome")] == "pending" }
-      #expect(pending.count > 300)
-      #expect(
-        pending.allSatisfy { $0[index("stuckStage")] == "exportSchedule" && $0[index("stuckCause")] == "rateLimit" })
-      let schedule = pending.map { number($0, "exportSchedule") }.reduce(0, +)
-      let rateLimit = pending.map { number($0, "exportBlocked.rateLimit") }.reduce(0, +)
-      #expect(rateLimit / schedule > 0.999, "\(rateLimit) of \(schedule) s under rateLimit")
-      // The export identity on every row, pending ones included.
-      let causes = table.columns.filter { $0.hasPrefix("exportBlocked.") }
-      for row in table.rows where !row[index("exportSchedule")].isEmpty {
-        let sum = causes.map { number(row, $0) }.reduce(0, +) + number(row, "exportDecision")
-        #expect(abs(sum - number(row, "exportSchedule")) < 1e-6)
-      }
+    let run = try WorldRun(Self.scenario)
+    #expect(run.code == 0)
+    let table = try run.table("latency.csv")
+    let number = { (row: ResultTable.Row, name: String) in row.number(name) ?? 0 }
+    let pending = table.rows.filter { $0["outcome"] == "pending" }
+    #expect(pending.count > 300)
+    #expect(pending.allSatisfy { $0["stuckStage"] == "exportSchedule" && $0["stuckCause"] == "rateLimit" })
+    let schedule = pending.map { number($0, "exportSchedule") }.reduce(0, +)
+    let rateLimit = pending.map { number($0, "exportBlocked.rateLimit") }.reduce(0, +)
+    #expect(rateLimit / schedule > 0.999, "\(rateLimit) of \(schedule) s under rateLimit")
+    // The export identity on every row, pending ones included.
+    let causes = table.columns.filter { $0.hasPrefix("exportBlocked.") }
+    for row in table.rows where row["exportSchedule"] != "" {
+      let sum = causes.map { number(row, $0) }.reduce(0, +) + number(row, "exportDecision")
+      #expect(abs(sum - number(row, "exportSchedule")) < 1e-6)
     }
   }
 
   @Test func aDisabledStoresPendingRowsNameTheDisabledStore() throws {
-    try withTemporaryDirectory { directory in
-      #expect(syncsim("run", packageRoot + "/Scenarios/toggle-sync-broken.json", "--out", directory).code <= 1)
-      let table = try #require(
-        CSVTable.parse(try String(contentsOfFile: directory + "/latency.csv", encoding: .utf8)))
-      let outcome = table.columns.firstIndex(of: "outcome")!, cause = table.columns.firstIndex(of: "stuckCause")!
-      let pending = table.rows.filter { $0[outcome] == "pending" }
-      #expect(!pending.isEmpty)
-      #expect(pending.allSatisfy { $0[cause] == "storeDisabled" })
-    }
+    let run = try WorldRun(library: "toggle-sync-broken")
+    let pending = try run.table("latency.csv").rows.filter { $0["outcome"] == "pending" }
+    #expect(!pending.isEmpty)
+    #expect(pending.allSatisfy { $0["stuckCause"] == "storeDisabled" })
   }
 }
 

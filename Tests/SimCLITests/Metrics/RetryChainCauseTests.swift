@@ -18,31 +18,24 @@ import Testing
     """#
 
   @Test func everyLinkOfARetryChainIsBookedToTheThrottle() throws {
-    try withTemporaryDirectory { directory in
-      let file = directory + "/chain.json"
-      try Self.scenario.write(toFile: file, atomically: true, encoding: .utf8)
-      #expect(syncsim("run", file, "--out", directory + "/out").code == 0)
-      let activities = try #require(
-        CSVTable.parse(try String(contentsOfFile: directory + "/out/activities.csv", encoding: .utf8)))
-      let kind = activities.columns.firstIndex(of: "kind")!
-      let throttled = activities.columns.firstIndex(of: "blocked.serverThrottle")!
-      let waits = activities.rows.filter { $0[kind] == "export" }.compactMap { Double($0[throttled]) }.filter { $0 > 0 }
-      #expect(waits.count == 5, "five retries, each held by the retry-after: \(waits)")
-      let latency = try #require(
-        CSVTable.parse(try String(contentsOfFile: directory + "/out/latency.csv", encoding: .utf8)))
-      let row = try #require(latency.rows.first)
-      let value = { (name: String) in Double(row[latency.columns.firstIndex(of: name)!])! }
-      let schedule = value("exportSchedule")
-      let throttle = value("exportBlocked.serverThrottle")
-      // Every link's wait, as activities.csv has them (the last one's until the row's export
-      // started), and at least 99 % of the stage.
-      #expect(abs(throttle - waits.reduce(0, +)) < 1, "\(throttle) against \(waits.reduce(0, +))")
-      #expect(throttle / schedule >= 0.99, "\(throttle) of \(schedule) s")
-      #expect(value("exportDecision") < 0.01 * schedule)
-      // The identity: the stage is its causes and holds plus decision.
-      let causes = latency.columns.filter { $0.hasPrefix("exportBlocked.") || $0.hasPrefix("exportHeld.") }.map(value)
-        .reduce(0, +)
-      #expect(abs(causes + value("exportDecision") - schedule) < 1e-6)
-    }
+    let run = try WorldRun(Self.scenario)
+    #expect(run.code == 0)
+    let waits = try run.table("activities.csv").rows.filter { $0["kind"] == "export" }
+      .compactMap { $0.number("blocked.serverThrottle") }.filter { $0 > 0 }
+    #expect(waits.count == 5, "five retries, each held by the retry-after: \(waits)")
+    let latency = try run.table("latency.csv")
+    let row = try #require(latency.rows.first)
+    let value = { (name: String) in row.number(name)! }
+    let schedule = value("exportSchedule")
+    let throttle = value("exportBlocked.serverThrottle")
+    // Every link's wait, as activities.csv has them (the last one's until the row's export
+    // started), and at least 99 % of the stage.
+    #expect(abs(throttle - waits.reduce(0, +)) < 1, "\(throttle) against \(waits.reduce(0, +))")
+    #expect(throttle / schedule >= 0.99, "\(throttle) of \(schedule) s")
+    #expect(value("exportDecision") < 0.01 * schedule)
+    // The identity: the stage is its causes and holds plus decision.
+    let causes = latency.columns.filter { $0.hasPrefix("exportBlocked.") || $0.hasPrefix("exportHeld.") }.map(value)
+      .reduce(0, +)
+    #expect(abs(causes + value("exportDecision") - schedule) < 1e-6)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 import SimMetrics
 import SimTestSupport
 import Testing
@@ -8,47 +9,40 @@ import Testing
 /// imports into the rate limit; at the end of `nudge-timer` (8 h) 16 rows wait on an import asked
 /// before their commit.
 @Suite struct StuckImportCauseTests {
-  func rows(_ directory: String) throws -> [[String: String]] {
-    let table = try #require(
-      CSVTable.parse(try String(contentsOfFile: directory + "/latency.csv", encoding: .utf8)))
-    return table.rows.map { Dictionary(uniqueKeysWithValues: zip(table.columns, $0)) }
+  func rows(_ run: WorldRun) throws -> [[String: String]] {
+    let table = try run.table("latency.csv")
+    return table.table.rows.map { Dictionary(uniqueKeysWithValues: zip(table.columns, $0)) }
   }
 
   @Test func rowsBehindARateLimitedImportNameTheRateLimitAndKeepTheirSplit() throws {
-    try withTemporaryDirectory { directory in
-      let scenario = packageRoot + "/Scenarios/nudge-timer.json"
-      #expect(syncsim("run", scenario, "--out", directory + "/end").code <= 1)
-      #expect(syncsim("run", scenario, "--duration", "4d", "--out", directory + "/later").code <= 1)
-      let stuck = try rows(directory + "/end").filter { $0["stuckCause"] == "rateLimit" }
-      #expect(stuck.count == 16)
-      let later = Dictionary(
-        uniqueKeysWithValues: try rows(directory + "/later").map { ("\($0["write"]!)/\($0["observer"]!)", $0) })
-      for row in stuck {
-        #expect(row["stuckStage"] == "importSchedule" && row["notify"] == "0.000000000")
-        let schedule = Double(row["importSchedule"]!)!, rateLimit = Double(row["importBlocked.rateLimit"]!)!
-        #expect(abs(schedule - rateLimit) < 1e-6)
-        // Visible a moment later (the run goes on): still no notify time, the same wait under
-        // rateLimit plus what the extra time added (under two seconds).
-        let visible = try #require(later["\(row["write"]!)/\(row["observer"]!)"])
-        #expect(visible["outcome"] == "visible" && visible["notify"] == "0.000000000")
-        let extra = Double(visible["importBlocked.rateLimit"]!)! - rateLimit
-        #expect(extra >= 0 && extra < 2, "\(extra)")
-      }
+    let stuck = try rows(try WorldRun(library: "nudge-timer")).filter { $0["stuckCause"] == "rateLimit" }
+    #expect(stuck.count == 16)
+    let later = Dictionary(
+      uniqueKeysWithValues: try rows(try WorldRun(library: "nudge-timer", duration: .days(4))).map {
+        ("\($0["write"]!)/\($0["observer"]!)", $0)
+      })
+    for row in stuck {
+      #expect(row["stuckStage"] == "importSchedule" && row["notify"] == "0.000000000")
+      let schedule = Double(row["importSchedule"]!)!, rateLimit = Double(row["importBlocked.rateLimit"]!)!
+      #expect(abs(schedule - rateLimit) < 1e-6)
+      // Visible a moment later (the run goes on): still no notify time, the same wait under
+      // rateLimit plus what the extra time added (under two seconds).
+      let visible = try #require(later["\(row["write"]!)/\(row["observer"]!)"])
+      #expect(visible["outcome"] == "visible" && visible["notify"] == "0.000000000")
+      let extra = Double(visible["importBlocked.rateLimit"]!)! - rateLimit
+      #expect(extra >= 0 && extra < 2, "\(extra)")
     }
   }
 
   /// A public-database delete never reaches a reader: its rows are ghosts, with no false cause:
   /// their whole notify is `notify.ghost` (issue 54), none of it a poll's wait.
   @Test func publicDeletesAreGhostsWaitingOnNothing() throws {
-    try withTemporaryDirectory { directory in
-      #expect(syncsim("run", packageRoot + "/Scenarios/public-development.json", "--out", directory).code <= 1)
-      let deletes = try rows(directory).filter { $0["kind"] == "delete" }
-      #expect(deletes.count == 32)
-      for row in deletes {
-        #expect(row["outcome"] == "notVisible" && row["stuckStage"] == "notify" && row["stuckCause"] == "ghost")
-        #expect(row["notify.pollWait"] == "0.000000000" && row["importSchedule"] == "" && row["importDecision"] == "")
-        #expect(Double(row["notify"]!)! > 0 && row["notify.ghost"] == row["notify"])
-      }
+    let deletes = try rows(try WorldRun(library: "public-development")).filter { $0["kind"] == "delete" }
+    #expect(deletes.count == 32)
+    for row in deletes {
+      #expect(row["outcome"] == "notVisible" && row["stuckStage"] == "notify" && row["stuckCause"] == "ghost")
+      #expect(row["notify.pollWait"] == "0.000000000" && row["importSchedule"] == "" && row["importDecision"] == "")
+      #expect(Double(row["notify"]!)! > 0 && row["notify.ghost"] == row["notify"])
     }
   }
 
@@ -78,7 +72,8 @@ import Testing
       let free = syncsim("run", packageRoot + "/Scenarios/quickstart.json", "--out", directory + "/qs")
       #expect(!free.out.contains("note "))
       // With the rule set (issue 56), a run held by Low Power Mode prints no such note.
-      let escaping = syncsim("run", packageRoot + "/Scenarios/low-power-utility-escape.json", "--out", directory + "/le")
+      let escaping = syncsim(
+        "run", packageRoot + "/Scenarios/low-power-utility-escape.json", "--out", directory + "/le")
       #expect(escaping.code == 0)
       #expect(!escaping.out.contains("note "))
     }

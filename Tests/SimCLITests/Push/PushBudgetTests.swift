@@ -7,61 +7,52 @@ import Testing
 /// shared by every app of the device, lifted with a debugger attached, and no delivery to an app
 /// not opened for a while.
 @Suite struct PushBudgetTests {
-  /// The suspended iPad's push counts when the iPhone saves every 10 minutes for an hour.
-  func pushes(_ ipad: String, push: String = "{}", _ directory: String, name: String) throws -> [String: Double] {
+  /// The suspended iPad's push counts when the iPhone saves every 10 minutes for an hour, and
+  /// the run.
+  func pushes(_ ipad: String, push: String = "{}") throws -> (counts: [String: Double], run: WorldRun) {
     let text = #"""
       {"version": 1, "name": "budget", "duration": "61m",
        "devices": [{"name": "iphone"}, \#(ipad)],
        "push": \#(push), "scheduler": {"policies": {"rateLimit": false}},
        "workloads": [{"devices": "iphone", "every": "10m"}]}
       """#
-    let file = directory + "/\(name).json"
-    try text.write(toFile: file, atomically: true, encoding: .utf8)
-    #expect(syncsim("run", file, "--out", directory + "/" + name).code == 0)
-    let table = try #require(
-      CSVTable.parse(try String(contentsOfFile: directory + "/\(name)/summary.csv", encoding: .utf8)))
+    let run = try WorldRun(text)
+    #expect(run.code == 0)
+    let summary = try run.table("summary.csv")
     var result: [String: Double] = [:]
-    for (column, value) in zip(table.columns, table.rows[0]) where column.hasPrefix("pushes.") {
-      result[String(column.dropFirst(7))] = Double(value)
+    for column in summary.columns where column.hasPrefix("pushes.") {
+      result[String(column.dropFirst(7))] = summary.rows[0].number(column)
     }
-    return result
+    return (result, run)
   }
 
   @Test func theBudgetIsSharedLiftedByADebuggerAndNeedsARecentLaunch() throws {
-    try withTemporaryDirectory { directory in
-      let alone = try pushes(#"{"name": "ipad", "appState": "suspended"}"#, directory, name: "alone")
-      #expect(alone["sent"] == 6 && alone["delivered"] == 3 && alone["held"] == 3)
-      // Another app receives 3 an hour: the device's 3 wakes an hour are all taken, not 6 in all.
-      let shared = try pushes(
-        #"{"name": "ipad", "appState": "suspended", "otherAppsBackgroundPushesPerHour": 3}"#, directory, name: "shared")
-      // (Theirs arrive at 20, 40 and 60 min, ours a few seconds after each save: ours wakes at 10
-      // and 20 min, theirs at 20 min, and the hour is full: 3 wakes in all; ours at 30, 40, 50
-      // and 60 min are held, theirs at 40 and 60 min are not admitted.)
-      #expect(shared["delivered"] == 2 && shared["held"] == 4, "\(shared)")
-      // With a debugger attached the budget does not apply.
-      let debugged = try pushes(
-        #"{"name": "ipad", "appState": "suspended", "debuggerAttached": true}"#, directory, name: "debugged")
-      #expect(debugged["delivered"] == 6 && debugged["held"] == 0)
-      // Not opened for longer than the while: no push reaches the app.
-      let forgotten = try pushes(
-        #"{"name": "ipad", "appState": "suspended"}"#, push: #"{"deliveryRequiresLaunchWithin": "15m"}"#, directory,
-        name: "forgotten")
-      // Withheld: a cause of its own, not discarded (issue 56, item 4c).
-      #expect(forgotten["delivered"] == 1 && forgotten["withheld"] == 5 && forgotten["discarded"] == 0, "\(forgotten)")
-      let rows = try #require(
-        CSVTable.parse(try String(contentsOfFile: directory + "/forgotten/latency.csv", encoding: .utf8)))
-      let cause = rows.columns.firstIndex(of: "stuckCause")!
-      let outcome = rows.columns.firstIndex(of: "outcome")!
-      let stuck = rows.rows.filter { $0[outcome] != "visible" }.map { $0[cause] }
-      // The first push was delivered and imported, and waits for the app in front; the other
-      // five rows wait on their withheld pushes.
-      #expect(stuck == ["notInForeground"] + Array(repeating: "pushWithheld", count: 5), "\(stuck)")
-      // A daily budget of 2 stops the hourly one's third wake.
-      let daily = try pushes(
-        #"{"name": "ipad", "appState": "suspended"}"#, push: #"{"backgroundBudgetPerDay": 2}"#, directory, name: "daily"
-      )
-      #expect(daily["delivered"] == 2, "\(daily)")
+    let alone = try pushes(#"{"name": "ipad", "appState": "suspended"}"#).counts
+    #expect(alone["sent"] == 6 && alone["delivered"] == 3 && alone["held"] == 3)
+    // Another app receives 3 an hour: the device's 3 wakes an hour are all taken, not 6 in all.
+    let shared = try pushes(#"{"name": "ipad", "appState": "suspended", "otherAppsBackgroundPushesPerHour": 3}"#).counts
+    // (Theirs arrive at 20, 40 and 60 min, ours a few seconds after each save: ours wakes at 10
+    // and 20 min, theirs at 20 min, and the hour is full: 3 wakes in all; ours at 30, 40, 50
+    // and 60 min are held, theirs at 40 and 60 min are not admitted.)
+    #expect(shared["delivered"] == 2 && shared["held"] == 4, "\(shared)")
+    // With a debugger attached the budget does not apply.
+    let debugged = try pushes(#"{"name": "ipad", "appState": "suspended", "debuggerAttached": true}"#).counts
+    #expect(debugged["delivered"] == 6 && debugged["held"] == 0)
+    // Not opened for longer than the while: no push reaches the app.
+    let (forgotten, forgottenRun) = try pushes(
+      #"{"name": "ipad", "appState": "suspended"}"#, push: #"{"deliveryRequiresLaunchWithin": "15m"}"#)
+    // Withheld: a cause of its own, not discarded (issue 56, item 4c).
+    #expect(forgotten["delivered"] == 1 && forgotten["withheld"] == 5 && forgotten["discarded"] == 0, "\(forgotten)")
+    let stuck = try forgottenRun.table("latency.csv").rows.filter { $0["outcome"] != "visible" }.map {
+      $0["stuckCause"]!
     }
+    // The first push was delivered and imported, and waits for the app in front; the other
+    // five rows wait on their withheld pushes.
+    #expect(stuck == ["notInForeground"] + Array(repeating: "pushWithheld", count: 5), "\(stuck)")
+    // A daily budget of 2 stops the hourly one's third wake.
+    let daily = try pushes(#"{"name": "ipad", "appState": "suspended"}"#, push: #"{"backgroundBudgetPerDay": 2}"#)
+      .counts
+    #expect(daily["delivered"] == 2, "\(daily)")
   }
 
   /// Battery among a push's delivery factors (issue 56, item 4b; [W] WWDC20 10063): with

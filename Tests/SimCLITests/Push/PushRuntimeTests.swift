@@ -7,33 +7,27 @@ import Testing
 /// launch (field telemetry, Apple developer forums 780956), not the documented "up to 30 s", so a
 /// push-launched import of 4,000 records fetches fewer pages before suspension.
 @Suite struct PushRuntimeTests {
-  func recordsDown(_ device: String, _ directory: String, name: String) throws -> Double {
+  func recordsDown(_ device: String) throws -> Double {
     let text = #"""
       {"version": 1, "name": "runtime", "duration": "1h",
        "devices": [{"name": "iphone"}, \#(device)],
        "timeline": [{"at": "60s", "devices": "iphone", "action": {"bulkInsert": {"count": 4000}}}]}
       """#
-    let file = directory + "/\(name).json"
-    try text.write(toFile: file, atomically: true, encoding: .utf8)
-    #expect(syncsim("run", file, "--out", directory + "/" + name).code == 0)
-    let table = try #require(
-      CSVTable.parse(try String(contentsOfFile: directory + "/\(name)/summary.csv", encoding: .utf8)))
-    return Double(table.rows[0][table.columns.firstIndex(of: "recordsDown")!])!
+    let run = try WorldRun(text)
+    #expect(run.code == 0)
+    return try #require(try run.summary("recordsDown"))
   }
 
   @Test func theFieldRuntimeFetchesFewerPagesThanTheDocumentedBound() throws {
-    try withTemporaryDirectory { directory in
-      let field = try recordsDown(#"{"name": "ipad", "appState": "suspended"}"#, directory, name: "field")
-      let bound = try recordsDown(
-        #"{"name": "ipad", "appState": "suspended", "pushRuntime": "30s"}"#, directory, name: "bound")
-      // Pages of 200 records: the field runtime ends after 5 of them, 30 s sees all 20.
-      #expect(field == 1000)
-      #expect(bound == 4000)
-      // The limit caps every draw.
-      let capped = try recordsDown(
-        #"{"name": "ipad", "appState": "suspended", "pushRuntime": "1h", "pushRuntimeLimit": "30s"}"#, directory,
-        name: "capped")
-      #expect(capped == bound)
-    }
+    let field = try recordsDown(#"{"name": "ipad", "appState": "suspended"}"#)
+    let bound = try recordsDown(
+      #"{"name": "ipad", "appState": "suspended", "pushRuntime": "30s"}"#)
+    // Pages of 200 records: the field runtime ends after 5 of them, 30 s sees all 20.
+    #expect(field == 1000)
+    #expect(bound == 4000)
+    // The limit caps every draw.
+    let capped = try recordsDown(
+      #"{"name": "ipad", "appState": "suspended", "pushRuntime": "1h", "pushRuntimeLimit": "30s"}"#)
+    #expect(capped == bound)
   }
 }

@@ -16,29 +16,26 @@ import Testing
      "outputs": ["summary", "latency", "timeline"]}
     """#
 
-  func table(_ path: String) throws -> [[String: String]] {
-    let table = try #require(CSVTable.parse(try String(contentsOfFile: path, encoding: .utf8)))
-    return table.rows.map { Dictionary(uniqueKeysWithValues: zip(table.columns, $0)) }
+  func table(_ run: WorldRun, _ name: String) throws -> [[String: String]] {
+    let table = try run.table(name)
+    return table.table.rows.map { Dictionary(uniqueKeysWithValues: zip(table.columns, $0)) }
   }
 
   @Test func clockTimesUsageByHourAndTheClockColumn() throws {
-    try withTemporaryDirectory { directory in
-      let file = directory + "/overnight.json"
-      try Self.scenario.write(toFile: file, atomically: true, encoding: .utf8)
-      #expect(syncsim("run", file, "--out", directory + "/out").code == 0)
-      // 23:00 with a start at 22:00 is 1 h in; 21:00 is the next day's, 23 h in.
-      let edits = try table(directory + "/out/latency.csv").compactMap { Double($0["editedAt"]!) }
-      #expect(edits.sorted() == [3600.0, 82800.0])
-      let timeline = try table(directory + "/out/timeline.csv")
-      // Samples every 15 min (the default for a 2-day run): 22:00:00, 22:15:00, ...
-      #expect(timeline[0]["clock"] == "22:00:00" && timeline[1]["clock"] == "22:15:00")
-      #expect(timeline.first { $0["time"] == "86400.000000000" }?["clock"] == "22:00:00")
-      // Sessions only in the hours with a weight: none from 22:00 to 07:00.
-      let hours = Set(
-        timeline.filter { $0["device"] == "ipad" && $0["app"] == "foreground" }.map { Int($0["clock"]!.prefix(2))! })
-      #expect(!hours.isEmpty)
-      #expect(hours.isDisjoint(with: [0, 1, 2, 3, 4, 5, 6]), "\(hours.sorted())")
-    }
+    let run = try WorldRun(Self.scenario)
+    #expect(run.code == 0)
+    // 23:00 with a start at 22:00 is 1 h in; 21:00 is the next day's, 23 h in.
+    let edits = try table(run, "latency.csv").compactMap { Double($0["editedAt"]!) }
+    #expect(edits.sorted() == [3600.0, 82800.0])
+    let timeline = try table(run, "timeline.csv")
+    // Samples every 15 min (the default for a 2-day run): 22:00:00, 22:15:00, ...
+    #expect(timeline[0]["clock"] == "22:00:00" && timeline[1]["clock"] == "22:15:00")
+    #expect(timeline.first { $0["time"] == "86400.000000000" }?["clock"] == "22:00:00")
+    // Sessions only in the hours with a weight: none from 22:00 to 07:00.
+    let hours = Set(
+      timeline.filter { $0["device"] == "ipad" && $0["app"] == "foreground" }.map { Int($0["clock"]!.prefix(2))! })
+    #expect(!hours.isEmpty)
+    #expect(hours.isDisjoint(with: [0, 1, 2, 3, 4, 5, 6]), "\(hours.sorted())")
   }
 
   @Test func aClockTimeNeedsAStartAndAProfileNeedsTwentyFourHours() throws {

@@ -8,7 +8,7 @@ import Testing
 /// above 20 % or the person brings the app to the front.
 @Suite struct CriticalBatteryTests {
   func importOfTheIPad(
-    _ action: String, at time: String, _ directory: String
+    _ action: String, at time: String
   ) throws -> (blocked: Double, started: Double?) {
     let text = #"""
       {"version": 1, "name": "critical", "duration": "3h",
@@ -17,27 +17,22 @@ import Testing
        "timeline": [{"at": "10m", "devices": "iphone", "action": {"edit": "insert"}},
                     {"at": "\#(time)", "devices": "ipad", "action": "\#(action)"}]}
       """#
-    let file = directory + "/\(action).json"
-    try text.write(toFile: file, atomically: true, encoding: .utf8)
-    #expect(syncsim("run", file, "--out", directory + "/" + action).code == 0)
-    let table = try #require(
-      CSVTable.parse(try String(contentsOfFile: directory + "/\(action)/activities.csv", encoding: .utf8)))
-    let column = { (name: String) in table.columns.firstIndex(of: name)! }
-    let row = try #require(table.rows.first { $0[column("device")] == "ipad" && $0[column("kind")] == "import" })
-    return (Double(row[column("blocked.criticalBattery")])!, Double(row[column("startedAt")]))
+    let run = try WorldRun(text)
+    #expect(run.code == 0)
+    let row = try #require(
+      try run.table("activities.csv").rows.first { $0["device"] == "ipad" && $0["kind"] == "import" })
+    return (row.number("blocked.criticalBattery")!, row.number("startedAt"))
   }
 
   @Test func aCriticallyLowBatteryHoldsBackgroundSyncUntilChargedOrInFront() throws {
-    try withTemporaryDirectory { directory in
-      // Plugged in at 1 h, charging 10 %/h: above 20 % at 1 h 30 m (seen within the 5-minute
-      // battery tick), so the import asked for at the push (about 10 min) waits about 80 min.
-      let charged = try importOfTheIPad("plug", at: "1h", directory)
-      #expect(abs(charged.blocked - 80 * 60) < 5 * 60, "\(charged.blocked) s")
-      // Brought to the front at 40 min: the import runs then.
-      let opened = try importOfTheIPad("activate", at: "40m", directory)
-      #expect(abs(opened.blocked - 30 * 60) < 60, "\(opened.blocked) s")
-      let started = try #require(opened.started)
-      #expect(started >= 40 * 60 && started < 40 * 60 + 5)
-    }
+    // Plugged in at 1 h, charging 10 %/h: above 20 % at 1 h 30 m (seen within the 5-minute
+    // battery tick), so the import asked for at the push (about 10 min) waits about 80 min.
+    let charged = try importOfTheIPad("plug", at: "1h")
+    #expect(abs(charged.blocked - 80 * 60) < 5 * 60, "\(charged.blocked) s")
+    // Brought to the front at 40 min: the import runs then.
+    let opened = try importOfTheIPad("activate", at: "40m")
+    #expect(abs(opened.blocked - 30 * 60) < 60, "\(opened.blocked) s")
+    let started = try #require(opened.started)
+    #expect(started >= 40 * 60 && started < 40 * 60 + 5)
   }
 }

@@ -7,9 +7,7 @@ import Testing
 /// rises to heavy for an hour; with the thermal policy in the set, its import of the iPhone's edit
 /// waits under `blocked.thermal` until the level falls, and `timeline.csv` samples the level.
 @Suite struct ThermalConditionTests {
-  func run(
-    policies: String, _ directory: String
-  ) throws -> (summary: CSVTable, activities: CSVTable, timeline: CSVTable) {
+  func run(policies: String) throws -> (summary: ResultTable, activities: ResultTable, timeline: ResultTable) {
     let text = #"""
       {"version": 1, "name": "thermal", "duration": "3h",
        "scheduler": {"policies": \#(policies)},
@@ -19,66 +17,43 @@ import Testing
                     {"at": "1h20m", "devices": "ipad", "action": {"set": {"thermal": "moderate"}}}],
        "outputs": ["summary", "activities", "timeline"]}
       """#
-    let name = policies.contains("thermal") ? "on" : "off"
-    let file = directory + "/\(name).json"
-    try text.write(toFile: file, atomically: true, encoding: .utf8)
-    let result = syncsim("run", file, "--out", directory + "/" + name)
-    #expect(result.code == 0, "\(result.err)")
-    let read = { (csv: String) in
-      try #require(CSVTable.parse(try String(contentsOfFile: directory + "/\(name)/\(csv)", encoding: .utf8)))
-    }
-    return (try read("summary.csv"), try read("activities.csv"), try read("timeline.csv"))
+    let run = try WorldRun(text)
+    #expect(run.code == 0)
+    return (try run.table("summary.csv"), try run.table("activities.csv"), try run.table("timeline.csv"))
   }
 
   @Test func heavyThermalPressureHoldsTheImportUnderItsOwnPolicy() throws {
-    try withTemporaryDirectory { directory in
-      let on = try run(policies: #"{"thermal": {}}"#, directory)
-      let column = { (table: CSVTable, name: String) in try #require(table.columns.firstIndex(of: name), "\(name)") }
-      // The import asked for at the push (30 min + about 1 s) waits until 1 h 20 m: 50 min.
-      let kind = try column(on.activities, "kind")
-      let device = try column(on.activities, "device")
-      let blocked = try column(on.activities, "blocked.thermal")
-      let imports = on.activities.rows.filter { $0[device] == "ipad" && $0[kind] == "import" }
-      let held = imports.compactMap { Double($0[blocked]) }.max() ?? 0
-      #expect(abs(held - 50 * 60) < 5, "\(held) s")
-      let total = try #require(Double(on.summary.rows[0][try column(on.summary, "blocked.thermal.total")]))
-      #expect(total >= held)
-      // timeline.csv samples the level the run sets: heavy between 20 min and 1 h 20 m.
-      let thermal = try column(on.timeline, "thermal")
-      let time = try column(on.timeline, "time")
-      let ipad = on.timeline.rows.filter { $0[try! column(on.timeline, "device")] == "ipad" }
-      let level = { (seconds: Double) in ipad.first { Double($0[time]) == seconds }?[thermal] }
-      #expect(level(10 * 60) == "nominal")
-      #expect(level(60 * 60) == "heavy")
-      #expect(level(2 * 3600) == "moderate")
-      // Without the policy the same run never waits on it, and has no thermal column.
-      let off = try run(policies: "{}", directory)
-      #expect(!off.summary.columns.contains("blocked.thermal.total"))
-      #expect(off.timeline.columns.contains("thermal"))
-    }
+    let on = try run(policies: #"{"thermal": {}}"#)
+    // The import asked for at the push (30 min + about 1 s) waits until 1 h 20 m: 50 min.
+    let imports = on.activities.rows.filter { $0["device"] == "ipad" && $0["kind"] == "import" }
+    let held = imports.compactMap { $0.number("blocked.thermal") }.max() ?? 0
+    #expect(abs(held - 50 * 60) < 5, "\(held) s")
+    let total = try #require(on.summary.rows[0].number("blocked.thermal.total"))
+    #expect(total >= held)
+    // timeline.csv samples the level the run sets: heavy between 20 min and 1 h 20 m.
+    let ipad = on.timeline.rows.filter { $0["device"] == "ipad" }
+    let level = { (seconds: Double) in ipad.first { $0.number("time") == seconds }?["thermal"] }
+    #expect(level(10 * 60) == "nominal")
+    #expect(level(60 * 60) == "heavy")
+    #expect(level(2 * 3600) == "moderate")
+    // Without the policy the same run never waits on it, and has no thermal column.
+    let off = try run(policies: "{}")
+    #expect(!off.summary.columns.contains("blocked.thermal.total"))
+    #expect(off.timeline.columns.contains("thermal"))
   }
 
   @Test func setOfABuiltInConditionRunsAsItsOwnAction() throws {
-    try withTemporaryDirectory { directory in
-      let scenario = { (action: String) in
-        #"{"version": 1, "name": "same", "duration": "1h", "devices": [{"name": "a"}, {"name": "b"}],"#
-          + #""workloads": [{"devices": "a", "every": "5m"}],"#
-          + #""timeline": [{"at": "10m", "devices": "b", "action": \#(action)}]}"#
-      }
-      try scenario(#"{"set": {"online": false}}"#).write(
-        toFile: directory + "/set.json", atomically: true, encoding: .utf8)
-      try scenario(#""goOffline""#).write(toFile: directory + "/named.json", atomically: true, encoding: .utf8)
-      let set = syncsim("run", directory + "/set.json", "--out", directory + "/set")
-      let named = syncsim("run", directory + "/named.json", "--out", directory + "/named")
-      #expect(set.code == 0 && named.code == 0)
-      let fingerprint = { (name: String) -> String? in
-        let table = try #require(
-          CSVTable.parse(try String(contentsOfFile: directory + "/\(name)/summary.csv", encoding: .utf8)))
-        return table.columns.firstIndex(of: "fingerprint").map { table.rows[0][$0] }
-      }
-      #expect(try fingerprint("set") != nil)
-      #expect(try fingerprint("set") == fingerprint("named"))
+    let scenario = { (action: String) in
+      #"{"version": 1, "name": "same", "duration": "1h", "devices": [{"name": "a"}, {"name": "b"}],"#
+        + #""workloads": [{"devices": "a", "every": "5m"}],"#
+        + #""timeline": [{"at": "10m", "devices": "b", "action": \#(action)}]}"#
     }
+    let set = try WorldRun(scenario(#"{"set": {"online": false}}"#))
+    let named = try WorldRun(scenario(#""goOffline""#))
+    #expect(set.code == 0 && named.code == 0)
+    let fingerprint = { (run: WorldRun) in try run.table("summary.csv").rows[0]["fingerprint"] }
+    #expect(try fingerprint(set) != nil)
+    #expect(try fingerprint(set) == fingerprint(named))
   }
 
   @Test func anUnknownLevelIsAClearError() throws {
