@@ -41,6 +41,14 @@ public struct WorldRun {
     try self.init(text, seed: seed, duration: duration)
   }
 
+  /// The recorder of the library scenario `Scenarios/<library>.json`, its accounts run as one
+  /// part (so that it sees every row), for a test that reads the model's own rows.
+  public static func recorder(library: String) throws -> MetricsRecorder {
+    let file = packageRoot + "/Scenarios/\(library).json"
+    let scenario = try ScenarioDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: file))), file: file).0
+    return ScenarioRunner.run(scenario, jobs: 1, partitioned: false).recorder
+  }
+
   /// The code `syncsim run` exits with for this run: 1 when an expectation failed or the run
   /// stopped at the event limit, else 0.
   public var code: Int32 { report.allExpectationsMet && !report.outcome.stopReason.isEventLimit ? 0 : 1 }

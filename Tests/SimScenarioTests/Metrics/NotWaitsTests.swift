@@ -12,7 +12,7 @@ import Testing
 /// (100 %) in mixed-model-versions, and is told on a line of its own.
 @Suite struct NotWaitsTests {
   @Test func ghostRowsSplitTheirNotifyAsTheirOwnCause() throws {
-    let recorder = try PushAttributionTests.recorder("public-production")
+    let recorder = try WorldRun.recorder(library: "public-production")
     var ghosts = 0
     recorder.forEachLatencyRow { row in
       guard row.stuckCause == MetricsRecorder.RowSource.ghost else { return }

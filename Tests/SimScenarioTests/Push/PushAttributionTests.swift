@@ -12,11 +12,7 @@ import Testing
 /// whole still counts as a request sent.
 @Suite struct PushAttributionTests {
   /// The library scenario's recorder, its accounts run as one part (so that it sees every row).
-  static func recorder(_ name: String) throws -> MetricsRecorder {
-    let file = packageRoot + "/Scenarios/\(name).json"
-    let scenario = try ScenarioDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: file))), file: file).0
-    return ScenarioRunner.run(scenario, jobs: 1, partitioned: false).recorder
-  }
+  static func recorder(_ name: String) throws -> MetricsRecorder { try WorldRun.recorder(library: name) }
 
   /// Per row, the push events its observer saw while its notify stage ran.
   static func delivered(_ recorder: MetricsRecorder, _ row: LatencyRow) -> Bool {

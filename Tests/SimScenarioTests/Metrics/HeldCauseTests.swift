@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test func aDisabledStoresPendingWritesWaitAsStoreDisabled() throws {
-    let recorder = try PushAttributionTests.recorder("toggle-sync-broken")
+    let recorder = try WorldRun.recorder(library: "toggle-sync-broken")
     let pending = Self.exportTotals(recorder) { $0.outcome == .pending }
     #expect(pending.rows > 0)
     #expect(pending.held[Self.held("storeDisabled")] > 0.95 * pending.stage, "\(pending)")
@@ -100,7 +100,7 @@ import Testing
   }
 
   @Test func aSuspendedImportsTimeIsDownloadSuspended() throws {
-    let recorder = try PushAttributionTests.recorder("realworld-suspended-import")
+    let recorder = try WorldRun.recorder(library: "realworld-suspended-import")
     var download = 0.0
     var suspended = 0.0
     recorder.forEachLatencyRow { row in
@@ -114,7 +114,7 @@ import Testing
   }
 
   @Test func aHiddenRowsDownloadIsHidden() throws {
-    let recorder = try PushAttributionTests.recorder("mixed-model-versions")
+    let recorder = try WorldRun.recorder(library: "mixed-model-versions")
     var hiddenRows = 0
     recorder.forEachLatencyRow { row in
       guard row.outcome == .hidden else { return }
@@ -184,7 +184,7 @@ import Testing
   @Test func aRoundEndedByLimitExceededHoldsItsRowsAsFailed() throws {
     // CKSyncEngine hands limitExceeded to the app and ends the round; the changes wait for the
     // app's next send, which builds the same batch (realworld-engine-batch-limit).
-    let recorder = try PushAttributionTests.recorder("realworld-engine-batch-limit")
+    let recorder = try WorldRun.recorder(library: "realworld-engine-batch-limit")
     let pending = Self.exportTotals(recorder) { $0.outcome == .pending }
     #expect(pending.rows > 1000)
     #expect(pending.held[Self.held("failed")] > 0.9 * pending.stage, "\(pending)")
