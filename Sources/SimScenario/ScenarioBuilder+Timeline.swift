@@ -455,7 +455,7 @@ extension ScenarioBuilder {
 
   /// A store index (into each target device's `stores`), checked against every target device.
   func storeIndex(_ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec) -> Int? {
-    guard let node, let store = reader.integer(node, path, min: 0, max: 15) else { return nil }
+    guard let node, let store = reader.integer(node, path, min: 0, max: ScenarioDecoder.Limits.highestStoreIndex) else { return nil }
     if let device = devices.first(where: { store >= spec.devices[$0].stores.count }) {
       let count = spec.devices[device].stores.count
       reader.problem(

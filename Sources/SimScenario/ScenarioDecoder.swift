@@ -9,6 +9,8 @@ public enum ScenarioDecoder {
     /// A million devices run in about two minutes on two cores when their accounts are
     /// independent (each part then holds only its own state; docs/limits.md).
     public static let maxDevices = 1_000_000
+    /// The highest store index an edit, a bulk action or a workload may name (`"store": i`).
+    public static let highestStoreIndex = 15
     /// A world run in shards (`run --shard I/N`) decodes only its shard's devices (the world's
     /// parts are found from its device entries without expanding them), so it may hold more.
     public static let maxShardedDevices = 10_000_000

@@ -31,6 +31,7 @@ public enum ScenarioSchema {
       case "tolerances": tolerancesNode(metrics)
       case "conditions": conditionsNode()
       case "actions": actionsNode(parameters: parameters)
+      case "storeIndex": storeIndexNode()
       default: durationNode()
       }
     }
@@ -98,6 +99,15 @@ public enum ScenarioSchema {
     ])
   }
 
+  /// `"store": i`, the index of one of a device's stores.
+  static func storeIndexNode() -> JSONNode {
+    .object([
+      ("type", .string("integer")),
+      ("description", .string("index into each device's stores (from 0); default the first syncing store")),
+      ("minimum", .number(0)), ("maximum", .number(Double(ScenarioDecoder.Limits.highestStoreIndex))),
+    ])
+  }
+
   /// The parts an action's value schema names: the edit kinds (`EditKind`) and the conditions.
   static func actionPart(_ name: String) -> JSONNode {
     let kinds = JSONNode.array(EditKind.allCases.map { .string($0.rawValue) })
@@ -105,6 +115,7 @@ public enum ScenarioSchema {
     case "editKinds": return .object([("enum", kinds)])
     case "editKind": return .object([("description", .string("the edit's kind")), ("enum", kinds)])
     case "conditions": return conditionsNode()
+    case "storeIndex": return storeIndexNode()
     default: preconditionFailure("a timeline action's value schema names an unknown part \(name)")
     }
   }

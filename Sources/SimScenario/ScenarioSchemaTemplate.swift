@@ -755,12 +755,7 @@ enum ScenarioSchemaTemplate {
                 "description": "what edits while the app is not in front: the app, which an edit wakes into the background for its backgroundGrace, or an extension (widget, share extension) whose saves wait for the app's next run to export",
                 "default": "app"
               },
-              "store": {
-                "type": "integer",
-                "description": "index into each device's stores (from 0); default the first syncing store",
-                "minimum": 0,
-                "maximum": 15
-              }
+              "store": {"$generated": "storeIndex"}
             },
             "required": [
               "devices"

@@ -152,12 +152,7 @@ enum TimelineActionTable {
                   "type": "string",
                   "description": "a logical key for an insert (duplicates)"
                 },
-                "store": {
-                  "type": "integer",
-                  "description": "index into each device's stores (from 0); default the first syncing store",
-                  "minimum": 0,
-                  "maximum": 15
-                }
+                "store": {"$generated": "storeIndex"}
               },
               "required": [
                 "kind"
@@ -196,12 +191,7 @@ enum TimelineActionTable {
               "description": "with saves \"each\": the inserts are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
               "$ref": "#/$defs/duration"
             },
-            "store": {
-              "type": "integer",
-              "description": "index into each device's stores (from 0); default the first syncing store",
-              "minimum": 0,
-              "maximum": 15
-            }
+            "store": {"$generated": "storeIndex"}
           },
           "required": [
             "count"
@@ -248,12 +238,7 @@ enum TimelineActionTable {
               "description": "with saves \"each\": the deletes are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
               "$ref": "#/$defs/duration"
             },
-            "store": {
-              "type": "integer",
-              "description": "index into each device's stores (from 0); default the first syncing store",
-              "minimum": 0,
-              "maximum": 15
-            }
+            "store": {"$generated": "storeIndex"}
           }
         }
         """#),

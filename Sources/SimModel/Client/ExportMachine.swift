@@ -7,19 +7,9 @@ import SimKernel
 /// import's); `World.exportStep` is the one function that takes these transitions, each branch
 /// naming its row, and debug builds count the rows taken so that a test can check that every
 /// row is reached.
-enum ExportTransition: Int, CaseIterable {
+enum ExportTransition: Int, CaseIterable, ReactionTransitions {
   case nothingToExport, firstBatch, nextBatch, lastBatch, tooLarge, mergedAfterConflict, someRecordsFailed
   case waitForRetry, offline, quotaFull, recordRefused, syncTurnedOff, roundEnds, resetDeclared, stallDeclared
-
-  /// The transition a request fault's declared reaction takes.
-  init(_ reaction: ClientReaction) {
-    switch reaction {
-    case .retry: self = .waitForRetry
-    case .fail: self = .offline
-    case .reset: self = .resetDeclared
-    case .stall: self = .stallDeclared
-    }
-  }
 
   /// (from, input, to, what happens, source)
   var row: ActivityTransitionRow {

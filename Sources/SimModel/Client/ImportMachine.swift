@@ -3,19 +3,9 @@ import SimKernel
 /// One transition of an import activity's life after dasd starts it (spec §8), as
 /// `ExportTransition` is for an export: the import's documented path, taken by
 /// `World.importStep` alone.
-enum ImportTransition: Int, CaseIterable {
+enum ImportTransition: Int, CaseIterable, ReactionTransitions {
   case offlineAtStart, tokenExpired, firstPage, nextPage, lastPage, waitForRetry, offline, syncTurnedOff
   case resetDeclared, stallDeclared
-
-  /// The transition a request fault's declared reaction takes.
-  init(_ reaction: ClientReaction) {
-    switch reaction {
-    case .retry: self = .waitForRetry
-    case .fail: self = .offline
-    case .reset: self = .resetDeclared
-    case .stall: self = .stallDeclared
-    }
-  }
 
   /// (from, input, to, what happens, source)
   var row: ActivityTransitionRow {
