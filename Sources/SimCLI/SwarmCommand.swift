@@ -1,21 +1,28 @@
 import Foundation
 import SimExperiments
+import SimScenario
 
 /// `syncsim swarm [--runs N] [--seed S] [--jobs J] [--out DIR]`: random small worlds under random
 /// faults, healed, checked for invariants and liveness.
 struct SwarmCommand {
+  /// The keys the swarm draws, from `ParameterTable` (a key given a swarm range is drawn).
+  static let swarmKeys = ParameterTable.world.filter { $0.swarm != nil }.map { "      " + $0.path }
+    .joined(separator: "\n")
+
   static let usage = """
     usage: syncsim swarm [--runs N] [--seed S] [--jobs J] [--out DIR] [--show K]
 
     A fault swarm: each run draws a small world (1–3 accounts of 1–3 devices, a shared zone in
-    half of them), random edits and a random schedule of faults (offline, force-quit, Low Power
-    Mode, throttle with retry-after, quota, zoneBusy, zoneNotFound resets, account stalls,
-    network failures, push drops, expiring tokens, re-created containers, thermal pressure under
-    the thermal policy), heals every scheduled fault at 2 h (a fault's probability stays) and
-    runs 1 h more. It checks the conservation of writes, stage sums, no export from a
-    disabled store, no record in a store without access, no write committed twice, and that every
-    device has converged 1 h after the heal. Each failing run is printed with its seed; its scenario, shrunk to the fewest timeline
-    entries that still fail, is written to DIR (default Results/swarm/). Exits 1 if any run fails.
+    half of them), random edits, a random schedule of faults (offline, force-quit, Low Power
+    Mode, a forced throttle with retry-after, quota, re-created containers, thermal pressure
+    under the thermal policy) and the keys the parameter table gives a swarm range:
+    \(swarmKeys)
+    It heals every scheduled fault at 2 h (a drawn key stays) and runs 1 h more. It checks the
+    conservation of writes, stage sums, no export from a disabled store, no record in a store
+    without access, no write committed twice, and that every device has converged 1 h after the
+    heal. Each failing run is printed with its seed; its scenario, shrunk to the fewest timeline
+    entries that still fail, is written to DIR (default Results/swarm/).
+    Exits 1 if any run fails.
 
       --runs N    how many runs (default 100)
       --seed S    the swarm's seed (default 1); run k of seed S is always the same world

@@ -2,6 +2,7 @@ import Foundation
 import SimKernel
 import SimMetrics
 import SimModel
+import SimScenario
 import SimTestSupport
 import Testing
 
@@ -10,6 +11,14 @@ import Testing
 /// The fault swarm: reproducible worlds, invariants that catch what they claim to, and a
 /// liveness check that fails when a world cannot converge.
 @Suite struct SwarmTests {
+  /// The help names every key the swarm draws, from the parameter table (a new range shows).
+  @Test func theHelpListsTheKeysTheSwarmDraws() {
+    let help = syncsim(["swarm", "--help"]).out
+    let keys = ParameterTable.world.filter { $0.swarm != nil }.map(\.path)
+    #expect(keys.count >= 6)
+    for key in keys { #expect(help.contains("      " + key + "\n"), "\(key)") }
+  }
+
   @Test func runsAreReproducibleAndASmallSwarmPasses() {
     let swarm = Swarm(seed: 5)
     #expect(swarm.scenario(run: 3) == Swarm(seed: 5).scenario(run: 3))
