@@ -21,21 +21,20 @@ extension World {
       resetSync(ended.store, reason: reason, sim: &sim)
     case .stall(let until):
       stall(ended.store, by: failure, until: until)
-      let other =
-        ended.kind == .export
-        ? scheduler.storeActivities[ended.store.index].pendingImport
-        : scheduler.storeActivities[ended.store.index].pendingExport
-      if other.exists { scheduler.setRetryWait(other, notBefore: until, cause: failure.waitCause) }
       requestRetry(of: activity, notBefore: until, cause: failure.waitCause, sim: &sim)
     }
   }
 
-  /// Marks `store` stalled by `failure` until `until`: every activity it asks for meanwhile
-  /// waits for the failure's cause.
+  /// Marks `store` stalled by `failure` until `until`: what it has pending, and every activity
+  /// it asks for meanwhile (`holdIfStalled`), waits for the failure's cause until then.
   mutating func stall(_ store: StoreID, by failure: RequestFailure, until: SimTime) {
     let key = Int32(store.index)
-    if let stall = stallOf(store, at: .zero), stall.until >= until { return }
+    if case .stall(let current)? = clients.stalls[key]?.reaction, current >= until { return }
     clients.stalls[key] = failure
+    let pending = scheduler.storeActivities[store.index]
+    for activity in [pending.pendingExport, pending.pendingImport] where activity.exists {
+      scheduler.setRetryWait(activity, notBefore: until, cause: failure.waitCause)
+    }
   }
 
   /// The stall `store` is in at `now`, if any, with its end (one that has ended is forgotten).

@@ -34,6 +34,12 @@ public struct FaultKnob: Sendable, Equatable {
   public let needs: String?
   public let swarm: SwarmRange?
 
+  /// The default of a distribution knob.
+  var defaultDistribution: Distribution {
+    guard case .distribution(let value, _) = kind else { preconditionFailure("\(name) is not a distribution") }
+    return value
+  }
+
   public init(
     _ name: String, _ kind: Kind, source: String, meaning: String, needs: String? = nil,
     swarm: (probability: Double, lower: Double, upper: Double)? = nil
@@ -60,11 +66,7 @@ public struct FaultKnobValues: Equatable, Sendable {
 
   /// The distribution `knob` is set to, or its default.
   public func distribution(_ knob: FaultKnob) -> Distribution {
-    if let value = distributions[knob.name] { return value }
-    guard case .distribution(let value, _) = knob.kind else {
-      preconditionFailure("\(knob.name) is not a distribution")
-    }
-    return value
+    distributions[knob.name] ?? knob.defaultDistribution
   }
 
   /// Sets `knob`'s probability; its default leaves it absent.
@@ -74,9 +76,6 @@ public struct FaultKnobValues: Equatable, Sendable {
 
   /// Sets `knob`'s distribution; its default leaves it absent.
   public mutating func set(_ knob: FaultKnob, distribution: Distribution) {
-    guard case .distribution(let value, _) = knob.kind else {
-      preconditionFailure("\(knob.name) is not a distribution")
-    }
-    distributions[knob.name] = distribution == value ? nil : distribution
+    distributions[knob.name] = distribution == knob.defaultDistribution ? nil : distribution
   }
 }
