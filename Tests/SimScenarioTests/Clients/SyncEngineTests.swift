@@ -120,36 +120,21 @@ import Testing
   }
 
   @Test func aCrashInsideTheStateLagLosesThePendingChangesAndSendsNothing() throws {
-    try withTemporaryDirectory { directory in
-      // Offline from 30 s, so the change stays pending; the app crashes 5 s (inside the 10 s lag)
-      // or 20 s (outside) after the save, and is launched online at 120 s.
-      let scenario = { (crashAt: String) in
-        #"""
-        {"version": 1, "name": "crash", "duration": "30m",
-         "devices": [{"name": "iphone", "client": "syncEngine", "syncEngine": {"statePersistLag": "10s"}},
-                     {"name": "ipad", "client": "syncEngine"}],
-         "timeline": [{"at": "30s", "devices": "iphone", "action": "goOffline"},
-                      {"at": "60s", "devices": "iphone", "action": {"edit": "insert"}},
-                      {"at": "\#(crashAt)", "devices": "iphone", "action": "crash"},
-                      {"at": "120s", "devices": "iphone", "action": "goOnline"},
-                      {"at": "120s", "devices": "iphone", "action": "launch"}],
-         "outputs": ["summary", "latency"]}
-        """#
-      }
-      let inside = try WorldRun(scenario("65s"))
-      let outside = try WorldRun(scenario("80s"))
-      #expect(inside.code == 0 && outside.code == 0)
-      #expect(try inside.summary("writesLost") == 1)
-      #expect(try inside.summary("writesCommitted") == 0)
-      #expect(try inside.summary("recordsUp") == 0)
-      let lost = try #require(try inside.table("latency.csv").rows.first)
-      #expect(lost["outcome"] == "lost")
-      #expect(lost["stuckCause"] == "stateNotPersisted")
-      // Written before the crash: the launch sends it.
-      #expect(try outside.summary("writesLost") == 0)
-      #expect(try outside.summary("writesCommitted") == 1)
-      #expect(try outside.summary("recordsUp") == 1)
-    }
+    // Offline from 30 s, so the change stays pending; the app crashes 5 s (inside the 10 s lag)
+    // or 20 s (outside) after the save, and is launched online at 120 s (`HeldCauseTests.crash`).
+    let inside = try WorldRun(HeldCauseTests.crash(at: "65s"))
+    let outside = try WorldRun(HeldCauseTests.crash(at: "80s"))
+    #expect(inside.code == 0 && outside.code == 0)
+    #expect(try inside.summary("writesLost") == 1)
+    #expect(try inside.summary("writesCommitted") == 0)
+    #expect(try inside.summary("recordsUp") == 0)
+    let lost = try #require(try inside.table("latency.csv").rows.first)
+    #expect(lost["outcome"] == "lost")
+    #expect(lost["stuckCause"] == "stateNotPersisted")
+    // Written before the crash: the launch sends it.
+    #expect(try outside.summary("writesLost") == 0)
+    #expect(try outside.summary("writesCommitted") == 1)
+    #expect(try outside.summary("recordsUp") == 1)
   }
 
   @Test func aRecordSavedOutsideTheEngineIsNotFetchedUntilRelaunch() throws {
