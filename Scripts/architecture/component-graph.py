@@ -6,12 +6,16 @@ are World's own, the routing) uses another when one of its files names a type de
 calls a method that a file there declares on World (a facet), or reaches that component's state
 through World's stored property (`clients.stores` is the Client's). Prints the edges with what makes
 each, then checks them against the layering below: an edge that goes up it (a component using
-one it serves) is a back edge, and a back edge not listed as known fails the check (exit 1).
+one it serves) is a back edge, and a back edge not listed as known fails the check (exit 1). So
+does a client facet that writes into another component's state (`server.zones[z].x = ...`)
+rather than calling that component's method or a port of `ClientHost`.
 
     python3 Scripts/architecture/component-graph.py            # check, print the graph
     python3 Scripts/architecture/component-graph.py --markdown # the table for docs/architecture.md
     python3 Scripts/architecture/component-graph.py --update   # record today's back edges and
                                                                # rewrite the table in the doc
+    python3 Scripts/architecture/component-graph.py --self-test # show that the check fails on a
+                                                               # made-up back edge and write
 
 It also writes, between its own pair of lines in docs/architecture.md, the facts a reader of that
 page would otherwise take on trust: which modules import Foundation (file by file), and each
@@ -49,7 +53,9 @@ PLUG_INS = [
 # Top-level declarations only: a nested type (`PolicyDefinition.Value`) is named through its outer
 # type, and its bare name (`Value`) is also any generic parameter's.
 DECL = re.compile(r"^(?:public |internal |fileprivate |private |final |indirect )*(?:struct|enum|class|protocol|typealias|actor)\s+(\w+)", re.M)
-WORLD_EXT = re.compile(r"^extension World\b[^{]*\{", re.M)
+# A facet: an extension of World, or of a component's host protocol (the ports World gives it:
+# `ClientHost`), whose methods run on World.
+WORLD_EXT = re.compile(r"^extension (?:World|ClientHost)\b[^{]*\{", re.M)
 FUNC = re.compile(r"^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |fileprivate |private |static |mutating |nonisolated )*func\s+(\w+)", re.M)
 IDENT = re.compile(r"\b([A-Za-z_]\w*)\b")
 # World's stored properties and the component that owns each: a facet that reads or writes one
@@ -84,7 +90,7 @@ def sources():
 
 
 def world_blocks(text):
-    """The bodies of a file's `extension World { ... }` blocks."""
+    """The bodies of a file's `extension World { ... }` and `extension ClientHost { ... }` blocks."""
     blocks = []
     for match in WORLD_EXT.finditer(text):
         depth, index = 1, match.end()
@@ -100,10 +106,18 @@ def world_methods(text):
     return {name for block in world_blocks(text) for name in FUNC.findall(block)}
 
 
-def graph():
-    files = list(sources())
-    types, methods = {}, {}
+# A component's host protocol: the ports World gives it. A call from the component to one of
+# them goes through its own declaration (World implements it), so it is no edge of its own.
+HOST = re.compile(r"^protocol (ClientHost)\b[^{]*\{(.*?)^\}", re.M | re.S)
+PORT = re.compile(r"^\s+(?:mutating |static )*(?:func|var)\s+(\w+)", re.M)
+
+
+def graph(files=None):
+    files = list(sources()) if files is None else files
+    types, methods, ports = {}, {}, {}
     for path, folder, text in files:
+        for _, body in HOST.findall(text):
+            ports.setdefault(folder, set()).update(PORT.findall(body))
         for name in DECL.findall(text):
             types.setdefault(name, folder)
         for name in world_methods(text):
@@ -125,15 +139,66 @@ def graph():
             if owner != folder:
                 edges.setdefault((folder, owner), set()).add(owner_property + "." + member)
         # A facet method is called bare or on self/world, never on another value.
-        for name in sorted(set(CALL.findall(text))):
+        for name in sorted(set(CALL.findall(text)) - ports.get(folder, set())):
             owner = methods.get(name)
             if owner and owner != folder:
                 edges.setdefault((folder, owner), set()).add(name + "()")
     return edges
 
 
+# A write into another component's state: an assignment through its stored property, or a
+# mutating call on what it holds. A component changes another's state only through that one's
+# methods (the client: `server.recordChange(...)`, `setPending(...)`), never field by field.
+WRITE = re.compile(
+    r"(?<![.\w])(?:self\.)?(server|scheduler|push|agenda|parked)((?:\.\w+|\[[^\]\n]*\])*)"
+    r"(?:\s*(?:=(?!=)|\+=|-=|\*=|&=|\|=|&\+=|&-=)|\.(?:append|insert|remove\w*|recordChange|noteSet|compact\w*|set|sort|swapAt)\()")
+
+
+def foreign_writes(files=None):
+    """(file, text) of each write a client facet makes into another component's state."""
+    found = []
+    for path, folder, text in sources() if files is None else files:
+        if folder != "Client":
+            continue
+        for block in world_blocks(text):
+            for match in WRITE.finditer(block):
+                # A call on the component itself (`server.stamp(...)`) is its method, not a write.
+                if match.group(2).count(".") == 0 and "[" not in match.group(2):
+                    continue
+                line = match.group(0).strip()
+                found.append((os.path.relpath(path), line))
+    return found
+
+
+def self_test():
+    """The check's own failures, shown on made-up files: a back edge and a client's write into
+    the server's state must be found, and a call of the server's method must not."""
+    files = [
+        ("Server/Probe.swift", "Server", "struct ProbeServer { var store: StoreState }"),
+        ("Client/StoreState.swift", "Client", "struct StoreState {}"),
+        ("Client/Probe.swift", "Client",
+         "extension ClientHost {\n  mutating func probe() {\n    server.zones[0].objects[1].stamp = 2\n"
+         "    scheduler.storeActivities[0].pendingExport = .none\n    server.counterFields.append((1, 2))\n"
+         "    _ = server.stamp(zone: 0, ObjectID(0), with: 1)\n    let same = server.zones[0].x == 1\n  }\n}\n"),
+    ]
+    rank = {name: index for index, name in enumerate(LAYERS)}
+    back = [edge for edge in graph(files) if rank[edge[0]] < rank[edge[1]]]
+    writes = [line for _, line in foreign_writes(files)]
+    expected = ["server.zones[0].objects[1].stamp =", "scheduler.storeActivities[0].pendingExport =",
+                "server.counterFields.append("]
+    ok = back == [("Server", "Client")] and writes == expected
+    print(f"component-graph self-test: back edges {back}, writes {writes}: {'ok' if ok else 'FAILED'}")
+    return 0 if ok else 1
+
+
 def main():
+    if "--self-test" in sys.argv:
+        return self_test()
     edges = graph()
+    writes = foreign_writes()
+    for path, line in writes:
+        print(f"component-graph: {path} writes another component's state ({line}): change it through "
+              "that component's method or a port of ClientHost", file=sys.stderr)
     rank = {name: index for index, name in enumerate(LAYERS)}
     back = {edge: names for edge, names in edges.items() if rank[edge[0]] < rank[edge[1]]}
     order = lambda item: (rank[item[0][0]], rank[item[0][1]])
@@ -178,7 +243,7 @@ def main():
     if stale:
         print(f"component-graph: a generated table in {os.path.relpath(DOC)} is not the source's: run "
               "python3 Scripts/architecture/component-graph.py --update", file=sys.stderr)
-    return 1 if new or stale else 0
+    return 1 if new or stale or writes else 0
 
 
 def stripped(text):

@@ -2,7 +2,7 @@ import SimKernel
 
 /// What a sync client does when a request fault answers its request: declared by the fault
 /// (`RequestFault.recovery`), and handled the same way by the export and the import machines of
-/// both clients (`Client/World+Reactions`), so a fault with a new reaction touches no machine.
+/// both clients (`Client/ClientHost+Reactions`), so a fault with a new reaction touches no machine.
 ///
 /// In every case the activity the request belonged to ends and releases its group; the cases say
 /// what follows.

@@ -76,7 +76,8 @@ extension World {
     fixed += (push.wakes.count + scheduler.waiting.count) * 8
     return MemoryReport(
       recordBytes: records, perDeviceBytes: fixed / max(1, devices.count),
-      runHistoryBytesPerDevice: runHistoryBytes / max(1, devices.count), activityBytes: bytes(scheduler.activities),
+      runHistoryBytesPerDevice: runHistoryBytes / max(1, devices.count),
+      activityBytes: bytes(scheduler.activities) + bytes(clients.runs),
       objects: objects, heldWrites: clients.writes.heldCount, loggedChanges: loggedChanges)
   }
 }

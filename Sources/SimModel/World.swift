@@ -5,16 +5,16 @@ import SimKernel
 /// Components (docs/architecture.md): `server` (`CloudServer`: zones' server side, change logs,
 /// accounts and quotas, request rates, the fault sets; spec §6, §7), `scheduler`
 /// (`SystemScheduler`: activities, waiting lists, retry waits, policies, run history; §5), `push`
-/// (`PushService`: delivery decisions and the device-wide budget; §7) and `agenda` (workloads,
-/// sessions, the timeline). The Core Data client's state is here, per store and per activity
-/// slot: `stores` with their unexported `history` and `local` fields (§4), export `plans` and
-/// import queues (§6, §8), and `writes` (§10). Devices (`DeviceState`, §3) and their declared
+/// (`PushService`: delivery decisions and the device-wide budget; §7), `agenda` (workloads,
+/// sessions, the timeline) and `clients` (`SyncClients`: Core Data's mirroring and CKSyncEngine,
+/// per store and per activity slot; §4, §6, §8, §10), whose behaviour runs on World through the
+/// ports of `ClientHost` (`World+ClientPorts`). Devices (`DeviceState`, §3) and their declared
 /// `levels` (`ConditionTable`) are shared by all.
 ///
 /// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
-/// facet file of its component's folder (`Client/World+Edits`, `Scheduler/World+Scheduler`,
-/// `Client/ExportMachine`, `Client/ImportMachine`, `Push/World+Push`, `Client/World+Polling`,
-/// `Devices/World+Lifecycle`, `Client/World+Resets`). A store's client is reached through
+/// facet file of its component's folder (`Client/ClientHost+Edits`, `Scheduler/World+Scheduler`,
+/// `Client/ExportMachine`, `Client/ImportMachine`, `Push/World+Push`, `Client/ClientHost+Polling`,
+/// `Devices/World+Background`, `Client/ClientHost+Resets`). A store's client is reached through
 /// `SyncClient`'s entry points. The world reports what happens through `Observation`s to its sink
 /// and never reads what observers do; debug builds check its invariants after every event.
 ///
@@ -178,14 +178,6 @@ public struct World: EventHandler {
   @inline(__always)
   func primaryStore(of device: DeviceID) -> StoreID? {
     storeIDs(of: device).first { isSyncing($0) } ?? storeIDs(of: device).first
-  }
-
-  mutating func requestLatency(_ device: DeviceID) -> SimDuration {
-    deviceTraits[traitsIndex(of: device)].requestLatency.sampleDuration(using: &devices[device.index].streams.network)
-  }
-
-  static func transfer(_ bytes: Int64, bytesPerSecond: Double) -> SimDuration {
-    SimDuration(seconds: Double(bytes) / max(bytesPerSecond, 1))
   }
 }
 

@@ -1,6 +1,6 @@
 extension WorldSpec {
   /// Per store, in device then store order, whether its copy is replayed rather than kept
-  /// (`World+ReplayedStores`): a public-database store of a Core Data device with no timeline
+  /// (`ClientHost+ReplayedStores`): a public-database store of a Core Data device with no timeline
   /// action that writes, no deduplication, and a model version no record can exceed (so no import
   /// hides a record from it); with a workload only where no entity has a parent. None when
   /// objects are reported or replay is off.
@@ -12,7 +12,7 @@ extension WorldSpec {
     for action in timeline where action.action.writesToStore {
       for device in action.devices where writes.indices.contains(device) { writes[device] = true }
     }
-    // A workload's edits are laid over a replayed copy (`World+ReplayedWrites`), except where a
+    // A workload's edits are laid over a replayed copy (`ClientHost+ReplayedWrites`), except where a
     // record may have a parent: an insert then reads which records the store holds live.
     let workloadsReplay = !entities.contains { $0.referencedEntity != nil }
     var store = 0

@@ -32,7 +32,7 @@ public struct WorldSpec: Sendable {
   /// Report every store's objects at the end (`Observation.objectState`, for `objects.csv`).
   public var reportObjects = false
   /// Whether public-database stores replay their copies rather than keep them
-  /// (`World+ReplayedStores`): the same run in a fraction of the memory. Tests turn it off to
+  /// (`ClientHost+ReplayedStores`): the same run in a fraction of the memory. Tests turn it off to
   /// check that nothing changes.
   public var replaysStores = true
   /// A ceiling on processed events (a guard against runaway scenarios).

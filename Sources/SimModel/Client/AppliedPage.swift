@@ -1,5 +1,5 @@
 /// One page an import applied to a replayed store: what the store's copy is replayed from
-/// (`World+ReplayedStores`), in place of the copy itself.
+/// (`ClientHost+ReplayedStores`), in place of the copy itself.
 ///
 /// A page holds the records live at the import's query whose last change up to the import's
 /// snapshot falls in (lower, upper]: an import's records come in the order of that change, so its

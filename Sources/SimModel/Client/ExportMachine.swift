@@ -113,14 +113,14 @@ enum ExportInput {
   case answered
 }
 
-extension World {
+extension ClientHost {
   /// The export's one transition function: from where `activity` is, on `input`.
   mutating func exportStep(_ activity: ActivityID, _ input: ExportInput, sim: inout Simulation<ModelEvent>) {
     let store = scheduler.activities[activity.index].store
     switch input {
     case .started:
       let covered = Int(clients.stores[store.index].savedCount)
-      scheduler.activities[activity.index].historyCovered = Int32(covered)
+      clients.runs[activity.index].historyCovered = Int32(covered)
       // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
       // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
       // so the plan is written where it lies, from the history's rows read in place; `makePlan`
@@ -163,21 +163,23 @@ extension World {
       // gone, so nothing it carried commits, and no later batch is sent.
       exportTook(.syncTurnedOff)
       clients.plans[activity.index].clear()
-      finishActivity(activity, succeeded: false, sim: &sim)
+      finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
       return
     }
     if clients.plans[activity.index].batchEnds.isEmpty {
-      finishActivity(activity, succeeded: true, sim: &sim)  // the empty export's 35 ms are over
+      finishActivity(activity, succeeded: true, records: clients.runs[activity.index].records, sim: &sim)  // the empty export's 35 ms are over
       return
     }
     // The batch as sent: a refusal may split it (limitExceeded).
-    let batch = Int(scheduler.activities[activity.index].nextBatch)
-    let sent = (records: clients.plans[activity.index].batchRecords[batch], bytes: clients.plans[activity.index].batchBytes[batch])
+    let batch = Int(clients.runs[activity.index].nextBatch)
+    let sent = (
+      records: clients.plans[activity.index].batchRecords[batch], bytes: clients.plans[activity.index].batchBytes[batch]
+    )
     let verdict = exportVerdict(activity, at: sim.now)
     reportRefusedRequest(store, verdict, sent, at: sim.now)
     switch verdict {
     case .resend(let at):
-      exportTook(scheduler.activities[activity.index].merged ? .mergedAfterConflict : .tooLarge)
+      exportTook(clients.runs[activity.index].merged ? .mergedAfterConflict : .tooLarge)
       sendNextBatch(activity, notBefore: at, sim: &sim)
     case .faulted(let failure):
       // The export ends and releases its group; what follows is the fault's declared reaction.
@@ -201,7 +203,7 @@ extension World {
       // sent after the server's retry-after. Every record failed: the same batch again.
       // The request carried every record of the batch: it is reported whole, once.
       exportTook(.someRecordsFailed)
-      let batch = Int(scheduler.activities[activity.index].nextBatch)
+      let batch = Int(clients.runs[activity.index].nextBatch)
       sink.observeRequest(
         store: store, upload: true, records: clients.plans[activity.index].batchRecords[batch],
         bytes: clients.plans[activity.index].batchBytes[batch], at: sim.now)
@@ -209,15 +211,15 @@ extension World {
       sendNextBatch(activity, notBefore: retryAt, sim: &sim)
     case .accepted:
       commitCurrentBatch(activity, sim: &sim)
-      if Int(scheduler.activities[activity.index].nextBatch) < clients.plans[activity.index].batchEnds.count {
+      if Int(clients.runs[activity.index].nextBatch) < clients.plans[activity.index].batchEnds.count {
         exportTook(.nextBatch)
         sendNextBatch(activity, sim: &sim)
         return
       }
       exportTook(.lastBatch)
-      dropExportedHistory(store, Int(scheduler.activities[activity.index].historyCovered))
+      dropExportedHistory(store, Int(clients.runs[activity.index].historyCovered))
       clients.plans[activity.index].clear()
-      finishActivity(activity, succeeded: true, sim: &sim)
+      finishActivity(activity, succeeded: true, records: clients.runs[activity.index].records, sim: &sim)
     }
   }
 
@@ -226,7 +228,7 @@ extension World {
   mutating func endFailedExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     dropCommittedHistory(activity)
     clients.plans[activity.index].clear()
-    finishActivity(activity, succeeded: false, sim: &sim)
+    finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
   }
 
   /// Counts an export transition taken (debug builds only: `transitionsTaken`).

@@ -72,7 +72,7 @@ enum ImportInput {
   case answered
 }
 
-extension World {
+extension ClientHost {
   /// The import's one transition function: from where `activity` is, on `input`.
   mutating func importStep(_ activity: ActivityID, _ input: ImportInput, sim: inout Simulation<ModelEvent>) {
     switch input {
@@ -86,7 +86,7 @@ extension World {
     let store = scheduler.activities[activity.index].store
     guard devices[owner(of: store).index].online else {
       importTook(.offlineAtStart)
-      finishActivity(activity, succeeded: false, sim: &sim)
+      finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
       requestImport(store, trigger: .importAgain, sim: &sim)
       return
     }
@@ -98,9 +98,9 @@ extension World {
       resetSync(store, reason: .tokenExpired, sim: &sim)
     }
     let snapshot = server.zones[zone].changeCount
-    scheduler.activities[activity.index].snapshotToken = snapshot
-    scheduler.activities[activity.index].snapshotAt = server.zones[zone].lastChangeAt
-    scheduler.activities[activity.index].fromEmptyToken = !clients.stores[store.index].holdsToken
+    clients.runs[activity.index].snapshotToken = snapshot
+    clients.runs[activity.index].snapshotAt = server.zones[zone].lastChangeAt
+    clients.runs[activity.index].fromEmptyToken = !clients.stores[store.index].holdsToken
     while clients.importQueues.count <= activity.index {
       clients.importQueues.append([])
       clients.importPageTokens.append([])
@@ -122,13 +122,13 @@ extension World {
       for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
       records = clients.importQueues[activity.index].count
     }
-    scheduler.activities[activity.index].records = Int32(records)
-    scheduler.activities[activity.index].bytes = bytes
+    clients.runs[activity.index].records = Int32(records)
+    clients.runs[activity.index].bytes = bytes
     let pageSize = max(1, spec.server.importPageSize)
     // A public-database poll queries each record type (and CDMR) separately. [W] WWDC20
     let minimum = server.zones[zone].scope == .public ? server.publicQueriesPerPoll : 1
-    scheduler.activities[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
-    scheduler.activities[activity.index].pagesTotal = scheduler.activities[activity.index].pagesLeft
+    clients.runs[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))
+    clients.runs[activity.index].pagesTotal = clients.runs[activity.index].pagesLeft
     if fromIndex {
       listPageTokensFromIndex(activity, zone: zone, after: after, upTo: snapshot)
     } else {
@@ -145,7 +145,7 @@ extension World {
     if clients.stores[store.index].disabled {
       // Sync was turned off: the page is not applied and no further page is fetched.
       importTook(.syncTurnedOff)
-      finishActivity(activity, succeeded: false, sim: &sim)
+      finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
       return
     }
     switch generalVerdict(activity, at: sim.now) {
@@ -154,7 +154,7 @@ extension World {
       // fault's declared reaction (a new import after a retry's wait fetches from the store's
       // token: the pages applied so far are fetched again, as a new fetch-changes would).
       importTook(ImportTransition(failure.reaction))
-      finishActivity(activity, succeeded: false, sim: &sim)
+      finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
       react(to: failure, of: activity, sim: &sim)
       return
     case .accepted, .resend, .failed, .partlySaved:
@@ -167,8 +167,8 @@ extension World {
       applyPage(store, clients.importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
     }
     sink.observeRequest(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now)
-    scheduler.activities[activity.index].pagesLeft -= 1
-    if scheduler.activities[activity.index].pagesLeft > 0 {
+    clients.runs[activity.index].pagesLeft -= 1
+    if clients.runs[activity.index].pagesLeft > 0 {
       importTook(.nextPage)
       pageApplied(activity, records: page.records, sim: &sim)
       scheduleNextPage(activity, sim: &sim)
@@ -179,16 +179,16 @@ extension World {
     // rest of the run (22.5 MB of 90,000 readers' heap at the end of a day, massif; the peak RSS
     // there did not move measurably). The next import notes its own.
     if isReplayed(store) { clients.replayQueries[store.index].pageTokens = [] }
-    let state = scheduler.activities[activity.index]
-    finishImportToken(store, upTo: state.snapshotToken, changedAt: state.snapshotAt)
+    let run = clients.runs[activity.index]
+    finishImportToken(store, upTo: run.snapshotToken, changedAt: run.snapshotAt)
     // A reset during the import cleared `fromEmptyToken`: its token belongs to the old history.
-    if state.fromEmptyToken { clients.stores[store.index].holdsToken = true }
+    if run.fromEmptyToken { clients.stores[store.index].holdsToken = true }
     sink.observeImported(
-      store: store, activity: logID(activity), token: state.snapshotToken, records: state.records, at: sim.now)
-    finishActivity(activity, succeeded: true, sim: &sim)
+      store: store, activity: logID(activity), token: run.snapshotToken, records: run.records, at: sim.now)
+    finishActivity(activity, succeeded: true, records: run.records, sim: &sim)
     importFinishedUI(store, sim: &sim)
     // Only an import from the empty token ends a reset: one begun before it brought too little.
-    if state.fromEmptyToken { endResetIfNeeded(store, sim: &sim) }
+    if run.fromEmptyToken { endResetIfNeeded(store, sim: &sim) }
     if deviceTraits[traitsIndex(of: owner(of: store))].app.deduplicate { deduplicate(store, sim: &sim) }
   }
 

@@ -1,4 +1,4 @@
-/// A field a replayed store set itself (`World+ReplayedWrites`): laid over the copy replayed
+/// A field a replayed store set itself (`ClientHost+ReplayedWrites`): laid over the copy replayed
 /// from its pages.
 ///
 /// A page sets every field of its records that is not dirty, so the field holds this value while

@@ -14,6 +14,8 @@ struct SyncClients {
   let local = Column<RowBuffer<LocalField>>()
   /// Per store: children held without their parent, and since when.
   var orphans: [[(child: ObjectID, since: SimTime)]] = []
+  /// Per activity slot: what the client does with the activity in it (`ActivityRun`).
+  let runs = Column<ActivityRun>()
   /// Per activity slot: the plan of the export running in it (emptied when it ends).
   let plans = Column<ExportPlan>()
   /// Per activity slot: the records an import fetches, in the order the server returns them.
@@ -31,12 +33,12 @@ struct SyncClients {
   var engineBlind: [Int32: [(field: Int32, write: WriteID, kept: LocalField)]] = [:]
   /// The last stamp handed out for de-duplicating objects (each object keeps the one it saw).
   var stampCounter: Int32 = 0
-  /// Per store, whether its copy is replayed rather than kept (`World+ReplayedStores`); empty
+  /// Per store, whether its copy is replayed rather than kept (`ClientHost+ReplayedStores`); empty
   /// when no store is replayed. Then each store's logged pages, its running import's query, and
   /// what the end of the run reads of its copy.
   var replayed: [Bool] = []
   var appliedPages = AppliedPageLog(stores: 0)
-  /// Per replayed store, the fields it set itself, by field (`World+ReplayedWrites`).
+  /// Per replayed store, the fields it set itself, by field (`ClientHost+ReplayedWrites`).
   var overlays: [OverlayFields] = []
   /// Per replayed store, its live objects by entity, a cache (`ReplayedLiveIndex`).
   var replayedLive = ReplayedLiveIndex(stores: 0)
@@ -65,6 +67,15 @@ struct SyncClients {
     var replayedLiveLooks = 0
   #endif
 
+  /// ln(4,096 + 2): the zone size at which an import's apply time is `applyTimePerRecord`.
+  static let logReferenceRecords = DeterministicMath.log(4_098)
+
+  /// Starts the run of the activity the scheduler just gave `slot`: nothing done yet.
+  @inline(__always)
+  func beginRun(_ slot: ActivityID) {
+    while runs.count <= slot.index { runs.append(ActivityRun()) }
+    runs[slot.index] = ActivityRun()
+  }
 
   /// A fresh stamp for marking a zone's objects (so a pass sees each object once).
   mutating func nextStamp() -> Int32 {

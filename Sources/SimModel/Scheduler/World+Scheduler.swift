@@ -278,18 +278,21 @@ extension World {
     if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
       // The container's or the device's retry-after is in force: the first request would be
       // answered with it, so the activity ends at once rather than hold its group while it waits.
-      finishActivity(activity, succeeded: false, sim: &sim)
+      finishActivity(activity, succeeded: false, records: 0, sim: &sim)
       return .retry(notBefore: wait.until, cause: wait.cause)
     }
     return .run
   }
 
-  mutating func finishActivity(_ activity: ActivityID, succeeded: Bool, sim: inout Simulation<ModelEvent>) {
+  /// Ends `activity`, which moved `records` records (its client counts them).
+  mutating func finishActivity(
+    _ activity: ActivityID, succeeded: Bool, records: Int32, sim: inout Simulation<ModelEvent>
+  ) {
     let state = scheduler.activities[activity.index]
     scheduler.activities[activity.index].phase = .finished
     scheduler.storeActivities[state.store.index].runningInGroup -= 1
     scheduler.storeActivities[state.store.index].forgetRunning(activity)
-    sink.observeActivityFinished(activity: logID(activity), at: sim.now, records: state.records, succeeded: succeeded)
+    sink.observeActivityFinished(activity: logID(activity), at: sim.now, records: records, succeeded: succeeded)
     forgetRetryWait(activity)
     scheduler.freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)

@@ -2,7 +2,7 @@
 /// query of the changes since a token returns (how many records, how many bytes, and the token at
 /// which each page of them starts), in logarithmic time instead of a pass over the changes.
 ///
-/// A Fenwick tree over tokens. Kept only for zones with replayed stores (`World+ReplayedStores`),
+/// A Fenwick tree over tokens. Kept only for zones with replayed stores (`ClientHost+ReplayedStores`),
 /// whose imports need no list of records: a million readers each scanning the day's changes were
 /// most of a public-database run's model time.
 struct LiveRecordIndex {

@@ -16,7 +16,7 @@ enum RequestVerdict {
 }
 
 /// CloudKit requests shared by export and import: when they may be sent (the server's answer
-/// is the client's to ask for: `Client/World+RequestAnswers`; the failure modes are in
+/// is the client's to ask for: `Client/ClientHost+RequestAnswers`; the failure modes are in
 /// `RequestFaults/`; spec §6, TN3162, CKError docs).
 extension World {
   /// Schedules `completion` for a request of `activity` that takes `duration` once it may be

@@ -23,7 +23,7 @@ struct ZoneState: ~Copyable {
   /// The account that owns the zone (its storage quota is charged).
   var ownerAccount: Int32 = 0
   /// Whether the zone keeps every change and every field the server set, in order: what the
-  /// copies of its replayed stores are replayed from (`World+ReplayedStores`). Only a zone
+  /// copies of its replayed stores are replayed from (`ClientHost+ReplayedStores`). Only a zone
   /// with such stores keeps them; they grow with writes, not with readers.
   var keepsHistory = false
   /// Every change, in token order (never compacted).

@@ -3,7 +3,7 @@ import SimKernel
 /// The client's side of a request the server answers: the request as the server sees it (its
 /// activity's attempts so far), the server's answer through its port (`CloudServer.answer`),
 /// and the attempts carried on or reset.
-extension World {
+extension ClientHost {
   /// The answer to a request that completes now: the server's (`CloudServer.answer`), reported
   /// with its error, or accepted.
   mutating func generalVerdict(_ activity: ActivityID, at now: SimTime) -> RequestVerdict {
@@ -11,17 +11,17 @@ extension World {
     let device = owner(of: store).index
     let request = RequestContext(
       activity: activity, device: device, now: now, online: devices[device].online,
-      attempt: scheduler.activities[activity.index].attempt)
+      attempt: clients.runs[activity.index].attempt)
     // A stalled store's request still on the wire (another activity's) gets the stall's answer:
     // the account is unavailable until the stated time, for every request.
     var stalled = stallOf(store, at: now)?.failure
     stalled?.attempt = request.attempt
-    if let answer = stalled ?? server.answer(request, random: &devices[device].streams.network) {
-      scheduler.activities[activity.index].attempt = answer.attempt
+    if let answer = stalled ?? answer(request, from: DeviceID(device)) {
+      clients.runs[activity.index].attempt = answer.attempt
       sink.observe(.cloudError(store: store, error: answer.error, retryAfter: answer.retryAfter, at: now))
       return .faulted(answer)
     }
-    scheduler.activities[activity.index].attempt = 0
+    clients.runs[activity.index].attempt = 0
     return .accepted
   }
 }

@@ -4,7 +4,7 @@ import SimKernel
 /// app's manual calls, and its state's serialization. The send and fetch themselves run through
 /// the export and import machines (`exportStep`, `importStep`), which differ for it only where a
 /// failed batch ends the round.
-extension World {
+extension ClientHost {
   /// The engine's settings on the store's device.
   @inline(__always)
   func engine(_ store: StoreID) -> SyncEngineBehaviour { spec.devices[owner(of: store).index].syncEngine }
@@ -71,7 +71,7 @@ extension World {
     guard !clients.engineStates.isEmpty, clients.engineStates[store.index].writePending else { return }
     let boundary = clients.engineStates[store.index].writtenThrough
     let running = scheduler.storeActivities[store.index].runningExport
-    let from = running.exists ? Int(scheduler.activities[running.index].historyCovered) : 0
+    let from = running.exists ? Int(clients.runs[running.index].historyCovered) : 0
     let sink = sink
     removeSavedChanges(store, in: from..<Int(clients.stores[store.index].savedCount)) { change in
       guard change.write != .none && change.write.raw >= boundary else { return false }
@@ -100,7 +100,7 @@ extension World {
   }
 }
 
-extension World {
+extension ClientHost {
   /// The app saves one record of `store` with its own CloudKit call, not through the engine (as
   /// UICloudSharingController saves or deletes a CKShare): the change commits at the server at
   /// once, as the app's own modify operation, and reaches the other devices as any change does;
@@ -123,13 +123,13 @@ extension World {
     sink.observeSaved(write: write, at: sim.now)
     // The app's own modify operation: an export of its own, outside dasd and the engine.
     let activity = ownActivity(.export, store: store, at: sim.now)
-    let sequence = server.zones[zone].recordChange(of: object, by: store, at: sim.now)
+    let sequence = server.recordChange(zone: zone, of: object, by: store, at: sim.now)
     setServerField(zone: zone, field, write: write, value: value)
     sink.observeCommitted(write: write, activity: activity, sequence: sequence, at: sim.now)
     sink.observeRequest(
       store: store, upload: true, records: 1, bytes: server.recordCost(zone: zone, object: object).record, at: sim.now)
     sink.observeActivityFinished(activity: activity, at: sim.now, records: 1, succeeded: true)
-    server.zones[zone].compactChangeLogIfLong()
+    server.compactChangeLogIfLong(zone: zone)
     fanOutPush(from: store, zone: zone, sim: &sim)
     ensureLocalCapacity(store)
     clients.engineBlind[store.raw, default: []].append((Int32(field), write, clients.local[store.index][field]))
@@ -138,8 +138,7 @@ extension World {
   /// An activity the app runs itself, outside dasd (its id only: it takes no slot), reported as
   /// requested and started now; the caller reports its end.
   mutating func ownActivity(_ kind: ActivityKind, store: StoreID, at now: SimTime) -> ActivityID {
-    let activity = ActivityID(Int(scheduler.nextActivityLogID))
-    scheduler.nextActivityLogID += 1
+    let activity = newActivityLogID()
     sink.observeActivityRequested(activity: activity, kind: kind, store: store, trigger: .manual, at: now)
     sink.observeActivityStarted(activity: activity, at: now)
     return activity

@@ -3,7 +3,7 @@ import SimKernel
 /// What the sync client asks of the scheduler: an export or an import of a store (one pending of
 /// each, the container's setup first), and the retry of an activity the server or the network
 /// answered with a wait. The scheduler (dasd) decides when each runs.
-extension World {
+extension ClientHost {
   /// Asks for an export; a request while one is pending is dropped (error 134417). An
   /// `immediate` one (CKSyncEngine's `sendChanges`) skips dasd's decision, and makes a pending one
   /// immediate.
@@ -25,7 +25,8 @@ extension World {
     // planned the whole growing backlog again: a 40-day zero quota took 2.1 s for 77 k events.)
     if clients.stores[store.index].quotaStalled { return }
     let activity = submit(.export, store: store, trigger: trigger, immediate: immediate, sim: &sim)
-    scheduler.storeActivities[store.index].pendingExport = activity
+    clients.beginRun(activity)
+    setPending(.export, of: store, to: activity)
     holdIfStalled(activity, store, at: sim.now)
   }
 
@@ -43,7 +44,8 @@ extension World {
       return
     }
     let activity = submit(.import, store: store, trigger: trigger, immediate: immediate, sim: &sim)
-    scheduler.storeActivities[store.index].pendingImport = activity
+    clients.beginRun(activity)
+    setPending(.import, of: store, to: activity)
     holdIfStalled(activity, store, at: sim.now)
   }
 
@@ -92,6 +94,8 @@ extension World {
     of ended: ActivityID, notBefore: SimTime, cause: WaitCause, sim: inout Simulation<ModelEvent>
   ) {
     let state = scheduler.activities[ended.index]
+    // Read before asking again: the new activity may take the ended one's slot.
+    let attempt = clients.runs[ended.index].attempt
     let store = state.store
     if state.kind == .export {
       requestExport(store, trigger: .retry, sim: &sim)
@@ -102,7 +106,7 @@ extension World {
       state.kind == .export
       ? scheduler.storeActivities[store.index].pendingExport : scheduler.storeActivities[store.index].pendingImport
     guard retry.exists else { return }
-    scheduler.setRetryWait(retry, notBefore: notBefore, cause: cause)
-    scheduler.activities[retry.index].attempt = max(scheduler.activities[retry.index].attempt, state.attempt)
+    setRetryWait(retry, notBefore: notBefore, cause: cause)
+    clients.runs[retry.index].attempt = max(clients.runs[retry.index].attempt, attempt)
   }
 }

@@ -3,7 +3,7 @@ import SimKernel
 /// The client's reaction to a request fault (`ClientReaction`), the same for an export and an
 /// import, for the Core Data client and CKSyncEngine: the machine that got the answer has ended
 /// its activity, and what follows is declared by the fault, not written in the machine.
-extension World {
+extension ClientHost {
   /// Follows `failure`'s declared reaction after `activity` ended on it.
   mutating func react(to failure: RequestFailure, of activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let ended = scheduler.activities[activity.index]
@@ -33,7 +33,7 @@ extension World {
     clients.stalls[key] = failure
     let pending = scheduler.storeActivities[store.index]
     for activity in [pending.pendingExport, pending.pendingImport] where activity.exists {
-      scheduler.setRetryWait(activity, notBefore: until, cause: failure.waitCause)
+      setRetryWait(activity, notBefore: until, cause: failure.waitCause)
     }
   }
 
@@ -54,6 +54,6 @@ extension World {
   @inline(__always)
   mutating func holdIfStalled(_ activity: ActivityID, _ store: StoreID, at now: SimTime) {
     guard let stall = stallOf(store, at: now) else { return }
-    scheduler.setRetryWait(activity, notBefore: stall.until, cause: stall.failure.waitCause)
+    setRetryWait(activity, notBefore: stall.until, cause: stall.failure.waitCause)
   }
 }

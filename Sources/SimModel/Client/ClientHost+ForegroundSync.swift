@@ -2,7 +2,7 @@ import SimKernel
 
 /// Whether the client imports when its app comes forward (`fetchesOnForeground`): Core Data on
 /// every activation, a public-database store by its `fetchOn` rule, CKSyncEngine on a launch.
-extension World {
+extension ClientHost {
   /// Whether coming to the front fetches: always for a private or shared store (a foreground app
   /// imports on activation, spec §7); for a public-database store, as `polling.fetchOn` says,
   /// except that an empty store (no change token yet) fetches at its launch under every rule:

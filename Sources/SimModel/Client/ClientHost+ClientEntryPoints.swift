@@ -1,6 +1,6 @@
 import SimKernel
 
-extension World {
+extension ClientHost {
   /// dasd started `activity` (an export or an import of its store's client).
   @inline(__always)
   mutating func clientActivityStarted(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
@@ -9,13 +9,13 @@ extension World {
     case .coreData, .syncEngine:
       switch state.kind {
       case .export:
-        scheduler.storeActivities[state.store.index].runningExport = activity
+        setRunning(.export, of: state.store, to: activity)
         exportStep(activity, .started, sim: &sim)
       case .import:
-        scheduler.storeActivities[state.store.index].runningImport = activity
+        setRunning(.import, of: state.store, to: activity)
         importStep(activity, .started, sim: &sim)
       case .setup:
-        finishActivity(activity, succeeded: true, sim: &sim)
+        finishActivity(activity, succeeded: true, records: clients.runs[activity.index].records, sim: &sim)
       }
     }
   }

@@ -2,7 +2,7 @@ import SimKernel
 
 /// Public-database polling (spec §7): a store of the public database has no push; it polls
 /// every `polling.interval` of app use (or of wall clock), paused while the app is not running.
-extension World {
+extension ClientHost {
   mutating func schedulePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     guard server.zones[clients.stores[store.index].zone.index].scope == .public else { return }
     sim.cancel(clients.stores[store.index].pollTimer)

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Export: history → records → batches → modify requests → server commits (spec §6).
-extension World {
+extension ClientHost {
   /// Groups the still-current changes into records and the records into batches.
   ///
   /// Records keep the order in which their objects first appear in the history; a record's
@@ -26,8 +26,7 @@ extension World {
       else {
         continue
       }
-      if server.zones[zone].objects[change.object.index].stamp != stamp {
-        server.zones[zone].objects[change.object.index].stamp = stamp
+      if server.stamp(zone: zone, change.object, with: stamp) {
         clients.scratch.rank[change.object.index] = Int32(clients.scratch.objects.count)
         clients.scratch.objects.append(change.object)
         clients.scratch.counts.append(0)
@@ -37,7 +36,8 @@ extension World {
     }
     // Pass 2: place the changes record by record (a counting sort on the rank).
     plan.clear()
-    plan.entries.append(repeating: Change(object: ObjectID(0), field: 0, write: .none), count: clients.scratch.kept.count)
+    plan.entries.append(
+      repeating: Change(object: ObjectID(0), field: 0, write: .none), count: clients.scratch.kept.count)
     var start: Int32 = 0
     for index in clients.scratch.counts.indices {
       let count = clients.scratch.counts[index]
@@ -129,7 +129,7 @@ extension World {
   /// Sends the export's current batch (again, for a retry, not before `notBefore`).
   mutating func sendNextBatch(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>) {
     let device = owner(of: scheduler.activities[activity.index].store)
-    let bytes = clients.plans[activity.index].batchBytes[Int(scheduler.activities[activity.index].nextBatch)]
+    let bytes = clients.plans[activity.index].batchBytes[Int(clients.runs[activity.index].nextBatch)]
     let duration =
       requestLatency(device) + Self.transfer(bytes, bytesPerSecond: devices[device.index].uploadBytesPerSecond)
     sendRequest(
@@ -143,17 +143,18 @@ extension World {
     _ activity: ActivityID, reportingRequest: Bool = true, sim: inout Simulation<ModelEvent>
   ) {
     let store = scheduler.activities[activity.index].store
-    let batch = Int(scheduler.activities[activity.index].nextBatch)
+    let batch = Int(clients.runs[activity.index].nextBatch)
     let records = clients.plans[activity.index].batchRecords[batch]
     commit(store, activity: activity, entries: batchRange(activity, batch), at: sim.now)
     if reportingRequest {
       sink.observeRequest(
-        store: store, upload: true, records: records, bytes: clients.plans[activity.index].batchBytes[batch], at: sim.now)
+        store: store, upload: true, records: records, bytes: clients.plans[activity.index].batchBytes[batch],
+        at: sim.now)
     }
-    scheduler.activities[activity.index].records += records
-    scheduler.activities[activity.index].merged = false
+    clients.runs[activity.index].records += records
+    clients.runs[activity.index].merged = false
     fanOutPush(from: store, zone: clients.stores[store.index].zone.index, sim: &sim)
-    scheduler.activities[activity.index].nextBatch += 1
+    clients.runs[activity.index].nextBatch += 1
   }
 
   /// The server's answer to the current batch: the request faults, then the record faults
@@ -163,17 +164,20 @@ extension World {
     guard case .accepted = general else { return general }
     let store = scheduler.activities[activity.index].store
     let device = owner(of: store).index
-    let batch = Int(scheduler.activities[activity.index].nextBatch)
+    let batch = Int(clients.runs[activity.index].nextBatch)
     let range = batchRange(activity, batch)
     clients.scratch.failedRecords.removeAll(keepingCapacity: true)
     // The batch is read in place: copying the plan out would retain its buffers on every request.
-    let answer: (error: CloudError, outcome: RecordOutcome)? = clients.plans[activity.index].entries.withUnsafeBufferPointer {
-      let request = ModifyRequest(
-        device: device, zone: clients.stores[store.index].zone.index, store: store, now: now,
-        changes: UnsafeBufferPointer(rebasing: $0[range]), records: Int(clients.plans[activity.index].batchRecords[batch]),
-        merged: scheduler.activities[activity.index].merged, importedToken: clients.stores[store.index].importedToken)
-      return server.answerModify(request, random: &devices[device].streams.network, failed: &clients.scratch.failedRecords)
-    }
+    let answer: (error: CloudError, outcome: RecordOutcome)? = clients.plans[activity.index].entries
+      .withUnsafeBufferPointer {
+        let request = ModifyRequest(
+          device: device, zone: clients.stores[store.index].zone.index, store: store, now: now,
+          changes: UnsafeBufferPointer(rebasing: $0[range]),
+          records: Int(clients.plans[activity.index].batchRecords[batch]),
+          merged: clients.runs[activity.index].merged, importedToken: clients.stores[store.index].importedToken)
+        return server.answerModify(
+          request, random: &devices[device].streams.network, failed: &clients.scratch.failedRecords)
+      }
     guard let answer else { return .accepted }
     switch answer.outcome {
     case .tooLarge:
@@ -181,7 +185,9 @@ extension World {
       // Core Data splits the batch in half and retries both. [A] limitExceeded. CKSyncEngine
       // hands the error to the app, and the round ends with the changes pending. [A] CKSyncEngine
       // (not among the errors it retries); [RE] continueSendingChangesAfterFailure = 0
-      guard clients.stores[store.index].client == .coreData, splitBatch(activity, batch) else { return .failed(answer.error) }
+      guard clients.stores[store.index].client == .coreData, splitBatch(activity, batch) else {
+        return .failed(answer.error)
+      }
       return .resend(at: now)
     case .refused(let error):
       sink.observe(.cloudError(store: store, error: error, retryAfter: nil, at: now))
@@ -189,7 +195,7 @@ extension World {
     case .changedOnServer:
       // Merge the changed fields into the server record from the error and send it again.
       sink.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now))
-      scheduler.activities[activity.index].merged = true
+      clients.runs[activity.index].merged = true
       return .resend(at: now)
     case .recordsFailed:
       // One partialFailure for the request, stating the longest of its records' retry-afters.
@@ -208,7 +214,9 @@ extension World {
     let range = batchRange(activity, batch)
     let records = Int(clients.plans[activity.index].batchRecords[batch])
     var failed = [Bool](repeating: false, count: records)
-    for failure in clients.scratch.failedRecords where Int(failure.position) < records { failed[Int(failure.position)] = true }
+    for failure in clients.scratch.failedRecords where Int(failure.position) < records {
+      failed[Int(failure.position)] = true
+    }
     let failedCount = failed.count { $0 }
     guard failedCount < records else { return false }
     var saved: [Change] = []
@@ -245,13 +253,13 @@ extension World {
   /// Forgets the changes an export that ends early has already committed (its batches before the
   /// current one), so that the export after it does not send them again.
   mutating func dropCommittedHistory(_ activity: ActivityID) {
-    let batch = Int(scheduler.activities[activity.index].nextBatch)
+    let batch = Int(clients.runs[activity.index].nextBatch)
     guard batch > 0 else { return }
     let store = scheduler.activities[activity.index].store
     let committedEnd = Int(clients.plans[activity.index].batchEnds[batch - 1])
     var committed = Set<Change>()
     for index in 0..<committedEnd { committed.insert(clients.plans[activity.index].entries[index]) }
-    let covered = min(Int(scheduler.activities[activity.index].historyCovered), Int(clients.stores[store.index].savedCount))
+    let covered = min(Int(clients.runs[activity.index].historyCovered), Int(clients.stores[store.index].savedCount))
     removeSavedChanges(store, in: 0..<covered) { committed.contains($0) }
   }
 
@@ -288,7 +296,8 @@ extension World {
   /// The plan's entries that batch `batch` carries.
   @inline(__always)
   func batchRange(_ activity: ActivityID, _ batch: Int) -> Range<Int> {
-    (batch == 0 ? 0 : Int(clients.plans[activity.index].batchEnds[batch - 1]))..<Int(clients.plans[activity.index].batchEnds[batch])
+    (batch == 0 ? 0 : Int(clients.plans[activity.index].batchEnds[batch - 1]))..<Int(
+      clients.plans[activity.index].batchEnds[batch])
   }
 
   /// Splits batch `batch` into two at its middle record; false if it holds a single record.
@@ -334,14 +343,15 @@ extension World {
     var sequence: Int32 = 0
     for index in entries {
       let change = clients.plans[activity.index].entries[index]
-      let publicDelete = server.zones[zone].scope == .public && change.field == 0 && clients.writes[change.write].value == 0
+      let publicDelete =
+        server.zones[zone].scope == .public && change.field == 0 && clients.writes[change.write].value == 0
       if change.object != lastObject && !publicDelete {
-        sequence = server.zones[zone].recordChange(of: change.object, by: store, at: now)
+        sequence = server.recordChange(zone: zone, of: change.object, by: store, at: now)
         lastObject = change.object
         let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
         if server.zones[zone].server[base].write == .none && change.field < 0 {
           let cost = server.recordCost(zone: zone, object: change.object)
-          server.accounts[Int(server.zones[zone].ownerAccount)].usageBytes += cost.record + cost.assets
+          chargeUsage(zone: zone, bytes: cost.record + cost.assets)
         }
         if spec.server.savePolicy == .allKeys { commitWholeRecord(store, zone: zone, object: change.object) }
       }
@@ -354,23 +364,22 @@ extension World {
         for field in fields where clients.local[store.index][base + field].write == change.write || change.field >= 0 {
           let value = change.field >= 0 ? clients.writes[change.write].value : (field == 0 ? 1 : 0)
           setServerField(zone: zone, base + field, write: change.write, value: value)
-          if clients.local[store.index][base + field].write == change.write { clients.local[store.index][base + field].dirty = false }
+          if clients.local[store.index][base + field].write == change.write {
+            clients.local[store.index][base + field].dirty = false
+          }
         }
       }
-      if server.zones[zone].keepsHistory {
-        refreshLiveRecord(zone: zone, change.object)
-        if publicDelete { server.zones[zone].publicDeletes.append(change.object) }
-      }
+      server.noteCommitted(zone: zone, change.object, publicDelete: publicDelete)
       if change.write != .none {
         // A public-database delete leaves no tombstone: no token will ever cover it.
         let committedAt = publicDelete ? Int32.max : sequence
         sink.observeCommitted(write: change.write, activity: logID(activity), sequence: committedAt, at: now)
       }
     }
-    server.zones[zone].compactChangeLogIfLong()
+    server.compactChangeLogIfLong(zone: zone)
   }
 
-  /// Commits `change`'s fields from a replayed store (`World+ReplayedWrites`): the fields that
+  /// Commits `change`'s fields from a replayed store (`ClientHost+ReplayedWrites`): the fields that
   /// still hold its write are clean from now on.
   mutating func commitReplayed(_ change: Change, _ store: StoreID, fields: Range<Int>, base: Int, zone: Int) {
     for field in fields
@@ -401,9 +410,6 @@ extension World {
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }
-    server.zones[zone].server[field] = ServerField(write: write, value: value)
-    if server.zones[zone].keepsHistory {
-      server.zones[zone].noteSet(field, write: write, value: value)
-    }
+    server.setField(zone: zone, field, write: write, value: value)
   }
 }

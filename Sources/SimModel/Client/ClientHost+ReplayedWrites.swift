@@ -4,12 +4,12 @@ import SimKernel
 ///
 /// An author of a public-database app holds every record, as a reader does: 10,000 authors of
 /// 19,000 posts kept 7.6 GB of copies. Its copy is replayed from its pages like a reader's
-/// (`World+ReplayedStores`), and the fields it set itself are laid over it (`OverlayField`), a
+/// (`ClientHost+ReplayedStores`), and the fields it set itself are laid over it (`OverlayField`), a
 /// handful a day. What the run reads of the copy (an edit's record and the write it replaces,
 /// an export's fields) is answered from the overlay, or from the zone's history at the last page
 /// that carried the record, found by walking the record's changes and the field's sets back
 /// (`ZoneState.lastChange(of:upTo:)`, `ZoneState.value(of:at:)`).
-extension World {
+extension ClientHost {
   /// The store's field as its copy holds it now: kept, laid over, or replayed.
   ///
   /// The replay reads the store's overlay, pages and zone, not `self`: a call that takes the
@@ -17,9 +17,12 @@ extension World {
   /// 1.04x slower so).
   @inline(__always)
   func localField(_ store: StoreID, _ object: ObjectID, field: Int) -> LocalField {
-    guard isReplayed(store) else { return field < clients.local[store.index].count ? clients.local[store.index][field] : LocalField() }
+    guard isReplayed(store) else {
+      return field < clients.local[store.index].count ? clients.local[store.index][field] : LocalField()
+    }
     return Self.replayedField(
-      clients.overlays[store.index], clients.appliedPages, store.index, server.zones[clients.stores[store.index].zone.index], object,
+      clients.overlays[store.index], clients.appliedPages, store.index,
+      server.zones[clients.stores[store.index].zone.index], object,
       field: field)
   }
 
@@ -119,7 +122,8 @@ extension World {
     _ pages: [AppliedPage], _ zone: borrowing ZoneState, _ object: ObjectID, ordered: Bool
   ) -> Int {
     let found = lastAppliedPage(pages, zone, object, searching: ordered)
-    assert(!ordered || found == lastAppliedPage(pages, zone, object, searching: false), "the search and the walk differ")
+    assert(
+      !ordered || found == lastAppliedPage(pages, zone, object, searching: false), "the search and the walk differ")
     return found
   }
 

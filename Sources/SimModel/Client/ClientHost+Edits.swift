@@ -1,11 +1,10 @@
 import SimKernel
 
 /// Edits, saves and the save policies (spec §4).
-extension World {
+extension ClientHost {
   mutating func scheduleNextEdit(_ device: DeviceID, _ workload: WorkloadTraits, sim: inout Simulation<ModelEvent>) {
     if let period = workload.period {
-      agenda.periodicEdits[device.index] += 1
-      let k = agenda.periodicEdits[device.index]
+      let k = nextPeriodicEdit(device)
       guard let at = period.arrival(k, end: spec.duration, stream: &devices[device.index].streams.edit) else { return }
       sim.schedule(.workloadEdit(device), at: max(at, sim.now))
       return
@@ -58,9 +57,7 @@ extension World {
       case .increment:
         field = Int32(min(1, fieldCount - 1))
         value = localField(store, object, field: base + Int(field)).value &+ 1
-        if !server.counterFields.contains(where: { $0.zone == Int32(zone) && $0.field == Int32(base) + field }) {
-          server.counterFields.append((Int32(zone), Int32(base) + field))
-        }
+        noteCounterField(zone: zone, field: Int32(base) + field)
       case .softDelete:
         field = Int32(min(1, fieldCount - 1))
         value = -1
@@ -118,13 +115,13 @@ extension World {
     let zone = clients.stores[store.index].zone.index
     let probability = spec.server.poisonRecordProbability
     let poison = probability > 0 && devices[owner(of: store).index].streams.edit.bernoulli(probability)
-    let object = allocateObject(zone: zone, entity: entity, poison: poison)
-    server.zones[zone].objects[object.index].key = key ?? -1
-    server.zones[zone].objects[object.index].version = deviceTraits[traitsIndex(of: owner(of: store))].modelVersion
-    server.zones[zone].objects[object.index].contribution = kind == .addContribution
+    let object = server.createObject(zone: zone, entity: entity, poison: poison)
+    server.describeObject(
+      zone: zone, object, key: key ?? -1, version: deviceTraits[traitsIndex(of: owner(of: store))].modelVersion,
+      contribution: kind == .addContribution)
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
-      server.zones[zone].objects[object.index].parent = newestLiveObject(store, entity: referenced)?.raw ?? -1
+      server.setParent(zone: zone, object, newestLiveObject(store, entity: referenced)?.raw ?? -1)
     }
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     let write = newWrite(store, basedOn: .none)
@@ -142,22 +139,11 @@ extension World {
     sink.observeEdited(write: write, store: store, object: object, field: -1, kind: kind, at: now)
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
-      let link = allocateObject(zone: zone, entity: -1)
+      let link = server.createObject(zone: zone, entity: -1, poison: false)
       let linkBase = Int(server.zones[zone].objects[link.index].fieldBase)
       setLocal(store, linkBase, write: .none, value: 1)
       clients.history[store.index].append(Change(object: link, field: -1, write: .none))
     }
-  }
-
-  /// Registers a new object in the zone; entity −1 is a CDMR join record (one field).
-  mutating func allocateObject(zone: Int, entity: Int, poison: Bool = false) -> ObjectID {
-    let object = ObjectID(server.zones[zone].objects.count)
-    let fieldCount = entity >= 0 ? server.entityFieldCount[entity] : 1
-    server.zones[zone].objects.append(
-      ObjectState(entity: Int32(entity), fieldBase: server.zones[zone].fieldCount, poison: poison))
-    server.zones[zone].fieldCount += Int32(fieldCount)
-    server.zones[zone].server.append(repeating: ServerField(), count: fieldCount)
-    return object
   }
 
   /// A live object of `entity` in the store: a random one, or the first.
@@ -169,7 +155,9 @@ extension World {
     if isReplayed(store) {
       // The scan's answer from the index of live objects (`ReplayedLiveIndex`).
       if !clients.replayedLive.isBuilt(store.index) { buildReplayedLiveIndex(store) }
-      let found = clients.replayedLive.first(store.index, entity: entity, atOrAfter: Int32(start)).map { ObjectID(Int($0)) }
+      let found = clients.replayedLive.first(store.index, entity: entity, atOrAfter: Int32(start)).map {
+        ObjectID(Int($0))
+      }
       #if DEBUG
         // The index must give the scan's answer: checked on every look in debug builds.
         let scanned = (0..<count).lazy.map { ObjectID(($0 + start) % count) }.first { object in
@@ -216,11 +204,15 @@ extension World {
   mutating func releaseWrites() {
     var live: [Int32] = [0]
     for index in clients.history.indices {
-      clients.history[index].withRows(clients.history[index].indices) { rows in for change in rows { live.append(change.write.raw) } }
+      clients.history[index].withRows(clients.history[index].indices) { rows in
+        for change in rows { live.append(change.write.raw) }
+      }
     }
     for index in clients.plans.indices { for change in clients.plans[index].entries { live.append(change.write.raw) } }
     for index in clients.local.indices {
-      clients.local[index].withRows(clients.local[index].indices) { rows in for field in rows { live.append(field.write.raw) } }
+      clients.local[index].withRows(clients.local[index].indices) { rows in
+        for field in rows { live.append(field.write.raw) }
+      }
     }
     for overlay in clients.overlays { for entry in overlay { live.append(entry.local.write.raw) } }
     for zone in server.zones.indices {
@@ -290,7 +282,7 @@ extension World {
   }
 }
 
-extension World {
+extension ClientHost {
   /// Drops the unsaved edits of a store, reporting each write as lost.
   mutating func loseUnsaved(_ store: StoreID, reason: LossReason, at now: SimTime) {
     let zone = clients.stores[store.index].zone.index
@@ -319,7 +311,7 @@ extension World {
   func fieldCount(zone: Int, object: ObjectID) -> Int { server.fieldCount(zone: zone, object: object) }
 }
 
-extension World {
+extension ClientHost {
   /// The most recently created live object of `entity` in the store.
   func newestLiveObject(_ store: StoreID, entity: Int) -> ObjectID? {
     let zone = clients.stores[store.index].zone.index

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Import: fetch changes since the store's token in pages, merge, refresh the UI (spec §8, §4).
-extension World {
+extension ClientHost {
   /// For an import over several pages: after each page, the token through which the store then
   /// holds every change — just before the first change of any record still to come (records come
   /// in the order of their last change, so an earlier change of a later page's record is not
@@ -16,7 +16,9 @@ extension World {
       clients.scratch.queueSlot.append(
         contentsOf: repeatElement(-1, count: server.zones[zone].objects.count - clients.scratch.queueSlot.count))
     }
-    for (slot, object) in clients.importQueues[activity.index].enumerated() { clients.scratch.queueSlot[object.index] = Int32(slot) }
+    for (slot, object) in clients.importQueues[activity.index].enumerated() {
+      clients.scratch.queueSlot[object.index] = Int32(slot)
+    }
     // Per page: the first change (1-based token) of any of its records within the import's range.
     // Only a record's latest change counts, as the server keeps only that (its earlier changes
     // are in the same record, applied with it).
@@ -44,14 +46,14 @@ extension World {
   /// first, the remainder last).
   @inline(__always)
   func nextPage(_ activity: ActivityID) -> (first: Int, records: Int, bytes: Int64) {
-    let state = scheduler.activities[activity.index]
+    let run = clients.runs[activity.index]
     let pageSize = max(1, spec.server.importPageSize)
-    let total = Int(state.records)
+    let total = Int(run.records)
     let pages = max(1, (total + pageSize - 1) / pageSize)
     // Pages past the records (a public poll's extra queries) carry nothing.
-    let done = Int(state.pagesTotal - state.pagesLeft)
+    let done = Int(run.pagesTotal - run.pagesLeft)
     let records = done >= pages ? 0 : (done == pages - 1 ? total - pageSize * (pages - 1) : pageSize)
-    let bytes = total > 0 ? state.bytes * Int64(records) / Int64(total) : 0
+    let bytes = total > 0 ? run.bytes * Int64(records) / Int64(total) : 0
     return (min(done * pageSize, total), records, bytes)
   }
 
@@ -72,8 +74,7 @@ extension World {
       let object = change.object
       index -= 1
       if change.token > snapshot { continue }
-      if server.zones[zone].objects[object.index].stamp == stamp { continue }
-      server.zones[zone].objects[object.index].stamp = stamp
+      guard server.stamp(zone: zone, object, with: stamp) else { continue }
       // A public query returns live records only: a deleted record is simply absent.
       if isPublic && server.zones[zone].server[Int(server.zones[zone].objects[object.index].fieldBase)].value == 0 {
         continue
@@ -98,8 +99,10 @@ extension World {
     var duration =
       requestLatency(device)
       + Self.transfer(page.bytes, bytesPerSecond: devices[device.index].downloadBytesPerSecond)
-      + SimDuration(seconds: applyTimePerRecord(zone: clients.stores[state.store.index].zone.index) * Double(page.records))
-    if state.fromEmptyToken && state.pagesLeft == state.pagesTotal {
+      + SimDuration(
+        seconds: applyTimePerRecord(zone: clients.stores[state.store.index].zone.index) * Double(page.records))
+    let run = clients.runs[activity.index]
+    if run.fromEmptyToken && run.pagesLeft == run.pagesTotal {
       duration += spec.server.initialImportTime
     }
     return duration
@@ -112,11 +115,8 @@ extension World {
     let perRecord = spec.server.applyTimePerRecord.seconds
     guard spec.server.applyTimeScalesWithZone else { return perRecord }
     let records = Double(server.zones[zone].objects.count + 2)
-    return perRecord * DeterministicMath.log(records) / Self.logReferenceRecords
+    return perRecord * DeterministicMath.log(records) / SyncClients.logReferenceRecords
   }
-
-  /// ln(4,096 + 2): the zone size at which the apply time is `applyTimePerRecord`.
-  static let logReferenceRecords = DeterministicMath.log(4_098)
 
   /// Requests the import's next page (again, for a retry, not before `notBefore`).
   mutating func scheduleNextPage(_ activity: ActivityID, notBefore: SimTime = .zero, sim: inout Simulation<ModelEvent>)
@@ -131,11 +131,11 @@ extension World {
   /// through the page's token, and a `fetchedResults` UI shows it after its merge (the rows of
   /// a first import appear page by page [C] eczema-helper #713).
   mutating func pageApplied(_ activity: ActivityID, records: Int, sim: inout Simulation<ModelEvent>) {
-    let state = scheduler.activities[activity.index]
-    let done = Int(state.pagesTotal - state.pagesLeft)
+    let run = clients.runs[activity.index]
+    let done = Int(run.pagesTotal - run.pagesLeft)
     guard done - 1 < clients.importPageTokens[activity.index].count else { return }
     let token = clients.importPageTokens[activity.index][done - 1]
-    let store = state.store
+    let store = scheduler.activities[activity.index].store
     guard token > clients.stores[store.index].appliedToken else { return }
     clients.stores[store.index].appliedToken = token
     sink.observeImported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now)
@@ -213,7 +213,8 @@ extension World {
   /// at `changedAt` (for token retention).
   mutating func finishImportToken(_ store: StoreID, upTo snapshot: Int32, changedAt: SimTime) {
     clients.stores[store.index].importedToken = max(clients.stores[store.index].importedToken, snapshot)
-    clients.stores[store.index].appliedToken = max(clients.stores[store.index].appliedToken, clients.stores[store.index].importedToken)
+    clients.stores[store.index].appliedToken = max(
+      clients.stores[store.index].appliedToken, clients.stores[store.index].importedToken)
     clients.stores[store.index].tokenAt = snapshot > 0 ? changedAt : .zero
   }
 
@@ -234,7 +235,8 @@ extension World {
   }
 
   mutating func uiRefresh(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
-    clients.stores[store.index].uiToken = max(clients.stores[store.index].uiToken, clients.stores[store.index].appliedToken)
+    clients.stores[store.index].uiToken = max(
+      clients.stores[store.index].uiToken, clients.stores[store.index].appliedToken)
     updateVisibility(store, at: sim.now)
   }
 

@@ -3,7 +3,7 @@ import SimKernel
 /// Replayed stores: a public-database store keeps no copy of the zone. Its imports' pages are
 /// logged instead (`AppliedPage`), and the copy, when something needs it, is replayed from the
 /// log and the zone's history of field sets. A reader's store only imports; an author's store has
-/// its own edits laid over the copy (`World+ReplayedWrites`).
+/// its own edits laid over the copy (`ClientHost+ReplayedWrites`).
 ///
 /// A public-database app's readers each hold every record: 99,000 readers of 1,900 posts kept
 /// 6.5 GB of copies that only the end of the run read (convergence, ghosts). The replay gives
@@ -11,7 +11,7 @@ import SimKernel
 /// is applied, so the copy holds, for each record, the values at the last page that carried it:
 /// the newest page whose token range holds the record's last change up to the page's snapshot,
 /// the record being live when the page's import was asked.
-extension World {
+extension ClientHost {
   /// Marks the stores whose copies are replayed (`WorldSpec.replayedStores`), and makes their
   /// zones keep their history.
   mutating func markReplayedStores() {
@@ -19,12 +19,16 @@ extension World {
       storeZones: clients.stores.map { Int32($0.zone.exists ? $0.zone.index : -1) },
       zoneScopes: server.zones.indices.map { server.zones[$0].scope })
     guard marked.contains(true) else { return }
-    for index in marked.indices where marked[index] { server.zones[clients.stores[index].zone.index].keepsHistory = true }
+    for index in marked.indices where marked[index] {
+      server.zones[clients.stores[index].zone.index].keepsHistory = true
+    }
     clients.replayed = marked
     clients.appliedPages = AppliedPageLog(stores: clients.stores.count)
     clients.overlays = [OverlayFields](repeating: OverlayFields(), count: clients.stores.count)
     clients.replayedLive = ReplayedLiveIndex(stores: clients.stores.count)
-    clients.mergesPages = clients.stores.indices.map { marked[$0] && spec.devices[clients.stores[$0].device.index].workload == nil }
+    clients.mergesPages = clients.stores.indices.map {
+      marked[$0] && spec.devices[clients.stores[$0].device.index].workload == nil
+    }
     clients.replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: clients.stores.count)
     // Without child records no page needs its records' list (orphans are tracked on a kept copy):
     // the imports are sized from the zone's index of live records.
@@ -39,17 +43,6 @@ extension World {
   @inline(__always)
   func importsFromIndex(_ store: StoreID) -> Bool { clients.replayedImportsIndexed && isReplayed(store) }
 
-  /// Counts `object` in its zone's index of live records: at its last change while the server
-  /// holds it live, else not at all. Only zones with replayed stores (`keepsHistory`) keep one;
-  /// the commit asks.
-  mutating func refreshLiveRecord(zone: Int, _ object: ObjectID) {
-    let record = server.zones[zone].objects[object.index]
-    let live = server.zones[zone].server[Int(record.fieldBase)].value != 0
-    let cost = server.recordCost(zone: zone, object: object)
-    server.zones[zone].liveRecords.set(
-      object.index, token: live ? record.lastChange : 0, size: cost.record + cost.assets)
-  }
-
   /// A replayed store's import query from the zone's index: the live records changed after the
   /// store's token, and their bytes (what `changedRecords` returns, without its list).
   mutating func sizeImportFromIndex(_ activity: ActivityID, zone: Int, after token: Int32) -> (Int, Int64) {
@@ -62,7 +55,7 @@ extension World {
   mutating func listPageTokensFromIndex(_ activity: ActivityID, zone: Int, after token: Int32, upTo snapshot: Int32) {
     clients.importPageTokens[activity.index].removeAllKeepingCapacity()
     let pageSize = max(1, spec.server.importPageSize)
-    let records = Int(scheduler.activities[activity.index].records)
+    let records = Int(clients.runs[activity.index].records)
     guard records > pageSize else { return }
     let pages = (records + pageSize - 1) / pageSize
     let before = server.zones[zone].liveRecords.rank(atOrBefore: token)
@@ -103,7 +96,9 @@ extension World {
     let applied = AppliedPage(
       lower: page == 0 ? query.after : bounds[page - 1], upper: bounds.isEmpty ? query.snapshot : bounds[page],
       snapshot: query.snapshot, queriedAt: query.queriedAt, appliedAt: Int32(server.zones[zone].fieldSets.count))
-    if clients.mergesPages[store.index], let last = clients.appliedPages.last(store.index), continues(last, with: applied, zone: zone) {
+    if clients.mergesPages[store.index], let last = clients.appliedPages.last(store.index),
+      continues(last, with: applied, zone: zone)
+    {
       clients.appliedPages.extendLast(store.index, upper: applied.upper, appliedAt: applied.appliedAt)
       clients.replayedLive.invalidate(store.index)
       return

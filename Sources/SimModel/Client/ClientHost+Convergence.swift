@@ -1,6 +1,6 @@
 import SimKernel
 
-extension World {
+extension ClientHost {
   /// Reports the intervals of activities still blocked when the run ends, ending them there.
   mutating func closeOpenBlockedIntervals(at end: SimTime) {
     for index in scheduler.activities.indices where scheduler.activities[index].phase == .blocked {

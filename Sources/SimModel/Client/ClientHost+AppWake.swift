@@ -5,7 +5,7 @@ import SimKernel
 /// while the app was suspended goes on (each wait reported as `suspended`), an export a save asked
 /// for before the setup ended is asked for, and waiting activities are decided again; a process
 /// launched afresh exports the history the last one left. [A] TN3164
-extension World {
+extension ClientHost {
   /// A push launched or resumed the app in the background: it runs for the push's runtime.
   mutating func runForPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     let app = deviceTraits[traitsIndex(of: device)].app
@@ -33,9 +33,7 @@ extension World {
   /// each wait reported as `suspended`, and waiting activities are decided again.
   mutating func wake(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     if devices[device.index].parkedCount > 0 {
-      let requests = parked[device.index]
-      parked[device.index].removeAll(keepingCapacity: true)
-      devices[device.index].parkedCount = 0
+      let requests = takeParked(device)
       for request in requests {
         if request.isStart {
           // A start parked, then cancelled, has nothing left to resume.

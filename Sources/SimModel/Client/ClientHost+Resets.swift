@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Mirroring resets, token expiry and the second-container trap (spec §8).
-extension World {
+extension ClientHost {
   /// Announces a reset: the mirrored rows are wiped and everything is re-imported from a nil
   /// token. Unexported local changes survive and are exported afterwards.
   mutating func resetSync(_ store: StoreID, reason: ResetReason, sim: inout Simulation<ModelEvent>) {
@@ -24,9 +24,11 @@ extension World {
     // synced again mid-import kept only that import's records, and never converged).
     let running = scheduler.storeActivities[store.index].runningImport
     if running.exists {
-      scheduler.activities[running.index].snapshotToken = 0
-      scheduler.activities[running.index].fromEmptyToken = false
-      if running.index < clients.importPageTokens.count { clients.importPageTokens[running.index].removeAll(keepingCapacity: true) }
+      clients.runs[running.index].snapshotToken = 0
+      clients.runs[running.index].fromEmptyToken = false
+      if running.index < clients.importPageTokens.count {
+        clients.importPageTokens[running.index].removeAll(keepingCapacity: true)
+      }
     }
     requestImport(store, trigger: .initial, sim: &sim)
   }
@@ -97,12 +99,12 @@ extension World {
     guard activity.exists, activity.index < clients.plans.count, !clients.plans[activity.index].batchEnds.isEmpty else {
       return (0, [])
     }
-    let kept = min(Int(scheduler.activities[activity.index].nextBatch) + 1, clients.plans[activity.index].batchEnds.count)
+    let kept = min(Int(clients.runs[activity.index].nextBatch) + 1, clients.plans[activity.index].batchEnds.count)
     let sentEnd = Int(clients.plans[activity.index].batchEnds[kept - 1])
     let unsent = Array(clients.plans[activity.index].entries[sentEnd...])
     clients.plans[activity.index].keepBatches(kept)
-    let covered = Int(scheduler.activities[activity.index].historyCovered)
-    scheduler.activities[activity.index].historyCovered = 0
+    let covered = Int(clients.runs[activity.index].historyCovered)
+    clients.runs[activity.index].historyCovered = 0
     return (covered, unsent)
   }
 
@@ -169,7 +171,9 @@ extension World {
         }
       }
     }
-    for index in clients.replayedEnds.indices where clients.replayed[index] { state.ghosts += clients.replayedEnds[index].ghosts }
+    for index in clients.replayedEnds.indices where clients.replayed[index] {
+      state.ghosts += clients.replayedEnds[index].ghosts
+    }
     for zone in server.zones.indices {
       var seen = Set<Int32>()  // membership only
       for object in 0..<server.zones[zone].objects.count {

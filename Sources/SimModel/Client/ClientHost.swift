@@ -1,0 +1,101 @@
+import SimKernel
+
+/// The ports through which the sync clients reach the rest of the world.
+///
+/// The clients' behaviour (`ClientHost+*`, `ExportMachine`, `ImportMachine`) is written against
+/// this protocol, not against `World`: it holds the clients' own state (`clients`) and reaches
+/// the scheduler, the server, the push service, the devices and the sink only through the
+/// requirements below. `World` is the one host (`World+ClientPorts`), so every call is
+/// specialised to it and costs what a direct call did; a client facet that needs more of the
+/// world must add a port here, where a reviewer sees it.
+protocol ClientHost {
+  // MARK: The clients' own state, and what the world fixed at its start
+
+  /// The sync clients' state: stores, history, plans, import queues, writes (`SyncClients`).
+  var clients: SyncClients { get set }
+  /// The world's scenario, read only.
+  var spec: WorldSpec { get }
+  /// Where what happens is reported.
+  var sink: any ObservationSink { get }
+
+  // MARK: Devices (read; their app state through the routing)
+
+  var devices: Column<DeviceState> { get }
+  /// The stores of a device (consecutive ids).
+  func storeIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, StoreID>
+  /// The device a store belongs to.
+  func owner(of store: StoreID) -> DeviceID
+  func isSyncing(_ store: StoreID) -> Bool
+  /// The store an edit writes (`World.editTarget`).
+  func editTarget(_ device: DeviceID, storeIndex: Int?) -> StoreID?
+  var deviceTraits: [DeviceTraits] { get }
+  /// Where `device`'s traits are in `deviceTraits`.
+  func traitsIndex(of device: DeviceID) -> Int
+  /// Whether `device`'s process runs (not suspended).
+  func processRuns(_ device: DeviceID) -> Bool
+  mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime)
+  mutating func startGracePeriod(_ device: DeviceID, graceSeconds: Double, sim: inout Simulation<ModelEvent>)
+  /// Takes the requests and starts `device`'s suspended process parked, leaving none.
+  mutating func takeParked(_ device: DeviceID) -> [ParkedRequest]
+  /// Counts `device`'s next periodic edit and returns its number (the first is 1).
+  mutating func nextPeriodicEdit(_ device: DeviceID) -> Int32
+
+  // MARK: The scheduler: ask for an activity, finish it, wait
+
+  mutating func submit(
+    _ kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, immediate: Bool,
+    sim: inout Simulation<ModelEvent>
+  ) -> ActivityID
+  mutating func finishActivity(
+    _ activity: ActivityID, succeeded: Bool, records: Int32, sim: inout Simulation<ModelEvent>)
+  mutating func cancelPendingActivities(_ store: StoreID, reason: CancelReason, sim: inout Simulation<ModelEvent>)
+  mutating func makeImmediate(_ activity: ActivityID, sim: inout Simulation<ModelEvent>)
+  mutating func closeBlockedInterval(_ activity: ActivityID, at now: SimTime)
+  mutating func signal(_ device: DeviceID, sim: inout Simulation<ModelEvent>)
+  /// The id an activity slot's current activity has in the logs.
+  func logID(_ slot: ActivityID) -> ActivityID
+  /// Where a wait cause sits among the blocked columns.
+  func position(of cause: WaitCause) -> Int32
+  /// Records `activity` as `store`'s pending activity of its kind (none: `ActivityID.none`).
+  mutating func setPending(_ kind: ActivityKind, of store: StoreID, to activity: ActivityID)
+  /// Records `activity` as `store`'s running activity of its kind.
+  mutating func setRunning(_ kind: ActivityKind, of store: StoreID, to activity: ActivityID)
+  /// Holds `activity` until `notBefore`, its wait booked to `cause`.
+  mutating func setRetryWait(_ activity: ActivityID, notBefore: SimTime, cause: WaitCause)
+  /// A fresh id for an activity the app runs itself, outside dasd.
+  mutating func newActivityLogID() -> ActivityID
+  /// The scheduler's state, read only (its activities and each store's).
+  var scheduler: SystemScheduler { get }
+
+  // MARK: The server: send a request and be answered
+
+  /// The server's state, read only: the client reads the zones' change logs and records as a
+  /// fetch would return them, and changes them only through the ports below.
+  var server: CloudServer { get }
+
+  /// The server's answer to a request: a request-level failure, or nil when it goes through.
+  mutating func answer(_ request: RequestContext, from device: DeviceID) -> RequestFailure?
+  /// Marks a field of `zone` as a counter (its conflicts merge by adding).
+  mutating func noteCounterField(zone: Int, field: Int32)
+  /// Charges `bytes` to the quota of the account that owns `zone`.
+  mutating func chargeUsage(zone: Int, bytes: Int64)
+  mutating func sendRequest(
+    _ completion: ModelEvent, for activity: ActivityID, from device: DeviceID, taking duration: SimDuration,
+    notBefore: SimTime, sim: inout Simulation<ModelEvent>)
+
+  // MARK: The push service
+
+  mutating func fanOutPush(from store: StoreID, zone: Int, sim: inout Simulation<ModelEvent>)
+}
+
+extension ClientHost {
+  /// A request's latency on `device`'s network, drawn from its stream.
+  mutating func requestLatency(_ device: DeviceID) -> SimDuration {
+    deviceTraits[traitsIndex(of: device)].requestLatency.sampleDuration(using: &devices[device.index].streams.network)
+  }
+
+  /// How long `bytes` take at `bytesPerSecond`.
+  static func transfer(_ bytes: Int64, bytesPerSecond: Double) -> SimDuration {
+    SimDuration(seconds: Double(bytes) / max(bytesPerSecond, 1))
+  }
+}
