@@ -7,8 +7,9 @@ calls a method that a file there declares on World (a facet), or reaches that co
 through World's stored property (`clients.stores` is the Client's). Prints the edges with what makes
 each, then checks them against the layering below: an edge that goes up it (a component using
 one it serves) is a back edge, and a back edge not listed as known fails the check (exit 1). So
-does a client facet that writes into another component's state (`server.zones[z].x = ...`)
-rather than calling that component's method or a port of `ClientHost`.
+does a component's facet that writes into another component's state (`server.zones[z].x = ...`)
+rather than calling that component's method or a port of its host protocol (`ClientHost`,
+`SchedulerHost`, `PushHost`: what World gives it).
 
     python3 Scripts/architecture/component-graph.py            # check, print the graph
     python3 Scripts/architecture/component-graph.py --markdown # the table for docs/architecture.md
@@ -53,9 +54,10 @@ PLUG_INS = [
 # Top-level declarations only: a nested type (`PolicyDefinition.Value`) is named through its outer
 # type, and its bare name (`Value`) is also any generic parameter's.
 DECL = re.compile(r"^(?:public |internal |fileprivate |private |final |indirect )*(?:struct|enum|class|protocol|typealias|actor)\s+(\w+)", re.M)
-# A facet: an extension of World, or of a component's host protocol (the ports World gives it:
-# `ClientHost`), whose methods run on World.
-WORLD_EXT = re.compile(r"^extension (?:World|ClientHost)\b[^{]*\{", re.M)
+# A component's host protocol (the ports World gives it), named after it; World is the one host.
+HOSTS = ["ClientHost", "SchedulerHost", "PushHost"]
+# A facet: an extension of World, or of a component's host protocol, whose methods run on World.
+WORLD_EXT = re.compile(r"^extension (?:World|" + "|".join(HOSTS) + r")\b[^{]*\{", re.M)
 FUNC = re.compile(r"^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |fileprivate |private |static |mutating |nonisolated )*func\s+(\w+)", re.M)
 IDENT = re.compile(r"\b([A-Za-z_]\w*)\b")
 # World's stored properties and the component that owns each: a facet that reads or writes one
@@ -90,7 +92,7 @@ def sources():
 
 
 def world_blocks(text):
-    """The bodies of a file's `extension World { ... }` and `extension ClientHost { ... }` blocks."""
+    """The bodies of a file's `extension World { ... }` and host-protocol extension blocks."""
     blocks = []
     for match in WORLD_EXT.finditer(text):
         depth, index = 1, match.end()
@@ -108,7 +110,7 @@ def world_methods(text):
 
 # A component's host protocol: the ports World gives it. A call from the component to one of
 # them goes through its own declaration (World implements it), so it is no edge of its own.
-HOST = re.compile(r"^protocol (ClientHost)\b[^{]*\{(.*?)^\}", re.M | re.S)
+HOST = re.compile(r"^protocol (" + "|".join(HOSTS) + r")\b[^{]*\{(.*?)^\}", re.M | re.S)
 PORT = re.compile(r"^\s+(?:mutating |static )*(?:func|var)\s+(\w+)", re.M)
 
 
@@ -150,18 +152,20 @@ def graph(files=None):
 # mutating call on what it holds. A component changes another's state only through that one's
 # methods (the client: `server.recordChange(...)`, `setPending(...)`), never field by field.
 WRITE = re.compile(
-    r"(?<![.\w])(?:self\.)?(server|scheduler|push|agenda|parked)((?:\.\w+|\[[^\]\n]*\])*)"
+    r"(?<![.\w])(?:self\.)?(clients|server|scheduler|push|agenda|parked)((?:\.\w+|\[[^\]\n]*\])*)"
     r"(?:\s*(?:=(?!=)|\+=|-=|\*=|&=|\|=|&\+=|&-=)|\.(?:append|insert|remove\w*|recordChange|noteSet|compact\w*|set|sort|swapAt)\()")
 
 
 def foreign_writes(files=None):
-    """(file, text) of each write a client facet makes into another component's state."""
+    """(file, text) of each write a component's facet makes into another component's state."""
     found = []
     for path, folder, text in sources() if files is None else files:
-        if folder != "Client":
+        if folder in ("World", "Vocabulary"):
             continue
         for block in world_blocks(text):
             for match in WRITE.finditer(block):
+                if OWNERS[match.group(1)] == folder:
+                    continue
                 # A call on the component itself (`server.stamp(...)`) is its method, not a write.
                 if match.group(2).count(".") == 0 and "[" not in match.group(2):
                     continue
@@ -170,12 +174,21 @@ def foreign_writes(files=None):
     return found
 
 
+def world_extensions_in_components(files=None):
+    """The files of a component folder that extend World itself (a component's behaviour extends
+    its host protocol instead; World's own files sit at the top)."""
+    return [os.path.relpath(path) if files is None else path
+            for path, folder, text in (sources() if files is None else files)
+            if folder not in ("World", "Vocabulary") and re.search(r"^extension World\b", text, re.M)]
+
+
 def self_test():
     """The check's own failures, shown on made-up files: a back edge and a client's write into
     the server's state must be found, and a call of the server's method must not."""
     files = [
         ("Server/Probe.swift", "Server", "struct ProbeServer { var store: StoreState }"),
         ("Client/StoreState.swift", "Client", "struct StoreState {}"),
+        ("Push/World+Probe.swift", "Push", "extension World {\n  func probe() {}\n}\n"),
         ("Client/Probe.swift", "Client",
          "extension ClientHost {\n  mutating func probe() {\n    server.zones[0].objects[1].stamp = 2\n"
          "    scheduler.storeActivities[0].pendingExport = .none\n    server.counterFields.append((1, 2))\n"
@@ -186,8 +199,10 @@ def self_test():
     writes = [line for _, line in foreign_writes(files)]
     expected = ["server.zones[0].objects[1].stamp =", "scheduler.storeActivities[0].pendingExport =",
                 "server.counterFields.append("]
-    ok = back == [("Server", "Client")] and writes == expected
-    print(f"component-graph self-test: back edges {back}, writes {writes}: {'ok' if ok else 'FAILED'}")
+    extending = world_extensions_in_components(files)
+    ok = back == [("Server", "Client")] and writes == expected and extending == ["Push/World+Probe.swift"]
+    print(f"component-graph self-test: back edges {back}, writes {writes}, World extended in {extending}: "
+          f"{'ok' if ok else 'FAILED'}")
     return 0 if ok else 1
 
 
@@ -196,9 +211,13 @@ def main():
         return self_test()
     edges = graph()
     writes = foreign_writes()
+    extending = world_extensions_in_components()
+    for path in extending:
+        print(f"component-graph: {path} extends World from a component's folder: extend the component's "
+              "host protocol (ClientHost, SchedulerHost, PushHost), or put World's routing at the top", file=sys.stderr)
     for path, line in writes:
         print(f"component-graph: {path} writes another component's state ({line}): change it through "
-              "that component's method or a port of ClientHost", file=sys.stderr)
+              "that component's method or a port of its host protocol", file=sys.stderr)
     rank = {name: index for index, name in enumerate(LAYERS)}
     back = {edge: names for edge, names in edges.items() if rank[edge[0]] < rank[edge[1]]}
     order = lambda item: (rank[item[0][0]], rank[item[0][1]])
@@ -243,7 +262,7 @@ def main():
     if stale:
         print(f"component-graph: a generated table in {os.path.relpath(DOC)} is not the source's: run "
               "python3 Scripts/architecture/component-graph.py --update", file=sys.stderr)
-    return 1 if new or stale or writes else 0
+    return 1 if new or stale or writes or extending else 0
 
 
 def stripped(text):

@@ -45,7 +45,9 @@ extension World {
     }
     for store in clients.stores.indices where clients.stores[store].zone.exists && !isReplayed(StoreID(store)) {
       let zone = clients.stores[store].zone.index
-      if edits[zone] > 0 { clients.local[store].reserveCapacity(clients.local[store].count + Self.withMargin(fields[zone])) }
+      if edits[zone] > 0 {
+        clients.local[store].reserveCapacity(clients.local[store].count + Self.withMargin(fields[zone]))
+      }
     }
     self.clients.writes.reserveCapacity(Self.withMargin(min(writes, 4096 + 2 * fields.reduce(0, +))))
     reserveRunHistory(hours: hours, zoneEdits: edits, ownEdits: ownEdits, ownZone: ownZone)

@@ -8,13 +8,13 @@ import SimKernel
 /// (`PushService`: delivery decisions and the device-wide budget; §7), `agenda` (workloads,
 /// sessions, the timeline) and `clients` (`SyncClients`: Core Data's mirroring and CKSyncEngine,
 /// per store and per activity slot; §4, §6, §8, §10), whose behaviour runs on World through the
-/// ports of `ClientHost` (`World+ClientPorts`). Devices (`DeviceState`, §3) and their declared
+/// ports of `ClientHost` (`World+Ports`). Devices (`DeviceState`, §3) and their declared
 /// `levels` (`ConditionTable`) are shared by all.
 ///
 /// `handle(_:in:)` is the single switch over `ModelEvent`; each case calls a small method in a
-/// facet file of its component's folder (`Client/ClientHost+Edits`, `Scheduler/World+Scheduler`,
-/// `Client/ExportMachine`, `Client/ImportMachine`, `Push/World+Push`, `Client/ClientHost+Polling`,
-/// `Devices/World+Background`, `Client/ClientHost+Resets`). A store's client is reached through
+/// facet file of its component's folder (`Client/ClientHost+Edits`, `Scheduler/SchedulerHost+Decisions`,
+/// `Client/ExportMachine`, `Client/ImportMachine`, `Push/PushHost+Delivery`, `Client/ClientHost+Polling`,
+/// `World+Background`, `Client/ClientHost+Resets`). A store's client is reached through
 /// `SyncClient`'s entry points. The world reports what happens through `Observation`s to its sink
 /// and never reads what observers do; debug builds check its invariants after every event.
 ///

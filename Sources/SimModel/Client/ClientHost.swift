@@ -5,7 +5,7 @@ import SimKernel
 /// The clients' behaviour (`ClientHost+*`, `ExportMachine`, `ImportMachine`) is written against
 /// this protocol, not against `World`: it holds the clients' own state (`clients`) and reaches
 /// the scheduler, the server, the push service, the devices and the sink only through the
-/// requirements below. `World` is the one host (`World+ClientPorts`), so every call is
+/// requirements below. `World` is the one host (`World+Ports`), so every call is
 /// specialised to it and costs what a direct call did; a client facet that needs more of the
 /// world must add a port here, where a reviewer sees it.
 protocol ClientHost {

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// The system scheduler, dasd: submission, decisions by policy, signals (spec §5).
-extension World {
+extension SchedulerHost {
   /// The id under which the activity in `slot` appears in observations (slots are reused).
   @inline(__always)
   func logID(_ slot: ActivityID) -> ActivityID { ActivityID(Int(scheduler.activities[slot.index].logID)) }
@@ -244,14 +244,6 @@ extension World {
     // finds it finished rather than another activity in its place.
     if state.phase != .approved { scheduler.freeActivitySlots.append(activity) }
     signal(DeviceID(device), sim: &sim)
-  }
-
-  /// What the start of an activity comes to: nothing (it was cancelled, or it waits for its app
-  /// to wake), its client's run, or a retry after the retry-after in force (it ended at once).
-  enum ActivityStart {
-    case none
-    case run
-    case retry(notBefore: SimTime, cause: WaitCause)
   }
 
   /// dasd starts an approved activity (the `start` event); World hands it to its client, or asks

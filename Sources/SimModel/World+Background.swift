@@ -4,7 +4,8 @@ import SimKernel
 /// grace period (longer for an export in progress, under its background task), then is
 /// suspended. A suspended or not-running app makes no progress: requests already on the wire
 /// complete, nothing new starts, and the next request waits, until a launch, an activation or a
-/// push wakes the process. Those waits carry the cause `suspended`.
+/// push wakes the process. Those waits carry the cause `suspended`. World's own: the devices are
+/// shared by every component, which reach the app's process through their host's ports.
 extension World {
   mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime) {
     guard devices[device.index].app != state else { return }

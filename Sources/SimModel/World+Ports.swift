@@ -1,9 +1,11 @@
 import SimKernel
 
-/// `World` hosts the sync clients: the ports of `ClientHost` that are not already World's
-/// routing to its components (`Scheduler/World+Scheduler`, `Server/World+Requests`,
-/// `Push/World+Push`, `Devices/World+Background`) are here, each a call into the component that
-/// owns what it changes.
+/// `World` hosts its components' behaviour: the scheduler's decisions (`SchedulerHost`), the
+/// push service's deliveries (`PushHost`) and the sync clients (`ClientHost`). A port that is not
+/// already World's routing (`World+Requests`, `World+Background`) or another host's method is
+/// here, each a call into the component that owns what it changes.
+extension World: SchedulerHost, PushHost {}
+
 extension World: ClientHost {
   mutating func takeParked(_ device: DeviceID) -> [ParkedRequest] {
     let requests = parked[device.index]

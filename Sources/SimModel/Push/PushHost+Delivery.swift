@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Silent pushes through APNs to the other devices of a zone (spec §7).
-extension World {
+extension PushHost {
   /// After a commit to `zone` from `store`: one push to every other device with access to the zone.
   mutating func fanOutPush(from store: StoreID, zone: Int, sim: inout Simulation<ModelEvent>) {
     guard server.zones[zone].scope != .public else { return }
@@ -123,7 +123,7 @@ extension World {
   }
 }
 
-extension World {
+extension PushHost {
   /// Low Power Mode on an unplugged device: APNs defers low-priority pushes. [A] APNs docs. And,
   /// with `push.deferBelowBatteryPercent`, a battery below it. [W] WWDC20 10063
   @inline(__always)
