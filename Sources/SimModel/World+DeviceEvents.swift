@@ -25,24 +25,8 @@ extension World {
         clientPushReceived(device, zone: deferred, sim: &sim)
       }
     }
-    let trigger: ActivityTrigger = previous == .notRunning ? .launch : .activation
     for store in storeIDs(of: device) where isSyncing(store) {
-      if fetchesOnForeground(store, launched: previous == .notRunning) {
-        requestImport(store, trigger: trigger, sim: &sim)
-      }
-      if previous == .notRunning {
-        exportHistoryLeftByLastProcess(store, sim: &sim)
-        engineRelaunched(store, at: sim.now)
-      }
-      if deviceTraits[traitsIndex(of: device)].app.uiRefresh == .onLaunch {
-        clients.stores[store.index].uiToken = clients.stores[store.index].appliedToken
-      }
-      updateVisibility(store, at: sim.now)
-      if previous == .notRunning || !spec.polling.appUseClock {
-        schedulePoll(store, sim: &sim)
-      } else {
-        resumePoll(store, sim: &sim)
-      }
+      clientCameForward(store, launched: previous == .notRunning, sim: &sim)
     }
     signal(device, sim: &sim)
   }

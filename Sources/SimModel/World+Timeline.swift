@@ -53,22 +53,7 @@ extension World {
     case .quota(let bytes):
       let account = Int(devices[device.index].account)
       server.accounts[account].quotaBytes = bytes
-      for index in clients.stores.indices
-      where clients.stores[index].quotaStalled && clients.stores[index].zone.exists
-        && server.zones[clients.stores[index].zone.index].ownerAccount == Int32(account)
-      {
-        clients.stores[index].quotaStalled = false
-        requestExport(StoreID(index), trigger: .exportAgain, sim: &sim)
-        // The time since the quota stalled the store's exports was the quota's wait.
-        let pending = scheduler.storeActivities[index].pendingExport
-        if pending.exists && clients.stores[index].quotaStalledSince < sim.now {
-          sink.observe(
-            .activityBlocked(
-              activity: logID(pending), policy: position(of: .quota), from: clients.stores[index].quotaStalledSince,
-              to: sim.now
-            ))
-        }
-      }
+      quotaChanged(account: account, sim: &sim)
     case .throttle(let on):
       server.rates.throttleForced = on
     case .setLevel(let slot, let value):

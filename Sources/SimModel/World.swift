@@ -80,8 +80,7 @@ public struct World: EventHandler {
     if let code = spec.modelRejectionCode {
       // CloudKit refuses the model: every syncing store's setup fails and nothing syncs.
       for index in clients.stores.indices where clients.stores[index].zone.exists {
-        sink.observe(.setupFailed(store: StoreID(index), code: code, at: sim.now))
-        clients.stores[index].disabled = true
+        modelRefused(StoreID(index), code: code, at: sim.now)
       }
     }
     for device in devices.indices {

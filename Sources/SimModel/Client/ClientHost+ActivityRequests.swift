@@ -109,4 +109,30 @@ extension ClientHost {
     setRetryWait(retry, notBefore: notBefore, cause: cause)
     clients.runs[retry.index].attempt = max(clients.runs[retry.index].attempt, attempt)
   }
+
+  /// The quota of `account` changed: its stores whose exports the quota stalled ask to export
+  /// again, the time since the stall booked to the quota's wait.
+  mutating func quotaChanged(account: Int, sim: inout Simulation<ModelEvent>) {
+    for index in clients.stores.indices
+    where clients.stores[index].quotaStalled && clients.stores[index].zone.exists
+      && server.zones[clients.stores[index].zone.index].ownerAccount == Int32(account)
+    {
+      clients.stores[index].quotaStalled = false
+      requestExport(StoreID(index), trigger: .exportAgain, sim: &sim)
+      // The time since the quota stalled the store's exports was the quota's wait.
+      let pending = scheduler.storeActivities[index].pendingExport
+      if pending.exists && clients.stores[index].quotaStalledSince < sim.now {
+        sink.observe(
+          .activityBlocked(
+            activity: logID(pending), policy: position(of: .quota), from: clients.stores[index].quotaStalledSince,
+            to: sim.now))
+      }
+    }
+  }
+
+  /// CloudKit refused the model (`code`): the store's setup fails and it never syncs.
+  mutating func modelRefused(_ store: StoreID, code: Int32, at now: SimTime) {
+    sink.observe(.setupFailed(store: store, code: code, at: now))
+    clients.stores[store.index].disabled = true
+  }
 }

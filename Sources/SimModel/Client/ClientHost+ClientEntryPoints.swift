@@ -53,4 +53,27 @@ extension ClientHost {
       }
     }
   }
+
+  /// The app came forward, launched afresh or activated: the store imports if its client does
+  /// then, a new process exports the history the last one left, the UI refreshes as the app
+  /// does, and the store polls.
+  mutating func clientCameForward(_ store: StoreID, launched: Bool, sim: inout Simulation<ModelEvent>) {
+    let trigger: ActivityTrigger = launched ? .launch : .activation
+    if fetchesOnForeground(store, launched: launched) {
+      requestImport(store, trigger: trigger, sim: &sim)
+    }
+    if launched {
+      exportHistoryLeftByLastProcess(store, sim: &sim)
+      engineRelaunched(store, at: sim.now)
+    }
+    if deviceTraits[traitsIndex(of: owner(of: store))].app.uiRefresh == .onLaunch {
+      clients.stores[store.index].uiToken = clients.stores[store.index].appliedToken
+    }
+    updateVisibility(store, at: sim.now)
+    if launched || !spec.polling.appUseClock {
+      schedulePoll(store, sim: &sim)
+    } else {
+      resumePoll(store, sim: &sim)
+    }
+  }
 }
