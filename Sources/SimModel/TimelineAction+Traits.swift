@@ -12,6 +12,7 @@ extension TimelineAction.Action {
     case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery, .launch, .activate, .background, .terminate,
       .forceQuit, .crash, .nudge, .edit, .bulkInsert, .bulkDelete, .quota, .setLevel, .throttle:
       nil
+    case .declared(let declared): declared.behaviour.onlyFor
     }
   }
 
@@ -23,6 +24,7 @@ extension TimelineAction.Action {
     case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery, .launch, .activate, .background, .terminate,
       .forceQuit, .crash, .sendChanges, .fetchChanges, .nudge, .resetSync, .quota, .setLevel, .throttle:
       false
+    case .declared(let declared): declared.behaviour.writesToStore
     }
   }
 
@@ -34,6 +36,7 @@ extension TimelineAction.Action {
       .forceQuit, .crash, .sendChanges, .fetchChanges, .saveOutsideEngine, .nudge, .edit, .bulkInsert, .bulkDelete,
       .resetSync, .toggleSync, .quota, .setLevel, .throttle:
       nil
+    case .declared(let declared): declared.behaviour.waitCause
     }
   }
 
@@ -47,6 +50,29 @@ extension TimelineAction.Action {
       .saveOutsideEngine, .nudge, .edit, .bulkInsert, .bulkDelete, .resetSync, .toggleSync, .quota, .setLevel,
       .throttle:
       false
+    case .declared(let declared): declared.behaviour.changesBuiltInCondition
+    }
+  }
+
+  /// Whether the action holds what every account shares, the container (a forced throttle), so
+  /// that the world cannot run as independent parts (`WorldPartitioning`). Lifting a throttle
+  /// that was never forced changes nothing (a healing script lifts it anyway).
+  var holdsContainer: Bool {
+    switch self {
+    case .throttle(let on): on
+    case .goOffline, .goOnline, .plug, .unplug, .lowPower, .battery, .launch, .activate, .background, .terminate,
+      .forceQuit, .crash, .sendChanges, .fetchChanges, .saveOutsideEngine, .nudge, .edit, .bulkInsert, .bulkDelete,
+      .resetSync, .toggleSync, .quota, .setLevel:
+      false
+    case .declared(let declared): declared.behaviour.holdsContainer
+    }
+  }
+
+  /// The action's name in messages: a declared action's own, else its case's.
+  public var name: String {
+    switch self {
+    case .declared(let declared): declared.behaviour.name
+    default: String(describing: self).prefix { $0 != "(" }.description
     }
   }
 }

@@ -56,6 +56,8 @@ extension World {
       quotaChanged(account: account, sim: &sim)
     case .throttle(let on):
       server.rates.throttleForced = on
+    case .declared(let declared):
+      declared.behaviour.perform(on: device, storeIndex: storeIndex, world: &self, sim: &sim)
     case .setLevel(let slot, let value):
       levels[device.index][slot] = value
       sink.observe(

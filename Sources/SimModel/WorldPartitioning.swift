@@ -118,9 +118,8 @@ public struct WorldPartitioning: Sendable {
     if spec.server.retryAfterHoldsContainer {
       return "server.retryAfterHoldsContainer: one device's retry-after holds every device"
     }
-    // Lifting a throttle that was never forced changes nothing (a healing script lifts it anyway).
-    if spec.timeline.contains(where: { $0.action == .throttle(true) }) {
-      return "a timeline throttle action holds the whole container"
+    if let action = spec.timeline.first(where: { $0.action.holdsContainer }) {
+      return "a timeline \(action.action.name) action holds the whole container"
     }
     return nil
   }

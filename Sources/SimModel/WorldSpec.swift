@@ -279,5 +279,8 @@ public struct TimelineAction: Sendable {
     case setLevel(slot: Int, value: Double)
     /// Forces the container's throttle on (every request answers serviceUnavailable) or off.
     case throttle(Bool)
+    /// An action declared as a type, its traits and behaviour in its own file
+    /// (`DeclaredTimelineAction`).
+    case declared(DeclaredAction)
   }
 }
