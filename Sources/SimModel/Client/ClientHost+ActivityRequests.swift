@@ -27,7 +27,7 @@ extension ClientHost {
     let activity = submit(.export, store: store, trigger: trigger, immediate: immediate, sim: &sim)
     clients.beginRun(activity)
     setPending(.export, of: store, to: activity)
-    holdIfStalled(activity, store, at: sim.now)
+    holdIfHeld(activity, store, at: sim.now)
   }
 
   /// Asks for an import; a request while one is pending joins it (and makes it `immediate`).
@@ -46,7 +46,7 @@ extension ClientHost {
     let activity = submit(.import, store: store, trigger: trigger, immediate: immediate, sim: &sim)
     clients.beginRun(activity)
     setPending(.import, of: store, to: activity)
-    holdIfStalled(activity, store, at: sim.now)
+    holdIfHeld(activity, store, at: sim.now)
   }
 
   /// The container's setup on the store's first use (the `setup` event: its zone and database

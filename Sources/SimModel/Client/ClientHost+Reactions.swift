@@ -25,15 +25,26 @@ extension ClientHost {
     }
   }
 
-  /// Marks `store` stalled by `failure` until `until`: what it has pending, and every activity
-  /// it asks for meanwhile (`holdIfStalled`), waits for the failure's cause until then.
+  /// Marks `store` stalled by `failure` until `until`: the store is held (`hold`) under the
+  /// failure's cause, and a request of its still on the wire is answered the same (`stallOf`).
   mutating func stall(_ store: StoreID, by failure: RequestFailure, until: SimTime) {
     let key = Int32(store.index)
     if case .stall(let current)? = clients.stalls[key]?.reaction, current >= until { return }
     clients.stalls[key] = failure
+    hold(store, until: until, cause: failure.waitCause)
+  }
+
+  /// Holds `store` until `until`: what it has pending, and every activity it asks for meanwhile
+  /// (`holdIfHeld`), waits for `cause` until then. A stall holds a store; so may a timeline
+  /// action (a `DeclaredTimelineAction`'s behaviour). A hold that ends sooner than the store's
+  /// current one changes nothing.
+  mutating func hold(_ store: StoreID, until: SimTime, cause: WaitCause) {
+    let key = Int32(store.index)
+    if let current = clients.holds[key], current.until >= until { return }
+    clients.holds[key] = (until, cause)
     let pending = scheduler.storeActivities[store.index]
     for activity in [pending.pendingExport, pending.pendingImport] where activity.exists {
-      setRetryWait(activity, notBefore: until, cause: failure.waitCause)
+      setRetryWait(activity, notBefore: until, cause: cause)
     }
   }
 
@@ -50,10 +61,15 @@ extension ClientHost {
     return (failure, until)
   }
 
-  /// Holds a newly asked-for `activity` of a stalled store until its stall ends.
+  /// Holds a newly asked-for `activity` of a held store until its hold ends (one that has ended
+  /// is forgotten).
   @inline(__always)
-  mutating func holdIfStalled(_ activity: ActivityID, _ store: StoreID, at now: SimTime) {
-    guard let stall = stallOf(store, at: now) else { return }
-    setRetryWait(activity, notBefore: stall.until, cause: stall.failure.waitCause)
+  mutating func holdIfHeld(_ activity: ActivityID, _ store: StoreID, at now: SimTime) {
+    guard !clients.holds.isEmpty, let hold = clients.holds[Int32(store.index)] else { return }
+    guard hold.until > now else {
+      clients.holds[Int32(store.index)] = nil
+      return
+    }
+    setRetryWait(activity, notBefore: hold.until, cause: hold.cause)
   }
 }

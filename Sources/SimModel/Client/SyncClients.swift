@@ -58,6 +58,9 @@ struct SyncClients {
   /// then it asks for nothing, and a request of its still on the wire is answered the same.
   /// Sparse, as few stores ever stall, and read by key only.
   var stalls: [Int32: RequestFailure] = [:]
+  /// Per held store (by index), until when it asks for nothing, and the cause its waits are
+  /// booked to (`hold`: a stall, or a timeline action). Sparse and read by key only, as `stalls`.
+  var holds: [Int32: (until: SimTime, cause: WaitCause)] = [:]
   #if DEBUG
     /// How often each export and then each import transition was taken (`ExportTransition`,
     /// `ImportTransition`), for the test that every documented transition is reached.
