@@ -8,14 +8,18 @@ struct SwarmCommand {
   /// The keys the swarm draws, from `ParameterTable` (a key given a swarm range is drawn).
   static let swarmKeys = ParameterTable.world.filter { $0.swarm != nil }.map { "      " + $0.path }
     .joined(separator: "\n")
+  /// The faults the swarm schedules, each with its heal, from the timeline's action table.
+  static let swarmFaults = SwarmFault.all.map { "      \($0.on) until \($0.off)" }.joined(separator: "\n")
 
   static let usage = """
     usage: syncsim swarm [--runs N] [--seed S] [--jobs J] [--out DIR] [--show K]
 
     A fault swarm: each run draws a small world (1–3 accounts of 1–3 devices, a shared zone in
-    half of them), random edits, a random schedule of faults (offline, force-quit, Low Power
-    Mode, a forced throttle with retry-after, quota, re-created containers, thermal pressure
-    under the thermal policy) and the keys the parameter table gives a swarm range:
+    half of them), random edits, a random schedule of the faults the timeline's actions declare,
+    each until its heal:
+    \(swarmFaults)
+    besides re-created containers, saves outside a CKSyncEngine app's engine and thermal pressure
+    under the thermal policy, and the keys the parameter table gives a swarm range:
     \(swarmKeys)
     It heals every scheduled fault at 2 h (a drawn key stays) and runs 1 h more. It checks the
     conservation of writes, stage sums, no export from a disabled store, no record in a store

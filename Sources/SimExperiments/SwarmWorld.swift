@@ -67,18 +67,10 @@ struct SwarmWorld {
         timeline.append((start, "{\"at\": \(at(start)), \"devices\": \"\(device)\", \"action\": \(on)}"))
         timeline.append((end, "{\"at\": \(at(end)), \"devices\": \"\(device)\", \"action\": \(off)}"))
       }
-      switch random.nextInt(below: 8) {
-      case 0: pair("\"goOffline\"", "\"goOnline\"")
-      case 1: pair("\"forceQuit\"", "\"launch\"")
-      case 2: pair("{\"lowPower\": true}", "{\"lowPower\": false}")
-      case 3:
-        pair("{\"throttle\": true}", "{\"throttle\": false}")
-        throttled = true
-      case 4: pair("{\"quota\": 1000}", "{\"quota\": null}")
-      case 5: pair("\"background\"", "\"activate\"")
-      case 6: pair("\"crash\"", "\"launch\"")
-      default: pair("\"terminate\"", "\"launch\"")
-      }
+      // One of the faults the timeline's actions declare (`SwarmFault.all`), then its heal.
+      let fault = SwarmFault.all[Int(random.nextInt(below: UInt64(SwarmFault.all.count)))]
+      pair(fault.on, fault.off)
+      if fault.couplesAccounts { throttled = true }
     }
     // Re-creating the container is Core Data's.
     let coreDataDevices = devices.map(\.name).filter { !engineDevices.contains($0) }
@@ -123,11 +115,9 @@ struct SwarmWorld {
       timeline.append(
         (heal, "{\"at\": \(at(heal)), \"devices\": \"all\", \"action\": {\"set\": {\"thermal\": \"nominal\"}}}"))
     }
-    // The heal: everything back to normal, every app launched and brought to the foreground.
-    for action in [
-      "\"goOnline\"", "{\"lowPower\": false}", "{\"throttle\": false}", "{\"quota\": null}", "\"launch\"",
-      "\"activate\"",
-    ] {
+    // The heal: each declared fault's own heal (so a new fault is healed too), then every app
+    // launched and brought to the foreground.
+    for action in SwarmFault.heal {
       timeline.append((heal, "{\"at\": \(at(heal)), \"devices\": \"all\", \"action\": \(action)}"))
     }
     // Pushes may still be dropped (a parameter), and a foreground app imports only on a push or

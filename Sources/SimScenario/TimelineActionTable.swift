@@ -36,10 +36,12 @@ struct TimelineActionDefinition: Sendable {
   let example: String?
   /// What it does, in a phrase (the action table of docs/scenario-format.md).
   let meaning: String
+  /// The fault the swarm may inject with it, and the action that heals it (nil: none).
+  let swarm: SwarmFault?
 
   init(
     _ name: String, example: String? = nil, plain: TimelineAction.Action? = nil, value: ValueSchema? = nil,
-    decode: Decode? = nil, meaning: String
+    decode: Decode? = nil, meaning: String, swarm: SwarmFault? = nil
   ) {
     self.name = name
     self.example = example
@@ -47,26 +49,62 @@ struct TimelineActionDefinition: Sendable {
     self.valueSchema = value
     self.decode = decode
     self.meaning = meaning
+    self.swarm = swarm
   }
+}
+
+/// A fault the swarm (`syncsim swarm`) injects with a timeline action: the action's JSON as a
+/// timeline entry writes it, the JSON of the action that ends it, and whether it couples every
+/// account (a forced throttle: the swarm's world then has a throttle to force).
+public struct SwarmFault: Sendable {
+  public let on: String
+  public let off: String
+  public let couplesAccounts: Bool
+
+  init(on: String, off: String, couplesAccounts: Bool = false) {
+    self.on = on
+    self.off = off
+    self.couplesAccounts = couplesAccounts
+  }
+
+  /// The faults the swarm draws from, one per action that declares one, in the table's order.
+  public static let all: [SwarmFault] = TimelineActionTable.all.compactMap(\.swarm)
+
+  /// What heals every fault at once: each fault's heal once, in the table's order, then a launch
+  /// and an activation (every app in front).
+  public static let heal: [String] = {
+    let app = [#""launch""#, #""activate""#]
+    var seen: [String] = []
+    for fault in all where !seen.contains(fault.off) && !app.contains(fault.off) { seen.append(fault.off) }
+    return seen + app
+  }()
 }
 
 /// The timeline's actions, in the schema's order: a new action is a row here and its behaviour
 /// in the model (a case of `TimelineAction.Action`, whose switches then name it).
 enum TimelineActionTable {
   static let all: [TimelineActionDefinition] = [
-    TimelineActionDefinition("goOffline", plain: .goOffline, meaning: "the device loses its network"),
+    TimelineActionDefinition(
+      "goOffline", plain: .goOffline, meaning: "the device loses its network",
+      swarm: SwarmFault(on: #""goOffline""#, off: #""goOnline""#)),
     TimelineActionDefinition("goOnline", plain: .goOnline, meaning: "the device's network returns"),
     TimelineActionDefinition("plug", plain: .plug, meaning: "the device is plugged in"),
     TimelineActionDefinition("unplug", plain: .unplug, meaning: "the device is unplugged"),
     TimelineActionDefinition(
       "launch", plain: .launch, meaning: "the person opens the app (launching it if it is not running)"),
     TimelineActionDefinition("activate", plain: .activate, meaning: "the app comes to the front"),
-    TimelineActionDefinition("background", plain: .background, meaning: "the app leaves the front"),
     TimelineActionDefinition(
-      "terminate", plain: .terminate, meaning: "the system terminates the app; the next launch asks for its work again"),
+      "background", plain: .background, meaning: "the app leaves the front",
+      swarm: SwarmFault(on: #""background""#, off: #""activate""#)),
     TimelineActionDefinition(
-      "forceQuit", plain: .forceQuit, meaning: "the person force-quits the app: no push launches it until it is opened"),
-    TimelineActionDefinition("crash", plain: .crash, meaning: "the app crashes: no deactivation, unsaved edits lost"),
+      "terminate", plain: .terminate, meaning: "the system terminates the app; the next launch asks for its work again",
+      swarm: SwarmFault(on: #""terminate""#, off: #""launch""#)),
+    TimelineActionDefinition(
+      "forceQuit", plain: .forceQuit, meaning: "the person force-quits the app: no push launches it until it is opened",
+      swarm: SwarmFault(on: #""forceQuit""#, off: #""launch""#)),
+    TimelineActionDefinition(
+      "crash", plain: .crash, meaning: "the app crashes: no deactivation, unsaved edits lost",
+      swarm: SwarmFault(on: #""crash""#, off: #""launch""#)),
     TimelineActionDefinition(
       "sendChanges", plain: .sendChanges, meaning: "CKSyncEngine's `sendChanges`: a send at once"),
     TimelineActionDefinition(
@@ -84,7 +122,8 @@ enum TimelineActionTable {
         }
         """#),
       decode: { builder, input in builder.reader.bool(input.value, input.path).map { (.lowPower($0), nil) } },
-      meaning: "Low Power Mode on (true) or off (false)"),
+      meaning: "Low Power Mode on (true) or off (false)",
+      swarm: SwarmFault(on: #"{"lowPower": true}"#, off: #"{"lowPower": false}"#)),
     TimelineActionDefinition(
       "battery", example: "15",
       value: .json(
@@ -307,7 +346,8 @@ enum TimelineActionTable {
           (.quota(bytes: Int64($0)), nil)
         }
       },
-      meaning: "the owning account's iCloud quota in bytes, or null for unlimited"),
+      meaning: "the owning account's iCloud quota in bytes, or null for unlimited",
+      swarm: SwarmFault(on: #"{"quota": 1000}"#, off: #"{"quota": null}"#)),
     TimelineActionDefinition(
       "throttle", example: "true",
       value: .json(
@@ -318,7 +358,8 @@ enum TimelineActionTable {
         }
         """#),
       decode: { builder, input in builder.reader.bool(input.value, input.path).map { (.throttle($0), nil) } },
-      meaning: "the container's throttle forced on (true) or off (false)"),
+      meaning: "the container's throttle forced on (true) or off (false)",
+      swarm: SwarmFault(on: #"{"throttle": true}"#, off: #"{"throttle": false}"#, couplesAccounts: true)),
     TimelineActionDefinition(
       "set", example: #"{"thermal": "heavy"}"#,
       value: .json(

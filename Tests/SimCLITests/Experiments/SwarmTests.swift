@@ -19,6 +19,32 @@ import Testing
     for key in keys { #expect(help.contains("      " + key + "\n"), "\(key)") }
   }
 
+  /// The faults the swarm injects are the ones the timeline's actions declare: each is drawn,
+  /// each is healed by its own action, and a world holding them all validates.
+  @Test func theSwarmsFaultsComeFromTheActionTable() throws {
+    let faults = SwarmFault.all
+    #expect(faults.count == 8)
+    for fault in faults { #expect(SwarmFault.heal.contains(fault.off), "\(fault.off)") }
+    #expect(SwarmFault.heal.suffix(2) == [#""launch""#, #""activate""#])
+    let help = syncsim(["swarm", "--help"]).out
+    for fault in faults { #expect(help.contains("      \(fault.on) until \(fault.off)\n"), "\(fault.on)") }
+    let swarm = Swarm(seed: 11)
+    let texts = (0..<300).map { swarm.scenario(run: $0) }
+    for fault in faults {
+      #expect(texts.contains { $0.contains("\"action\": \(fault.on)}") }, "never drawn: \(fault.on)")
+    }
+    let entries = faults.flatMap { [$0.on, $0.off] }.enumerated().map { index, action in
+      "{\"at\": \"\(index + 1)m\", \"devices\": \"all\", \"action\": \(action)}"
+    }
+    let scenario = """
+      {"version": 1, "name": "swarm-faults", "duration": "1h", "devices": [{"name": "a"}],
+       "timeline": [\(entries.joined(separator: ", "))]}
+      """
+    // It decodes and runs (WorldRun throws with every problem otherwise), and the heal holds.
+    let run = try WorldRun(scenario)
+    #expect(try run.summary("converged") != nil)
+  }
+
   @Test func runsAreReproducibleAndASmallSwarmPasses() {
     let swarm = Swarm(seed: 5)
     #expect(swarm.scenario(run: 3) == Swarm(seed: 5).scenario(run: 3))
