@@ -1,0 +1,173 @@
+import SimKernel
+import Testing
+
+@testable import SimModel
+
+/// A host for the sync clients that is not `World`: it gives them a real server and scheduler
+/// to read, and records each port they call instead of routing it. The clients run against it
+/// unchanged, which shows that they reach the rest of the world only through `ClientHost`.
+struct RecordingHost: ClientHost {
+  var clients: SyncClients
+  let spec: WorldSpec
+  let sink: any ObservationSink
+  let devices: Column<DeviceState>
+  let deviceTraits: [DeviceTraits]
+  var scheduler: SystemScheduler
+  var server: CloudServer
+  /// Each port called, in order.
+  var calls: [String] = []
+  /// What the server answers every request with (nil: it goes through).
+  var failure: RequestFailure?
+
+  /// The parts of `world`, before it starts.
+  init(_ world: World) {
+    clients = world.clients
+    spec = world.spec
+    sink = world.sink
+    devices = world.devices
+    deviceTraits = world.deviceTraits
+    scheduler = world.scheduler
+    server = world.server
+  }
+
+  /// dasd's start of `activity`, as the scheduler makes it: no longer pending, then the client's.
+  mutating func start(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let store = scheduler.activities[activity.index].store
+    scheduler.activities[activity.index].phase = .running
+    scheduler.storeActivities[store.index].pendingExport = .none
+    clientActivityStarted(activity, sim: &sim)
+  }
+
+  func traitsIndex(of device: DeviceID) -> Int { Int(devices[device.index].traitsIndex) }
+  func storeIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, StoreID> {
+    let first = Int(devices[device.index].firstStore)
+    return (first..<first + Int(devices[device.index].storeCount)).lazy.map { StoreID($0) }
+  }
+  func owner(of store: StoreID) -> DeviceID { clients.stores[store.index].device }
+  func isSyncing(_ store: StoreID) -> Bool {
+    clients.stores[store.index].zone.exists && !clients.stores[store.index].disabled
+  }
+  func editTarget(_ device: DeviceID, storeIndex: Int?) -> StoreID? { storeIDs(of: device).first }
+  func processRuns(_ device: DeviceID) -> Bool { true }
+  mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime) { calls.append("setAppState") }
+  mutating func startGracePeriod(_ device: DeviceID, graceSeconds: Double, sim: inout Simulation<ModelEvent>) {
+    calls.append("startGracePeriod")
+  }
+  mutating func takeParked(_ device: DeviceID) -> [ParkedRequest] { [] }
+  mutating func nextPeriodicEdit(_ device: DeviceID) -> Int32 { 1 }
+
+  mutating func submit(
+    _ kind: ActivityKind, store: StoreID, trigger: ActivityTrigger, immediate: Bool,
+    sim: inout Simulation<ModelEvent>
+  ) -> ActivityID {
+    calls.append("submit \(kind) \(trigger)")
+    return scheduler.admit(
+      ActivityState(kind: kind, store: store, trigger: trigger, requestedAt: sim.now, launchedForPush: false))
+  }
+  mutating func finishActivity(
+    _ activity: ActivityID, succeeded: Bool, records: Int32, sim: inout Simulation<ModelEvent>
+  ) {
+    calls.append("finishActivity succeeded: \(succeeded), records: \(records)")
+  }
+  mutating func cancelPendingActivities(_ store: StoreID, reason: CancelReason, sim: inout Simulation<ModelEvent>) {
+    calls.append("cancelPendingActivities")
+  }
+  mutating func makeImmediate(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    calls.append("makeImmediate")
+  }
+  mutating func closeBlockedInterval(_ activity: ActivityID, at now: SimTime) {}
+  mutating func signal(_ device: DeviceID, sim: inout Simulation<ModelEvent>) { calls.append("signal") }
+  func logID(_ slot: ActivityID) -> ActivityID { slot }
+  func position(of cause: WaitCause) -> Int32 { Int32(cause.rawValue) }
+  mutating func setPending(_ kind: ActivityKind, of store: StoreID, to activity: ActivityID) {
+    calls.append("setPending \(kind)")
+    if kind == .export {
+      scheduler.storeActivities[store.index].pendingExport = activity
+    } else {
+      scheduler.storeActivities[store.index].pendingImport = activity
+    }
+  }
+  mutating func setRunning(_ kind: ActivityKind, of store: StoreID, to activity: ActivityID) {
+    calls.append("setRunning \(kind)")
+  }
+  mutating func setRetryWait(_ activity: ActivityID, notBefore: SimTime, cause: WaitCause) {
+    calls.append("setRetryWait \(cause)")
+  }
+  mutating func newActivityLogID() -> ActivityID { ActivityID(1_000) }
+  mutating func answer(_ request: RequestContext, from device: DeviceID) -> RequestFailure? {
+    calls.append("answer")
+    return failure
+  }
+  mutating func noteCounterField(zone: Int, field: Int32) { calls.append("noteCounterField") }
+  mutating func chargeUsage(zone: Int, bytes: Int64) { calls.append("chargeUsage") }
+  mutating func sendRequest(
+    _ completion: ModelEvent, for activity: ActivityID, from device: DeviceID, taking duration: SimDuration,
+    notBefore: SimTime, sim: inout Simulation<ModelEvent>
+  ) {
+    calls.append("sendRequest " + String(describing: completion).prefix { $0 != "(" })
+  }
+  mutating func fanOutPush(from store: StoreID, zone: Int, sim: inout Simulation<ModelEvent>) {
+    calls.append("fanOutPush zone \(zone)")
+  }
+}
+
+/// The sync clients on their own: an export from an edit to its commit, driven through a host
+/// that only records the ports.
+@Suite struct ClientHostTests {
+  @Test func anEditIsExportedAndCommittedThroughThePortsAlone() {
+    let world = World(spec: TestWorlds.privatePair(count: 2), sink: ObservationLog())
+    var host = RecordingHost(world)
+    var sim = Simulation<ModelEvent>()
+    let store = StoreID(0)
+    host.clients.stores[store.index].setup = .done
+    let changesBefore = host.server.zones[0].changeLog.count
+
+    host.edit(store, kind: .insert, entity: 0, sim: &sim)
+    host.save(store, sim: &sim)
+    let activity = host.scheduler.storeActivities[store.index].pendingExport
+    #expect(activity.exists)
+    #expect(host.calls.starts(with: ["submit export save", "setPending export"]), "\(host.calls)")
+
+    // dasd starts it: the client plans the export and sends its first request.
+    host.calls.removeAll()
+    host.start(activity, sim: &sim)
+    #expect(host.calls == ["setRunning export", "sendRequest exportRequestDone"], "\(host.calls)")
+
+    // The server accepts it: the client commits through the server's own methods, a push fans
+    // out, and the activity ends with its record.
+    host.calls.removeAll()
+    host.clientRequestAnswered(activity, sim: &sim)
+    #expect(
+      host.calls == ["answer", "chargeUsage", "fanOutPush zone 0", "finishActivity succeeded: true, records: 1"],
+      "\(host.calls)")
+    #expect(host.server.zones[0].changeLog.count == changesBefore + 1)
+    #expect(host.clients.local[store.index].withRows(0..<1) { $0[0].dirty } == false)
+  }
+
+  /// A failed request's declared reaction goes through the ports too: the activity ends, the
+  /// retry is asked for and waits for the failure's cause until its time.
+  @Test func aFaultsReactionReachesTheSchedulerThroughThePorts() {
+    let world = World(spec: TestWorlds.privatePair(count: 2), sink: ObservationLog())
+    var host = RecordingHost(world)
+    var sim = Simulation<ModelEvent>()
+    let store = StoreID(0)
+    host.clients.stores[store.index].setup = .done
+    host.edit(store, kind: .insert, entity: 0, sim: &sim)
+    host.save(store, sim: &sim)
+    let activity = host.scheduler.storeActivities[store.index].pendingExport
+    host.start(activity, sim: &sim)
+    host.failure = RequestFailure(
+      error: .zoneBusy, waitCause: .zoneBusy, reaction: .retry(at: SimTime(.seconds(30))), retryAfter: .seconds(30),
+      attempt: 1)
+    host.calls.removeAll()
+    host.clientRequestAnswered(activity, sim: &sim)
+    #expect(
+      host.calls == [
+        "answer", "finishActivity succeeded: false, records: 0", "submit export retry", "setPending export",
+        "setRetryWait zoneBusy",
+      ], "\(host.calls)")
+    // Nothing reached the server: its zone holds no change.
+    let changes = host.server.zones[0].changeLog.count
+    #expect(changes == 0)
+  }
+}
