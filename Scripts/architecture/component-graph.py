@@ -117,9 +117,14 @@ PORT = re.compile(r"^\s+(?:mutating |static )*(?:func|var)\s+(\w+)", re.M)
 def graph(files=None):
     files = list(sources()) if files is None else files
     types, methods, ports = {}, {}, {}
+    # Every function a folder declares, on any type: a bare call of one of those names from that
+    # folder is its own (CloudServer's `recordCost` inside CloudServer), even when World also
+    # declares a port of that name.
+    own = {}
     for path, folder, text in files:
         for _, body in HOST.findall(text):
             ports.setdefault(folder, set()).update(PORT.findall(body))
+        own.setdefault(folder, set()).update(FUNC.findall(text))
         for name in DECL.findall(text):
             types.setdefault(name, folder)
         for name in world_methods(text):
@@ -141,7 +146,7 @@ def graph(files=None):
             if owner != folder:
                 edges.setdefault((folder, owner), set()).add(owner_property + "." + member)
         # A facet method is called bare or on self/world, never on another value.
-        for name in sorted(set(CALL.findall(text)) - ports.get(folder, set())):
+        for name in sorted(set(CALL.findall(text)) - ports.get(folder, set()) - own.get(folder, set())):
             owner = methods.get(name)
             if owner and owner != folder:
                 edges.setdefault((folder, owner), set()).add(name + "()")

@@ -62,4 +62,57 @@ extension World: ClientHost {
   mutating func chargeUsage(zone: Int, bytes: Int64) {
     server.accounts[Int(server.zones[zone].ownerAccount)].usageBytes += bytes
   }
+
+  @inline(__always)
+  mutating func createObject(zone: Int, entity: Int, poison: Bool) -> ObjectID {
+    server.createObject(zone: zone, entity: entity, poison: poison)
+  }
+
+  @inline(__always)
+  mutating func describeObject(zone: Int, _ object: ObjectID, key: Int32, version: Int32, contribution: Bool) {
+    server.describeObject(zone: zone, object, key: key, version: version, contribution: contribution)
+  }
+
+  @inline(__always)
+  mutating func setParent(zone: Int, _ object: ObjectID, _ parent: Int32) {
+    server.setParent(zone: zone, object, parent)
+  }
+
+  @inline(__always)
+  mutating func recordChange(zone: Int, of object: ObjectID, by store: StoreID, at now: SimTime) -> Int32 {
+    server.recordChange(zone: zone, of: object, by: store, at: now)
+  }
+
+  @inline(__always)
+  mutating func setField(zone: Int, _ field: Int, write: WriteID, value: Int32) {
+    server.setField(zone: zone, field, write: write, value: value)
+  }
+
+  @inline(__always)
+  mutating func noteCommitted(zone: Int, _ object: ObjectID, publicDelete: Bool) {
+    server.noteCommitted(zone: zone, object, publicDelete: publicDelete)
+  }
+
+  @inline(__always)
+  mutating func compactChangeLogIfLong(zone: Int) { server.compactChangeLogIfLong(zone: zone) }
+
+  @inline(__always)
+  mutating func markSeen(zone: Int, _ object: ObjectID, pass: Int32) -> Bool {
+    server.stamp(zone: zone, object, with: pass)
+  }
+
+  @inline(__always)
+  mutating func answerModify(
+    _ request: ModifyRequest, random: inout RandomStream, failed: inout [RecordFailure]
+  ) -> (error: CloudError, outcome: RecordOutcome)? {
+    server.answerModify(request, random: &random, failed: &failed)
+  }
+
+  @inline(__always)
+  func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
+    server.recordCost(zone: zone, object: object)
+  }
+
+  @inline(__always)
+  func fieldCount(zone: Int, object: ObjectID) -> Int { server.fieldCount(zone: zone, object: object) }
 }

@@ -115,13 +115,13 @@ extension ClientHost {
     let zone = clients.stores[store.index].zone.index
     let probability = spec.server.poisonRecordProbability
     let poison = probability > 0 && devices[owner(of: store).index].streams.edit.bernoulli(probability)
-    let object = server.createObject(zone: zone, entity: entity, poison: poison)
-    server.describeObject(
+    let object = createObject(zone: zone, entity: entity, poison: poison)
+    describeObject(
       zone: zone, object, key: key ?? -1, version: deviceTraits[traitsIndex(of: owner(of: store))].modelVersion,
       contribution: kind == .addContribution)
     if let referenced = spec.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
-      server.setParent(zone: zone, object, newestLiveObject(store, entity: referenced)?.raw ?? -1)
+      setParent(zone: zone, object, newestLiveObject(store, entity: referenced)?.raw ?? -1)
     }
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     let write = newWrite(store, basedOn: .none)
@@ -139,7 +139,7 @@ extension ClientHost {
     sink.observeEdited(write: write, store: store, object: object, field: -1, kind: kind, at: now)
     for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
-      let link = server.createObject(zone: zone, entity: -1, poison: false)
+      let link = createObject(zone: zone, entity: -1, poison: false)
       let linkBase = Int(server.zones[zone].objects[link.index].fieldBase)
       setLocal(store, linkBase, write: .none, value: 1)
       clients.history[store.index].append(Change(object: link, field: -1, write: .none))
@@ -306,9 +306,6 @@ extension ClientHost {
     }
     clients.history[store.index].removeLast(clients.history[store.index].count - saved)
   }
-
-  @inline(__always)
-  func fieldCount(zone: Int, object: ObjectID) -> Int { server.fieldCount(zone: zone, object: object) }
 }
 
 extension ClientHost {

@@ -26,7 +26,7 @@ extension ClientHost {
       else {
         continue
       }
-      if server.stamp(zone: zone, change.object, with: stamp) {
+      if markSeen(zone: zone, change.object, pass: stamp) {
         clients.scratch.rank[change.object.index] = Int32(clients.scratch.objects.count)
         clients.scratch.objects.append(change.object)
         clients.scratch.counts.append(0)
@@ -122,7 +122,7 @@ extension ClientHost {
   @inline(__always)
   func exportCost(zone: Int, object: ObjectID, changes: ArraySlice<Change>) -> (record: Int64, assets: Int64) {
     if changes.contains(where: { $0.field == 0 }) { return (Int64(ServerParameters.deletedRecordIDBytes), 0) }
-    let cost = server.recordCost(zone: zone, object: object)
+    let cost = recordCost(zone: zone, object: object)
     return (cost.record, changes.contains { $0.field < 0 } ? cost.assets : 0)
   }
 
@@ -175,8 +175,11 @@ extension ClientHost {
           changes: UnsafeBufferPointer(rebasing: $0[range]),
           records: Int(clients.plans[activity.index].batchRecords[batch]),
           merged: clients.runs[activity.index].merged, importedToken: clients.stores[store.index].importedToken)
-        return server.answerModify(
-          request, random: &devices[device].streams.network, failed: &clients.scratch.failedRecords)
+        // Through the port, on the server in place (a call on `server` would copy it first).
+        var failed: [RecordFailure] = []
+        swap(&failed, &clients.scratch.failedRecords)
+        defer { swap(&failed, &clients.scratch.failedRecords) }
+        return answerModify(request, random: &devices[device].streams.network, failed: &failed)
       }
     guard let answer else { return .accepted }
     switch answer.outcome {
@@ -230,7 +233,7 @@ extension ClientHost {
       if change.object != last {
         record += 1
         last = change.object
-        cost = server.recordCost(zone: zone, object: change.object)
+        cost = recordCost(zone: zone, object: change.object)
         if !failed[record] { savedBytes += cost.record }
       }
       if failed[record] {
@@ -321,7 +324,7 @@ extension ClientHost {
         }
         seen += 1
         last = change.object
-        let cost = server.recordCost(zone: zone, object: change.object)
+        let cost = recordCost(zone: zone, object: change.object)
         firstBytes += cost.record + (change.field < 0 ? cost.assets : 0)
       }
     }
@@ -346,11 +349,11 @@ extension ClientHost {
       let publicDelete =
         server.zones[zone].scope == .public && change.field == 0 && clients.writes[change.write].value == 0
       if change.object != lastObject && !publicDelete {
-        sequence = server.recordChange(zone: zone, of: change.object, by: store, at: now)
+        sequence = recordChange(zone: zone, of: change.object, by: store, at: now)
         lastObject = change.object
         let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
         if server.zones[zone].server[base].write == .none && change.field < 0 {
-          let cost = server.recordCost(zone: zone, object: change.object)
+          let cost = recordCost(zone: zone, object: change.object)
           chargeUsage(zone: zone, bytes: cost.record + cost.assets)
         }
         if spec.server.savePolicy == .allKeys { commitWholeRecord(store, zone: zone, object: change.object) }
@@ -369,14 +372,14 @@ extension ClientHost {
           }
         }
       }
-      server.noteCommitted(zone: zone, change.object, publicDelete: publicDelete)
+      noteCommitted(zone: zone, change.object, publicDelete: publicDelete)
       if change.write != .none {
         // A public-database delete leaves no tombstone: no token will ever cover it.
         let committedAt = publicDelete ? Int32.max : sequence
         sink.observeCommitted(write: change.write, activity: logID(activity), sequence: committedAt, at: now)
       }
     }
-    server.compactChangeLogIfLong(zone: zone)
+    compactChangeLogIfLong(zone: zone)
   }
 
   /// Commits `change`'s fields from a replayed store (`ClientHost+ReplayedWrites`): the fields that
@@ -410,6 +413,6 @@ extension ClientHost {
     {
       sink.observe(.lostUpdate(write: previous, by: write))
     }
-    server.setField(zone: zone, field, write: write, value: value)
+    setField(zone: zone, field, write: write, value: value)
   }
 }

@@ -74,7 +74,7 @@ extension ClientHost {
       let object = change.object
       index -= 1
       if change.token > snapshot { continue }
-      guard server.stamp(zone: zone, object, with: stamp) else { continue }
+      guard markSeen(zone: zone, object, pass: stamp) else { continue }
       // A public query returns live records only: a deleted record is simply absent.
       if isPublic && server.zones[zone].server[Int(server.zones[zone].objects[object.index].fieldBase)].value == 0 {
         continue
@@ -85,7 +85,7 @@ extension ClientHost {
         continue
       }
       queue.append(object)
-      let cost = server.recordCost(zone: zone, object: object)
+      let cost = recordCost(zone: zone, object: object)
       bytes += cost.record + cost.assets
     }
     queue.reverse()

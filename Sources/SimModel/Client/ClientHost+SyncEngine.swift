@@ -123,13 +123,13 @@ extension ClientHost {
     sink.observeSaved(write: write, at: sim.now)
     // The app's own modify operation: an export of its own, outside dasd and the engine.
     let activity = ownActivity(.export, store: store, at: sim.now)
-    let sequence = server.recordChange(zone: zone, of: object, by: store, at: sim.now)
+    let sequence = recordChange(zone: zone, of: object, by: store, at: sim.now)
     setServerField(zone: zone, field, write: write, value: value)
     sink.observeCommitted(write: write, activity: activity, sequence: sequence, at: sim.now)
     sink.observeRequest(
-      store: store, upload: true, records: 1, bytes: server.recordCost(zone: zone, object: object).record, at: sim.now)
+      store: store, upload: true, records: 1, bytes: recordCost(zone: zone, object: object).record, at: sim.now)
     sink.observeActivityFinished(activity: activity, at: sim.now, records: 1, succeeded: true)
-    server.compactChangeLogIfLong(zone: zone)
+    compactChangeLogIfLong(zone: zone)
     fanOutPush(from: store, zone: zone, sim: &sim)
     ensureLocalCapacity(store)
     clients.engineBlind[store.raw, default: []].append((Int32(field), write, clients.local[store.index][field]))

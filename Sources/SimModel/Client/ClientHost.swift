@@ -72,6 +72,27 @@ protocol ClientHost {
   /// The server's state, read only: the client reads the zones' change logs and records as a
   /// fetch would return them, and changes them only through the ports below.
   var server: CloudServer { get }
+  /// The server's own methods for what a save and an export change (`CloudServer+Commits`),
+  /// called in place: through `server` each call would copy the server's value first.
+  mutating func createObject(zone: Int, entity: Int, poison: Bool) -> ObjectID
+  mutating func describeObject(zone: Int, _ object: ObjectID, key: Int32, version: Int32, contribution: Bool)
+  mutating func setParent(zone: Int, _ object: ObjectID, _ parent: Int32)
+  mutating func recordChange(zone: Int, of object: ObjectID, by store: StoreID, at now: SimTime) -> Int32
+  mutating func setField(zone: Int, _ field: Int, write: WriteID, value: Int32)
+  mutating func noteCommitted(zone: Int, _ object: ObjectID, publicDelete: Bool)
+  mutating func compactChangeLogIfLong(zone: Int)
+  /// Marks `object` seen by the client's pass `pass`; false if it already was.
+  mutating func markSeen(zone: Int, _ object: ObjectID, pass: Int32) -> Bool
+  /// The server's answer to a modify request: a record fault's error and outcome, or nil; the
+  /// records that failed are listed in `failed`. (Mutating only so that it is called on the
+  /// world in place: a non-mutating call from the batch's closure copied the world.)
+  mutating func answerModify(
+    _ request: ModifyRequest, random: inout RandomStream, failed: inout [RecordFailure]
+  ) -> (error: CloudError, outcome: RecordOutcome)?
+  /// A record's bytes and its assets' bytes.
+  func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64)
+  /// How many fields a record has (its existence field included).
+  func fieldCount(zone: Int, object: ObjectID) -> Int
 
   /// The server's answer to a request: a request-level failure, or nil when it goes through.
   mutating func answer(_ request: RequestContext, from device: DeviceID) -> RequestFailure?

@@ -73,9 +73,10 @@ struct SyncClients {
   /// ln(4,096 + 2): the zone size at which an import's apply time is `applyTimePerRecord`.
   static let logReferenceRecords = DeterministicMath.log(4_098)
 
-  /// Starts the run of the activity the scheduler just gave `slot`: nothing done yet.
+  /// Starts the run of the activity the scheduler just gave `slot`: nothing done yet. (Mutating
+  /// so that a client facet calls it in place, not on a copy of every client's state.)
   @inline(__always)
-  func beginRun(_ slot: ActivityID) {
+  mutating func beginRun(_ slot: ActivityID) {
     while runs.count <= slot.index { runs.append(ActivityRun()) }
     runs[slot.index] = ActivityRun()
   }

@@ -19,7 +19,7 @@ extension SchedulerHost {
   /// The wait the server or the network imposed on `activity` (a retry's retry-after or back-off),
   /// if it is not over. Only the retry's own: a device learns a retry-after from its own answer.
   @inline(__always)
-  func serverWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
+  mutating func serverWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
     scheduler.retryWait(activity, at: now)
   }
 

@@ -67,8 +67,13 @@ struct SystemScheduler {
   /// proceed whatever it holds, so they are not asked and it is not read; the verdicts are the
   /// same (a test checks them against asking every time). A researcher's policy that reads the
   /// run history gets a copy of it in the context.
+  ///
+  /// `mutating`, as `recordRun` and `retryWait` are, though it changes nothing here: so that a
+  /// facet written against `SchedulerHost` calls it on the scheduler in place (through `modify`)
+  /// rather than on a copy of the whole scheduler (through `get`), which cost the public-deletes
+  /// world 3 % more instructions.
   @inline(__always)
-  func firstRefusal(
+  mutating func firstRefusal(
     _ context: PolicyContext, device: Int, runs: inout DeviceRuns
   ) -> (policy: Int32, until: SimTime?)? {
     let onlyLimitersRead = policies.onlyRateLimitsReadRuns
@@ -86,13 +91,13 @@ struct SystemScheduler {
 
   /// Remembers that an activity of `device` was approved now (the rate limiter counts it).
   @inline(__always)
-  func recordRun(_ now: SimTime, device: Int, runs: inout DeviceRuns) {
+  mutating func recordRun(_ now: SimTime, device: Int, runs: inout DeviceRuns) {
     runHistory.record(now, device: device, &runs)
   }
 
   /// The wait a retry of `activity` must still sit out, if any: not before `until`, for `cause`.
   @inline(__always)
-  func retryWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
+  mutating func retryWait(_ activity: ActivityID, at now: SimTime) -> (cause: WaitCause, until: SimTime)? {
     guard retryWaitCount > 0, let wait = retryWaits[activity.raw], wait.notBefore > now else { return nil }
     return (wait.cause, wait.notBefore)
   }

@@ -106,6 +106,40 @@ struct RecordingHost: ClientHost {
   ) {
     calls.append("sendRequest " + String(describing: completion).prefix { $0 != "(" })
   }
+  // The server's own methods, on this host's server (recorded where the export commits).
+  mutating func createObject(zone: Int, entity: Int, poison: Bool) -> ObjectID {
+    server.createObject(zone: zone, entity: entity, poison: poison)
+  }
+  mutating func describeObject(zone: Int, _ object: ObjectID, key: Int32, version: Int32, contribution: Bool) {
+    server.describeObject(zone: zone, object, key: key, version: version, contribution: contribution)
+  }
+  mutating func setParent(zone: Int, _ object: ObjectID, _ parent: Int32) {
+    server.setParent(zone: zone, object, parent)
+  }
+  mutating func recordChange(zone: Int, of object: ObjectID, by store: StoreID, at now: SimTime) -> Int32 {
+    calls.append("recordChange")
+    return server.recordChange(zone: zone, of: object, by: store, at: now)
+  }
+  mutating func setField(zone: Int, _ field: Int, write: WriteID, value: Int32) {
+    server.setField(zone: zone, field, write: write, value: value)
+  }
+  mutating func noteCommitted(zone: Int, _ object: ObjectID, publicDelete: Bool) {
+    server.noteCommitted(zone: zone, object, publicDelete: publicDelete)
+  }
+  mutating func compactChangeLogIfLong(zone: Int) { server.compactChangeLogIfLong(zone: zone) }
+  mutating func markSeen(zone: Int, _ object: ObjectID, pass: Int32) -> Bool {
+    server.stamp(zone: zone, object, with: pass)
+  }
+  mutating func answerModify(
+    _ request: ModifyRequest, random: inout RandomStream, failed: inout [RecordFailure]
+  ) -> (error: CloudError, outcome: RecordOutcome)? {
+    calls.append("answerModify")
+    return server.answerModify(request, random: &random, failed: &failed)
+  }
+  func recordCost(zone: Int, object: ObjectID) -> (record: Int64, assets: Int64) {
+    server.recordCost(zone: zone, object: object)
+  }
+  func fieldCount(zone: Int, object: ObjectID) -> Int { server.fieldCount(zone: zone, object: object) }
   mutating func fanOutPush(from store: StoreID, zone: Int, sim: inout Simulation<ModelEvent>) {
     calls.append("fanOutPush zone \(zone)")
   }
@@ -138,7 +172,10 @@ struct RecordingHost: ClientHost {
     host.calls.removeAll()
     host.clientRequestAnswered(activity, sim: &sim)
     #expect(
-      host.calls == ["answer", "chargeUsage", "fanOutPush zone 0", "finishActivity succeeded: true, records: 1"],
+      host.calls == [
+        "answer", "answerModify", "recordChange", "chargeUsage", "fanOutPush zone 0",
+        "finishActivity succeeded: true, records: 1",
+      ],
       "\(host.calls)")
     #expect(host.server.zones[0].changeLog.count == changesBefore + 1)
     #expect(host.clients.local[store.index].withRows(0..<1) { $0[0].dirty } == false)
