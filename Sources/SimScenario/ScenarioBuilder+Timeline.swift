@@ -75,10 +75,7 @@ extension ScenarioBuilder {
 
   func workloads(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
     guard let entries = reader.array(node, "workloads", maxCount: 10_000) else { return }
-    let keys = [
-      "devices", "editsPerHour", "every", "jitter", "from", "until", "insertShare", "deleteShare", "entity",
-      "foregroundOnly", "source", "store",
-    ]
+    let keys = ArrivalSection.workloads.keys
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("workloads", index)
       guard let fields = reader.object(entry, path, known: keys) else { continue }
@@ -127,11 +124,7 @@ extension ScenarioBuilder {
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("usage", index)
       guard
-        let fields = reader.object(
-          entry, path,
-          known: [
-            "devices", "sessionsPerDay", "every", "jitter", "from", "until", "sessionLength", "suspendAfter", "byHour",
-          ])
+        let fields = reader.object(entry, path, known: ArrivalSection.usage.keys)
       else { continue }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let period = self.period(fields, path, rateKey: "sessionsPerDay")
@@ -455,7 +448,9 @@ extension ScenarioBuilder {
 
   /// A store index (into each target device's `stores`), checked against every target device.
   func storeIndex(_ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec) -> Int? {
-    guard let node, let store = reader.integer(node, path, min: 0, max: ScenarioDecoder.Limits.highestStoreIndex) else { return nil }
+    guard let node, let store = reader.integer(node, path, min: 0, max: ScenarioDecoder.Limits.highestStoreIndex) else {
+      return nil
+    }
     if let device = devices.first(where: { store >= spec.devices[$0].stores.count }) {
       let count = spec.devices[device].stores.count
       reader.problem(
