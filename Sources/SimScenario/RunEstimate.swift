@@ -118,7 +118,17 @@ public struct RunEstimate: Sendable, Equatable {
     /// The defaults whose events `eventsPerDeviceHour` already holds.
     static let defaultPollSeconds = 1800.0
     static let defaultValiditySeconds = 900.0
-    static let latencyRowBytes = 560.0
+    /// A `latency.csv` row: its text columns (60 bytes and the scenario's name), and 12 bytes for
+    /// each timed column ("0.000000000,"). The fixed 560 bytes it was before had fallen behind
+    /// the columns added since: rows of 77 columns measured 843 and 859 bytes (`quickstart`, a
+    /// 30-day public store), and such a run was estimated 1.9 GB of files and wrote 3.0 GB.
+    static func latencyRowBytes(_ spec: WorldSpec, name: String) -> Double {
+      let waits = Double(spec.scheduler.policies.count + spec.reportedCauses.count + LatencyRow.heldNames.count)
+      let timed =
+        Double(5 + LatencyRow.stageNames.count + 2 + LatencyRow.notifyCauseNames.count)
+        + Double(LatencyRow.transferCauseNames.count) + 2 * waits
+      return 60 + Double(name.utf8.count) + 12 * timed
+    }
     static let activityRowBytes = 230.0
     static let timelineRowBytes = 70.0
   }
@@ -212,7 +222,7 @@ public struct RunEstimate: Sendable, Equatable {
       .bytesPerHeldRecord * heldRecords
       + Cost.bytesPerWrite * writes + timelineBytes
     var output = 2048.0
-    if scenario.outputs.contains("latency") { output += Cost.latencyRowBytes * rows }
+    if scenario.outputs.contains("latency") { output += Cost.latencyRowBytes(spec, name: scenario.name) * rows }
     if scenario.outputs.contains("activities") { output += Cost.activityRowBytes * events / 4 }
     if scenario.outputs.contains("timeline") {
       output +=
@@ -338,7 +348,8 @@ public struct RunEstimate: Sendable, Equatable {
     let duration = spec.duration.seconds
     var events = [Double](repeating: 0, count: spec.devices.count)
     for action in spec.timeline {
-      let each = nudges(action, duration: duration).map { Cost.eventsPerNudge * $0 } ?? eventsPerDevice(of: action.action)
+      let each =
+        nudges(action, duration: duration).map { Cost.eventsPerNudge * $0 } ?? eventsPerDevice(of: action.action)
       for device in action.devices where events.indices.contains(device) { events[device] += each }
     }
     let pollExcess = max(0, 1 / max(spec.polling.interval.seconds, 1e-9) - 1 / Cost.defaultPollSeconds)
@@ -412,7 +423,8 @@ public struct RunEstimate: Sendable, Equatable {
       problems.append(
         ScenarioProblem(
           file: file, path: "outputs",
-          message: "the run would write about \(Self.bytes(outputBytes + temporaryBytes)) of files (\(description)), over the limit of "
+          message:
+            "the run would write about \(Self.bytes(outputBytes + temporaryBytes)) of files (\(description)), over the limit of "
             + "\(Self.bytes(Limits.outputBytes))",
           hint: "leave latency.csv, activities.csv or timeline.csv out of \"outputs\" (or sample less often); \(accept)"
         ))

@@ -37,6 +37,31 @@ func decodedScenario(
     return (RunEstimate(scenario).events, Double(report.outcome.processedEvents))
   }
 
+  /// A `latency.csv` row is estimated from its columns: within a tenth of the bytes written, for
+  /// the quickstart world and for one with a policy more and a fault's cause reported. (At a
+  /// fixed 560 bytes a 30-day public store was estimated at 1.9 GB of files and wrote 3.0 GB.)
+  @Test func aLatencyRowIsEstimatedFromItsColumns() throws {
+    let plain = try scenario("rows-plain") { _ in }
+    let wide = try scenario("rows-with-a-fault-and-a-policy") { object in
+      object["cloud"] = ["accountUnavailableProbability": 0.05]
+      object["scheduler"] = ["policies": ["thermal": [String: Any]()]]
+    }
+    var widths: [Double] = []
+    for scenario in [plain, wide] {
+      let report = ScenarioRunner.run(scenario)
+      let files = report.resultFiles(version: "test", includeTrace: false)
+      let latency = try #require(files.first { $0.name == "latency.csv" })
+      let text = latency.renderedText()
+      let rows = Double(text.split(separator: "\n").count - 1)
+      #expect(rows > 10)
+      let perRow = Double(text.utf8.count) / rows
+      let estimated = RunEstimate.Cost.latencyRowBytes(scenario.spec, name: scenario.name)
+      #expect(abs(estimated / perRow - 1) < 0.1, "\(scenario.name): \(estimated) estimated, \(perRow) written")
+      widths.append(perRow)
+    }
+    #expect(widths[1] > widths[0] + 40)
+  }
+
   @Test func repeatingNudgesUsagePollsAndRechecksAreEstimatedWithinAFifth() throws {
     let publicStores: (inout [String: Any]) -> Void = { object in
       object["devices"] = [["name": "author", "stores": ["public"]], ["name": "reader", "stores": ["public"]]]
