@@ -62,6 +62,10 @@ public struct RunEstimate: Sendable, Equatable {
     static let bytesPerEvent = 16.0
     /// Kept per push event for latency.csv's notify split, when that file is written.
     static let bytesPerEventWithLatency = 12.0
+    /// Kept per public-database row when latency.csv is written (the summary alone tallies such a
+    /// row and lets it go): a 30-day public store of 3.5 M rows peaked at 102 MB without the file
+    /// and 183 MB with it (estimated 89 and 101 MB before this term).
+    static let bytesPerPolledRowWritten = 23.0
     static let bytesPerHeldRecord = 16.0
     static let bytesPerWrite = 250.0
     static let eventsPerRow = 0.35
@@ -210,9 +214,11 @@ public struct RunEstimate: Sendable, Equatable {
     // A row of a pushed zone brings its observer an import and a UI refresh (their bookkeeping is
     // the row's cost); a public-database row does not, as readers import at polls: the summary
     // tallies it without keeping it, past the latency it keeps (exact values up to their limit).
+    let writtenPolledRows = scenario.outputs.contains("latency") ? polledRows : 0
     memoryBytes =
       Cost.baseBytes + Cost.bytesPerRow * (rows - polledRows) + Cost.bytesPerPartitionedRow
       * min(polledRows, Double(LatencySample.defaultExactLimit)) + perEvent * (events - polledRowEvents)
+      + Cost.bytesPerPolledRowWritten * writtenPolledRows
       + Cost.bytesPerPolledRowEventPaged * polledRowEvents
       + min(Cost.bytesPerPolledRowEventLogged * polledRowEvents, Double(ObserverLog.defaultSpillAfterBytes))
       + Cost.bytesPerDevice * Double(spec.devices.count)
