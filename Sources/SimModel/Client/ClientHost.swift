@@ -6,8 +6,10 @@ import SimKernel
 /// this protocol, not against `World`: it holds the clients' own state (`clients`) and reaches
 /// the scheduler, the server, the push service, the devices and the sink only through the
 /// requirements below. `World` is the one host (`World+Ports`), so every call is
-/// specialised to it and costs what a direct call did; a client facet that needs more of the
-/// world must add a port here, where a reviewer sees it.
+/// specialised to it; a read through a property here still retains what it reads, and a method
+/// called on `server` would run on a copy of it, so the server's methods the clients call are
+/// ports (docs/architecture.md measures both). A client facet that needs more of the world adds
+/// a port here, where a reviewer sees it.
 protocol ClientHost {
   // MARK: The clients' own state, and what the world fixed at its start
 

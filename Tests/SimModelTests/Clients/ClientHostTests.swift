@@ -148,17 +148,23 @@ struct RecordingHost: ClientHost {
 /// The sync clients on their own: an export from an edit to its commit, driven through a host
 /// that only records the ports.
 @Suite struct ClientHostTests {
-  @Test func anEditIsExportedAndCommittedThroughThePortsAlone() {
+  /// A host over a two-device world's parts, its first store set up, after an insert saved there:
+  /// the export it asked for.
+  static func savedInsert() -> (host: RecordingHost, activity: ActivityID, sim: Simulation<ModelEvent>) {
     let world = World(spec: TestWorlds.privatePair(count: 2), sink: ObservationLog())
     var host = RecordingHost(world)
     var sim = Simulation<ModelEvent>()
-    let store = StoreID(0)
-    host.clients.stores[store.index].setup = .done
-    let changesBefore = host.server.zones[0].changeLog.count
+    host.clients.stores[0].setup = .done
+    host.edit(StoreID(0), kind: .insert, entity: 0, sim: &sim)
+    host.save(StoreID(0), sim: &sim)
+    return (host, host.scheduler.storeActivities[0].pendingExport, sim)
+  }
 
-    host.edit(store, kind: .insert, entity: 0, sim: &sim)
-    host.save(store, sim: &sim)
-    let activity = host.scheduler.storeActivities[store.index].pendingExport
+  @Test func anEditIsExportedAndCommittedThroughThePortsAlone() {
+    var (host, activity, sim) = Self.savedInsert()
+    let store = StoreID(0)
+    let changesBefore = 0
+    #expect(host.server.zones[0].changeLog.count == changesBefore)
     #expect(activity.exists)
     #expect(host.calls.starts(with: ["submit export save", "setPending export"]), "\(host.calls)")
 
@@ -184,14 +190,7 @@ struct RecordingHost: ClientHost {
   /// A failed request's declared reaction goes through the ports too: the activity ends, the
   /// retry is asked for and waits for the failure's cause until its time.
   @Test func aFaultsReactionReachesTheSchedulerThroughThePorts() {
-    let world = World(spec: TestWorlds.privatePair(count: 2), sink: ObservationLog())
-    var host = RecordingHost(world)
-    var sim = Simulation<ModelEvent>()
-    let store = StoreID(0)
-    host.clients.stores[store.index].setup = .done
-    host.edit(store, kind: .insert, entity: 0, sim: &sim)
-    host.save(store, sim: &sim)
-    let activity = host.scheduler.storeActivities[store.index].pendingExport
+    var (host, activity, sim) = Self.savedInsert()
     host.start(activity, sim: &sim)
     host.failure = RequestFailure(
       error: .zoneBusy, waitCause: .zoneBusy, reaction: .retry(at: SimTime(.seconds(30))), retryAfter: .seconds(30),
