@@ -250,9 +250,8 @@ final class ScenarioReader {
 
   // MARK: - Distributions
 
-  static let distributionKinds = ["constant", "uniform", "exponential", "normal", "lognormal", "choice"]
-
-  /// A distribution of durations (seconds), written as a small object or a plain duration.
+  /// A distribution of durations (seconds), written as a small object or a plain duration; its
+  /// kinds are `DistributionKindTable`'s rows.
   func distribution(_ node: JSONNode?, _ path: String) -> Distribution? {
     guard let node else { return nil }
     switch node.value {
@@ -260,44 +259,49 @@ final class ScenarioReader {
       return duration(node, path).map { .constant($0.seconds) }
     default: break
     }
-    guard let members = object(node, path, known: Self.distributionKinds) else { return nil }
+    guard let members = object(node, path, known: DistributionKindTable.names) else { return nil }
     guard members.count == 1, let (kind, value) = members.first else {
+      // Only unknown kinds: `object` has reported each, with the kinds there are.
+      if members.isEmpty, case .object(let written) = node.value, !written.isEmpty { return nil }
       problem(
         path, members.isEmpty ? "empty distribution" : "a distribution has exactly one kind",
         hint: "for example {\"lognormal\": {\"median\": \"150ms\", \"p99\": \"2s\"}}")
       return nil
     }
-    let inner = Self.join(path, kind)
-    switch kind {
-    case "constant": return duration(value, inner).map { .constant($0.seconds) }
-    case "uniform":
-      guard let bounds = array(value, inner, maxCount: 2), bounds.count == 2 else {
-        problem(inner, "expected [lower, upper]")
-        return nil
-      }
-      guard let lower = duration(bounds[0], Self.index(inner, 0)), let upper = duration(bounds[1], Self.index(inner, 1))
-      else { return nil }
-      guard lower <= upper else {
-        problem(inner, "lower bound \(DurationText.format(lower)) is above upper bound \(DurationText.format(upper))")
-        return nil
-      }
-      return .uniform(lower: lower.seconds, upper: upper.seconds)
-    case "exponential":
-      guard let fields = object(value, inner, known: ["mean"]) else { return nil }
-      guard let mean = required(fields, "mean", inner, { self.duration($0, $1, positive: true) }) else { return nil }
-      return .exponential(mean: mean.seconds)
-    case "normal":
-      guard let fields = object(value, inner, known: ["mean", "sd"]) else { return nil }
-      let mean = required(fields, "mean", inner) { self.duration($0, $1) }
-      let sd = required(fields, "sd", inner) { self.duration($0, $1) }
-      guard let mean, let sd else { return nil }
-      return .normal(mean: mean.seconds, standardDeviation: sd.seconds)
-    case "lognormal": return lognormal(value, inner)
-    default: return choiceDistribution(value, inner)
-    }
+    // A kind outside the table: `object` has reported it, with the kinds there are.
+    guard let row = DistributionKindTable.all.first(where: { $0.name == kind }) else { return nil }
+    return row.read(self, value, Self.join(path, kind))
   }
 
-  private func lognormal(_ node: JSONNode, _ path: String) -> Distribution? {
+  func uniformDistribution(_ value: JSONNode, _ inner: String) -> Distribution? {
+    guard let bounds = array(value, inner, maxCount: 2), bounds.count == 2 else {
+      problem(inner, "expected [lower, upper]")
+      return nil
+    }
+    guard let lower = duration(bounds[0], Self.index(inner, 0)), let upper = duration(bounds[1], Self.index(inner, 1))
+    else { return nil }
+    guard lower <= upper else {
+      problem(inner, "lower bound \(DurationText.format(lower)) is above upper bound \(DurationText.format(upper))")
+      return nil
+    }
+    return .uniform(lower: lower.seconds, upper: upper.seconds)
+  }
+
+  func exponentialDistribution(_ value: JSONNode, _ inner: String) -> Distribution? {
+    guard let fields = object(value, inner, known: ["mean"]) else { return nil }
+    guard let mean = required(fields, "mean", inner, { self.duration($0, $1, positive: true) }) else { return nil }
+    return .exponential(mean: mean.seconds)
+  }
+
+  func normalDistribution(_ value: JSONNode, _ inner: String) -> Distribution? {
+    guard let fields = object(value, inner, known: ["mean", "sd"]) else { return nil }
+    let mean = required(fields, "mean", inner) { self.duration($0, $1) }
+    let sd = required(fields, "sd", inner) { self.duration($0, $1) }
+    guard let mean, let sd else { return nil }
+    return .normal(mean: mean.seconds, standardDeviation: sd.seconds)
+  }
+
+  func lognormal(_ node: JSONNode, _ path: String) -> Distribution? {
     guard let fields = object(node, path, known: ["median", "p99", "mu", "sigma"]) else { return nil }
     if fields["mu"] != nil || fields["sigma"] != nil {
       let mu = required(fields, "mu", path) { self.number($0, $1) }
@@ -319,7 +323,7 @@ final class ScenarioReader {
     return .lognormal(median: median.seconds, p99: p99.seconds)
   }
 
-  private func choiceDistribution(_ node: JSONNode, _ path: String) -> Distribution? {
+  func choiceDistribution(_ node: JSONNode, _ path: String) -> Distribution? {
     guard let options = array(node, path, maxCount: 10_000), !options.isEmpty else {
       problem(path, "expected a non-empty array of {\"value\": duration, \"weight\": number}")
       return nil

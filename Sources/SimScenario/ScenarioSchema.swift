@@ -34,6 +34,7 @@ public enum ScenarioSchema {
       case "storeIndex": storeIndexNode()
       case "workloads": ArrivalSection.workloads.schemaNode(part: actionPart)
       case "usage": ArrivalSection.usage.schemaNode(part: actionPart)
+      case "distribution": DistributionKindTable.schemaNode()
       default: durationNode()
       }
     }
