@@ -47,7 +47,7 @@ SOURCES = os.path.join(os.path.dirname(__file__), "..", "..", "Sources")
 PLUG_INS = [
     ("scheduler policy", "SimModel/Scheduler/Policies",
      {"PolicyDefinition", "PolicyRegistry", "PolicySet", "SchedulerPolicy"}),
-    ("request fault", "SimModel/Server/RequestFaults", {"Backoff", "RequestFault", "RequestFaultSet"}),
+    ("request fault", "SimModel/Server/RequestFaults", {"Backoff", "FaultKnob", "RequestFault", "RequestFaultSet"}),
     ("record fault", "SimModel/Server/RecordFaults", {"RecordFault", "RecordFaultSet"}),
 ]
 
