@@ -150,11 +150,19 @@ enum ResultSetWriter {
   /// from a previous set to the new one (or back from a staging folder left by a killed write).
   static func moveOwnEntries(from: String, to: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: from) else { return }
-    for name in names.sorted() where !resultNames.contains(name) && !ScenarioFile.isTemporaryName(name) {
+    for name in names.sorted() where !resultNames.contains(name) && !isOwnName(name) {
       // Never over a name `to` has (the user's file linked into the new set, or one made
       // meanwhile): the rename fails there, and the race is lost to the user's own entry.
       _ = renameNoReplace(OutputPath.join(from, name), OutputPath.join(to, name))
     }
+  }
+
+  /// Whether `name` is this program's, never the user's: a temporary, or a shard journal's lock
+  /// file. A run shard killed between its exchange and the removal of its lock left the lock in
+  /// the result set; carried as the user's file, it outlived the next run's commit (the kill
+  /// check found the resumed shard's folder with it, 1 kill in about 300).
+  static func isOwnName(_ name: String) -> Bool {
+    ScenarioFile.isTemporaryName(name) || name == RunShardJournal.lockName
   }
 
   /// `renameat2(RENAME_NOREPLACE)`: renames unless `b` exists; false when it does, or cannot.
@@ -185,7 +193,7 @@ enum ResultSetWriter {
   static func carryOwnEntries(of target: String, into staging: String, kind: Kind) -> [String]? {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: target) else { return nil }
     var carried: [String] = []
-    for name in names.sorted() where !ScenarioFile.isTemporaryName(name) {
+    for name in names.sorted() where !isOwnName(name) {
       var status = stat()
       let path = OutputPath.join(target, name)
       let type = lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0

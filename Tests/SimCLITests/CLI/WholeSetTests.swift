@@ -35,6 +35,30 @@ import Testing
     }
   }
 
+  /// A shard killed between its commit and the removal of its journal's lock left the lock file
+  /// in its result set. The next run into that folder keeps the user's files, but not that one:
+  /// it is SyncSim's (the kill check found it outliving a resumed shard, 1 kill in about 300).
+  @Test func aLeftLockFileIsNotKeptAsTheUsersFile() throws {
+    try withTemporaryDirectory { directory in
+      let out = directory + "/out"
+      #expect(syncsim(["run", Self.quickstart, "--out", out, "--seed", "1"]).code == 0)
+      try "".write(toFile: out + "/" + RunShardJournal.lockName, atomically: false, encoding: .utf8)
+      try "mine\n".write(toFile: out + "/notes.txt", atomically: true, encoding: .utf8)
+      #expect(syncsim(["run", Self.quickstart, "--out", out, "--seed", "2"]).code == 0)
+      let names = try FileManager.default.contentsOfDirectory(atPath: out)
+      #expect(names.contains("notes.txt"))
+      #expect(!names.contains(RunShardJournal.lockName), "\(names)")
+      // And from a staging folder a killed write left (its entries go back to the target first).
+      let left = directory + "/.out.tmp-999999-" + ScenarioFile.hostToken + "-zz"
+      try FileManager.default.createDirectory(atPath: left, withIntermediateDirectories: false)
+      try "".write(toFile: left + "/" + RunShardJournal.lockName, atomically: false, encoding: .utf8)
+      try "late\n".write(toFile: left + "/late.txt", atomically: false, encoding: .utf8)
+      ScenarioFile.removeStaleTemporaries(in: directory)
+      let after = try FileManager.default.contentsOfDirectory(atPath: out)
+      #expect(after.contains("late.txt") && !after.contains(RunShardJournal.lockName), "\(after)")
+    }
+  }
+
   @Test func aSweepReplacesItsOldPointsAndFilesWhole() throws {
     try withTemporaryDirectory { directory in
       let out = directory + "/sweep"
