@@ -21,20 +21,12 @@ extension World: ClientHost {
 
   @inline(__always)
   mutating func setPending(_ kind: ActivityKind, of store: StoreID, to activity: ActivityID) {
-    if kind == .export {
-      scheduler.storeActivities[store.index].pendingExport = activity
-    } else {
-      scheduler.storeActivities[store.index].pendingImport = activity
-    }
+    scheduler.storeActivities[store.index].setPending(kind, activity)
   }
 
   @inline(__always)
   mutating func setRunning(_ kind: ActivityKind, of store: StoreID, to activity: ActivityID) {
-    if kind == .export {
-      scheduler.storeActivities[store.index].runningExport = activity
-    } else {
-      scheduler.storeActivities[store.index].runningImport = activity
-    }
+    scheduler.storeActivities[store.index].setRunning(kind, activity)
   }
 
   @inline(__always)

@@ -21,7 +21,7 @@ struct ArrivalSection: Sendable {
 
   /// The section's schema: an array of entries with these keys, `devices` and either the rate or
   /// `every` required.
-  func schemaNode(part: (String) -> JSONNode) -> JSONNode {
+  func schemaNode(parameters: ParameterSet, part: (String) -> JSONNode) -> JSONNode {
     let pattern: [(String, String)] = [
       (
         "every",
@@ -38,7 +38,7 @@ struct ArrivalSection: Sendable {
       ("until", ##"{"description": "\##(untilMeaning)", "$ref": "#/$defs/duration"}"##),
     ]
     let properties = ([("devices", Self.devices), (rateKey, rate)] + pattern + own).map { key, text in
-      (key, ScenarioSchema.expand(Self.parse(text, key), parameters: .standard, part: part))
+      (key, ScenarioSchema.expand(Self.parse(text, key), parameters: parameters, part: part))
     }
     let required = { (key: String) in JSONNode.object([("required", .array([.string(key)]))]) }
     return .object([

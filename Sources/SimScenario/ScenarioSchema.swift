@@ -32,8 +32,8 @@ public enum ScenarioSchema {
       case "conditions": conditionsNode()
       case "actions": actionsNode(parameters: parameters)
       case "storeIndex": storeIndexNode()
-      case "workloads": ArrivalSection.workloads.schemaNode(part: actionPart)
-      case "usage": ArrivalSection.usage.schemaNode(part: actionPart)
+      case "workloads": ArrivalSection.workloads.schemaNode(parameters: parameters, part: actionPart)
+      case "usage": ArrivalSection.usage.schemaNode(parameters: parameters, part: actionPart)
       case "distribution": DistributionKindTable.schemaNode()
       default: durationNode()
       }

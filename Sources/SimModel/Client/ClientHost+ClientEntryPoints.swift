@@ -15,7 +15,7 @@ extension ClientHost {
         setRunning(.import, of: state.store, to: activity)
         importStep(activity, .started, sim: &sim)
       case .setup:
-        finishActivity(activity, succeeded: true, records: clients.runs[activity.index].records, sim: &sim)
+        finishRun(activity, succeeded: true, sim: &sim)
       }
     }
   }

@@ -112,6 +112,12 @@ protocol ClientHost {
 }
 
 extension ClientHost {
+  /// Ends `activity` at dasd, with the records its run moved.
+  @inline(__always)
+  mutating func finishRun(_ activity: ActivityID, succeeded: Bool, sim: inout Simulation<ModelEvent>) {
+    finishActivity(activity, succeeded: succeeded, records: clients.runs[activity.index].records, sim: &sim)
+  }
+
   /// A request's latency on `device`'s network, drawn from its stream.
   mutating func requestLatency(_ device: DeviceID) -> SimDuration {
     deviceTraits[traitsIndex(of: device)].requestLatency.sampleDuration(using: &devices[device.index].streams.network)

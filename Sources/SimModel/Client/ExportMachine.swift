@@ -163,11 +163,11 @@ extension ClientHost {
       // gone, so nothing it carried commits, and no later batch is sent.
       exportTook(.syncTurnedOff)
       clients.plans[activity.index].clear()
-      finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
+      finishRun(activity, succeeded: false, sim: &sim)
       return
     }
     if clients.plans[activity.index].batchEnds.isEmpty {
-      finishActivity(activity, succeeded: true, records: clients.runs[activity.index].records, sim: &sim)  // the empty export's 35 ms are over
+      finishRun(activity, succeeded: true, sim: &sim)  // the empty export's 35 ms are over
       return
     }
     // The batch as sent: a refusal may split it (limitExceeded).
@@ -219,7 +219,7 @@ extension ClientHost {
       exportTook(.lastBatch)
       dropExportedHistory(store, Int(clients.runs[activity.index].historyCovered))
       clients.plans[activity.index].clear()
-      finishActivity(activity, succeeded: true, records: clients.runs[activity.index].records, sim: &sim)
+      finishRun(activity, succeeded: true, sim: &sim)
     }
   }
 
@@ -228,7 +228,7 @@ extension ClientHost {
   mutating func endFailedExport(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     dropCommittedHistory(activity)
     clients.plans[activity.index].clear()
-    finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
+    finishRun(activity, succeeded: false, sim: &sim)
   }
 
   /// Counts an export transition taken (debug builds only: `transitionsTaken`).

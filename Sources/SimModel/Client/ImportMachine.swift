@@ -86,7 +86,7 @@ extension ClientHost {
     let store = scheduler.activities[activity.index].store
     guard devices[owner(of: store).index].online else {
       importTook(.offlineAtStart)
-      finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
+      finishRun(activity, succeeded: false, sim: &sim)
       requestImport(store, trigger: .importAgain, sim: &sim)
       return
     }
@@ -145,7 +145,7 @@ extension ClientHost {
     if clients.stores[store.index].disabled {
       // Sync was turned off: the page is not applied and no further page is fetched.
       importTook(.syncTurnedOff)
-      finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
+      finishRun(activity, succeeded: false, sim: &sim)
       return
     }
     switch generalVerdict(activity, at: sim.now) {
@@ -154,7 +154,7 @@ extension ClientHost {
       // fault's declared reaction (a new import after a retry's wait fetches from the store's
       // token: the pages applied so far are fetched again, as a new fetch-changes would).
       importTook(ImportTransition(failure.reaction))
-      finishActivity(activity, succeeded: false, records: clients.runs[activity.index].records, sim: &sim)
+      finishRun(activity, succeeded: false, sim: &sim)
       react(to: failure, of: activity, sim: &sim)
       return
     case .accepted, .resend, .failed, .partlySaved:
@@ -185,7 +185,7 @@ extension ClientHost {
     if run.fromEmptyToken { clients.stores[store.index].holdsToken = true }
     sink.observeImported(
       store: store, activity: logID(activity), token: run.snapshotToken, records: run.records, at: sim.now)
-    finishActivity(activity, succeeded: true, records: run.records, sim: &sim)
+    finishRun(activity, succeeded: true, sim: &sim)
     importFinishedUI(store, sim: &sim)
     // Only an import from the empty token ends a reset: one begun before it brought too little.
     if run.fromEmptyToken { endResetIfNeeded(store, sim: &sim) }

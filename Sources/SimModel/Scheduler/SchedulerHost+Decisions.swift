@@ -262,11 +262,7 @@ extension SchedulerHost {
     }
     scheduler.activities[activity.index].phase = .running
     sink.observeActivityStarted(activity: logID(activity), at: sim.now)
-    switch state.kind {
-    case .export: scheduler.storeActivities[state.store.index].pendingExport = ActivityID.none
-    case .import: scheduler.storeActivities[state.store.index].pendingImport = ActivityID.none
-    case .setup: break
-    }
+    scheduler.storeActivities[state.store.index].setPending(state.kind, .none)
     if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
       // The container's or the device's retry-after is in force: the first request would be
       // answered with it, so the activity ends at once rather than hold its group while it waits.

@@ -12,6 +12,25 @@ struct StoreActivities {
   /// The client that asks for them (Core Data's exports start after its own delay).
   var client = SyncClient.coreData
 
+  /// Makes `activity` the store's pending activity of `kind` (`.none`: none is); a setup has no
+  /// slot of its own here.
+  mutating func setPending(_ kind: ActivityKind, _ activity: ActivityID) {
+    switch kind {
+    case .export: pendingExport = activity
+    case .import: pendingImport = activity
+    case .setup: break
+    }
+  }
+
+  /// Makes `activity` the store's running activity of `kind`.
+  mutating func setRunning(_ kind: ActivityKind, _ activity: ActivityID) {
+    switch kind {
+    case .export: runningExport = activity
+    case .import: runningImport = activity
+    case .setup: break
+    }
+  }
+
   /// `activity` is no longer pending (it was cancelled).
   mutating func forgetPending(_ activity: ActivityID) {
     if pendingExport == activity { pendingExport = .none }

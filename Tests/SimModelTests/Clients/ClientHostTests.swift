@@ -34,7 +34,7 @@ struct RecordingHost: ClientHost {
   mutating func start(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let store = scheduler.activities[activity.index].store
     scheduler.activities[activity.index].phase = .running
-    scheduler.storeActivities[store.index].pendingExport = .none
+    scheduler.storeActivities[store.index].setPending(scheduler.activities[activity.index].kind, .none)
     clientActivityStarted(activity, sim: &sim)
   }
 
@@ -81,11 +81,7 @@ struct RecordingHost: ClientHost {
   func position(of cause: WaitCause) -> Int32 { Int32(cause.rawValue) }
   mutating func setPending(_ kind: ActivityKind, of store: StoreID, to activity: ActivityID) {
     calls.append("setPending \(kind)")
-    if kind == .export {
-      scheduler.storeActivities[store.index].pendingExport = activity
-    } else {
-      scheduler.storeActivities[store.index].pendingImport = activity
-    }
+    scheduler.storeActivities[store.index].setPending(kind, activity)
   }
   mutating func setRunning(_ kind: ActivityKind, of store: StoreID, to activity: ActivityID) {
     calls.append("setRunning \(kind)")
