@@ -10,7 +10,7 @@ and started again must keep the runs it had finished and end equal to the uninte
 shard of a run (`run --shard`) likewise keeps the parts its last checkpoint counts.
 Then pairs of the same command run at once into one folder: both exit 0 and one whole set remains.
 
-Usage: python3 Scripts/kill-check.py [--kills N] [--pairs N] [--seed S] [--binary PATH]
+Usage: python3 Scripts/kill-check.py [--kills N] [--pairs N] [--seed S] [--binary PATH] [--only CHECK]
 Exits 1 on any mixed or partial set.
 """
 import argparse
@@ -291,8 +291,15 @@ def check_run_shard_resume(binary, scenario, work, kills, rng):
         resumed += 1 if done else 0
         if os.path.exists(journal):
             failures.append(f"run shard {kill}: {journal} left behind")
-        if subprocess.run(["diff", "-r", folder, reference], stdout=subprocess.DEVNULL).returncode:
-            failures.append(f"run shard {kill}: the resumed shard differs from the uninterrupted one")
+        differ = subprocess.run(["diff", "-rq", folder, reference], stdout=subprocess.PIPE, text=True)
+        if differ.returncode:
+            # Name the files that differ: a flake that says only "differs" cannot be found again.
+            failures.append(f"run shard {kill}: the resumed shard differs from the uninterrupted one "
+                            f"(checkpoint {done} parts): {differ.stdout.strip()}")
+            keep = os.environ.get("KILL_CHECK_KEEP")
+            if keep:
+                shutil.copytree(folder, os.path.join(keep, f"shard-1-{kill}"), dirs_exist_ok=True)
+                shutil.copytree(reference, os.path.join(keep, "shard-1-ref"), dirs_exist_ok=True)
         merged = folder + "-merged"
         subprocess.run([binary, "merge", folder, second, "--out", merged], stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
@@ -340,6 +347,8 @@ def main():
     parser.add_argument("--pairs", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--binary", default=".build/release/syncsim")
+    parser.add_argument("--only", choices=["run", "sweep", "merge", "resume", "shard", "pairs"],
+                        help="run one check alone (to chase a flake)")
     options = parser.parse_args()
     binary = os.path.abspath(options.binary)
     scenario = os.path.abspath("Scenarios/quickstart.json")
@@ -347,13 +356,17 @@ def main():
     failures = []
     work = tempfile.mkdtemp(prefix="syncsim-kill-")
     try:
-        for check in (check_run, check_sweep, check_merge, check_resume, check_run_shard_resume):
-            found, line = check(binary, scenario, work, options.kills, rng)
+        checks = {"run": check_run, "sweep": check_sweep, "merge": check_merge, "resume": check_resume,
+                  "shard": check_run_shard_resume}
+        for name, check in checks.items():
+            if options.only in (None, name):
+                found, line = check(binary, scenario, work, options.kills, rng)
+                failures += found
+                print(f"kill-check: {line}, {len(found)} failures")
+        if options.only in (None, "pairs"):
+            found, line = check_pairs(binary, scenario, work, options.pairs)
             failures += found
             print(f"kill-check: {line}, {len(found)} failures")
-        found, line = check_pairs(binary, scenario, work, options.pairs)
-        failures += found
-        print(f"kill-check: {line}, {len(found)} failures")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     for failure in failures[:20]:

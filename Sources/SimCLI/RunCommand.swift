@@ -190,6 +190,7 @@ struct RunCommand {
         scenario, shard: shard, seed: options.seed, duration: options.duration, trace: options.trace,
         directory: directory, version: SyncSimCommand.version, console: console)
     {
+      RunShardJournal.removeStaleLock(in: directory)
       console.print(kept)
       return .success
     }
