@@ -21,4 +21,10 @@ enum ClientReaction: Equatable, Sendable {
   /// are booked to the fault's cause. [A] CKError accountTemporarilyUnavailable: "Don't delete
   /// any cached data and don't enqueue any additional CloudKit operations"
   case stall(until: SimTime)
+  /// The store saves its zone again, then sends its changes again: a new export is asked for at
+  /// once, and its first request saves the zone (one modify-zones request, no records) before any
+  /// batch. An import that gets it is asked for again too. What a CKSyncEngine app does on
+  /// `zoneNotFound` for a record it sent: "save that zone and retry saving the record". [A]
+  /// sample-cloudkit-sync-engine, SyncedDatabase.handleSentRecordZoneChanges
+  case recreateZone
 }

@@ -51,12 +51,18 @@ public struct World: EventHandler {
 
   /// Builds the world of `spec`, reporting to `sink`.
   public init(spec: WorldSpec, sink: any ObservationSink) {
+    self.init(spec: spec, sink: sink, extraRequestFaults: [])
+  }
+
+  /// Builds the world of `spec`, reporting to `sink`, whose server asks `extraRequestFaults`
+  /// after its own (a test's, for a reaction no registered fault declares on some path).
+  init(spec: WorldSpec, sink: any ObservationSink, extraRequestFaults: [any RequestFault]) {
     self.spec = spec
     self.sink = sink
     server = CloudServer(
       parameters: spec.server,
       forcedThrottlePossible: spec.timeline.contains { if case .throttle = $0.action { true } else { false } },
-      extraRecordFaults: spec.extraRecordFaults)
+      extraRecordFaults: spec.extraRecordFaults, extraRequestFaults: extraRequestFaults)
     scheduler = SystemScheduler(spec.scheduler)
     push = PushService(spec.push)
     _ = clients.writes.append(WriteState(store: StoreID.none, basedOn: .none, value: 0))

@@ -29,4 +29,6 @@ struct ActivityRun {
   var attempt: Int = 0
   /// Whether the current batch was already merged after serverRecordChanged.
   var merged = false
+  /// Export: its request on the wire saves the store's zone, not a batch.
+  var savingZone = false
 }

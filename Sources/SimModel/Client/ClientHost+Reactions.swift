@@ -22,6 +22,16 @@ extension ClientHost {
     case .stall(let until):
       stall(ended.store, by: failure, until: until)
       requestRetry(of: activity, notBefore: until, cause: failure.waitCause, sim: &sim)
+    case .recreateZone:
+      // The store's next export saves the zone first (`ExportTransition.savingZone`); the changes
+      // the failed export carried are still in the history, and are sent after it.
+      clients.stores[ended.store.index].zoneSavePending = true
+      if ended.kind == .export {
+        requestExport(ended.store, trigger: .exportAgain, sim: &sim)
+      } else {
+        requestImport(ended.store, trigger: .importAgain, sim: &sim)
+        requestExport(ended.store, trigger: .exportAgain, sim: &sim)
+      }
     }
   }
 

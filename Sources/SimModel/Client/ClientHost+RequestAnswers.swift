@@ -10,7 +10,8 @@ extension ClientHost {
     let store = scheduler.activities[activity.index].store
     let device = owner(of: store).index
     let request = RequestContext(
-      activity: activity, device: device, now: now, online: devices[device].online,
+      activity: activity, kind: scheduler.activities[activity.index].kind, client: clients.stores[store.index].client,
+      device: device, now: now, online: devices[device].online,
       attempt: clients.runs[activity.index].attempt)
     // A stalled store's request still on the wire (another activity's) gets the stall's answer:
     // the account is unavailable until the stated time, for every request.

@@ -10,6 +10,7 @@ import SimKernel
 enum ExportTransition: Int, CaseIterable, ReactionTransitions {
   case nothingToExport, firstBatch, nextBatch, lastBatch, tooLarge, mergedAfterConflict, someRecordsFailed
   case waitForRetry, offline, quotaFull, recordRefused, syncTurnedOff, roundEnds, resetDeclared, stallDeclared
+  case recreateZoneDeclared, savingZone, zoneSaved
 
   /// (from, input, to, what happens, source)
   var row: ActivityTransitionRow {
@@ -94,6 +95,24 @@ enum ExportTransition: Int, CaseIterable, ReactionTransitions {
         "the store asks for nothing, export or import, until the stated time, under the fault's cause",
         "[A] CKError accountTemporarilyUnavailable"
       )
+    case .recreateZoneDeclared:
+      (
+        "sending batch n", "a fault declaring a zone recreation (zoneNotFound, CKSyncEngine)", "finished (failed)",
+        "a new export is asked for at once: it saves the zone, then sends the changes again",
+        "[A] CKError zoneNotFound; sample-cloudkit-sync-engine handleSentRecordZoneChanges"
+      )
+    case .savingZone:
+      (
+        "started", "the store's zone must be saved again", "saving the zone",
+        "one modify-zones request, no records, before any batch",
+        "[A] CKSyncEngine.PendingDatabaseChange.saveZone"
+      )
+    case .zoneSaved:
+      (
+        "saving the zone", "saved", "sending batch 1",
+        "the changes are planned and sent as from started (finished at once when none is left)",
+        "[A] CKModifyRecordZonesOperation"
+      )
     }
   }
 
@@ -101,7 +120,7 @@ enum ExportTransition: Int, CaseIterable, ReactionTransitions {
   var clients: String {
     switch self {
     case .tooLarge, .syncTurnedOff: "Core Data"
-    case .roundEnds: "CKSyncEngine"
+    case .roundEnds, .recreateZoneDeclared: "CKSyncEngine"
     default: "both"
     }
   }
@@ -119,26 +138,73 @@ extension ClientHost {
     let store = scheduler.activities[activity.index].store
     switch input {
     case .started:
-      let covered = Int(clients.stores[store.index].savedCount)
-      clients.runs[activity.index].historyCovered = Int32(covered)
-      // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
-      // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
-      // so the plan is written where it lies, from the history's rows read in place; `makePlan`
-      // never touches `plans` or the history itself (growing either would move what it works on).
-      while clients.plans.count <= activity.index { clients.plans.append(ExportPlan()) }
-      clients.history[store.index].withRows(0..<covered) { changes in
-        makePlan(store, changes: changes, into: &clients.plans[activity.index])
-      }
-      if clients.plans[activity.index].batchEnds.isEmpty {
-        exportTook(.nothingToExport)
-        dropExportedHistory(store, covered)
-        sim.schedule(.exportRequestDone(activity), after: spec.scheduler.emptyExportDuration)
+      if clients.stores[store.index].zoneSavePending {
+        exportTook(.savingZone)
+        sendZoneSave(activity, sim: &sim)
         return
       }
-      exportTook(.firstBatch)
-      sendNextBatch(activity, sim: &sim)
+      planAndSend(activity, store: store, sim: &sim)
     case .answered:
+      if clients.runs[activity.index].savingZone {
+        zoneSaveAnswered(activity, store: store, sim: &sim)
+        return
+      }
       exportAnswered(activity, store: store, sim: &sim)
+    }
+  }
+
+  /// Plans the store's changes into batches and sends the first (or ends the export when there
+  /// is nothing to send).
+  mutating func planAndSend(_ activity: ActivityID, store: StoreID, sim: inout Simulation<ModelEvent>) {
+    let covered = Int(clients.stores[store.index].savedCount)
+    clients.runs[activity.index].historyCovered = Int32(covered)
+    // Fill the activity slot's plan in place: slots are reused, so its buffers are too, and
+    // they stay in cache (a plan per store would be cold on every export). `plans` is a column,
+    // so the plan is written where it lies, from the history's rows read in place; `makePlan`
+    // never touches `plans` or the history itself (growing either would move what it works on).
+    while clients.plans.count <= activity.index { clients.plans.append(ExportPlan()) }
+    clients.history[store.index].withRows(0..<covered) { changes in
+      makePlan(store, changes: changes, into: &clients.plans[activity.index])
+    }
+    if clients.plans[activity.index].batchEnds.isEmpty {
+      exportTook(.nothingToExport)
+      dropExportedHistory(store, covered)
+      sim.schedule(.exportRequestDone(activity), after: spec.scheduler.emptyExportDuration)
+      return
+    }
+    exportTook(.firstBatch)
+    sendNextBatch(activity, sim: &sim)
+  }
+
+  /// Sends the request that saves the store's zone again: a round trip, no records.
+  mutating func sendZoneSave(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
+    let device = owner(of: scheduler.activities[activity.index].store)
+    clients.runs[activity.index].savingZone = true
+    sendRequest(
+      .exportRequestDone(activity), for: activity, from: device, taking: requestLatency(device), notBefore: .zero,
+      sim: &sim)
+  }
+
+  /// `exportStep` on the server's answer to the zone save: the request faults may answer it as
+  /// they answer a batch; saved, the export goes on as from its start.
+  mutating func zoneSaveAnswered(_ activity: ActivityID, store: StoreID, sim: inout Simulation<ModelEvent>) {
+    clients.runs[activity.index].savingZone = false
+    if clients.stores[store.index].disabled {
+      exportTook(.syncTurnedOff)
+      finishRun(activity, succeeded: false, sim: &sim)
+      return
+    }
+    switch generalVerdict(activity, at: sim.now) {
+    case .faulted(let failure):
+      exportTook(ExportTransition(failure.reaction))
+      reportRefusedRequest(store, .faulted(failure), (0, 0), at: sim.now)
+      finishRun(activity, succeeded: false, sim: &sim)
+      react(to: failure, of: activity, sim: &sim)
+    default:
+      sink.observeRequest(store: store, upload: true, records: 0, bytes: 0, at: sim.now)
+      clients.stores[store.index].zoneSavePending = false
+      exportTook(.zoneSaved)
+      planAndSend(activity, store: store, sim: &sim)
     }
   }
 

@@ -5,7 +5,7 @@ import SimKernel
 /// `World.importStep` alone.
 enum ImportTransition: Int, CaseIterable, ReactionTransitions {
   case offlineAtStart, tokenExpired, firstPage, nextPage, lastPage, waitForRetry, offline, syncTurnedOff
-  case resetDeclared, stallDeclared
+  case resetDeclared, stallDeclared, recreateZoneDeclared
 
   /// (from, input, to, what happens, source)
   var row: ActivityTransitionRow {
@@ -58,6 +58,12 @@ enum ImportTransition: Int, CaseIterable, ReactionTransitions {
         "fetching page n", "a fault declaring a stall (accountTemporarilyUnavailable)", "finished (failed)",
         "the store asks for nothing, export or import, until the stated time, under the fault's cause",
         "[A] CKError accountTemporarilyUnavailable"
+      )
+    case .recreateZoneDeclared:
+      (
+        "fetching page n", "a fault declaring a zone recreation", "finished (failed)",
+        "a new import and a new export are asked for: the export saves the zone first",
+        "[A] sample-cloudkit-sync-engine handleSentRecordZoneChanges"
       )
     }
   }

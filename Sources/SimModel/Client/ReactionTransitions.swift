@@ -5,6 +5,7 @@ protocol ReactionTransitions {
   static var offline: Self { get }
   static var resetDeclared: Self { get }
   static var stallDeclared: Self { get }
+  static var recreateZoneDeclared: Self { get }
 }
 
 extension ReactionTransitions {
@@ -15,6 +16,7 @@ extension ReactionTransitions {
     case .fail: self = .offline
     case .reset: self = .resetDeclared
     case .stall: self = .stallDeclared
+    case .recreateZone: self = .recreateZoneDeclared
     }
   }
 }

@@ -43,6 +43,8 @@ struct StoreState {
   var resetting = false
   /// Setup failed (134410): the store no longer syncs.
   var disabled = false
+  /// Its next export saves its zone before any batch (`ClientReaction.recreateZone`).
+  var zoneSavePending = false
 }
 
 /// Where a store's container setup stands (spec §8: setup precedes the first import).

@@ -28,14 +28,20 @@ struct CloudServer {
   var rates = ServerRates()
   /// The request faults the parameters turn on, in the order they are asked.
   let requestFaults: RequestFaults.Standard
+  /// Request faults asked after the standard ones (`WorldSpec.extraRequestFaults`); usually none.
+  let extraRequestFaults: [any RequestFault]
   /// The record faults, in the order they are asked, after the request faults.
   let recordFaults: RecordFaultSet
   /// Whether a throttle can answer with a retry-after (a rate, a device limit or a timeline action).
   let retryAftersPossible: Bool
 
-  init(parameters: ServerParameters, forcedThrottlePossible: Bool, extraRecordFaults: [any RecordFault] = []) {
+  init(
+    parameters: ServerParameters, forcedThrottlePossible: Bool, extraRecordFaults: [any RecordFault] = [],
+    extraRequestFaults: [any RequestFault] = []
+  ) {
     self.parameters = parameters
     requestFaults = RequestFaults.Standard(parameters)
+    self.extraRequestFaults = extraRequestFaults
     recordFaults = RecordFaultSet(extra: extraRecordFaults)
     retryAftersPossible =
       parameters.throttleRequestsPerSecond != nil || parameters.deviceThrottleRequestsPerMinute != nil
@@ -54,7 +60,12 @@ struct CloudServer {
   /// How the server answers a request that fails: the first request fault, in order, that
   /// applies, with how the request recovers; nil when every fault lets it through.
   mutating func answer(_ request: RequestContext, random: inout RandomStream) -> RequestFailure? {
-    requestFaults.answer(request, rates: &rates, random: &random)
+    if let failure = requestFaults.answer(request, rates: &rates, random: &random) { return failure }
+    guard !extraRequestFaults.isEmpty else { return nil }
+    for fault in extraRequestFaults {
+      if let failure = RequestFaultList.ask(fault, request, &rates, &random) { return failure }
+    }
+    return nil
   }
 
   /// How the server answers a modify request that every request fault let through: the first

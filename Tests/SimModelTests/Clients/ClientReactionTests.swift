@@ -25,9 +25,8 @@ import Testing
     return (log, recorder, outcome)
   }
 
-  @Test(arguments: [SyncClient.coreData, .syncEngine])
-  func aZoneNotFoundAnswerResetsTheStoreAndLosesNothing(client: SyncClient) {
-    var spec = Self.editing(hours: 3, count: 40, client: client)
+  @Test func aZoneNotFoundAnswerResetsTheCoreDataStoreAndLosesNothing() {
+    var spec = Self.editing(hours: 3, count: 40, client: .coreData)
     spec.server.faultKnobs.set(ZoneNotFoundFault.probability, probability: 0.05)
     let (log, recorder, outcome) = Self.run(spec)
     var answers: [(StoreID, SimTime)] = []
@@ -48,6 +47,53 @@ import Testing
     #expect(recorder.latencyRows().allSatisfy { $0.outcome == .visible })
     #expect(recorder.reportedErrors.contains(.zoneNotFound))
     #expect(recorder.counters.cloudErrors[CloudError.allCases.firstIndex(of: .zoneNotFound)!] == answers.count)
+  }
+
+  /// A CKSyncEngine app's send answered zoneNotFound saves the zone and sends again, as Apple's
+  /// sample does; its fetch answered so resets (the sample wipes a zone the server deleted).
+  @Test func aZoneNotFoundSendMakesTheSyncEngineSaveItsZoneAndSendAgain() {
+    var spec = Self.editing(hours: 3, count: 40, client: .syncEngine)
+    spec.server.faultKnobs.set(ZoneNotFoundFault.probability, probability: 0.05)
+    let (log, recorder, outcome) = Self.run(spec)
+    var resetAt: Set<String> = []
+    for case .reset(let store, .zoneDeleted, let time) in log.observations { resetAt.insert("\(store.index)@\(time)") }
+    // Per store: after a send's zoneNotFound (an answer with no reset), the next upload request
+    // is the zone's save (no records), and every zone save follows such an answer.
+    var awaitingSave: Set<Int> = []
+    var sendAnswers = 0
+    var fetchAnswers = 0
+    var zoneSaves = 0
+    var unexpected = 0
+    for observation in log.observations {
+      switch observation {
+      case .cloudError(let store, .zoneNotFound, nil, let time):
+        if resetAt.contains("\(store.index)@\(time)") {
+          fetchAnswers += 1
+        } else {
+          sendAnswers += 1
+          awaitingSave.insert(store.index)
+        }
+      case .request(let store, true, let records, _, _):
+        if records == 0 {
+          zoneSaves += 1
+          if awaitingSave.remove(store.index) == nil { unexpected += 1 }
+        } else if awaitingSave.contains(store.index) {
+          unexpected += 1
+        }
+      default: break
+      }
+    }
+    #expect(sendAnswers >= 3, "\(sendAnswers) sends answered zoneNotFound")
+    #expect(fetchAnswers >= 1)
+    #expect(resetAt.count == fetchAnswers)
+    #expect(zoneSaves >= 3 && zoneSaves <= sendAnswers)
+    #expect(unexpected == 0)
+    #expect(awaitingSave.isEmpty)
+    #expect(outcome.converged)
+    #expect(recorder.latencyRows().count == 40)
+    #expect(recorder.latencyRows().allSatisfy { $0.outcome == .visible })
+    #expect(
+      recorder.counters.cloudErrors[CloudError.allCases.firstIndex(of: .zoneNotFound)!] == sendAnswers + fetchAnswers)
   }
 
   @Test(arguments: [SyncClient.coreData, .syncEngine])
@@ -112,5 +158,24 @@ import Testing
     #expect(ImportTransition(.fail) == .offline)
     #expect(ImportTransition(.reset(.zoneDeleted)) == .resetDeclared)
     #expect(ImportTransition(.stall(until: .zero)) == .stallDeclared)
+    #expect(ExportTransition(.recreateZone) == .recreateZoneDeclared)
+    #expect(ImportTransition(.recreateZone) == .recreateZoneDeclared)
   }
+}
+
+/// A test's request fault: an import's request answers zoneNotFound with a zone recreation, a
+/// reaction no registered fault declares for a fetch, so that both machines' rows for it are
+/// taken (`ActivityPathTests`).
+struct ImportZoneRecreationFault: RequestFault {
+  let probability: Double
+  init(probability: Double) { self.probability = probability }
+  init?(server: ServerParameters) { nil }
+  var error: CloudError { .zoneNotFound }
+  var waitCause: WaitCause { .networkBackoff }
+  func applies(to request: RequestContext, rates: inout ServerRates, random: inout RandomStream) -> Bool {
+    request.kind == .import && random.bernoulli(probability)
+  }
+  func recovery(
+    for request: RequestContext, rates: inout ServerRates, random: inout RandomStream
+  ) -> (reaction: ClientReaction, retryAfter: SimDuration?) { (.recreateZone, nil) }
 }

@@ -8,7 +8,8 @@ import Testing
 @Suite struct CloudServerTests {
   func request(_ activity: Int = 0, at seconds: Double, online: Bool = true, attempt: Int = 0) -> RequestContext {
     RequestContext(
-      activity: ActivityID(activity), device: 0, now: SimTime(SimDuration(seconds: seconds)), online: online,
+      activity: ActivityID(activity), kind: .export, client: .coreData, device: 0,
+      now: SimTime(SimDuration(seconds: seconds)), online: online,
       attempt: attempt)
   }
 

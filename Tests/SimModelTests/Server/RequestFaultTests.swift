@@ -35,18 +35,25 @@ import Testing
   @Test func theFirstListedFaultThatAppliesAnswers() throws {
     var server = ServerParameters()
     server.networkFailureProbability = 1
-    let request = RequestContext(activity: ActivityID(0), device: 0, now: .zero, online: false, attempt: 0)
+    let request = RequestContext(
+      activity: ActivityID(0), kind: .export, client: .coreData, device: 0, now: .zero, online: false, attempt: 0)
     var rates = ServerRates()
     var random = RandomStream(seed: 1)
-    let unavailableFirst = RequestFaultList.Then<NetworkUnavailableFault, RequestFaultList.Then<NetworkFailureFault, RequestFaultList.End>>(server)
-    let failureFirst = RequestFaultList.Then<NetworkFailureFault, RequestFaultList.Then<NetworkUnavailableFault, RequestFaultList.End>>(server)
+    let unavailableFirst = RequestFaultList.Then<
+      NetworkUnavailableFault, RequestFaultList.Then<NetworkFailureFault, RequestFaultList.End>
+    >(server)
+    let failureFirst = RequestFaultList.Then<
+      NetworkFailureFault, RequestFaultList.Then<NetworkUnavailableFault, RequestFaultList.End>
+    >(server)
     #expect(unavailableFirst.answer(request, rates: &rates, random: &random)?.error == .networkUnavailable)
     #expect(failureFirst.answer(request, rates: &rates, random: &random)?.error == .networkFailure)
     // Online, only the network failure applies; turned off, nothing answers.
     var online = request
     online.online = true
     #expect(unavailableFirst.answer(online, rates: &rates, random: &random)?.error == .networkFailure)
-    let off = RequestFaultList.Then<NetworkUnavailableFault, RequestFaultList.Then<NetworkFailureFault, RequestFaultList.End>>(ServerParameters())
+    let off = RequestFaultList.Then<
+      NetworkUnavailableFault, RequestFaultList.Then<NetworkFailureFault, RequestFaultList.End>
+    >(ServerParameters())
     #expect(off.active.map(\.error) == [.networkUnavailable])
     #expect(off.answer(online, rates: &rates, random: &random) == nil)
   }

@@ -40,6 +40,10 @@ extension RequestFault {
 /// The request being answered.
 struct RequestContext {
   var activity: ActivityID
+  /// What the request carries: an export's batch (or its zone save) or an import's page.
+  var kind: ActivityKind
+  /// The sync client that sent it: a fault may declare another reaction for each.
+  var client: SyncClient
   var device: Int
   var now: SimTime
   /// Whether the device is online.
@@ -54,14 +58,28 @@ public enum RequestFaults {
   /// The list: a new failure mode is one line here (and its file). The server asks them as this
   /// type (`RequestFaultSet`), each directly.
   typealias Standard =
-    RequestFaultList.Then<NetworkUnavailableFault,
-    RequestFaultList.Then<NetworkFailureFault,
-    RequestFaultList.Then<ContainerThrottleFault,
-    RequestFaultList.Then<DeviceThrottleFault,
-    RequestFaultList.Then<ZoneBusyFault,
-    RequestFaultList.Then<ZoneNotFoundFault,
-    RequestFaultList.Then<AccountUnavailableFault,
-    RequestFaultList.End>>>>>>>
+    RequestFaultList.Then<
+      NetworkUnavailableFault,
+      RequestFaultList.Then<
+        NetworkFailureFault,
+        RequestFaultList.Then<
+          ContainerThrottleFault,
+          RequestFaultList.Then<
+            DeviceThrottleFault,
+            RequestFaultList.Then<
+              ZoneBusyFault,
+              RequestFaultList.Then<
+                ZoneNotFoundFault,
+                RequestFaultList.Then<
+                  AccountUnavailableFault,
+                  RequestFaultList.End
+                >
+              >
+            >
+          >
+        >
+      >
+    >
 
   /// Every registered fault's type, in order.
   static var all: [any RequestFault.Type] { Standard.types }
