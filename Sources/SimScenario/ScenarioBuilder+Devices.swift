@@ -3,9 +3,6 @@ import SimMetrics
 import SimModel
 
 extension ScenarioBuilder {
-  /// The keys of a device read by hand: structured values and references.
-  static let handKeys = ["name", "count", "account", "stores", "savePolicy", "uiRefresh", "modelVersion"]
-
   func devices(
     _ node: JSONNode?, accountsNode: JSONNode?, modelVersion: Int, _ spec: inout WorldSpec
   ) -> (groups: [Group], window: ShardWindow?) {
@@ -95,7 +92,7 @@ extension ScenarioBuilder {
 
   func configure(_ device: inout DeviceSpec, _ fields: Fields, _ path: String, modelVersion: Int) {
     let join = { ScenarioReader.join(path, $0) }
-    // `devices` checked the entry's keys against the declared ones and `handKeys` already.
+    // `devices` checked the entry's keys against the declared ones and `ScenarioObject.device`'s already.
     readParameters(parameters.device, groups: parameters.deviceGroups, group: "", fields: fields, path, into: &device)
     if fields["syncEngine"] != nil && device.client != .syncEngine {
       reader.warning(

@@ -2,14 +2,11 @@ import SimMetrics
 import SimModel
 
 extension ScenarioBuilder {
-  static let entityKeys = ["name", "parent", "attributes", "relationships", "uniqueConstraints", "manyToManyLinks"]
-  static let attributeKeys = ["name", "type", "optional", "default", "bytes", "maxBytes", "unique", "options"]
-  static let relationshipKeys = ["name", "destination", "toMany", "optional", "inverse", "ordered", "deleteRule"]
 
   /// Reads the `model` section into a full model description.
   func dataModel(_ node: JSONNode?) -> DataModel {
     guard
-      let fields = reader.object(node, "model", known: ["version", "entities", "configurations", "simulateRejection"])
+      let fields = reader.object(node, "model", known: ScenarioObject.model.keys)
     else {
       return .standard
     }
@@ -21,7 +18,7 @@ extension ScenarioBuilder {
       .enumerated()
     {
       let path = ScenarioReader.index("model.entities", index)
-      guard let entity = reader.object(entry, path, known: Self.entityKeys) else { continue }
+      guard let entity = reader.object(entry, path, known: ScenarioObject.entity.keys) else { continue }
       let name = reader.required(entity, "name", path) { reader.name($0, $1) } ?? "Entity\(index)"
       if model.entities.contains(where: { $0.name == name }) {
         reader.problem(ScenarioReader.join(path, "name"), "entity \"\(name)\" is declared twice")
@@ -82,7 +79,7 @@ extension ScenarioBuilder {
       .enumerated()
     {
       let path = ScenarioReader.index("model.configurations", index)
-      guard let configuration = reader.object(node, path, known: ["name", "entities", "syncs"]) else { continue }
+      guard let configuration = reader.object(node, path, known: ScenarioObject.configuration.keys) else { continue }
       let name = reader.required(configuration, "name", path) { reader.name($0, $1) } ?? "Configuration\(index)"
       let entitiesPath = ScenarioReader.join(path, "entities")
       let entities = (reader.array(configuration["entities"], entitiesPath, maxCount: 1000) ?? []).enumerated()
@@ -99,7 +96,7 @@ extension ScenarioBuilder {
   }
 
   func attribute(_ node: JSONNode, _ path: String) -> DataModel.Attribute? {
-    guard let fields = reader.object(node, path, known: Self.attributeKeys) else { return nil }
+    guard let fields = reader.object(node, path, known: ScenarioObject.attribute.keys) else { return nil }
     let name = reader.required(fields, "name", path) { reader.name($0, $1) } ?? "attribute"
     var type = DataModel.AttributeType.string
     if let text = reader.string(fields["type"], ScenarioReader.join(path, "type")) {
@@ -146,7 +143,7 @@ extension ScenarioBuilder {
   }
 
   func relationship(_ node: JSONNode, _ path: String) -> DataModel.Relationship? {
-    guard let fields = reader.object(node, path, known: Self.relationshipKeys) else { return nil }
+    guard let fields = reader.object(node, path, known: ScenarioObject.relationship.keys) else { return nil }
     let name = reader.required(fields, "name", path) { reader.name($0, $1) } ?? "relationship"
     let destination = reader.required(fields, "destination", path) { reader.string($0, $1) } ?? ""
     return DataModel.Relationship(

@@ -4,13 +4,13 @@ extension ScenarioBuilder {
   /// Reads the `sweep` section: factors (path + values, optional zip group, label and axis
   /// scale), exclusions, seeds and the report's title.
   func sweep(_ node: JSONNode?) -> SweepPlan? {
-    guard let fields = reader.object(node, "sweep", known: ["factors", "exclude", "seeds", "title"]) else { return nil }
+    guard let fields = reader.object(node, "sweep", known: ScenarioObject.sweep.keys) else { return nil }
     var plan = SweepPlan()
     plan.title = reader.string(fields["title"], "sweep.title")
     let factorsPath = "sweep.factors"
     for (index, entry) in (reader.array(fields["factors"], factorsPath, maxCount: 32) ?? []).enumerated() {
       let path = ScenarioReader.index(factorsPath, index)
-      guard let factor = reader.object(entry, path, known: ["path", "values", "zip", "label", "scale"]) else {
+      guard let factor = reader.object(entry, path, known: ScenarioObject.sweepFactor.keys) else {
         continue
       }
       let target = reader.required(factor, "path", path) { reader.string($0, $1) }
@@ -24,7 +24,8 @@ extension ScenarioBuilder {
         made.scale = scale
         if scale == .log, let bad = values.first(where: { !Self.isPositiveNumber($0) }) {
           reader.problem(
-            ScenarioReader.join(path, "scale"), "a log scale needs positive numbers, and \(bad.serialized()) is not one",
+            ScenarioReader.join(path, "scale"),
+            "a log scale needs positive numbers, and \(bad.serialized()) is not one",
             hint: "use \"linear\", or leave the scale out (the report then picks one)")
         }
         plan.factors.append(made)
@@ -106,7 +107,7 @@ extension ScenarioBuilder {
       }
       return values.count == elements.count ? values.map { UInt64($0) } : nil
     default:
-      guard let fields = reader.object(node, path, known: ["from", "count"]) else { return nil }
+      guard let fields = reader.object(node, path, known: ScenarioObject.seedRange.keys) else { return nil }
       let from = reader.required(fields, "from", path) { reader.integer($0, $1, min: 0, max: Int.max / 2) }
       let count = reader.required(fields, "count", path) { reader.integer($0, $1, min: 1, max: 100_000) }
       guard let from, let count else { return nil }

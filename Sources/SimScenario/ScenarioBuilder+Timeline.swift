@@ -285,7 +285,7 @@ extension ScenarioBuilder {
     var deviceActions = 0
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("timeline", index)
-      guard let fields = reader.object(entry, path, known: ["at", "devices", "action"]) else { continue }
+      guard let fields = reader.object(entry, path, known: ScenarioObject.timelineEntry.keys) else { continue }
       let at = reader.required(fields, "at", path) { node, atPath in self.at(node, atPath, spec) }
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let parsed = reader.required(fields, "action", path) { self.action($0, $1, devices: devices ?? [], spec) }

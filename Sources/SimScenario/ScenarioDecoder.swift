@@ -34,11 +34,8 @@ public enum ScenarioDecoder {
     public static let maxFileBytes = 16 * 1024 * 1024
   }
 
-  static let topKeys = [
-    "$schema", "version", "name", "description", "seed", "duration", "environment", "accounts", "devices", "model",
-    "cloud", "push", "polling", "scheduler", "workloads", "usage", "timeline", "expect", "sampleInterval",
-    "tolerances", "outputs", "sweep", "start",
-  ]
+  /// The top level's keys (`ScenarioObject.scenario`).
+  static let topKeys = ScenarioObject.scenario.keys
 
   /// Where the first byte that is not valid UTF-8 is, or nil when all of it is.
   static func invalidUTF8Offset(_ bytes: [UInt8]) -> Int? {

@@ -25,19 +25,31 @@ public enum ScenarioSchema {
       preconditionFailure("the schema template (ScenarioSchemaTemplate.swift) is not JSON")
     }
     let metrics = RunSummary.catalog(policyNames: registry.names)
-    let expanded = expand(template, parameters: parameters) { name in
+    func part(_ name: String) -> JSONNode {
+      for (prefix, make) in [
+        ("object:", { (object: ScenarioObject) in object.schemaNode(parameters: parameters, part: part) }),
+        ("properties:", { $0.propertiesNode(parameters: parameters, part: part) }),
+        ("required:", { .array($0.required.map { .string($0) }) }),
+      ] where name.hasPrefix(prefix) {
+        guard let object = ScenarioObject.named(String(name.dropFirst(prefix.count))) else {
+          preconditionFailure("the schema names an undeclared object \(name)")
+        }
+        return make(object)
+      }
       switch name {
-      case "expect": expectNode(metrics)
-      case "tolerances": tolerancesNode(metrics)
-      case "conditions": conditionsNode()
-      case "actions": actionsNode(parameters: parameters)
-      case "storeIndex": storeIndexNode()
-      case "workloads": ArrivalSection.workloads.schemaNode(parameters: parameters, part: actionPart)
-      case "usage": ArrivalSection.usage.schemaNode(parameters: parameters, part: actionPart)
-      case "distribution": DistributionKindTable.schemaNode()
-      default: durationNode()
+      case "expect": return expectNode(metrics)
+      case "tolerances": return tolerancesNode(metrics)
+      case "conditions": return conditionsNode()
+      case "actions": return actionsNode(parameters: parameters)
+      case "storeIndex": return storeIndexNode()
+      case "workloads": return ArrivalSection.workloads.schemaNode(parameters: parameters, part: actionPart)
+      case "usage": return ArrivalSection.usage.schemaNode(parameters: parameters, part: actionPart)
+      case "distribution": return DistributionKindTable.schemaNode()
+      case "duration": return durationNode()
+      default: preconditionFailure("the schema template names an unknown part \(name)")
       }
     }
+    let expanded = expand(template, parameters: parameters, part: part)
     let policies: [JSONNode.PathStep] = [.key("properties"), .key("scheduler"), .key("properties"), .key("policies")]
     switch expanded.setting(policiesNode(registry), at: policies[...]) {
     case .success(let schema):

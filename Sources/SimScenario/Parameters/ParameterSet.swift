@@ -29,6 +29,6 @@ public struct ParameterSet: Sendable {
 
   /// Every key of a device: those read by hand and those declared.
   var deviceKeys: [String] {
-    ScenarioBuilder.handKeys + ParameterTable.children(of: "", table: device, groups: deviceGroups).map(\.key)
+    ScenarioObject.device.keys + ParameterTable.children(of: "", table: device, groups: deviceGroups).map(\.key)
   }
 }

@@ -125,6 +125,24 @@ import Testing
     #expect(drawn["cloud"]?.contains("\"zoneBusyRetries\": 7") == true)
   }
 
+  /// A device key added to the table alone is a key of every device in the schema (the device's
+  /// object is declared, its keys read by hand first: `ScenarioObject.device`), and the decoder
+  /// takes it. Before, the schema listed the device keys by hand and left a new one out.
+  @Test func aDeviceKeyAddedToTheTableAloneIsInTheSchema() throws {
+    var parameters = ParameterSet.standard
+    parameters.device.append(
+      ParameterDefinition(
+        "testerPatience", .bool, default: .bool(false), source: "[assumed]", meaning: "a test's device key",
+        apply: { $0.conditions.debuggerAttached = $1.bool }, read: { .bool($0.conditions.debuggerAttached) }))
+    let schema = ScenarioSchema.documentNode(policies: .standard, parameters: parameters)
+    let device = try #require(schema.member("properties")?.member("devices")?.member("items")?.member("properties"))
+    #expect(device.member("testerPatience")?.member("default")?.serialized() == "false")
+    #expect(device.member("name") != nil && device.member("stores") != nil && device.member("power") != nil)
+    let set = decode(#"{"version": 1, "devices": [{"name": "a", "testerPatience": true}]}"#, parameters: parameters)
+    #expect(set.problems.filter { $0.severity == .error }.isEmpty, "\(set.problems)")
+    #expect(set.scenario?.spec.devices.first?.conditions.debuggerAttached == true)
+  }
+
   /// A request fault's own settings (`FaultKnob`) are keys under `cloud` with the fault's source
   /// and meaning: decoded into `faultKnobs` (a default leaves the world as if unwritten), range-
   /// checked, warned about while the key they need is 0, and in the schema with their defaults.
