@@ -4,7 +4,11 @@ import SimKernel
 /// push service's deliveries (`PushHost`) and the sync clients (`ClientHost`). A port that is not
 /// already World's routing (`World+Requests`, `World+Background`) or another host's method is
 /// here, each a call into the component that owns what it changes.
-extension World: SchedulerHost, PushHost {}
+extension World: SchedulerHost {}
+
+extension World: PushHost {
+  func deviceConditions(_ device: DeviceID) -> DeviceConditions { spec.devices[device.index].conditions }
+}
 
 extension World: ClientHost {
   mutating func takeParked(_ device: DeviceID) -> [ParkedRequest] {

@@ -51,29 +51,30 @@ public struct World: EventHandler {
 
   /// Builds the world of `spec`, reporting to `sink`.
   public init(spec: WorldSpec, sink: any ObservationSink) {
-    self.init(spec: spec, sink: sink, extraRequestFaults: [])
-  }
-
-  /// Builds the world of `spec`, reporting to `sink`, whose server asks `extraRequestFaults`
-  /// after its own (a test's, for a reaction no registered fault declares on some path).
-  init(spec: WorldSpec, sink: any ObservationSink, extraRequestFaults: [any RequestFault]) {
     self.spec = spec
     self.sink = sink
     server = CloudServer(
       parameters: spec.server,
       forcedThrottlePossible: spec.timeline.contains { if case .throttle = $0.action { true } else { false } },
-      extraRecordFaults: spec.extraRecordFaults, extraRequestFaults: extraRequestFaults)
+      extraRecordFaults: spec.extraRecordFaults, extraRequestFaults: spec.extraRequestFaults)
     scheduler = SystemScheduler(spec.scheduler)
     push = PushService(spec.push)
     _ = clients.writes.append(WriteState(store: StoreID.none, basedOn: .none, value: 0))
     clients.writesReleaseAt = spec.writeReleaseMinimum
+    clients.settings = ClientSettings(
+      server: spec.server, polling: spec.polling, devices: spec.devices, entities: spec.entities,
+      duration: spec.duration, exportRequestCoalescing: spec.exportRequestCoalescing,
+      emptyExportDuration: spec.scheduler.emptyExportDuration, writeReleaseMinimum: spec.writeReleaseMinimum)
     buildEntities()
     buildDevices()
     if spec.devices.contains(where: { $0.client == .syncEngine && $0.syncEngine.statePersistLag > .zero }) {
       clients.engineStates = [SyncEngineState](repeating: SyncEngineState(), count: clients.stores.count)
     }
     buildTimeline()
-    markReplayedStores()
+    markReplayedStores(
+      spec.replayedStores(
+        storeZones: clients.stores.map { Int32($0.zone.exists ? $0.zone.index : -1) },
+        zoneScopes: server.zones.indices.map { server.zones[$0].scope }))
     reserveRecordCapacity()
   }
 

@@ -16,7 +16,9 @@ extension ClientHost {
       beginSetup(store, sim: &sim)
       return
     }
-    if scheduler.storeActivities[store.index].pendingExport.exists && (spec.exportRequestCoalescing || immediate) {
+    if scheduler.storeActivities[store.index].pendingExport.exists
+      && (clients.settings.exportRequestCoalescing || immediate)
+    {
       if immediate { makeImmediate(scheduler.storeActivities[store.index].pendingExport, sim: &sim) }
       return
     }
@@ -55,19 +57,19 @@ extension ClientHost {
     // The container sets up in the app's process: a launch or a push asks again.
     guard clients.stores[store.index].setup == .notBegun, processRuns(owner(of: store)) else { return }
     clients.stores[store.index].setup = .running
-    sim.schedule(.setupDone(store), after: spec.server.setupTime)
+    sim.schedule(.setupDone(store), after: clients.settings.server.setupTime)
   }
 
   mutating func setupDone(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     // The setup may fail as the CloudKit daemon answers serviceUnavailable: tried again after the
     // answer's retry-after (drawn only when failures are on, so other runs keep their streams).
     let device = owner(of: store).index
-    if spec.server.setupFailureProbability > 0,
-      devices[device].streams.network.bernoulli(spec.server.setupFailureProbability)
+    if clients.settings.server.setupFailureProbability > 0,
+      devices[device].streams.network.bernoulli(clients.settings.server.setupFailureProbability)
     {
-      let wait = spec.server.setupRetryAfter.sampleDuration(using: &devices[device].streams.network)
+      let wait = clients.settings.server.setupRetryAfter.sampleDuration(using: &devices[device].streams.network)
       sink.observe(.cloudError(store: store, error: .serviceUnavailable, retryAfter: wait, at: sim.now))
-      sim.schedule(.setupDone(store), after: wait + spec.server.setupTime)
+      sim.schedule(.setupDone(store), after: wait + clients.settings.server.setupTime)
       return
     }
     clients.stores[store.index].setup = .done

@@ -70,7 +70,7 @@ extension ClientHost {
       clients.stores[store.index].uiToken = clients.stores[store.index].appliedToken
     }
     updateVisibility(store, at: sim.now)
-    if launched || !spec.polling.appUseClock {
+    if launched || !clients.settings.polling.appUseClock {
       schedulePoll(store, sim: &sim)
     } else {
       resumePoll(store, sim: &sim)

@@ -5,7 +5,8 @@ extension ClientHost {
   mutating func scheduleNextEdit(_ device: DeviceID, _ workload: WorkloadTraits, sim: inout Simulation<ModelEvent>) {
     if let period = workload.period {
       let k = nextPeriodicEdit(device)
-      guard let at = period.arrival(k, end: spec.duration, stream: &devices[device.index].streams.edit) else { return }
+      guard let at = period.arrival(k, end: clients.settings.duration, stream: &devices[device.index].streams.edit)
+      else { return }
       sim.schedule(.workloadEdit(device), at: max(at, sim.now))
       return
     }
@@ -33,7 +34,7 @@ extension ClientHost {
   ) {
     // A store whose setup failed still works locally; it just never syncs.
     guard clients.stores[store.index].zone.exists else { return }
-    guard spec.entities[entity].syncs else {
+    guard clients.settings.entities[entity].syncs else {
       sink.observe(.localEdit(device: owner(of: store), entity: Int32(entity), at: sim.now))
       return
     }
@@ -113,13 +114,13 @@ extension ClientHost {
 
   mutating func insertObject(_ store: StoreID, entity: Int, kind: EditKind, key: Int32? = nil, at now: SimTime) {
     let zone = clients.stores[store.index].zone.index
-    let probability = spec.server.poisonRecordProbability
+    let probability = clients.settings.server.poisonRecordProbability
     let poison = probability > 0 && devices[owner(of: store).index].streams.edit.bernoulli(probability)
     let object = createObject(zone: zone, entity: entity, poison: poison)
     describeObject(
       zone: zone, object, key: key ?? -1, version: deviceTraits[traitsIndex(of: owner(of: store))].modelVersion,
       contribution: kind == .addContribution)
-    if let referenced = spec.entities[entity].referencedEntity {
+    if let referenced = clients.settings.entities[entity].referencedEntity {
       // The newest live object of the parent entity in this store.
       setParent(zone: zone, object, newestLiveObject(store, entity: referenced)?.raw ?? -1)
     }
@@ -137,7 +138,7 @@ extension ClientHost {
     }
     clients.history[store.index].append(Change(object: object, field: -1, write: write))
     sink.observeEdited(write: write, store: store, object: object, field: -1, kind: kind, at: now)
-    for _ in 0..<spec.entities[entity].manyToManyLinksPerObject {
+    for _ in 0..<clients.settings.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = createObject(zone: zone, entity: -1, poison: false)
       let linkBase = Int(server.zones[zone].objects[link.index].fieldBase)
@@ -180,10 +181,10 @@ extension ClientHost {
     if clients.writes.recentCount >= clients.writesReleaseAt {
       // Marking reads every field: release once there are more new writes than an eighth of the
       // fields, and than the writes kept, so that each write pays a bounded share.
-      let threshold = max(spec.writeReleaseMinimum, liveFieldCount() / 8, clients.writes.keptCount)
+      let threshold = max(clients.settings.writeReleaseMinimum, liveFieldCount() / 8, clients.writes.keptCount)
       if clients.writes.recentCount >= threshold {
         releaseWrites()
-        clients.writesReleaseAt = spec.writeReleaseMinimum
+        clients.writesReleaseAt = clients.settings.writeReleaseMinimum
       } else {
         clients.writesReleaseAt = threshold
       }

@@ -57,7 +57,7 @@ extension ClientHost {
     let batchLimit = recordsPerBatch(store)
     // Core Data's exporter counts `CKRecord.size`, which leaves asset files out: assets never cut a
     // batch unless a limit is set. [RE] OpenCloudData's export context and serializer.
-    let assetLimit = spec.server.assetBytesPerOperation.map(Int64.init) ?? Int64.max
+    let assetLimit = clients.settings.server.assetBytesPerOperation.map(Int64.init) ?? Int64.max
     for object in clients.scratch.objects {
       let entriesEnd = entryIndex + plan.entries[entryIndex...].prefix { $0.object == object }.count
       let cost = exportCost(zone: zone, object: object, changes: plan.entries[entryIndex..<entriesEnd])
@@ -65,7 +65,7 @@ extension ClientHost {
       let recordAssets = cost.assets
       if records > 0
         && (Int(records) + 1 > batchLimit
-          || bytes + recordBytes > Int64(spec.server.bytesPerOperation)
+          || bytes + recordBytes > Int64(clients.settings.server.bytesPerOperation)
           || assetBytes + recordAssets > assetLimit)
       {
         plan.appendBatch(end: entryIndex, records: records, bytes: bytes + assetBytes)
@@ -85,7 +85,8 @@ extension ClientHost {
   /// the app's batch size for CKSyncEngine (which may exceed the server's limit).
   @inline(__always)
   func recordsPerBatch(_ store: StoreID) -> Int {
-    clients.stores[store.index].client == .coreData ? spec.server.recordsPerOperation : Int(engine(store).batchRecords)
+    clients.stores[store.index].client == .coreData
+      ? clients.settings.server.recordsPerOperation : Int(engine(store).batchRecords)
   }
 
   /// Whether the store still holds `change`'s write; a field write it has since replaced is
@@ -356,7 +357,9 @@ extension ClientHost {
           let cost = recordCost(zone: zone, object: change.object)
           chargeUsage(zone: zone, bytes: cost.record + cost.assets)
         }
-        if spec.server.savePolicy == .allKeys { commitWholeRecord(store, zone: zone, object: change.object) }
+        if clients.settings.server.savePolicy == .allKeys {
+          commitWholeRecord(store, zone: zone, object: change.object)
+        }
       }
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let fieldCount = fieldCount(zone: zone, object: change.object)

@@ -14,7 +14,7 @@ extension ClientHost {
       return launched || engine(store).fetchOnActivation || clients.stores[store.index].setup != .done
     }
     guard server.zones[clients.stores[store.index].zone.index].scope == .public else { return true }
-    switch spec.polling.fetchOn {
+    switch clients.settings.polling.fetchOn {
     case .activation: return true
     case .launch: return launched
     case .interval: return launched && !clients.stores[store.index].holdsToken

@@ -8,7 +8,7 @@ extension ClientHost {
   /// yet applied). A write is visible to a `fetchedResults` UI as soon as its page is applied.
   mutating func listPageTokens(_ activity: ActivityID, zone: Int, after token: Int32, upTo snapshot: Int32) {
     clients.importPageTokens[activity.index].removeAllKeepingCapacity()
-    let pageSize = max(1, spec.server.importPageSize)
+    let pageSize = max(1, clients.settings.server.importPageSize)
     let queueCount = clients.importQueues[activity.index].count
     guard queueCount > pageSize else { return }
     let pages = (queueCount + pageSize - 1) / pageSize
@@ -47,7 +47,7 @@ extension ClientHost {
   @inline(__always)
   func nextPage(_ activity: ActivityID) -> (first: Int, records: Int, bytes: Int64) {
     let run = clients.runs[activity.index]
-    let pageSize = max(1, spec.server.importPageSize)
+    let pageSize = max(1, clients.settings.server.importPageSize)
     let total = Int(run.records)
     let pages = max(1, (total + pageSize - 1) / pageSize)
     // Pages past the records (a public poll's extra queries) carry nothing.
@@ -103,7 +103,7 @@ extension ClientHost {
         seconds: applyTimePerRecord(zone: clients.stores[state.store.index].zone.index) * Double(page.records))
     let run = clients.runs[activity.index]
     if run.fromEmptyToken && run.pagesLeft == run.pagesTotal {
-      duration += spec.server.initialImportTime
+      duration += clients.settings.server.initialImportTime
     }
     return duration
   }
@@ -112,8 +112,8 @@ extension ClientHost {
   /// records, growing with log₂ of the zone's records when `applyTimeScalesWithZone`.
   @inline(__always)
   func applyTimePerRecord(zone: Int) -> Double {
-    let perRecord = spec.server.applyTimePerRecord.seconds
-    guard spec.server.applyTimeScalesWithZone else { return perRecord }
+    let perRecord = clients.settings.server.applyTimePerRecord.seconds
+    guard clients.settings.server.applyTimeScalesWithZone else { return perRecord }
     let records = Double(server.zones[zone].objects.count + 2)
     return perRecord * DeterministicMath.log(records) / SyncClients.logReferenceRecords
   }

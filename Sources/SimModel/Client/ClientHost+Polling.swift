@@ -6,7 +6,7 @@ extension ClientHost {
   mutating func schedulePoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     guard server.zones[clients.stores[store.index].zone.index].scope == .public else { return }
     sim.cancel(clients.stores[store.index].pollTimer)
-    let interval = spec.polling.interval
+    let interval = clients.settings.polling.interval
     clients.stores[store.index].pollUseNanoseconds = interval.nanoseconds
     clients.stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + interval)
     clients.stores[store.index].pollDueAt = sim.now + interval

@@ -12,12 +12,9 @@ import SimKernel
 /// the newest page whose token range holds the record's last change up to the page's snapshot,
 /// the record being live when the page's import was asked.
 extension ClientHost {
-  /// Marks the stores whose copies are replayed (`WorldSpec.replayedStores`), and makes their
-  /// zones keep their history.
-  mutating func markReplayedStores() {
-    let marked = spec.replayedStores(
-      storeZones: clients.stores.map { Int32($0.zone.exists ? $0.zone.index : -1) },
-      zoneScopes: server.zones.indices.map { server.zones[$0].scope })
+  /// Marks the stores whose copies are replayed (`marked`, per store: `WorldSpec.replayedStores`),
+  /// and makes their zones keep their history.
+  mutating func markReplayedStores(_ marked: [Bool]) {
     guard marked.contains(true) else { return }
     for index in marked.indices where marked[index] {
       server.zones[clients.stores[index].zone.index].keepsHistory = true
@@ -27,12 +24,12 @@ extension ClientHost {
     clients.overlays = [OverlayFields](repeating: OverlayFields(), count: clients.stores.count)
     clients.replayedLive = ReplayedLiveIndex(stores: clients.stores.count)
     clients.mergesPages = clients.stores.indices.map {
-      marked[$0] && spec.devices[clients.stores[$0].device.index].workload == nil
+      marked[$0] && clients.settings.devices[clients.stores[$0].device.index].workload == nil
     }
     clients.replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: clients.stores.count)
     // Without child records no page needs its records' list (orphans are tracked on a kept copy):
     // the imports are sized from the zone's index of live records.
-    clients.replayedImportsIndexed = !spec.entities.contains { $0.referencedEntity != nil }
+    clients.replayedImportsIndexed = !clients.settings.entities.contains { $0.referencedEntity != nil }
   }
 
   /// Whether `store`'s copy is replayed rather than kept.
@@ -54,7 +51,7 @@ extension ClientHost {
   /// change of the first record of the next (records come in the order of their last change).
   mutating func listPageTokensFromIndex(_ activity: ActivityID, zone: Int, after token: Int32, upTo snapshot: Int32) {
     clients.importPageTokens[activity.index].removeAllKeepingCapacity()
-    let pageSize = max(1, spec.server.importPageSize)
+    let pageSize = max(1, clients.settings.server.importPageSize)
     let records = Int(clients.runs[activity.index].records)
     guard records > pageSize else { return }
     let pages = (records + pageSize - 1) / pageSize
@@ -91,7 +88,7 @@ extension ClientHost {
     }
     guard records > 0 else { return }
     let query = clients.replayQueries[store.index]
-    let page = first / max(1, spec.server.importPageSize)
+    let page = first / max(1, clients.settings.server.importPageSize)
     let bounds = query.pageTokens
     let applied = AppliedPage(
       lower: page == 0 ? query.after : bounds[page - 1], upper: bounds.isEmpty ? query.snapshot : bounds[page],

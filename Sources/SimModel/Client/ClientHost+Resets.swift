@@ -45,7 +45,7 @@ extension ClientHost {
   /// True when the store's token points at history older than the server keeps.
   @inline(__always)
   func tokenExpired(_ store: StoreID, at now: SimTime) -> Bool {
-    guard let retention = spec.server.changeTokenRetention else { return false }
+    guard let retention = clients.settings.server.changeTokenRetention else { return false }
     let state = clients.stores[store.index]
     let zone = state.zone.index
     guard state.importedToken > 0, state.importedToken < server.zones[zone].changeCount else { return false }

@@ -7,7 +7,7 @@ import SimKernel
 extension ClientHost {
   /// The engine's settings on the store's device.
   @inline(__always)
-  func engine(_ store: StoreID) -> SyncEngineBehaviour { spec.devices[owner(of: store).index].syncEngine }
+  func engine(_ store: StoreID) -> SyncEngineBehaviour { clients.settings.devices[owner(of: store).index].syncEngine }
 
   /// A push for the store's zone reached the app: in a running app the engine fetches at once
   /// (`immediatePushFetch`), otherwise through dasd. [RE] `immediatePushSyncEnabled`

@@ -15,8 +15,6 @@ protocol ClientHost {
 
   /// The sync clients' state: stores, history, plans, import queues, writes (`SyncClients`).
   var clients: SyncClients { get set }
-  /// The world's scenario, read only.
-  var spec: WorldSpec { get }
   /// Where what happens is reported.
   var sink: any ObservationSink { get }
 

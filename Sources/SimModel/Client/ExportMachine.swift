@@ -169,7 +169,7 @@ extension ClientHost {
     if clients.plans[activity.index].batchEnds.isEmpty {
       exportTook(.nothingToExport)
       dropExportedHistory(store, covered)
-      sim.schedule(.exportRequestDone(activity), after: spec.scheduler.emptyExportDuration)
+      sim.schedule(.exportRequestDone(activity), after: clients.settings.emptyExportDuration)
       return
     }
     exportTook(.firstBatch)

@@ -130,7 +130,7 @@ extension ClientHost {
     }
     clients.runs[activity.index].records = Int32(records)
     clients.runs[activity.index].bytes = bytes
-    let pageSize = max(1, spec.server.importPageSize)
+    let pageSize = max(1, clients.settings.server.importPageSize)
     // A public-database poll queries each record type (and CDMR) separately. [W] WWDC20
     let minimum = server.zones[zone].scope == .public ? server.publicQueriesPerPoll : 1
     clients.runs[activity.index].pagesLeft = Int32(max(minimum, (records + pageSize - 1) / pageSize))

@@ -24,6 +24,8 @@ struct SyncClients {
   /// which the store then holds every change (empty for one-page imports).
   let importPageTokens = Column<[Int32]>()
   var scratch = PlanningScratch()
+  /// What the clients read of the scenario, given at the world's start.
+  var settings = ClientSettings()
   /// Per store of a CKSyncEngine app whose state is written with a lag: what its written state
   /// holds (empty in worlds without one: `SyncEngineState`).
   var engineStates: [SyncEngineState] = []

@@ -62,7 +62,7 @@ extension PushHost {
       sink.observePush(device: device, event: .discarded, at: sim.now)
       return nil
     }
-    if sim.now - devices[device.index].lastOpenedAt > spec.push.deliveryRequiresLaunchWithin {
+    if sim.now - devices[device.index].lastOpenedAt > push.parameters.deliveryRequiresLaunchWithin {
       // An app not launched for a while gets no background push: withheld, not lost. [C]
       sink.observePush(device: device, event: .withheld, at: sim.now)
       return nil
@@ -76,7 +76,7 @@ extension PushHost {
       sink.observePush(device: device, event: .deferred, at: sim.now)
       return nil
     }
-    let conditions = spec.devices[device.index].conditions
+    let conditions = deviceConditions(device)
     guard push.withinBudget(device.index, conditions: conditions, at: sim.now) else {
       if PushService.keepNewest(zone, in: &devices[device.index].mailbox.heldZone) {
         sink.observePush(device: device, event: .discarded, at: sim.now)
@@ -112,14 +112,14 @@ extension PushHost {
   mutating func releaseStoredPush(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     let mailbox = devices[device.index].mailbox
     push.releaseOtherApps(
-      device.index, stored: true, arrival: sim.now + spec.push.deliveryLatency,
+      device.index, stored: true, arrival: sim.now + push.parameters.deliveryLatency,
       ownReceivedAt: mailbox.storedZone.exists ? mailbox.storedAt : nil, now: sim.now)
     guard let stored = push.takeStored(from: &devices[device.index].mailbox, at: sim.now) else { return }
     if stored.expired {
       sink.observePush(device: device, event: .discarded, at: sim.now)
       return
     }
-    sim.schedule(.pushArrives(device, stored.zone), after: spec.push.deliveryLatency)
+    sim.schedule(.pushArrives(device, stored.zone), after: push.parameters.deliveryLatency)
   }
 }
 
@@ -129,7 +129,7 @@ extension PushHost {
   @inline(__always)
   func isPowerRestricted(_ device: DeviceID) -> Bool {
     if devices[device.index].lowPowerMode && !devices[device.index].pluggedIn { return true }
-    guard let level = spec.push.deferBelowBatteryPercent else { return false }
+    guard let level = push.parameters.deferBelowBatteryPercent else { return false }
     return devices[device.index].batteryPercent < level
   }
 
@@ -137,7 +137,7 @@ extension PushHost {
   /// (going on- or offline, power, battery): `OtherAppsPushes` plays them lazily.
   mutating func pushStateWillChange(_ device: DeviceID, at now: SimTime) {
     push.playOtherApps(
-      device.index, conditions: spec.devices[device.index].conditions, offline: !devices[device.index].online,
+      device.index, conditions: deviceConditions(device), offline: !devices[device.index].online,
       restricted: isPowerRestricted(device), to: now)
   }
 

@@ -9,7 +9,9 @@ import SimKernel
 protocol PushHost {
   /// The push service's state: wakes against the device-wide budget, other apps' pushes.
   var push: PushService { get set }
-  var spec: WorldSpec { get }
+  /// The conditions the scenario gives `device` (its push budget's: a debugger, other apps'
+  /// pushes).
+  func deviceConditions(_ device: DeviceID) -> DeviceConditions
   var sink: any ObservationSink { get }
   var devices: Column<DeviceState> { get }
   var deviceTraits: [DeviceTraits] { get }

@@ -61,7 +61,7 @@ extension SchedulerHost {
 
   mutating func scheduleDecision(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let device = owner(of: scheduler.activities[activity.index].store).index
-    let latency = spec.scheduler.decisionLatency.sampleDuration(using: &devices[device].streams.scheduler)
+    let latency = scheduler.decisionLatency.sampleDuration(using: &devices[device].streams.scheduler)
     scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
   }
 
@@ -294,7 +294,7 @@ extension SchedulerHost {
   mutating func signal(_ device: DeviceID, sim: inout Simulation<ModelEvent>) {
     // The count sits in the device's state, which is in cache here; the list's header is not.
     guard devices[device.index].waitingCount > 0 else { return }
-    let latency = spec.scheduler.reevaluationLatency
+    let latency = scheduler.reevaluationLatency
     for activity in scheduler.waiting[device.index] {
       sim.cancel(scheduler.activities[activity.index].recheck)
       scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)

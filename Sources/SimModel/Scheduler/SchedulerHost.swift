@@ -10,7 +10,6 @@ import SimKernel
 protocol SchedulerHost {
   /// The scheduler's state: activities, waiting lists, retry waits, policies, run history.
   var scheduler: SystemScheduler { get set }
-  var spec: WorldSpec { get }
   var sink: any ObservationSink { get }
 
   // MARK: Devices: their state and declared conditions (read), the app's process

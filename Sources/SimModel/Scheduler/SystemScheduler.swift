@@ -26,6 +26,10 @@ struct SystemScheduler {
   let exportStartDelay: SimDuration
   let importStartDelay: SimDuration
   let policyValidity: SimDuration
+  /// From submission to decision, and from a signal to the decisions again (its parameters'; the
+  /// scheduler is given only these, never the world's spec).
+  let decisionLatency: Distribution
+  let reevaluationLatency: SimDuration
   /// The policies, in order, each kept as its concrete type.
   let policies: PolicySet
   /// The activity group policy's position, if the set has it: what an activity the app starts
@@ -39,6 +43,8 @@ struct SystemScheduler {
     exportStartDelay = parameters.exportStartDelay
     importStartDelay = parameters.importStartDelay
     policyValidity = parameters.policyValidity
+    decisionLatency = parameters.decisionLatency
+    reevaluationLatency = parameters.reevaluationLatency
   }
 
   /// Adds the next device: an empty run history and waiting list.

@@ -8,8 +8,8 @@ import Testing
 /// small world, so the table cannot name a path the code has lost. Debug builds count them.
 @Suite struct ActivityPathTests {
   /// The transitions a world took, export's then import's (`World.transitionsTaken`).
-  func transitions(_ spec: WorldSpec, extraRequestFaults: [any RequestFault] = []) -> [Int] {
-    var world = World(spec: spec, sink: ObservationLog(), extraRequestFaults: extraRequestFaults)
+  func transitions(_ spec: WorldSpec) -> [Int] {
+    var world = World(spec: spec, sink: ObservationLog())
     var sim = Simulation<ModelEvent>()
     world.start(&sim)
     _ = sim.run(&world, until: SimTime(spec.duration), maxEvents: 2_000_000)
@@ -95,7 +95,8 @@ import Testing
   func importRecreation() -> [Int] {
     var spec = Self.editingPair(hours: 4, client: .coreData)
     spec.server.faultKnobs.set(ZoneNotFoundFault.probability, probability: 0.001)
-    return transitions(spec, extraRequestFaults: [ImportZoneRecreationFault(probability: 0.1)])
+    spec.extraRequestFaults = [ImportZoneRecreationFault(probability: 0.1)]
+    return transitions(spec)
   }
 
   /// Two devices of `client` inserting in turn, one a minute, for an hour.

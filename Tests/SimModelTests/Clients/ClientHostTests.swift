@@ -8,7 +8,6 @@ import Testing
 /// unchanged, which shows that they reach the rest of the world only through `ClientHost`.
 struct RecordingHost: ClientHost {
   var clients: SyncClients
-  let spec: WorldSpec
   let sink: any ObservationSink
   let devices: Column<DeviceState>
   let deviceTraits: [DeviceTraits]
@@ -22,7 +21,6 @@ struct RecordingHost: ClientHost {
   /// The parts of `world`, before it starts.
   init(_ world: World) {
     clients = world.clients
-    spec = world.spec
     sink = world.sink
     devices = world.devices
     deviceTraits = world.deviceTraits
