@@ -10,27 +10,19 @@ import SimKernel
 /// called on `server` would run on a copy of it, so the server's methods the clients call are
 /// ports (docs/architecture.md measures both). A client facet that needs more of the world adds
 /// a port here, where a reviewer sees it.
-protocol ClientHost {
+protocol ClientHost: DeviceReading {
   // MARK: The clients' own state, and what the world fixed at its start
 
   /// The sync clients' state: stores, history, plans, import queues, writes (`SyncClients`).
   var clients: SyncClients { get set }
-  /// Where what happens is reported.
-  var sink: any ObservationSink { get }
 
-  // MARK: Devices (read; their app state through the routing)
+  // MARK: Devices (read, besides `DeviceReading`; their app state through the routing)
 
-  var devices: Column<DeviceState> { get }
   /// The stores of a device (consecutive ids).
   func storeIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, StoreID>
-  /// The device a store belongs to.
-  func owner(of store: StoreID) -> DeviceID
   func isSyncing(_ store: StoreID) -> Bool
   /// The store an edit writes (`World.editTarget`).
   func editTarget(_ device: DeviceID, storeIndex: Int?) -> StoreID?
-  var deviceTraits: [DeviceTraits] { get }
-  /// Where `device`'s traits are in `deviceTraits`.
-  func traitsIndex(of device: DeviceID) -> Int
   /// Whether `device`'s process runs (not suspended).
   func processRuns(_ device: DeviceID) -> Bool
   mutating func setAppState(_ device: DeviceID, _ state: AppState, at now: SimTime)

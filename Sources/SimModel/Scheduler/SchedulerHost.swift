@@ -7,19 +7,14 @@ import SimKernel
 /// state (`scheduler`) and reads the devices, the server's retry-afters and accounts, and the
 /// store's owner only through the requirements below. `World` is the one host (`World+Ports`), so
 /// every call is specialised to it.
-protocol SchedulerHost {
+protocol SchedulerHost: DeviceReading {
   /// The scheduler's state: activities, waiting lists, retry waits, policies, run history.
   var scheduler: SystemScheduler { get set }
-  var sink: any ObservationSink { get }
 
-  // MARK: Devices: their state and declared conditions (read), the app's process
+  // MARK: Devices: their declared conditions (read; the rest is `DeviceReading`), the app's process
 
-  var devices: Column<DeviceState> { get }
-  var deviceTraits: [DeviceTraits] { get }
   var levels: [InlineArray<4, Double>] { get }
-  func traitsIndex(of device: DeviceID) -> Int
   func storeIDs(of device: DeviceID) -> LazyMapSequence<Range<Int>, StoreID>
-  func owner(of store: StoreID) -> DeviceID
   func processRuns(_ device: DeviceID) -> Bool
   /// Holds a start until `device`'s suspended process wakes.
   mutating func park(_ request: ParkedRequest, device: DeviceID)
