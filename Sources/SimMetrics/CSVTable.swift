@@ -42,25 +42,28 @@ public struct CSVTable: Sendable {
   static func appendField(_ field: String, to bytes: inout [UInt8]) {
     var field = field
     if let first = field.utf8.first, formulaPrefixes.contains(first) { field = neutralised(field) }
-    field.withUTF8 { utf8 in
-      let quote = UInt8(ascii: "\"")
-      var needsQuotes = false
-      for byte in utf8
-      where byte == UInt8(ascii: ",") || byte == quote || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-        needsQuotes = true
-        break
-      }
-      guard needsQuotes else {
-        bytes.append(contentsOf: utf8)
-        return
-      }
-      bytes.append(quote)
-      for byte in utf8 {
-        if byte == quote { bytes.append(quote) }
-        bytes.append(byte)
-      }
-      bytes.append(quote)
+    field.withUTF8 { appendField(utf8: $0, to: &bytes) }
+  }
+
+  /// One field already neutralised, as UTF-8: quoted if it holds a comma, a quote or a line break.
+  static func appendField(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    let quote = UInt8(ascii: "\"")
+    var needsQuotes = false
+    for byte in utf8
+    where byte == UInt8(ascii: ",") || byte == quote || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+      needsQuotes = true
+      break
     }
+    guard needsQuotes else {
+      bytes.append(contentsOf: utf8)
+      return
+    }
+    bytes.append(quote)
+    for byte in utf8 {
+      if byte == quote { bytes.append(quote) }
+      bytes.append(byte)
+    }
+    bytes.append(quote)
   }
 
   /// The first bytes that make a spreadsheet read a cell as a formula: `=`, `+`, `-`, `@`, tab
@@ -147,6 +150,12 @@ extension CSVTable {
 /// Where CSV rows go: a table in memory, or a stream to a file.
 public protocol CSVRowSink {
   mutating func append(_ row: [String])
+  /// A row given as bytes (`CSVRecord`), written as its fields as strings would be.
+  mutating func append(record: CSVRecord)
+}
+
+extension CSVRowSink {
+  public mutating func append(record: CSVRecord) { append(record.fields) }
 }
 
 extension CSVTable: CSVRowSink {}
@@ -174,6 +183,12 @@ public final class CSVStream: CSVRowSink {
   public func append(_ row: [String]) {
     guard error == nil else { return }
     CSVTable.appendRecord(row, to: &buffer)
+    if buffer.count >= chunkBytes { flush() }
+  }
+
+  public func append(record: CSVRecord) {
+    guard error == nil else { return }
+    record.appendEncoded(to: &buffer)
     if buffer.count >= chunkBytes { flush() }
   }
 

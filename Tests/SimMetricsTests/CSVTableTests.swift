@@ -61,11 +61,56 @@ import Testing
     }
     for value in values {
       for decimals in 0...9 {
-        #expect(formatFixed(value, decimals: decimals) == Self.reference(value, decimals: decimals), "\(value) \(decimals)")
+        #expect(
+          formatFixed(value, decimals: decimals) == Self.reference(value, decimals: decimals), "\(value) \(decimals)")
       }
     }
     #expect(formatFixed(1_500_000_000, decimals: 0) == "2")
     #expect(formatFixed(-1_500_000_000, decimals: 0) == "-2")
     #expect(formatFixed(-1, decimals: 3) == "0.000")
+  }
+}
+
+/// A row built as bytes (`CSVRecord`) is written as the same fields as strings are, byte for
+/// byte: times, integers, empty fields, and fields a spreadsheet would take as formulas or that
+/// need quotes.
+@Suite struct CSVRecordTests {
+  @Test func aRecordIsWrittenAsItsFieldsAsStringsAre() throws {
+    let texts = ["plain", "", "a,b", "say \"hi\"", "two\nlines", "=SUM(A1)", "-x", "-1.5", "+3", "@me", "\tx", "né"]
+    let times: [Int64] = [
+      0, 1, 999_999_999, 1_000_000_000, 86_400_123_456_789, 123_456_789_012_345_678, -1, -2_500_000_000,
+    ]
+    var record = CSVRecord()
+    var strings: [String] = []
+    for text in texts {
+      record.append(text)
+      strings.append(text)
+    }
+    for nanoseconds in times {
+      record.appendSeconds(SimDuration(nanoseconds: nanoseconds))
+      strings.append(CSVTable.seconds(SimDuration(nanoseconds: nanoseconds)))
+    }
+    record.appendSeconds(SimTime?.none)
+    record.appendEmpty(count: 2)
+    record.append(Int32(-7))
+    strings += ["", "", "", "-7"]
+    #expect(record.fields == strings)
+    var fromRecord: [UInt8] = []
+    var fromStrings: [UInt8] = []
+    let columns = (0..<strings.count).map { "c\($0)" }
+    let byRecord = CSVStream(columns: columns) { fromRecord += $0 }
+    let byStrings = CSVStream(columns: columns) { fromStrings += $0 }
+    for _ in 0..<2 {
+      byRecord.append(record: record)
+      byStrings.append(strings)
+    }
+    try byRecord.finish()
+    try byStrings.finish()
+    #expect(fromRecord == fromStrings)
+    #expect(String(decoding: fromRecord, as: UTF8.self).contains(",'=SUM(A1),'-x,-1.5,"))
+    // Reused for the next row: emptied, nothing of the last left.
+    record.removeAll()
+    record.append("next")
+    #expect(record.fields == ["next"])
   }
 }
