@@ -46,6 +46,11 @@ public struct CSVRecord: Sendable {
 
   public mutating func appendSeconds(_ time: SimTime) { appendSeconds(SimDuration(nanoseconds: time.nanoseconds)) }
 
+  /// A duration's seconds, or an empty field for none.
+  public mutating func appendSeconds(_ duration: SimDuration?) {
+    if let duration { appendSeconds(duration) } else { appendEmpty() }
+  }
+
   /// A time's seconds, or an empty field for none.
   public mutating func appendSeconds(_ time: SimTime?) {
     if let time { appendSeconds(time) } else { appendEmpty() }

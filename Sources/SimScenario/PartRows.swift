@@ -187,27 +187,43 @@ public struct PartRows: Sendable {
   /// A part's rows of `activities.csv`, in order, into `table` (a table in memory or a stream to a file).
   public func activitiesRows<Sink: CSVRowSink>(of part: RunPart, into table: inout Sink) {
     guard let recorder = part.recorder else { return }
+    var record = CSVRecord()
+    var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
     for (index, activity) in recorder.activities.enumerated() {
-      activitiesRow(activity, index: index, id: part.activity(index), part: part, recorder: recorder, into: &table)
+      activitiesRow(
+        activity, index: index, id: part.activity(index), part: part, recorder: recorder, record: &record,
+        blocked: &blocked)
+      table.append(record: record)
     }
   }
 
-  func activitiesRow<Sink: CSVRowSink>(
+  /// One activity's row of `activities.csv`, built in `record` (`blocked` is scratch, one entry
+  /// per policy).
+  func activitiesRow(
     _ activity: MetricsRecorder.ActivityRecord, index: Int, id: Int, part: RunPart, recorder: MetricsRecorder,
-    into table: inout Sink
+    record: inout CSVRecord, blocked: inout [SimDuration]
   ) {
     let device = part.device(recorder.device(of: activity.store))
     let store = part.store(activity.store).index - firstStore(of: device)
-    var blocked = [SimDuration](repeating: .zero, count: policyNames.count)
+    for policy in blocked.indices { blocked[policy] = .zero }
     for interval in recorder.blocked(of: index) { blocked[Int(interval.policy)] += interval.to - interval.from }
-    let waited = activity.approvedAt.map { $0 - activity.requestedAt }
-    table.append(
-      runColumns + [String(id), deviceName(device), String(store)] + (namesClients ? [client(device)] : []) + [
-        activity.kind.rawValue, activity.trigger.rawValue,
-        CSVTable.seconds(activity.requestedAt), CSVTable.seconds(activity.approvedAt),
-        CSVTable.seconds(activity.startedAt),
-        CSVTable.seconds(activity.finishedAt), activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"),
-        activity.cancelled?.rawValue ?? "", String(activity.records), waited.map(CSVTable.seconds) ?? "",
-      ] + blocked.map(CSVTable.seconds))
+    record.removeAll()
+    record.append(contentsOf: runColumns)
+    record.append(id)
+    record.append(deviceName(device))
+    record.append(store)
+    if namesClients { record.append(client(device)) }
+    record.append(activity.kind.rawValue)
+    record.append(activity.trigger.rawValue)
+    record.appendSeconds(activity.requestedAt)
+    record.appendSeconds(activity.approvedAt)
+    record.appendSeconds(activity.startedAt)
+    record.appendSeconds(activity.finishedAt)
+    record.append(activity.finishedAt == nil ? "" : (activity.succeeded ? "1" : "0"))
+    record.append(activity.cancelled?.rawValue ?? "")
+    record.append(activity.records)
+    record.appendSeconds(activity.approvedAt.map { $0 - activity.requestedAt })
+    for duration in blocked { record.appendSeconds(duration) }
   }
+
 }
