@@ -5,27 +5,45 @@ import SimKernel
 /// (`CSVRowSink.append(record:)`: neutralised and quoted alike), so the file is the same byte for
 /// byte. A `latency.csv` row has about 80 fields, most of them times; made as strings, they and
 /// their encoding were about a third of a fleet's run.
+///
+/// The fields are kept joined by commas, as the line they make when none needs quoting or
+/// neutralising (digits and plain names never do): such a line is written in one copy.
 public struct CSVRecord: Sendable {
-  /// The fields' bytes, one after another, as given (not yet neutralised or quoted).
-  private(set) var bytes: [UInt8] = []
-  /// Where each field ends in `bytes`.
-  private(set) var ends: [Int32] = []
+  /// The fields as given (not yet neutralised or quoted), joined by commas.
+  private(set) var line: [UInt8] = []
+  /// Where each field starts in `line`.
+  private(set) var starts: [Int32] = []
+  /// Whether some field holds a byte that needs quotes or begins like a formula: the line is then
+  /// encoded field by field.
+  private(set) var needsEncoding = false
 
   public init() {}
 
-  public var count: Int { ends.count }
+  public var count: Int { starts.count }
 
   /// Empties the record for the next row, keeping its storage.
   public mutating func removeAll() {
-    bytes.removeAll(keepingCapacity: true)
-    ends.removeAll(keepingCapacity: true)
+    line.removeAll(keepingCapacity: true)
+    starts.removeAll(keepingCapacity: true)
+    needsEncoding = false
+  }
+
+  /// Starts a field: the comma before it, and where it begins.
+  @inline(__always)
+  private mutating func beginField() {
+    if !starts.isEmpty { line.append(UInt8(ascii: ",")) }
+    starts.append(Int32(line.count))
   }
 
   /// A text field.
   public mutating func append(_ field: String) {
+    beginField()
     var field = field
-    field.withUTF8 { bytes.append(contentsOf: $0) }
-    ends.append(Int32(bytes.count))
+    field.withUTF8 { utf8 in
+      if let first = utf8.first, CSVTable.formulaPrefixes.contains(first) { needsEncoding = true }
+      if !needsEncoding, utf8.contains(where: Self.needsQuotes) { needsEncoding = true }
+      line.append(contentsOf: utf8)
+    }
   }
 
   /// Text fields, in order.
@@ -35,13 +53,15 @@ public struct CSVRecord: Sendable {
 
   /// An empty field.
   public mutating func appendEmpty(count: Int = 1) {
-    for _ in 0..<count { ends.append(Int32(bytes.count)) }
+    for _ in 0..<count { beginField() }
   }
 
   /// Seconds with nine decimals, as `CSVTable.seconds` writes them.
   public mutating func appendSeconds(_ duration: SimDuration) {
-    appendFixed(duration.nanoseconds, decimals: 9, to: &bytes)
-    ends.append(Int32(bytes.count))
+    beginField()
+    // A negative time begins with `-`: the field-by-field path writes it as the string path does.
+    if duration.nanoseconds < 0 { needsEncoding = true }
+    appendFixed(duration.nanoseconds, decimals: 9, to: &line)
   }
 
   public mutating func appendSeconds(_ time: SimTime) { appendSeconds(SimDuration(nanoseconds: time.nanoseconds)) }
@@ -59,29 +79,37 @@ public struct CSVRecord: Sendable {
   /// An integer's digits.
   public mutating func append(_ value: some BinaryInteger) { append(String(value)) }
 
+  /// Whether `byte` makes a field need quotes (a comma, a quote or a line break).
+  @inline(__always)
+  static func needsQuotes(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+  }
+
+  /// Where field `index` ends in `line`.
+  private func end(of index: Int) -> Int { index + 1 < starts.count ? Int(starts[index + 1]) - 1 : line.count }
+
   /// The fields as strings (what a table in memory holds).
   public var fields: [String] {
-    ends.indices.map { index in
-      let start = index == 0 ? 0 : Int(ends[index - 1])
-      return String(decoding: bytes[start..<Int(ends[index])], as: UTF8.self)
-    }
+    starts.indices.map { String(decoding: line[Int(starts[$0])..<end(of: $0)], as: UTF8.self) }
   }
 
   /// The row as a CSV line, each field neutralised and quoted as `CSVTable.appendField` does.
   func appendEncoded(to output: inout [UInt8]) {
-    bytes.withUnsafeBufferPointer { all in
-      var start = 0
-      for index in ends.indices {
+    guard needsEncoding else {
+      output.append(contentsOf: line)
+      output.append(UInt8(ascii: "\n"))
+      return
+    }
+    line.withUnsafeBufferPointer { all in
+      for index in starts.indices {
         if index > 0 { output.append(UInt8(ascii: ",")) }
-        let end = Int(ends[index])
-        let field = UnsafeBufferPointer(rebasing: all[start..<end])
+        let field = UnsafeBufferPointer(rebasing: all[Int(starts[index])..<end(of: index)])
         if let first = field.first, CSVTable.formulaPrefixes.contains(first) {
           // Rare (a negative number, a hostile name): encoded through the string path.
           CSVTable.appendField(String(decoding: field, as: UTF8.self), to: &output)
         } else {
           CSVTable.appendField(utf8: field, to: &output)
         }
-        start = end
       }
     }
     output.append(UInt8(ascii: "\n"))

@@ -108,9 +108,25 @@ import Testing
     try byStrings.finish()
     #expect(fromRecord == fromStrings)
     #expect(String(decoding: fromRecord, as: UTF8.self).contains(",'=SUM(A1),'-x,-1.5,"))
-    // Reused for the next row: emptied, nothing of the last left.
+    // Reused for the next row: emptied, nothing of the last left. A row of plain fields (digits,
+    // names, empty fields) is written in one copy, the same as its strings.
     record.removeAll()
     record.append("next")
     #expect(record.fields == ["next"])
+    record.appendEmpty()
+    record.appendSeconds(SimDuration(nanoseconds: 1_500_000_000))
+    record.append(42)
+    record.appendEmpty()
+    #expect(record.fields == ["next", "", "1.500000000", "42", ""])
+    var plainRecord: [UInt8] = []
+    var plainStrings: [UInt8] = []
+    let plainByRecord = CSVStream(columns: ["a", "b", "c", "d", "e"]) { plainRecord += $0 }
+    let plainByStrings = CSVStream(columns: ["a", "b", "c", "d", "e"]) { plainStrings += $0 }
+    plainByRecord.append(record: record)
+    plainByStrings.append(record.fields)
+    try plainByRecord.finish()
+    try plainByStrings.finish()
+    #expect(plainRecord == plainStrings)
+    #expect(String(decoding: plainRecord, as: UTF8.self) == "a,b,c,d,e\nnext,,1.500000000,42,\n")
   }
 }
