@@ -124,9 +124,9 @@ extension ScenarioBuilder {
         }
         continue
       }
-      guard let fields = reader.object(entry, entryPath, known: ["shared"]),
+      guard let fields = reader.object(entry, entryPath, known: ScenarioObject.sharedStore.keys),
         let shared = reader.required(
-          fields, "shared", entryPath, { reader.object($0, $1, known: ["owner", "participants"]) })
+          fields, "shared", entryPath, { reader.object($0, $1, known: ScenarioObject.share.keys) })
       else { continue }
       let sharedPath = ScenarioReader.join(entryPath, "shared")
       let owner = reader.required(shared, "owner", sharedPath) {
@@ -180,7 +180,9 @@ extension ScenarioBuilder {
       app.savePolicy = kind
       return
     }
-    guard let fields = reader.object(node, path, known: ["debounce", "interval"]), fields.count == 1,
+    guard
+      let fields = reader.object(
+        node, path, known: ScenarioObject.saveDebounce.keys + ScenarioObject.saveInterval.keys), fields.count == 1,
       let (key, value) = fields.first
     else {
       reader.problem(path, "expected \"immediate\", \"onBackground\", {\"debounce\": d} or {\"interval\": d}")
@@ -198,7 +200,7 @@ extension ScenarioBuilder {
       app.uiRefresh = kind
       return
     }
-    guard let fields = reader.object(node, path, known: ["reloadOnImportEvent"]),
+    guard let fields = reader.object(node, path, known: ScenarioObject.reloadOnImport.keys),
       let debounce = reader.required(fields, "reloadOnImportEvent", path, { reader.duration($0, $1) })
     else { return }
     app.uiRefresh = .reloadOnImportEvent

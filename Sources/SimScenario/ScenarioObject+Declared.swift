@@ -1,5 +1,6 @@
-/// The objects of a scenario declared once (`ScenarioObject`): the model, the timeline's entries
-/// and the sweep, each key with its schema. The decoder's known keys come from here, and so do the
+/// The objects of a scenario declared once (`ScenarioObject`): the top level, a device and its
+/// stores', save policy's and UI refresh's objects, the model, the timeline's entries and the
+/// sweep, each key with its schema. The decoder's known keys come from here, and so do the
 /// schema's objects; a key added here is one both know.
 extension ScenarioObject {
   /// The app's model (`model`).
@@ -218,15 +219,15 @@ extension ScenarioObject {
       ),
       (
         "stores",
-        ##"{"type": "array", "default": ["private"], "description": "the stores and the databases they mirror", "items": {"oneOf": [{"enum": ["private", "public", "localOnly"]}, {"type": "object", "additionalProperties": false, "properties": {"shared": {"description": "a zone shared through CKShare: its owner's account and the participants' accounts", "type": "object", "additionalProperties": false, "properties": {"owner": {"description": "index of the account that owns the share (from 0)", "type": "integer", "minimum": 0}, "participants": {"description": "indices of the accounts the share is shared with", "type": "array", "items": {"type": "integer", "minimum": 0}}}, "required": ["owner"]}}, "required": ["shared"]}]}}"##
+        ##"{"type": "array", "default": ["private"], "description": "the stores and the databases they mirror", "items": {"oneOf": [{"enum": ["private", "public", "localOnly"]}, {"$generated": "object:sharedStore"}]}}"##
       ),
       (
         "savePolicy",
-        ##"{"description": "when the context saves [A] immediate; [HowTo] for onBackground", "default": "immediate", "oneOf": [{"enum": ["immediate", "onBackground"]}, {"type": "object", "additionalProperties": false, "properties": {"debounce": {"description": "save this long after the last edit (a duration) [assumed] 2 s", "$ref": "#/$defs/duration"}}, "required": ["debounce"]}, {"type": "object", "additionalProperties": false, "properties": {"interval": {"description": "save every this long while there are unsaved edits (a duration)", "$ref": "#/$defs/duration"}}, "required": ["interval"]}]}"##
+        ##"{"description": "when the context saves [A] immediate; [HowTo] for onBackground", "default": "immediate", "oneOf": [{"enum": ["immediate", "onBackground"]}, {"$generated": "object:saveDebounce"}, {"$generated": "object:saveInterval"}]}"##
       ),
       (
         "uiRefresh",
-        ##"{"description": "how imports become visible: fetchedResults [A], reloadOnImportEvent with a debounce ([HowTo], ~5 s [C]), onLaunch", "default": "fetchedResults", "oneOf": [{"enum": ["fetchedResults", "reloadOnImportEvent", "onLaunch"]}, {"type": "object", "additionalProperties": false, "properties": {"reloadOnImportEvent": {"description": "reload the view this long after an import event (debounce, a duration); [C] [HowTo]: ~5 s", "$ref": "#/$defs/duration"}}, "required": ["reloadOnImportEvent"]}]}"##
+        ##"{"description": "how imports become visible: fetchedResults [A], reloadOnImportEvent with a debounce ([HowTo], ~5 s [C]), onLaunch", "default": "fetchedResults", "oneOf": [{"enum": ["fetchedResults", "reloadOnImportEvent", "onLaunch"]}, {"$generated": "object:reloadOnImport"}]}"##
       ),
       (
         "modelVersion",
@@ -301,5 +302,66 @@ extension ScenarioObject {
       ("tolerances", ##"{"$generated": "tolerances"}"##),
     ],
     required: ["version", "devices"],
+    description: nil)
+
+  /// A shared zone's accounts (`devices[i].stores[j].shared`).
+  static let share = ScenarioObject(
+    name: "share",
+    members: [
+      (
+        "owner",
+        ##"{"description": "index of the account that owns the share (from 0)", "type": "integer", "minimum": 0}"##
+      ),
+      (
+        "participants",
+        ##"{"description": "indices of the accounts the share is shared with", "type": "array", "items": {"type": "integer", "minimum": 0}}"##
+      ),
+    ],
+    required: ["owner"],
+    description: "a zone shared through CKShare: its owner's account and the participants' accounts")
+
+  /// A store in a shared zone (`devices[i].stores[j]` as an object).
+  static let sharedStore = ScenarioObject(
+    name: "sharedStore",
+    members: [
+      ("shared", ##"{"$generated": "object:share"}"##)
+    ],
+    required: ["shared"],
+    description: nil)
+
+  /// A save policy that saves a while after the last edit (`savePolicy: {"debounce": ...}`).
+  static let saveDebounce = ScenarioObject(
+    name: "saveDebounce",
+    members: [
+      (
+        "debounce",
+        ##"{"description": "save this long after the last edit (a duration) [assumed] 2 s", "$ref": "#/$defs/duration"}"##
+      )
+    ],
+    required: ["debounce"],
+    description: nil)
+
+  /// A save policy that saves on a clock (`savePolicy: {"interval": ...}`).
+  static let saveInterval = ScenarioObject(
+    name: "saveInterval",
+    members: [
+      (
+        "interval",
+        ##"{"description": "save every this long while there are unsaved edits (a duration)", "$ref": "#/$defs/duration"}"##
+      )
+    ],
+    required: ["interval"],
+    description: nil)
+
+  /// A UI refresh that reloads after an import event (`uiRefresh: {"reloadOnImportEvent": ...}`).
+  static let reloadOnImport = ScenarioObject(
+    name: "reloadOnImport",
+    members: [
+      (
+        "reloadOnImportEvent",
+        ##"{"description": "reload the view this long after an import event (debounce, a duration); [C] [HowTo]: ~5 s", "$ref": "#/$defs/duration"}"##
+      )
+    ],
+    required: ["reloadOnImportEvent"],
     description: nil)
 }

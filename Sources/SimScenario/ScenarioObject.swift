@@ -51,7 +51,7 @@ struct ScenarioObject: Sendable {
   /// Every declared object, by name.
   static let all: [ScenarioObject] = [
     scenario, device, model, entity, attribute, relationship, configuration, timelineEntry, sweep, sweepFactor,
-    seedRange,
+    seedRange, share, sharedStore, saveDebounce, saveInterval, reloadOnImport,
   ]
 
   /// The declared object `name`.
