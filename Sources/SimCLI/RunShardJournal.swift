@@ -102,11 +102,7 @@ final class RunShardJournal {
       return nil
     }
     // Locked the file still at that path (not one a finishing run just carried away).
-    var locked = stat()
-    var current = stat()
-    guard fstat(lock, &locked) == 0, lstat(lockPath, &current) == 0, locked.st_ino == current.st_ino,
-      locked.st_dev == current.st_dev
-    else {
+    guard isFile(lock, at: lockPath) else {
       close(lock)
       return nil
     }
@@ -193,15 +189,17 @@ final class RunShardJournal {
     let lock = Foundation.open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
     guard lock >= 0 else { return }
     defer { close(lock) }
-    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return }
-    var locked = stat()
-    var current = stat()
     // Unlinked only while it is the file locked here, not one a commit has just put in its place.
-    if fstat(lock, &locked) == 0, lstat(path, &current) == 0, locked.st_ino == current.st_ino,
-      locked.st_dev == current.st_dev
-    {
-      unlink(path)
-    }
+    guard flock(lock, LOCK_EX | LOCK_NB) == 0, isFile(lock, at: path) else { return }
+    unlink(path)
+  }
+
+  /// Whether the open file `descriptor` is the one at `path` now (the same inode on the same device).
+  private static func isFile(_ descriptor: Int32, at path: String) -> Bool {
+    var opened = stat()
+    var current = stat()
+    return fstat(descriptor, &opened) == 0 && lstat(path, &current) == 0 && opened.st_ino == current.st_ino
+      && opened.st_dev == current.st_dev
   }
 
   /// After the commit: the lock file goes from wherever the set took it (the result folder, after

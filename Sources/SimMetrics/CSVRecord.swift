@@ -41,7 +41,7 @@ public struct CSVRecord: Sendable {
     var field = field
     field.withUTF8 { utf8 in
       if let first = utf8.first, CSVTable.formulaPrefixes.contains(first) { needsEncoding = true }
-      if !needsEncoding, utf8.contains(where: Self.needsQuotes) { needsEncoding = true }
+      if !needsEncoding, utf8.contains(where: CSVTable.needsQuotes) { needsEncoding = true }
       line.append(contentsOf: utf8)
     }
   }
@@ -78,12 +78,6 @@ public struct CSVRecord: Sendable {
 
   /// An integer's digits.
   public mutating func append(_ value: some BinaryInteger) { append(String(value)) }
-
-  /// Whether `byte` makes a field need quotes (a comma, a quote or a line break).
-  @inline(__always)
-  static func needsQuotes(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-  }
 
   /// Where field `index` ends in `line`.
   private func end(of index: Int) -> Int { index + 1 < starts.count ? Int(starts[index + 1]) - 1 : line.count }

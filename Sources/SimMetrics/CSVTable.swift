@@ -48,13 +48,7 @@ public struct CSVTable: Sendable {
   /// One field already neutralised, as UTF-8: quoted if it holds a comma, a quote or a line break.
   static func appendField(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
     let quote = UInt8(ascii: "\"")
-    var needsQuotes = false
-    for byte in utf8
-    where byte == UInt8(ascii: ",") || byte == quote || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-      needsQuotes = true
-      break
-    }
-    guard needsQuotes else {
+    guard utf8.contains(where: needsQuotes) else {
       bytes.append(contentsOf: utf8)
       return
     }
@@ -64,6 +58,12 @@ public struct CSVTable: Sendable {
       bytes.append(byte)
     }
     bytes.append(quote)
+  }
+
+  /// Whether `byte` makes a field need quotes: a comma, a quote or a line break.
+  @inline(__always)
+  static func needsQuotes(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
   }
 
   /// The first bytes that make a spreadsheet read a cell as a formula: `=`, `+`, `-`, `@`, tab

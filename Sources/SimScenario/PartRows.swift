@@ -102,7 +102,7 @@ public struct PartRows: Sendable {
       record.appendSeconds(row.editedAt)
       record.appendSeconds(row.committedAt)
       record.appendSeconds(row.visibleAt)
-      if let latency = row.latency { record.appendSeconds(latency) } else { record.appendEmpty() }
+      record.appendSeconds(row.latency)
       record.append(row.stuckStage ?? "")
       record.append(row.stuckCause ?? "")
       for (index, stage) in row.stages.enumerated() {
@@ -225,5 +225,4 @@ public struct PartRows: Sendable {
     record.appendSeconds(activity.approvedAt.map { $0 - activity.requestedAt })
     for duration in blocked { record.appendSeconds(duration) }
   }
-
 }

@@ -26,12 +26,8 @@ extension ClientHost {
       // The store's next export saves the zone first (`ExportTransition.savingZone`); the changes
       // the failed export carried are still in the history, and are sent after it.
       clients.stores[ended.store.index].zoneSavePending = true
-      if ended.kind == .export {
-        requestExport(ended.store, trigger: .exportAgain, sim: &sim)
-      } else {
-        requestImport(ended.store, trigger: .importAgain, sim: &sim)
-        requestExport(ended.store, trigger: .exportAgain, sim: &sim)
-      }
+      if ended.kind != .export { requestImport(ended.store, trigger: .importAgain, sim: &sim) }
+      requestExport(ended.store, trigger: .exportAgain, sim: &sim)
     }
   }
 

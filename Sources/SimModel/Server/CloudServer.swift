@@ -61,7 +61,6 @@ struct CloudServer {
   /// applies, with how the request recovers; nil when every fault lets it through.
   mutating func answer(_ request: RequestContext, random: inout RandomStream) -> RequestFailure? {
     if let failure = requestFaults.answer(request, rates: &rates, random: &random) { return failure }
-    guard !extraRequestFaults.isEmpty else { return nil }
     for fault in extraRequestFaults {
       if let failure = RequestFaultList.ask(fault, request, &rates, &random) { return failure }
     }

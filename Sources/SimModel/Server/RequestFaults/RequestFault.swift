@@ -56,30 +56,17 @@ struct RequestContext {
 /// The registered failure modes, in the order the server and network apply them.
 public enum RequestFaults {
   /// The list: a new failure mode is one line here (and its file). The server asks them as this
-  /// type (`RequestFaultSet`), each directly.
+  /// type (`RequestFaultSet`), each directly. Kept one fault a line (swift-format leaves it).
+  // swift-format-ignore
   typealias Standard =
-    RequestFaultList.Then<
-      NetworkUnavailableFault,
-      RequestFaultList.Then<
-        NetworkFailureFault,
-        RequestFaultList.Then<
-          ContainerThrottleFault,
-          RequestFaultList.Then<
-            DeviceThrottleFault,
-            RequestFaultList.Then<
-              ZoneBusyFault,
-              RequestFaultList.Then<
-                ZoneNotFoundFault,
-                RequestFaultList.Then<
-                  AccountUnavailableFault,
-                  RequestFaultList.End
-                >
-              >
-            >
-          >
-        >
-      >
-    >
+    RequestFaultList.Then<NetworkUnavailableFault,
+    RequestFaultList.Then<NetworkFailureFault,
+    RequestFaultList.Then<ContainerThrottleFault,
+    RequestFaultList.Then<DeviceThrottleFault,
+    RequestFaultList.Then<ZoneBusyFault,
+    RequestFaultList.Then<ZoneNotFoundFault,
+    RequestFaultList.Then<AccountUnavailableFault,
+    RequestFaultList.End>>>>>>>
 
   /// Every registered fault's type, in order.
   static var all: [any RequestFault.Type] { Standard.types }
