@@ -80,7 +80,7 @@ extension ClientHost {
     let zone = clients.stores[store.index].zone.index
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
     let write = newWrite(store, basedOn: localField(store, object, field: base + Int(field)).write, value: value)
-    setLocal(store, base + Int(field), write: write, value: value)
+    setLocal(store, object, base + Int(field), write: write, value: value)
     clients.history[store.index].append(Change(object: object, field: field, write: write))
     sink.observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: now)
   }
@@ -128,7 +128,7 @@ extension ClientHost {
     let write = newWrite(store, basedOn: .none)
     if isReplayed(store) {
       for field in 0..<server.entityFieldCount[entity] {
-        setOverlay(store, base + field, write: write, value: field == 0 ? 1 : 0)
+        setOverlay(store, object, base + field, write: write, value: field == 0 ? 1 : 0)
       }
     } else {
       ensureLocalCapacity(store)
@@ -142,7 +142,7 @@ extension ClientHost {
       // A CDMR join record: a record of its own, not a person's write.
       let link = createObject(zone: zone, entity: -1, poison: false)
       let linkBase = Int(server.zones[zone].objects[link.index].fieldBase)
-      setLocal(store, linkBase, write: .none, value: 1)
+      setLocal(store, link, linkBase, write: .none, value: 1)
       clients.history[store.index].append(Change(object: link, field: -1, write: .none))
     }
   }
@@ -228,8 +228,8 @@ extension ClientHost {
   }
 
   /// Sets a field of the store's local store, growing its arrays to the zone's size.
-  mutating func setLocal(_ store: StoreID, _ field: Int, write: WriteID, value: Int32) {
-    if isReplayed(store) { return setOverlay(store, field, write: write, value: value) }
+  mutating func setLocal(_ store: StoreID, _ object: ObjectID, _ field: Int, write: WriteID, value: Int32) {
+    if isReplayed(store) { return setOverlay(store, object, field, write: write, value: value) }
     ensureLocalCapacity(store)
     clients.local[store.index][field] = LocalField(write: write, value: value, dirty: true)
   }
@@ -299,7 +299,7 @@ extension ClientHost {
       for field in fields where localField(store, change.object, field: field).write == change.write {
         let server = server.zones[zone].server[field]
         if isReplayed(store) {
-          setOverlay(store, field, write: server.write, value: server.value, dirty: false)
+          setOverlay(store, change.object, field, write: server.write, value: server.value, dirty: false)
         } else {
           clients.local[store.index][field] = LocalField(write: server.write, value: server.value)
         }

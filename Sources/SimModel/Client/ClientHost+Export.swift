@@ -392,7 +392,7 @@ extension ClientHost {
     where localField(store, change.object, field: base + field).write == change.write || change.field >= 0 {
       let value = change.field >= 0 ? clients.writes[change.write].value : (field == 0 ? 1 : 0)
       setServerField(zone: zone, base + field, write: change.write, value: value)
-      markExported(store, base + field, write: change.write)
+      markExported(store, change.object, base + field, write: change.write)
     }
   }
 

@@ -124,13 +124,13 @@ extension ClientHost {
       #if DEBUG
         // What the run reads of these fields must not change: checked on every drop in debug builds.
         let before = fields.map { localField(store, object, field: Int($0)) }
-        clients.overlays[store.index].remove(fields) { !$0.local.dirty }
+        clients.overlays[store.index].remove(fields, of: object) { !$0.local.dirty }
         let after = fields.map { localField(store, object, field: Int($0)) }
         assert(
           zip(before, after).allSatisfy { $0.write == $1.write && $0.value == $1.value && $0.dirty == $1.dirty },
           "a dropped overlay entry was still read")
       #else
-        clients.overlays[store.index].remove(fields) { !$0.local.dirty }
+        clients.overlays[store.index].remove(fields, of: object) { !$0.local.dirty }
       #endif
     }
   }

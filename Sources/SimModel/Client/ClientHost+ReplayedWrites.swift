@@ -32,7 +32,7 @@ extension ClientHost {
     _ overlay: OverlayFields, _ log: AppliedPageLog, _ store: Int, _ zone: borrowing ZoneState, _ object: ObjectID,
     field: Int
   ) -> LocalField {
-    let entry = overlay.entry(field)
+    let entry = overlay.entry(field, of: object)
     if let entry, entry.local.dirty { return entry.local }
     let pages = log.pages(store)
     let page = lastAppliedPage(pages, zone, object, ordered: log.isOrdered(store))
@@ -44,22 +44,21 @@ extension ClientHost {
 
   /// Sets a replayed store's field: unexported (a local edit), or clean (an edit lost, the field
   /// taking the server's value).
-  mutating func setOverlay(_ store: StoreID, _ field: Int, write: WriteID, value: Int32, dirty: Bool = true) {
+  mutating func setOverlay(
+    _ store: StoreID, _ object: ObjectID, _ field: Int, write: WriteID, value: Int32, dirty: Bool = true
+  ) {
     let entry = OverlayField(
       field: Int32(field), local: LocalField(write: write, value: value, dirty: dirty),
       since: Int32(clients.appliedPages.count(store.index)))
-    clients.overlays[store.index].set(entry)
+    clients.overlays[store.index].set(entry, of: object)
     // The newest overlay entry is the field's value (no page applied since it): an object's
     // first field set so is its liveness in the store.
     if clients.replayedLive.isBuilt(store.index) {
       let zone = clients.stores[store.index].zone.index
-      let object = server.zones[zone].object(atField: field)
-      if object.index >= 0 && Int(server.zones[zone].objects[object.index].fieldBase) == field {
+      if Int(server.zones[zone].objects[object.index].fieldBase) == field {
         clients.replayedLive.update(
           store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
           isLive: value == 1)
-      } else if object.index < 0 {
-        clients.replayedLive.invalidate(store.index)
       }
     }
   }
@@ -96,15 +95,23 @@ extension ClientHost {
   }
 
   /// The export committed `write`: a replayed store's field that still holds it is clean from
-  /// now on (a page applied later overwrites it).
-  mutating func markExported(_ store: StoreID, _ field: Int, write: WriteID) {
+  /// now on (a page applied later overwrites it). A delete's record is put apart in the overlay
+  /// once it is clean (`OverlayFields.retire`).
+  mutating func markExported(_ store: StoreID, _ object: ObjectID, _ field: Int, write: WriteID) {
     guard !clients.overlays.isEmpty else { return }
     let since = Int32(clients.appliedPages.count(store.index))
-    clients.overlays[store.index].modify(field) { entry in
+    var deleted = false
+    clients.overlays[store.index].modify(field, of: object) { entry in
       guard entry.local.dirty, entry.local.write == write else { return }
       entry.local.dirty = false
       entry.since = since
+      deleted = entry.local.value == 0
     }
+    let zone = clients.stores[store.index].zone.index
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    guard deleted, field == base else { return }
+    clients.overlays[store.index].retire(
+      object, fields: Int32(base)..<Int32(base + fieldCount(zone: zone, object: object)))
   }
 
   /// The position in a store's log of the last page that carried `object` (−1: none): the

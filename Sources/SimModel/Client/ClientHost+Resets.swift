@@ -124,7 +124,7 @@ extension ClientHost {
       let base = Int(server.zones[zone].objects[object.index].fieldBase)
       // A system write, not a person's: it is not announced as an edit.
       let write = newWrite(store, basedOn: clients.local[store.index][base].write, value: 0)
-      setLocal(store, base, write: write, value: 0)
+      setLocal(store, object, base, write: write, value: 0)
       // Saved at once: it joins the history ahead of the person's unsaved edits.
       clients.history[store.index].insert(
         Change(object: object, field: 0, write: write), at: Int(clients.stores[store.index].savedCount))

@@ -2,64 +2,59 @@ import Testing
 
 @testable import SimModel
 
-/// A replayed store's own fields in blocks (`OverlayFields`): the same answers as one sorted
-/// array, through inserts in any order, replacements, splits, changes in place and removals.
+/// A replayed store's overlay with its deleted records put apart (`OverlayFields.retire`): every
+/// answer the same as one dictionary of entries, through sets, changes in place, removals of
+/// ranges and retirements, and the entries listed by field.
 @Suite struct OverlayFieldsTests {
-  func entry(_ field: Int32, _ value: Int32, dirty: Bool = true) -> OverlayField {
-    OverlayField(field: field, local: LocalField(write: WriteID(Int(value)), value: value, dirty: dirty), since: 0)
-  }
+  /// 600 objects laid out in object order with 1 to 4 fields each, as a zone lays them out.
+  static let fieldCounts = (0..<600).map { Int32(1 + $0 % 4) }
+  static let bases = fieldCounts.reduce(into: [Int32(0)]) { $0.append($0.last! + $1) }
 
-  @Test func blocksAnswerAsOneSortedArray() {
-    var fields = OverlayFields()
-    var reference: [Int32: Int32] = [:]  // lookup only
-    var random: UInt64 = 12345
-    for step in 0..<5000 {
-      random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      let field = Int32((random >> 33) % 3000)
-      fields.set(entry(field, Int32(step)))
-      reference[field] = Int32(step)
-    }
-    #expect(fields.map(\.field) == reference.keys.sorted(), "ascending, each field once, across split blocks")
-    for field in 0..<3000 { #expect(fields.entry(field)?.local.value == reference[Int32(field)]) }
-    #expect(fields.modify(7) { $0.local.dirty = false } == (reference[7] != nil))
-    #expect(!fields.modify(5000) { _ in })
-    fields.removeAll { $0.field % 2 == 0 }
-    #expect(fields.allSatisfy { $0.field % 2 == 1 })
-    #expect(fields.map(\.field) == reference.keys.filter { $0 % 2 == 1 }.sorted())
-    fields.removeAll { _ in true }
-    #expect(fields.isEmpty)
-    fields.set(entry(3, 1))
-    #expect(fields.entry(3)?.local.value == 1)
-  }
+  func fields(of object: Int) -> Range<Int32> { Self.bases[object]..<Self.bases[object + 1] }
 
-  /// Removing the clean entries of ranges of fields (the records a page carried), among sets,
-  /// across blocks that empty and split: the same as a dictionary.
-  @Test func removingRangesAnswersAsADictionary() {
-    var fields = OverlayFields()
+  @Test func retiringObjectsChangesNoAnswer() {
+    var overlay = OverlayFields()
     var reference: [Int32: (value: Int32, dirty: Bool)] = [:]  // lookup only
-    var random: UInt64 = 99
+    var random: UInt64 = 7
     func next(_ bound: UInt64) -> UInt64 {
       random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return (random >> 33) % bound
     }
-    for step in 0..<20_000 {
-      if next(3) == 0 {
-        let start = Int32(next(4000))
-        let range = start..<start + Int32(next(40))
-        fields.remove(range) { !$0.local.dirty }
+    var retired = 0
+    for step in 0..<30_000 {
+      let object = Int(next(600))
+      let range = fields(of: object)
+      let field = range.lowerBound + Int32(next(UInt64(range.count)))
+      switch next(8) {
+      case 0:
+        overlay.remove(range, of: ObjectID(object)) { !$0.local.dirty }
         for field in range where reference[field]?.dirty == false { reference[field] = nil }
-      } else {
-        let field = Int32(next(4000))
+      case 1:
+        let changed = overlay.modify(Int(field), of: ObjectID(object)) { $0.local.dirty = false }
+        #expect(changed == (reference[field] != nil))
+        if let held = reference[field] { reference[field] = (held.value, false) }
+      case 2:
+        overlay.retire(ObjectID(object), fields: range)
+        retired += 1
+      default:
         let dirty = next(2) == 0
-        fields.set(entry(field, Int32(step), dirty: dirty))
+        overlay.set(
+          OverlayField(
+            field: field, local: LocalField(write: WriteID(step), value: Int32(step), dirty: dirty), since: 0),
+          of: ObjectID(object))
         reference[field] = (Int32(step), dirty)
       }
     }
-    #expect(fields.map(\.field) == reference.keys.sorted())
-    for field in 0..<4000 {
-      let got = fields.entry(field)
-      #expect(got?.local.value == reference[Int32(field)]?.value && got?.local.dirty == reference[Int32(field)]?.dirty)
+    #expect(retired > 3000, "most objects were put apart, many of them then set again")
+    #expect(overlay.map(\.field) == reference.keys.sorted(), "listed by field, each once, from both parts")
+    for object in 0..<600 {
+      for field in fields(of: object) {
+        let got = overlay.entry(Int(field), of: ObjectID(object))
+        #expect(got?.local.value == reference[field]?.value && got?.local.dirty == reference[field]?.dirty)
+      }
     }
-    #expect(reference.values.contains { !$0.dirty } && reference.values.contains { $0.dirty })
+    overlay.removeAll { !$0.local.dirty }
+    #expect(overlay.map(\.field) == reference.filter { $0.value.dirty }.keys.sorted())
+    #expect(overlay.allSatisfy { $0.local.dirty })
   }
 }
