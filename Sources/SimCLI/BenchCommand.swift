@@ -10,6 +10,7 @@ struct BenchCommand {
            syncsim bench fit [--scenario F] [--days D] [--jobs N]
            syncsim bench sbc [--scenario F] [--draws N] [--hours H] [--particles N]
                              [--max-worlds N] [--jobs N] [--regression-adjust]
+           syncsim bench estimate FILE... [--durations D,D,...]
 
       kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
       fleet    accounts × 2 devices on the private database with Poisson edits: events/s,
@@ -25,6 +26,9 @@ struct BenchCommand {
                prior (default 50), each run, logged and fitted with fit's defaults (100
                particles, at most 5,000 worlds); each true value's rank among posterior
                draws, with a χ² test of uniformity at 1 %
+      estimate each scenario (at each of --durations) estimated, then run on one thread
+               writing only its summary: the estimate's time (its files' share left out)
+               against the run's CPU time; exit 1 when a run takes longer than estimated
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -33,7 +37,7 @@ struct BenchCommand {
       return .success
     }
     guard let target = arguments.first, !target.hasPrefix("--") else {
-      throw UsageError("bench needs a target: kernel, fleet, fit or sbc")
+      throw UsageError("bench needs a target: kernel, fleet, fit, sbc or estimate")
     }
     let rest = Array(arguments.dropFirst())
     switch target {
@@ -52,7 +56,8 @@ struct BenchCommand {
     case "fleet": return try FleetBenchmark.command(rest, console: console)
     case "fit": return try FitBenchmark.fit(rest, console: console)
     case "sbc": return try FitBenchmark.sbc(rest, console: console)
-    default: throw UsageError("unknown bench target '\(target)' (expected kernel, fleet, fit or sbc)")
+    case "estimate": return try EstimateBenchmark.command(rest, console: console)
+    default: throw UsageError("unknown bench target '\(target)' (expected kernel, fleet, fit, sbc or estimate)")
     }
   }
 

@@ -26,7 +26,8 @@ enum CompletionCommand {
     (
       "sweep",
       [
-        "--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--shards", "--metric", "--accept-large",
+        "--set", "--zip", "--exclude", "--seeds", "--jobs", "--out", "--shard", "--shards", "--metric",
+        "--accept-large",
         "--help",
       ]
     ),
@@ -46,9 +47,10 @@ enum CompletionCommand {
     (
       "bench",
       [
-        "kernel", "fleet", "fit", "sbc", "--pending", "--events", "--accounts", "--hours", "--edits-per-hour",
+        "kernel", "fleet", "fit", "sbc", "estimate", "--pending", "--events", "--accounts", "--hours",
+        "--edits-per-hour",
         "--rounds", "--jobs", "--batch-devices", "--one-kernel", "--scenario", "--days", "--draws", "--particles",
-        "--max-worlds", "--regression-adjust", "--help",
+        "--max-worlds", "--regression-adjust", "--durations", "--help",
       ]
     ),
     ("swarm", ["--runs", "--seed", "--jobs", "--out", "--show", "--help"]),

@@ -27,6 +27,14 @@ public struct RunEstimate: Sendable, Equatable {
   /// holds per part, since each part is its own run.
   public var parts = 1
   public var largestPartEvents: Double = 0
+  /// Seconds of one core's time the run takes at most: its events at the slowest rate measured,
+  /// what a public-database author's writes cost beyond their events, and its files' bytes
+  /// (`Cost.secondsPerEvent`, `Cost.secondsPerReplayedWrite`, `Cost.secondsPerOutputByte`). In
+  /// all parts together; `largestPartSeconds` is the busiest part's, which the time limit holds.
+  public var seconds: Double = 0
+  public var largestPartSeconds: Double = 0
+  /// The share of `seconds` that writes the files.
+  public var fileSeconds: Double = 0
 
   /// Over these, a scenario is refused (exit 65) unless the run accepts it explicitly.
   public enum Limits {
@@ -37,10 +45,32 @@ public struct RunEstimate: Sendable, Equatable {
     public static let events = Double(WorldSpec.defaultMaxEvents)
     /// Events in all the parts of a world of independent parts: about four minutes on two cores.
     public static let totalEvents = 2_000_000_000.0
+    /// The time of the event limit at the slowest rate measured (about five minutes): a run
+    /// whose events are within it but whose time is not (a public-database author's writes, which
+    /// cost more as the zone's history grows, or large files) is refused too.
+    public static let seconds = events * Cost.secondsPerEvent
   }
 
   /// Fitted costs (docs/limits.md).
   enum Cost {
+    /// One core's time per event at the slowest rate measured: the million-install
+    /// public-database day, 200.8 M events in 247 s.
+    static let secondsPerEvent = 1.23e-6
+    /// A write of a store whose copy is replayed (a public-database author) reads the zone's
+    /// history through searches whose cost grows with its log, and misses cache more as it
+    /// grows: measured on two authors writing 600 an hour (40 % deletes), 0.69 µs a write in
+    /// all at a day (28,800 writes in the zone), 1.56 at 8 days and 2.02 at 32 (922,000). This
+    /// much per write and per doubling of the zone's writes covers the whole run's time alone.
+    static let secondsPerReplayedWrite = 0.15e-6
+    /// Each write's own work (making its object, committing it, its bookkeeping), which a bulk
+    /// insert does for a million objects in a few events: `realworld-million-import` (1 M
+    /// writes, 15,000 events) takes 0.35 s; 0.5 µs leaves room for a slower hour.
+    static let secondsPerWrite = 0.5e-6
+    /// A run's set-up and its summary: up to 0.01 s on the library's smallest runs.
+    static let secondsPerRun = 0.02
+    /// Writing a file: `latency.csv`'s 1.7 GB of `fleet-10k-public` took 8.9 s in all; 5 ns a
+    /// byte bounds the writing.
+    static let secondsPerOutputByte = 5e-9
     static let baseBytes = 24.0 * 1024 * 1024
     /// Each device's state, held for the whole run: its `DeviceState`, stores, decoded spec and
     /// the scheduler's and recorder's entries (about 1 KB at the start of the million-install
@@ -168,6 +198,11 @@ public struct RunEstimate: Sendable, Equatable {
     var pushedRowsByDevice = [Double](repeating: 0, count: spec.devices.count)
     var polledRowsByDevice = [Double](repeating: 0, count: spec.devices.count)
     var heldByDevice = [Double](repeating: 0, count: spec.devices.count)
+    // Per device, its writes into a replayed copy (a public-database author's), and per zone, all
+    // the writes it takes.
+    var replayedWritesByDevice = [Double](repeating: 0, count: spec.devices.count)
+    var writesInZone = [Double](repeating: 0, count: layout.zones.count)
+    var zoneByDevice = [Int](repeating: -1, count: spec.devices.count)
     for (index, device) in spec.devices.enumerated() {
       let zones = layout.storeZones[firstStore..<(firstStore + device.stores.count)]
       firstStore += device.stores.count
@@ -175,6 +210,11 @@ public struct RunEstimate: Sendable, Equatable {
       // a private one), else its first syncing store.
       let named = device.workload?.store.flatMap { $0 < zones.count ? zones[zones.startIndex + $0] : nil }
       guard let zone = named.flatMap({ $0 >= 0 ? $0 : nil }) ?? zones.first(where: { $0 >= 0 }) else { continue }
+      zoneByDevice[index] = Int(zone)
+      writesInZone[Int(zone)] += editsByDevice[index] + bulkByDevice[index]
+      if let position = zones.firstIndex(of: zone), replayed[position] {
+        replayedWritesByDevice[index] = editsByDevice[index] + bulkByDevice[index]
+      }
       let observers = max(0, storesInZone[Int(zone)] - Double(zones.filter { $0 == zone }.count))
       rowsByDevice[index] = (editsByDevice[index] + bulkByDevice[index]) * observers
       rows += rowsByDevice[index]
@@ -239,14 +279,27 @@ public struct RunEstimate: Sendable, Equatable {
     temporaryBytes = max(
       0, Cost.bytesPerPolledRowEventLogged * polledRowEvents - Double(ObserverLog.defaultSpillAfterBytes))
     largestPartEvents = events
+    // A replayed author's writes: their cost beyond their events, per doubling of its zone's.
+    var replayedSeconds = [Double](repeating: 0, count: spec.devices.count)
+    for index in spec.devices.indices where replayedWritesByDevice[index] > 0 {
+      replayedSeconds[index] =
+        Cost.secondsPerReplayedWrite * replayedWritesByDevice[index]
+        * DeterministicMath.log(2 + writesInZone[zoneByDevice[index]]) / DeterministicMath.log(2)
+    }
+    fileSeconds = Cost.secondsPerOutputByte * (outputBytes + temporaryBytes)
+    seconds =
+      Cost.secondsPerRun + Cost.secondsPerEvent * events + Cost.secondsPerWrite * writes + replayedSeconds.reduce(0, +)
+      + fileSeconds
+    largestPartSeconds = seconds
     let partitioning = WorldPartitioning(spec)
     parts = partitioning.count
     guard parts > 1 else { return }
     // Each part is its own run: its events and live state are its devices' share.
     var largestPartMemory = 0.0
     largestPartEvents = 0
+    largestPartSeconds = 0
     for part in 0..<parts {
-      var (partEvents, partMemory) = (0.0, 0.0)
+      var (partEvents, partMemory, partSeconds) = (0.0, 0.0, 0.0)
       for device in partitioning.devices(ofPart: part) {
         let index = Int(device)
         let deviceEvents =
@@ -255,11 +308,16 @@ public struct RunEstimate: Sendable, Equatable {
           * polledRowsByDevice[index] + Cost.eventsPerWrite * editsByDevice[index]
           + Cost.eventsPerDeviceHour * (awake[index] ? hours : 0) + timed[index]
         partEvents += deviceEvents
+        partSeconds +=
+          Cost.secondsPerEvent * deviceEvents + Cost.secondsPerWrite * (editsByDevice[index] + bulkByDevice[index])
+          + replayedSeconds[index]
         partMemory +=
           Cost.bytesPerRow * rowsByDevice[index] + perEvent * deviceEvents + Cost.bytesPerHeldRecord
           * heldByDevice[index] + Cost.bytesPerWrite * (editsByDevice[index] + bulkByDevice[index])
       }
       largestPartEvents = max(largestPartEvents, partEvents)
+      // The files are written as parts finish: counted whole with the busiest part, to bound it.
+      largestPartSeconds = max(largestPartSeconds, Cost.secondsPerRun + partSeconds + fileSeconds)
       largestPartMemory = max(largestPartMemory, partMemory)
     }
     // A run that writes only the summary, or rows that are written part by part as parts finish
@@ -388,6 +446,15 @@ public struct RunEstimate: Sendable, Equatable {
       + "\(Self.bytes(memoryBytes)) of memory, \(Self.bytes(outputBytes)) of files"
       + (temporaryBytes > 0 ? " and \(Self.bytes(temporaryBytes)) of temporary files" : "")
       + (parts > 1 ? ", \(Self.count(Double(parts))) independent parts" : "")
+      + ", at most \(Self.duration(seconds)) of one core's time"
+  }
+
+  /// `42 s`, `5.1 min`, `2.3 h`.
+  static func duration(_ seconds: Double) -> String {
+    if seconds >= 5400 { return CSVTable.number((seconds / 360).rounded() / 10) + " h" }
+    if seconds >= 90 { return CSVTable.number((seconds / 6).rounded() / 10) + " min" }
+    if seconds >= 10 { return CSVTable.number(seconds.rounded()) + " s" }
+    return CSVTable.number((seconds * 10).rounded() / 10) + " s"
   }
 
   /// The problems of a scenario over a limit (empty when within them).
@@ -417,6 +484,17 @@ public struct RunEstimate: Sendable, Equatable {
             + "\(Self.count(Limits.events)) at which a run stops",
           hint: "a shorter duration, fewer devices or fewer edits; \(accept)"))
     }
+    // The time limit is the event limit's time: it adds a problem only where the events are within
+    // theirs (a replayed author's writes, or the files, make up the rest).
+    if largestPartEvents <= Limits.events && largestPartSeconds > Limits.seconds {
+      let scope = parts > 1 ? "its busiest part (of \(parts) independent parts) would" : "the run would"
+      problems.append(
+        ScenarioProblem(
+          file: file, path: "duration",
+          message: "\(scope) take up to \(Self.duration(largestPartSeconds)) of one core's time "
+            + "(\(description)), over the limit of \(Self.duration(Limits.seconds))",
+          hint: "a shorter duration, fewer edits or fewer files; \(accept)"))
+    }
     if parts > 1 && events > Limits.totalEvents {
       problems.append(
         ScenarioProblem(
@@ -438,7 +516,8 @@ public struct RunEstimate: Sendable, Equatable {
     return problems
   }
 
-  static func count(_ value: Double) -> String {
+  /// `6.0 M`, `2.7 k`: a count for people.
+  public static func count(_ value: Double) -> String {
     if value >= 1e9 { return CSVTable.number((value / 1e8).rounded() / 10) + " G" }
     if value >= 1e6 { return CSVTable.number((value / 1e5).rounded() / 10) + " M" }
     if value >= 1e3 { return CSVTable.number((value / 1e2).rounded() / 10) + " k" }
