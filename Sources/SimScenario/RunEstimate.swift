@@ -62,6 +62,15 @@ public struct RunEstimate: Sendable, Equatable {
     /// all at a day (28,800 writes in the zone), 1.56 at 8 days and 2.02 at 32 (922,000). This
     /// much per write and per doubling of the zone's writes covers the whole run's time alone.
     static let secondsPerReplayedWrite = 0.15e-6
+    /// A row an author's replayed store takes (another author's write, read record by record as
+    /// its page is logged; a reader's pages are merged and cost per poll), per doubling of the
+    /// zone's writes. The rows grow with the square of the authors while their events grow with
+    /// the authors: authors at 60 edits an hour each took, in all, 0.0126 µs per such row and
+    /// doubling (40 authors, 30 days: 67.4 M rows, 17.5 s) and 0.0117 (100 authors, 10 days:
+    /// 142 M rows, 34.7 s). With the events' own term every such run is within its estimate; the
+    /// million-install day, whose events set the slowest rate, is not counted twice over (its
+    /// 10,000 authors' 240 M rows add 42 s to 251 s, and it runs in 149 s).
+    static let secondsPerAuthorRow = 0.012e-6
     /// Each write's own work (making its object, committing it, its bookkeeping), which a bulk
     /// insert does for a million objects in a few events: `realworld-million-import` (1 M
     /// writes, 15,000 events) takes 0.35 s; 0.5 µs leaves room for a slower hour.
@@ -201,8 +210,21 @@ public struct RunEstimate: Sendable, Equatable {
     // Per device, its writes into a replayed copy (a public-database author's), and per zone, all
     // the writes it takes.
     var replayedWritesByDevice = [Double](repeating: 0, count: spec.devices.count)
+    var authorRowsByDevice = [Double](repeating: 0, count: spec.devices.count)
     var writesInZone = [Double](repeating: 0, count: layout.zones.count)
     var zoneByDevice = [Int](repeating: -1, count: spec.devices.count)
+    // Per zone, the replayed stores that write (an author's, whose pages are not merged).
+    var authorStoresInZone = [Double](repeating: 0, count: layout.zones.count)
+    do {
+      var store = 0
+      for device in spec.devices {
+        for _ in device.stores {
+          let zone = layout.storeZones[store]
+          if zone >= 0 && replayed[store] && device.workload != nil { authorStoresInZone[Int(zone)] += 1 }
+          store += 1
+        }
+      }
+    }
     for (index, device) in spec.devices.enumerated() {
       let zones = layout.storeZones[firstStore..<(firstStore + device.stores.count)]
       firstStore += device.stores.count
@@ -212,9 +234,12 @@ public struct RunEstimate: Sendable, Equatable {
       guard let zone = named.flatMap({ $0 >= 0 ? $0 : nil }) ?? zones.first(where: { $0 >= 0 }) else { continue }
       zoneByDevice[index] = Int(zone)
       writesInZone[Int(zone)] += editsByDevice[index] + bulkByDevice[index]
+      let ownAuthorStore = zones.firstIndex(of: zone).map { replayed[$0] && device.workload != nil } ?? false
       if let position = zones.firstIndex(of: zone), replayed[position] {
         replayedWritesByDevice[index] = editsByDevice[index] + bulkByDevice[index]
       }
+      authorRowsByDevice[index] =
+        (editsByDevice[index] + bulkByDevice[index]) * max(0, authorStoresInZone[Int(zone)] - (ownAuthorStore ? 1 : 0))
       let observers = max(0, storesInZone[Int(zone)] - Double(zones.filter { $0 == zone }.count))
       rowsByDevice[index] = (editsByDevice[index] + bulkByDevice[index]) * observers
       rows += rowsByDevice[index]
@@ -279,12 +304,14 @@ public struct RunEstimate: Sendable, Equatable {
     temporaryBytes = max(
       0, Cost.bytesPerPolledRowEventLogged * polledRowEvents - Double(ObserverLog.defaultSpillAfterBytes))
     largestPartEvents = events
-    // A replayed author's writes: their cost beyond their events, per doubling of its zone's.
+    // A replayed author's writes and the rows its store takes from other authors: their cost
+    // beyond their events, per doubling of its zone's writes.
     var replayedSeconds = [Double](repeating: 0, count: spec.devices.count)
-    for index in spec.devices.indices where replayedWritesByDevice[index] > 0 {
+    for index in spec.devices.indices where replayedWritesByDevice[index] > 0 || authorRowsByDevice[index] > 0 {
+      let doublings = DeterministicMath.log(2 + writesInZone[zoneByDevice[index]]) / DeterministicMath.log(2)
       replayedSeconds[index] =
-        Cost.secondsPerReplayedWrite * replayedWritesByDevice[index]
-        * DeterministicMath.log(2 + writesInZone[zoneByDevice[index]]) / DeterministicMath.log(2)
+        (Cost.secondsPerReplayedWrite * replayedWritesByDevice[index] + Cost.secondsPerAuthorRow
+          * authorRowsByDevice[index]) * doublings
     }
     fileSeconds = Cost.secondsPerOutputByte * (outputBytes + temporaryBytes)
     seconds =

@@ -26,6 +26,10 @@ extension ClientHost {
     clients.mergesPages = clients.stores.indices.map {
       marked[$0] && clients.settings.devices[clients.stores[$0].device.index].workload == nil
     }
+    // An author's store reads its pages at each edit: kept whole (`AppliedPageLog.keepUnpacked`).
+    for index in marked.indices where marked[index] && !clients.mergesPages[index] {
+      clients.appliedPages.keepUnpacked(index)
+    }
     clients.replayQueries = [ReplayQuery](repeating: ReplayQuery(), count: clients.stores.count)
     // Without child records no page needs its records' list (orphans are tracked on a kept copy):
     // the imports are sized from the zone's index of live records.
@@ -101,38 +105,72 @@ extension ClientHost {
       return
     }
     clients.appliedPages.append(store.index, applied)
-    dropSupersededOverlay(store, page: applied, zone: zone)
-    // Only the records this page carried can have changed in the copy: those with a change in
-    // its range of tokens.
-    refreshReplayedLive(store, tokens: applied.lower..<applied.upper)
+    absorbLoggedPage(store, page: applied, zone: zone)
   }
 
-  /// Drops the store's clean overlay entries of each record `page` (just logged) carried: from
-  /// now on a read replays the record from this page or a later one (`replayedField` takes the
-  /// overlay only before the first page after the entry), so they are never read again. Without
-  /// this the overlay kept every field the store ever set, and a public author's reads searched
-  /// it in a time that grew with the run (30 % of a 32-day run). Unexported (dirty) entries stay.
-  mutating func dropSupersededOverlay(_ store: StoreID, page: AppliedPage, zone: Int) {
-    guard !clients.overlays.isEmpty, !clients.overlays[store.index].isEmpty, page.lower >= 0,
-      Int(page.upper) <= server.zones[zone].allChanges.count
-    else { return }
+  /// What a page just logged changes, record by record of its range of tokens (only the records
+  /// it carried can have changed in the copy): the store's overlay drops what it superseded
+  /// (`dropSuperseded`), and the index of live objects reads each record again. One pass asks
+  /// once whether the page carried a record; two passes asked twice (a fifth of a run of 40
+  /// public authors each).
+  mutating func absorbLoggedPage(_ store: StoreID, page: AppliedPage, zone: Int) {
+    let drops = !clients.overlays.isEmpty && !clients.overlays[store.index].isEmpty
+    let refreshes = clients.replayedLive.isBuilt(store.index) && page.lower < page.upper
+    guard drops || refreshes else { return }
+    guard page.lower >= 0, Int(page.upper) <= server.zones[zone].allChanges.count else {
+      if refreshes { clients.replayedLive.invalidate(store.index) }
+      return
+    }
+    let pages = clients.appliedPages.pages(store.index)
+    let ordered = clients.appliedPages.isOrdered(store.index)
     for index in Int(page.lower)..<Int(page.upper) {
       let object = server.zones[zone].allChanges[index].object
-      guard Self.carries(page, server.zones[zone], object).0 else { continue }
+      let carried = Self.carries(page, server.zones[zone], object).0
+      if drops && carried { dropSuperseded(store, object, zone: zone) }
+      guard refreshes else { continue }
+      // Read as `isLive` reads (`replayedField`): a carried record from this page, the newest.
       let base = Int(server.zones[zone].objects[object.index].fieldBase)
-      let fields = Int32(base)..<Int32(base + fieldCount(zone: zone, object: object))
-      #if DEBUG
-        // What the run reads of these fields must not change: checked on every drop in debug builds.
-        let before = fields.map { localField(store, object, field: Int($0)) }
-        clients.overlays[store.index].remove(fields, of: object) { !$0.local.dirty }
-        let after = fields.map { localField(store, object, field: Int($0)) }
-        assert(
-          zip(before, after).allSatisfy { $0.write == $1.write && $0.value == $1.value && $0.dirty == $1.dirty },
-          "a dropped overlay entry was still read")
-      #else
-        clients.overlays[store.index].remove(fields, of: object) { !$0.local.dirty }
-      #endif
+      let entry = clients.overlays.isEmpty ? nil : clients.overlays[store.index].entry(base, of: object)
+      let held: LocalField
+      if let entry, entry.local.dirty {
+        held = entry.local
+      } else if carried {
+        assert(Self.lastAppliedPage(pages, server.zones[zone], object, ordered: ordered) == pages.count - 1)
+        if let entry, pages.count - 1 < Int(entry.since) {
+          held = entry.local
+        } else {
+          let value = server.zones[zone].value(of: base, at: page.appliedAt)
+          held = LocalField(write: value.write, value: value.value)
+        }
+      } else {
+        held = Self.replayedField(entry, pages, ordered: ordered, server.zones[zone], object, field: base)
+      }
+      clients.replayedLive.update(
+        store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
+        isLive: held.value == 1)
     }
+  }
+
+  /// Drops the store's clean overlay entries of `object`, which the page just logged carried:
+  /// from now on a read replays the record from this page or a later one (`replayedField` takes
+  /// the overlay only before the first page after the entry), so they are never read again.
+  /// Without this the overlay kept every field the store ever set, and a public author's reads
+  /// searched it in a time that grew with the run (30 % of a 32-day run). Unexported (dirty)
+  /// entries stay.
+  mutating func dropSuperseded(_ store: StoreID, _ object: ObjectID, zone: Int) {
+    let base = Int(server.zones[zone].objects[object.index].fieldBase)
+    let fields = Int32(base)..<Int32(base + fieldCount(zone: zone, object: object))
+    #if DEBUG
+      // What the run reads of these fields must not change: checked on every drop in debug builds.
+      let before = fields.map { localField(store, object, field: Int($0)) }
+      clients.overlays[store.index].remove(fields, of: object) { !$0.local.dirty }
+      let after = fields.map { localField(store, object, field: Int($0)) }
+      assert(
+        zip(before, after).allSatisfy { $0.write == $1.write && $0.value == $1.value && $0.dirty == $1.dirty },
+        "a dropped overlay entry was still read")
+    #else
+      clients.overlays[store.index].remove(fields, of: object) { !$0.local.dirty }
+    #endif
   }
 
   /// Whether `next`, the next page of `last`'s import, can be logged as part of it: their ranges

@@ -34,8 +34,18 @@ extension ClientHost {
   ) -> LocalField {
     let entry = overlay.entry(field, of: object)
     if let entry, entry.local.dirty { return entry.local }
-    let pages = log.pages(store)
-    let page = lastAppliedPage(pages, zone, object, ordered: log.isOrdered(store))
+    return replayedField(entry, log.pages(store), ordered: log.isOrdered(store), zone, object, field: field)
+  }
+
+  /// A replayed store's field whose overlay entry (`entry`) is not dirty, from the store's
+  /// `pages`: for a caller that reads many records of one store, with its pages and overlay
+  /// fetched once (each fetch retains and releases their arrays).
+  @inline(__always)
+  static func replayedField(
+    _ entry: OverlayField?, _ pages: [AppliedPage], ordered: Bool, _ zone: borrowing ZoneState, _ object: ObjectID,
+    field: Int
+  ) -> LocalField {
+    let page = lastAppliedPage(pages, zone, object, ordered: ordered)
     if let entry, page < Int(entry.since) { return entry.local }
     guard page >= 0 else { return LocalField() }
     let held = zone.value(of: field, at: pages[page].appliedAt)
@@ -60,24 +70,6 @@ extension ClientHost {
           store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
           isLive: value == 1)
       }
-    }
-  }
-
-  /// Brings `store`'s index of live objects up to date after a page that carried the changes
-  /// whose tokens are after `tokens.lowerBound` up to `tokens.upperBound`: each of their records
-  /// replayed again. Nothing to do while the index is not built.
-  mutating func refreshReplayedLive(_ store: StoreID, tokens: Range<Int32>) {
-    guard clients.replayedLive.isBuilt(store.index), !tokens.isEmpty else { return }
-    let zone = clients.stores[store.index].zone.index
-    guard tokens.lowerBound >= 0, Int(tokens.upperBound) <= server.zones[zone].allChanges.count else {
-      clients.replayedLive.invalidate(store.index)
-      return
-    }
-    for index in Int(tokens.lowerBound)..<Int(tokens.upperBound) {
-      let object = server.zones[zone].allChanges[index].object
-      clients.replayedLive.update(
-        store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),
-        isLive: isLive(store, object))
     }
   }
 

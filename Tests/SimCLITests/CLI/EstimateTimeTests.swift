@@ -9,13 +9,15 @@ import Testing
 /// author's writes cost more as the zone's history grows, and a run whose time is over the limit
 /// is refused even where its events are not.
 @Suite struct EstimateTimeTests {
-  /// Two devices writing `writes` in all over `days`, 40 % inserts and 40 % deletes, on `store`.
-  func authors(_ store: String, writes: Double, days: Int) throws -> Scenario {
-    let perHour = writes / 2 / 24 / Double(days)
+  /// `count` devices writing `writes` in all over `days`, 40 % inserts and 40 % deletes, on
+  /// `store`.
+  func authors(_ store: String, writes: Double, days: Int, count: Int = 2) throws -> Scenario {
+    let perHour = writes / Double(count) / 24 / Double(days)
+    let devices = (0..<count).map { "{\"name\": \"d\($0)\", \"stores\": [\"\(store)\"]}" }.joined(separator: ", ")
     let text = """
       {"version": 1, "name": "authors", "seed": 3, "duration": "\(days)d", "environment": "development",
        "polling": {"clock": "wallClock"},
-       "devices": [{"name": "a", "stores": ["\(store)"]}, {"name": "b", "stores": ["\(store)"]}],
+       "devices": [\(devices)],
        "workloads": [{"devices": "all", "editsPerHour": \(perHour), "insertShare": 0.4, "deleteShare": 0.4}],
        "outputs": ["summary"]}
       """
@@ -23,8 +25,9 @@ import Testing
   }
 
   /// The same world on the public database and on a private zone: the public one's time is
-  /// more by its authors' writes, per doubling of the zone's writes (0.15 µs a write and
-  /// doubling), so four times the days cost more than four times the time.
+  /// more by its authors' writes and the rows each takes from the other, per doubling of the
+  /// zone's writes (0.15 µs a write and 0.012 µs a row, a doubling), so four times the days cost
+  /// more than four times the time.
   @Test func aPublicAuthorsWritesAddTimePerDoublingOfTheZonesWrites() throws {
     var added: [Double] = []
     for days in [8, 32] {
@@ -32,7 +35,7 @@ import Testing
       let publicRun = RunEstimate(try authors("public", writes: writes, days: days))
       let privateRun = RunEstimate(try authors("private", writes: writes, days: days))
       #expect(abs(publicRun.events / privateRun.events - 1) < 0.05, "the same events on either database")
-      let expected = 0.15e-6 * writes * log2(2 + writes)
+      let expected = (0.15e-6 + 0.012e-6) * writes * log2(2 + writes)
       // Less what their events differ by (a public world's polls).
       added.append(
         publicRun.seconds - privateRun.seconds - RunEstimate.Cost.secondsPerEvent
@@ -42,6 +45,21 @@ import Testing
     }
     // 4 × 19.8 / 17.8: more than four times.
     #expect(added[1] / added[0] > 4.3 && added[1] / added[0] < 4.7, "\(added)")
+  }
+
+  /// Each author's store takes every other author's writes record by record: at the same writes
+  /// in all, 40 authors' rows are 39 a write and 10 authors' 9, so their time's difference grows
+  /// with the square of the authors (their events grow with the authors).
+  @Test func authorsRowsGrowWithTheSquareOfTheAuthors() throws {
+    func rowSeconds(_ count: Int) throws -> Double {
+      let estimate = RunEstimate(try authors("public", writes: 400_000, days: 10, count: count))
+      let doublings = log2(2 + 400_000.0)
+      return estimate.seconds - RunEstimate.Cost.secondsPerRun - RunEstimate.Cost.secondsPerEvent * estimate.events
+        - RunEstimate.Cost.secondsPerWrite * estimate.writes - 0.15e-6 * estimate.writes * doublings
+    }
+    let (ten, forty) = (try rowSeconds(10), try rowSeconds(40))
+    #expect(abs(ten / (0.012e-6 * 400_000 * 9 * log2(2 + 400_000.0)) - 1) < 0.01, "\(ten)")
+    #expect(abs(forty / ten - 39.0 / 9) < 0.05, "\(ten), \(forty)")
   }
 
   /// Two public authors writing 17 M times in a year: 204 M events, within the event limit, but
