@@ -13,6 +13,9 @@ struct OverlayFieldBlocks: Sequence {
 
   var isEmpty: Bool { blocks.isEmpty }
 
+  /// How many entries there are.
+  var count: Int { blocks.reduce(0) { $0 + $1.count } }
+
   /// Bytes the entries and their blocks take (capacity, as `World.memoryReport` counts arrays).
   var bytes: Int {
     blocks.reduce(blocks.capacity * MemoryLayout<[OverlayField]>.stride) {

@@ -15,6 +15,9 @@ struct OverlayFields: Sequence {
 
   var isEmpty: Bool { current.isEmpty && retired.isEmpty }
 
+  /// How many entries each part holds: those searched at edits and exports, and those put apart.
+  var counts: (current: Int, retired: Int) { (current.count, retired.count) }
+
   /// Bytes the entries and their blocks and runs take.
   var bytes: Int { current.bytes + retired.bytes }
 

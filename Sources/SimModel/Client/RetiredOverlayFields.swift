@@ -14,6 +14,9 @@ struct RetiredOverlayFields {
 
   var isEmpty: Bool { entries.isEmpty }
 
+  /// How many entries there are (gaps left out).
+  var count: Int { entries.reduce(0) { $0 + ($1.field == Self.gap ? 0 : 1) } }
+
   /// Bytes the entries and the runs take (capacity).
   var bytes: Int {
     entries.capacity * MemoryLayout<OverlayField>.stride + runs.capacity * MemoryLayout<(Int32, Int32)>.stride

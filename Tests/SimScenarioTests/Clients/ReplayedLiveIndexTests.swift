@@ -31,6 +31,31 @@ import Testing
     #endif
   }
 
+  /// Two public authors deleting 40 % of their edits: each one's own deletes, once exported, are
+  /// put apart in its overlay (no page carries them again), so the entries searched at each edit
+  /// and export stay about as many as its unexported edits while the deletes pile up apart.
+  @Test func anAuthorsOwnDeletesArePutApartInItsOverlay() throws {
+    let text = """
+      {"version": 1, "name": "deletes", "seed": 3, "duration": "18h", "environment": "development",
+       "polling": {"clock": "wallClock"},
+       "devices": [{"name": "a", "stores": ["public"]}, {"name": "b", "stores": ["public"]}],
+       "workloads": [{"devices": "all", "editsPerHour": 150, "insertShare": 0.4, "deleteShare": 0.4}],
+       "outputs": ["summary"]}
+      """
+    let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "deletes.json").0
+    var world = World(spec: scenario.spec, sink: ObservationLog())
+    var sim = Simulation<ModelEvent>()
+    world.start(&sim)
+    _ = sim.run(&world, until: SimTime(scenario.spec.duration), maxEvents: 5_000_000)
+    #expect(world.clients.overlays.count == 2)
+    for overlay in world.clients.overlays {
+      let (current, retired) = overlay.counts
+      let dirty = overlay.filter { $0.local.dirty }.count
+      #expect(retired > 500, "the store's exported deletes: \(retired)")
+      #expect(current < dirty + retired / 4, "searched: \(current), unexported \(dirty), apart \(retired)")
+    }
+  }
+
   @Test func aSuccessorSearchWrapsRound() {
     var index = ReplayedLiveIndex(stores: 1)
     index.set(0, [[2, 5, 9]])
