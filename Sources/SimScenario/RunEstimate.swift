@@ -502,8 +502,8 @@ public struct RunEstimate: Sendable, Equatable {
             + "over the limit of \(Self.bytes(Limits.memoryBytes))",
           hint: "fewer devices sharing a zone, fewer edits or a shorter duration; \(accept)"))
     }
+    let scope = parts > 1 ? "its busiest part (of \(parts) independent parts) would" : "the run would"
     if largestPartEvents > Limits.events {
-      let scope = parts > 1 ? "its busiest part (of \(parts) independent parts) would" : "the run would"
       problems.append(
         ScenarioProblem(
           file: file, path: "duration",
@@ -514,7 +514,6 @@ public struct RunEstimate: Sendable, Equatable {
     // The time limit is the event limit's time: it adds a problem only where the events are within
     // theirs (a replayed author's writes, or the files, make up the rest).
     if largestPartEvents <= Limits.events && largestPartSeconds > Limits.seconds {
-      let scope = parts > 1 ? "its busiest part (of \(parts) independent parts) would" : "the run would"
       problems.append(
         ScenarioProblem(
           file: file, path: "duration",
