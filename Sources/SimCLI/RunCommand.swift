@@ -152,13 +152,10 @@ struct RunCommand {
     let loaded = ScenarioFile.load(options.file, acceptLarge: options.acceptLarge, shard: options.shard)
     var problems = loaded.problems
     // A longer --duration is estimated again: `quickstart --duration 3650d` is another run. Accepted
-    // over the limits, it stops at the accepted limit of its own length.
-    let longer = options.duration.flatMap { duration in
-      loaded.scenario.map {
-        var longer = $0
-        longer.spec.duration = duration
-        return RunEstimate(longer)
-      }
+    // over the limits, it stops at the accepted limit of its own length. So is a traced run, whose
+    // trace.csv holds every event.
+    let longer = (options.duration != nil || options.trace ? loaded.scenario : nil).map {
+      RunEstimate(ScenarioRunner.asRun($0, seed: nil, duration: options.duration, trace: options.trace))
     }
     if let longer, !options.acceptLarge { problems += longer.problems(file: options.file) }
     for problem in problems { console.error(problem.description) }
