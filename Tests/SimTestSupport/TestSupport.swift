@@ -30,9 +30,25 @@ public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 /// A share extension's saves at 0–2 h while the app sleeps (suspended), and the app activated at
 /// 3 h: each save waits 1–3 h with no export asked for (issue 54's `exportHeld.suspended`).
 public let extensionSavesScenario = #"""
-{"version": 1, "name": "extension", "duration": "4h",
- "devices": [{"name": "iphone", "appState": "suspended"}, {"name": "ipad"}],
- "workloads": [{"devices": "iphone", "editsPerHour": 6, "foregroundOnly": false, "source": "extension", "until": "2h"}],
- "timeline": [{"at": "3h", "devices": "iphone", "action": "activate"}],
- "outputs": ["summary", "latency", "activities"]}
-"""#
+  {"version": 1, "name": "extension", "duration": "4h",
+   "devices": [{"name": "iphone", "appState": "suspended"}, {"name": "ipad"}],
+   "workloads": [{"devices": "iphone", "editsPerHour": 6, "foregroundOnly": false, "source": "extension", "until": "2h"}],
+   "timeline": [{"at": "3h", "devices": "iphone", "action": "activate"}],
+   "outputs": ["summary", "latency", "activities"]}
+  """#
+
+/// A scenario of `count` devices on one `store` ("public" or "private"), each writing
+/// `editsPerHour` with 40 % inserts and `deleteShare` deletes, over `duration`, summary only: the
+/// public-database authors of issue 53's item 12 and the estimate's time tests.
+public func authorsScenarioText(
+  name: String = "authors", duration: String, store: String = "public", count: Int = 2, editsPerHour: Double,
+  deleteShare: Double = 0.4
+) -> String {
+  let devices = (0..<count).map { "{\"name\": \"d\($0)\", \"stores\": [\"\(store)\"]}" }.joined(separator: ", ")
+  return """
+    {"version": 1, "name": "\(name)", "seed": 3, "duration": "\(duration)", "environment": "development",
+     "polling": {"clock": "wallClock"}, "devices": [\(devices)],
+     "workloads": [{"devices": "all", "editsPerHour": \(editsPerHour), "insertShare": 0.4, "deleteShare": \(deleteShare)}],
+     "outputs": ["summary"]}
+    """
+}

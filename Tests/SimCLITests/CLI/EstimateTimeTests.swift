@@ -12,15 +12,8 @@ import Testing
   /// `count` devices writing `writes` in all over `days`, 40 % inserts and 40 % deletes, on
   /// `store`.
   func authors(_ store: String, writes: Double, days: Int, count: Int = 2) throws -> Scenario {
-    let perHour = writes / Double(count) / 24 / Double(days)
-    let devices = (0..<count).map { "{\"name\": \"d\($0)\", \"stores\": [\"\(store)\"]}" }.joined(separator: ", ")
-    let text = """
-      {"version": 1, "name": "authors", "seed": 3, "duration": "\(days)d", "environment": "development",
-       "polling": {"clock": "wallClock"},
-       "devices": [\(devices)],
-       "workloads": [{"devices": "all", "editsPerHour": \(perHour), "insertShare": 0.4, "deleteShare": 0.4}],
-       "outputs": ["summary"]}
-      """
+    let text = authorsScenarioText(
+      duration: "\(days)d", store: store, count: count, editsPerHour: writes / Double(count) / 24 / Double(days))
     return try ScenarioDecoder.decode(Array(text.utf8), file: "authors.json", acceptLarge: true).0
   }
 

@@ -34,13 +34,7 @@ import Testing
   @Test func aTracedRunOverTheFileLimitIsRefused() throws {
     try withTemporaryDirectory { directory in
       let file = directory + "/authors.json"
-      let text = """
-        {"version": 1, "name": "authors", "seed": 3, "duration": "200d", "environment": "development",
-         "polling": {"clock": "wallClock"},
-         "devices": [{"name": "a", "stores": ["public"]}, {"name": "b", "stores": ["public"]}],
-         "workloads": [{"devices": "all", "editsPerHour": 600, "insertShare": 0.4, "deleteShare": 0.4}],
-         "outputs": ["summary"]}
-        """
+      let text = authorsScenarioText(duration: "200d", editsPerHour: 600)
       try text.write(toFile: file, atomically: true, encoding: .utf8)
       #expect(syncsim("validate", file).code == 0)
       let out = directory + "/out"

@@ -35,13 +35,7 @@ import Testing
   /// put apart in its overlay (no page carries them again), so the entries searched at each edit
   /// and export stay about as many as its unexported edits while the deletes pile up apart.
   @Test func anAuthorsOwnDeletesArePutApartInItsOverlay() throws {
-    let text = """
-      {"version": 1, "name": "deletes", "seed": 3, "duration": "18h", "environment": "development",
-       "polling": {"clock": "wallClock"},
-       "devices": [{"name": "a", "stores": ["public"]}, {"name": "b", "stores": ["public"]}],
-       "workloads": [{"devices": "all", "editsPerHour": 150, "insertShare": 0.4, "deleteShare": 0.4}],
-       "outputs": ["summary"]}
-      """
+    let text = authorsScenarioText(name: "deletes", duration: "18h", editsPerHour: 150)
     let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "deletes.json").0
     var world = World(spec: scenario.spec, sink: ObservationLog())
     var sim = Simulation<ModelEvent>()
