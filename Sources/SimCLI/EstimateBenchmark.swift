@@ -23,11 +23,13 @@ enum EstimateBenchmark {
     console.print("scenario                      duration   est. events   events   est. s   cpu s   est./cpu")
     var under = 0
     for file in files {
-      guard let data = FileManager.default.contents(atPath: file) else {
-        console.error("error: cannot read \(file)")
+      // Read as `run` reads it (bounded, regular files only).
+      let loaded = ScenarioFile.load(file)
+      guard !loaded.bytes.isEmpty else {
+        for problem in loaded.problems { console.error(problem.description) }
         return .dataError
       }
-      guard let scenario = try? ScenarioDecoder.decode([UInt8](data), file: file, checkingSweep: false).0 else {
+      guard let scenario = loaded.scenario else {
         console.print("\(file): skipped, not a valid scenario (syncsim validate names its problems)")
         continue
       }

@@ -154,16 +154,16 @@ struct RunCommand {
     // A longer --duration is estimated again: `quickstart --duration 3650d` is another run. Accepted
     // over the limits, it stops at the accepted limit of its own length. So is a traced run, whose
     // trace.csv holds every event.
-    let longer = (options.duration != nil || options.trace ? loaded.scenario : nil).map {
+    let askedEstimate = (options.duration != nil || options.trace ? loaded.scenario : nil).map {
       RunEstimate(ScenarioRunner.asRun($0, seed: nil, duration: options.duration, trace: options.trace))
     }
-    if let longer, !options.acceptLarge { problems += longer.problems(file: options.file) }
+    if let askedEstimate, !options.acceptLarge { problems += askedEstimate.problems(file: options.file) }
     for problem in problems { console.error(problem.description) }
     guard var scenario = loaded.scenario, !problems.contains(where: { $0.severity == .error }) else {
       console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s") found; nothing was run")
       return nil
     }
-    if let longer, options.acceptLarge { scenario.spec.maxEvents = longer.acceptedEventLimit }
+    if let askedEstimate, options.acceptLarge { scenario.spec.maxEvents = askedEstimate.acceptedEventLimit }
     if options.eventLog && scenario.spec.devices.count > SimulatedLog.maxDevices {
       console.error(
         "\(options.file): --event-log writes a file per device: at most \(SimulatedLog.maxDevices) devices, "

@@ -257,10 +257,10 @@ public struct RunEstimate: Sendable, Equatable {
       guard let zone = named.flatMap({ $0 >= 0 ? $0 : nil }) ?? zones.first(where: { $0 >= 0 }) else { continue }
       zoneByDevice[index] = Int(zone)
       writesInZone[Int(zone)] += editsByDevice[index] + bulkByDevice[index]
-      let ownAuthorStore = zones.firstIndex(of: zone).map { replayed[$0] && device.workload != nil } ?? false
-      if let position = zones.firstIndex(of: zone), replayed[position] {
-        replayedWritesByDevice[index] = editsByDevice[index] + bulkByDevice[index]
-      }
+      // The store it writes, and whether its copy is replayed: then it is an author's store.
+      let writesReplayed = zones.firstIndex(of: zone).map { replayed[$0] } ?? false
+      if writesReplayed { replayedWritesByDevice[index] = editsByDevice[index] + bulkByDevice[index] }
+      let ownAuthorStore = writesReplayed && device.workload != nil
       authorRowsByDevice[index] =
         (editsByDevice[index] + bulkByDevice[index]) * max(0, authorStoresInZone[Int(zone)] - (ownAuthorStore ? 1 : 0))
       let observers = max(0, storesInZone[Int(zone)] - Double(zones.filter { $0 == zone }.count))

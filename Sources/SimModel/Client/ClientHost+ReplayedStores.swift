@@ -128,22 +128,18 @@ extension ClientHost {
       let carried = Self.carries(page, server.zones[zone], object).0
       if drops && carried { dropSuperseded(store, object, zone: zone) }
       guard refreshes else { continue }
-      // Read as `isLive` reads (`replayedField`): a carried record from this page, the newest.
+      // Read as `isLive` reads (`replayedField`).
       let base = Int(server.zones[zone].objects[object.index].fieldBase)
       let entry = clients.overlays.isEmpty ? nil : clients.overlays[store.index].entry(base, of: object)
       let held: LocalField
       if let entry, entry.local.dirty {
         held = entry.local
-      } else if carried {
-        assert(Self.lastAppliedPage(pages, server.zones[zone], object, ordered: ordered) == pages.count - 1)
-        if let entry, pages.count - 1 < Int(entry.since) {
-          held = entry.local
-        } else {
-          let value = server.zones[zone].value(of: base, at: page.appliedAt)
-          held = LocalField(write: value.write, value: value.value)
-        }
       } else {
-        held = Self.replayedField(entry, pages, ordered: ordered, server.zones[zone], object, field: base)
+        // A record this page carried was carried last by it: no search for its page.
+        let last =
+          carried ? pages.count - 1 : Self.lastAppliedPage(pages, server.zones[zone], object, ordered: ordered)
+        assert(!carried || Self.lastAppliedPage(pages, server.zones[zone], object, ordered: ordered) == last)
+        held = Self.replayedField(entry, pages, page: last, server.zones[zone], field: base)
       }
       clients.replayedLive.update(
         store.index, object: object.raw, entity: Int(server.zones[zone].objects[object.index].entity),

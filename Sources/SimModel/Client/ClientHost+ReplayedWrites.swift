@@ -34,18 +34,19 @@ extension ClientHost {
   ) -> LocalField {
     let entry = overlay.entry(field, of: object)
     if let entry, entry.local.dirty { return entry.local }
-    return replayedField(entry, log.pages(store), ordered: log.isOrdered(store), zone, object, field: field)
+    let pages = log.pages(store)
+    let page = lastAppliedPage(pages, zone, object, ordered: log.isOrdered(store))
+    return replayedField(entry, pages, page: page, zone, field: field)
   }
 
-  /// A replayed store's field whose overlay entry (`entry`) is not dirty, from the store's
-  /// `pages`: for a caller that reads many records of one store, with its pages and overlay
-  /// fetched once (each fetch retains and releases their arrays).
+  /// A replayed store's field whose overlay entry (`entry`) is not dirty, given the position in
+  /// `pages` of the last page that carried its record (−1: none): the entry while no page has
+  /// overwritten it, else the value at that page. For a caller that knows the page already (a
+  /// page just logged that carried the record).
   @inline(__always)
   static func replayedField(
-    _ entry: OverlayField?, _ pages: [AppliedPage], ordered: Bool, _ zone: borrowing ZoneState, _ object: ObjectID,
-    field: Int
+    _ entry: OverlayField?, _ pages: [AppliedPage], page: Int, _ zone: borrowing ZoneState, field: Int
   ) -> LocalField {
-    let page = lastAppliedPage(pages, zone, object, ordered: ordered)
     if let entry, page < Int(entry.since) { return entry.local }
     guard page >= 0 else { return LocalField() }
     let held = zone.value(of: field, at: pages[page].appliedAt)
@@ -99,9 +100,10 @@ extension ClientHost {
       entry.since = since
       deleted = entry.local.value == 0
     }
+    guard deleted else { return }
     let zone = clients.stores[store.index].zone.index
     let base = Int(server.zones[zone].objects[object.index].fieldBase)
-    guard deleted, field == base else { return }
+    guard field == base else { return }
     clients.overlays[store.index].retire(
       object, fields: Int32(base)..<Int32(base + fieldCount(zone: zone, object: object)))
   }

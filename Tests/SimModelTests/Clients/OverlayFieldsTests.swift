@@ -1,3 +1,4 @@
+import SimKernel
 import Testing
 
 @testable import SimModel
@@ -15,11 +16,8 @@ import Testing
   @Test func retiringObjectsChangesNoAnswer() {
     var overlay = OverlayFields()
     var reference: [Int32: (value: Int32, dirty: Bool)] = [:]  // lookup only
-    var random: UInt64 = 7
-    func next(_ bound: UInt64) -> UInt64 {
-      random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return (random >> 33) % bound
-    }
+    var random = RandomStream(seed: 7)
+    func next(_ bound: UInt64) -> UInt64 { random.nextInt(below: bound) }
     var retired = 0
     for step in 0..<30_000 {
       let object = Int(next(600))
