@@ -45,4 +45,14 @@ grep -E "^✔ Test run with|^✘ Test run with" "$work/out.txt" | sed 's/^/readm
 grep -q "1 passed, 0 failed" "$work/out.txt"
 grep -q "Test run with .* passed" "$work/out.txt"
 test -s Results/quickstart/report.html
+# The README's commands leave a clean clone clean (issue 72): every committed result is
+# reproduced byte for byte, and what the walkthrough writes is ignored.
+changed="$(git status --porcelain)"
+if [ -n "$changed" ]; then
+  echo "readme-check: the README's commands left the clone changed (git status):" >&2
+  echo "$changed" >&2
+  echo "readme-check: a stale committed result is recorded with: syncsim check --update NAME" >&2
+  exit 1
+fi
+echo "readme-check: git status is clean after the README's commands"
 echo "readme-check: ok (every README command passed with only the Swift toolchain)"

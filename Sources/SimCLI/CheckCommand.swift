@@ -5,17 +5,18 @@ import SimMetrics
 import SimReport
 import SimScenario
 
-/// `syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--update]`: the CI guard for
-/// timing behaviour.
+/// `syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--update] [--lenient]`: the CI
+/// guard for timing behaviour.
 struct CheckCommand {
   static let usage = """
-    usage: syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--markdown FILE] [--update]
+    usage: syncsim check [SCENARIO...] [--baseline DIR] [--junit FILE] [--markdown FILE] [--update] [--lenient]
 
     Runs the scenarios (default: every Scenarios/*.json; a library name such as quickstart means
     Scenarios/quickstart.json), evaluates their expectations and
     compares each run with its committed results in DIR/<name>/ (default Results/): an equal
     fingerprint and byte-identical files mean unchanged behaviour; otherwise every metric is
-    compared, within the scenario's `tolerances`. Prints a line per scenario, then
+    compared, within the scenario's `tolerances`. Any other difference fails, the format of a file
+    included, with the command that records the results anew. Prints a line per scenario, then
     `N passed, N failed`, and exits 1 on any failure, 64 on a wrong command line and 73 when a
     report file cannot be written (nothing half-written is left; a link at the path is replaced,
     never followed).
@@ -26,6 +27,8 @@ struct CheckCommand {
       --markdown FILE  also write a Markdown summary (for a CI job summary, e.g. GitHub Actions'
                        $GITHUB_STEP_SUMMARY; docs/ci.md): a table of scenarios, then what moved
       --update         rewrite the committed results on purpose (expectations still apply)
+      --lenient        pass when only the format differs (the same trajectory and metrics) or
+                       the trajectory moved with every metric unchanged; said in the line
     """
 
   struct Outcome {
@@ -51,6 +54,7 @@ struct CheckCommand {
     let junit = try args.option("junit")
     let markdown = try args.option("markdown")
     let update = args.flag("update")
+    let lenient = args.flag("lenient")
     var files = try args.positionals().map { resolveLibraryName($0) }
     // A name that is neither a file nor a library scenario is a usage error with a suggestion,
     // not a failed check.
@@ -67,7 +71,7 @@ struct CheckCommand {
     let clock = ContinuousClock()
     for file in files {
       let started = clock.now
-      var outcome = check(file, baseline: baseline, update: update)
+      var outcome = check(file, baseline: baseline, update: update, lenient: lenient)
       outcome.seconds = started.duration(to: clock.now).secondsValue
       outcomes.append(outcome)
       // Names and messages come from files: printable, so none can move the cursor or fake a line.
@@ -144,7 +148,7 @@ struct CheckCommand {
     return manager.fileExists(atPath: path(library)) ? path(library) : argument
   }
 
-  static func check(_ file: String, baseline: String, update: Bool) -> Outcome {
+  static func check(_ file: String, baseline: String, update: Bool, lenient: Bool = false) -> Outcome {
     let loaded = ScenarioFile.load(file)
     guard let scenario = loaded.scenario else {
       let base = OutputPath.split(file).name
@@ -169,7 +173,8 @@ struct CheckCommand {
         note = ""
       }
     } else {
-      let comparison = compare(report, produced: produced, directory: directory, baseline: baseline)
+      let comparison = compare(
+        report, produced: produced, directory: directory, baseline: baseline, lenient: lenient)
       failures += comparison.failures
       note = comparison.note
     }
@@ -186,7 +191,8 @@ struct CheckCommand {
 
   /// Compares a run with the committed results: fingerprint and bytes, then metric by metric.
   static func compare(
-    _ report: RunReport, produced: [(name: String, text: String)], directory: String, baseline: String = "Results"
+    _ report: RunReport, produced: [(name: String, text: String)], directory: String, baseline: String = "Results",
+    lenient: Bool = false
   ) -> (failures: [String], note: String) {
     let summaryPath = OutputPath.join(directory, "summary.csv")
     guard let text = try? String(contentsOfFile: summaryPath, encoding: .utf8), let committed = CSVTable.parse(text),
@@ -293,10 +299,15 @@ struct CheckCommand {
       let explained: Set<String> = ["summary.csv", "resolved.json", "datapackage.json"]
       let unexplained = differing.filter { !explained.contains($0) }
       if unexplained.isEmpty && !scenarioChanged {
+        let same = "same behaviour, fingerprint \(report.fingerprint); \(differing.joined(separator: ", ")) "
+        // A committed file that differs is a stale result whatever the reason (issue 72): a
+        // reviewer must be able to read "nothing changed" from `git diff Results/`.
+        if lenient { return ([], same + "differ in format only (passed with --lenient)\(informationNote)") }
         return (
-          [],
-          "same behaviour, fingerprint \(report.fingerprint); \(differing.joined(separator: ", ")) "
-            + "differ in format only (record with --update)\(informationNote)"
+          [
+            "the committed results are stale: " + same + "differ in format only; record them with: "
+              + recordCommand(report, baseline: baseline)
+          ] + information, ""
         )
       }
       return (
@@ -307,10 +318,15 @@ struct CheckCommand {
       )
     }
     if moved.isEmpty {
-      return (
-        [],
+      let line =
         "trajectory changed (fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)), metrics within "
-          + "tolerance\(informationNote)"
+        + "tolerance"
+      // The scenario's own tolerances pass a move by design; with none declared, every metric
+      // is equal but the files are not: stale, unless --lenient.
+      if lenient || !report.scenario.tolerances.isEmpty { return ([], line + informationNote) }
+      return (
+        ["the committed results are stale: " + line + "; record them with: " + recordCommand(report, baseline: baseline)]
+          + information, ""
       )
     }
     // The largest moves first, each with its % and unit: what a reviewer reads first.
@@ -319,6 +335,12 @@ struct CheckCommand {
       "behaviour changed: \(moved.count) metric\(moved.count == 1 ? "" : "s") moved, most \(moved[0].line); "
       + "\(cause); fingerprint \(value("fingerprint") ?? "?") → \(report.fingerprint)"
     return ([headline] + moved.map(\.line) + information, "")
+  }
+
+  /// The command that records a scenario's results where this check looks.
+  static func recordCommand(_ report: RunReport, baseline: String) -> String {
+    let where_ = baseline == "Results" ? "" : " --baseline \(shellQuoted(baseline))"
+    return "syncsim check --update\(where_) \(shellQuoted(report.scenario.name))"
   }
 
   /// The committed run's resolved scenario (`resolved.json`'s `scenario`), hashed again as this

@@ -22,7 +22,7 @@ enum CompletionCommand {
       ]
     ),
     ("validate", ["--strict", "--estimate", "--accept-large", "--shard", "--help"]),
-    ("check", ["--baseline", "--junit", "--markdown", "--update", "--help"]),
+    ("check", ["--baseline", "--junit", "--markdown", "--update", "--lenient", "--help"]),
     (
       "sweep",
       [

@@ -77,9 +77,10 @@ import Testing
       var table = CSVTable(columns: parsed.columns + extra)
       table.append(parsed.rows[0] + ["0", "0.000000000", "0.000000000"])
       try table.text.write(toFile: path, atomically: true, encoding: .utf8)
-      let older = syncsim("check", scenario, "--baseline", baseline)
+      let older = syncsim("check", scenario, "--baseline", baseline, "--lenient")
       #expect(older.code == 0)
       #expect(older.out.contains("same behaviour, fingerprint "))
+      #expect(older.out.contains("differ in format only (passed with --lenient)"))
       #expect(
         older.out.contains(
           "information: metrics only in the committed results: blocked.thermal.count, blocked.thermal.total, "
@@ -96,6 +97,38 @@ import Testing
       #expect(
         computed.out.contains(
           "gives other metrics: how a metric is computed changed, most latency.p50: 5.000 s → 4.881 s (-2.4 %)"))
+    }
+  }
+
+  /// Issue 72, item 1: a committed file that differs only in format (a key order, a new
+  /// default written out) is a stale result: `check` fails by default, naming the file and the
+  /// command that records it; `--lenient` passes it; recording makes it pass.
+  @Test func aResultStaleInFormatOnlyFailsWithTheCommandThatRecordsIt() throws {
+    try withTemporaryDirectory { directory in
+      let scenario = packageRoot + "/Scenarios/quickstart.json"
+      let baseline = directory + "/baseline"
+      #expect(syncsim("check", scenario, "--baseline", baseline, "--update").code == 0)
+      let path = baseline + "/quickstart/resolved.json"
+      let original = try String(contentsOfFile: path, encoding: .utf8)
+      // The same members in another order: what a schema's new key order did to 54 results.
+      let lines = original.components(separatedBy: "\n")
+      let first = try #require(lines.firstIndex { $0.contains("\"savePolicy\": \"immediate\",") })
+      var reordered = lines
+      reordered.swapAt(first, first + 1)
+      try reordered.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+      let stale = syncsim("check", scenario, "--baseline", baseline)
+      #expect(stale.code == 1, "\(stale.out)")
+      #expect(stale.out.contains("FAIL quickstart"))
+      #expect(
+        stale.out.contains(
+          "the committed results are stale: same behaviour, fingerprint b874a594d03e1bcf; resolved.json differ in "
+            + "format only; record them with: syncsim check --update --baseline \(baseline) quickstart"),
+        "\(stale.out)")
+      #expect(syncsim("check", scenario, "--baseline", baseline, "--lenient").code == 0)
+      #expect(syncsim("check", scenario, "--baseline", baseline, "--update").code == 0)
+      let recorded = syncsim("check", scenario, "--baseline", baseline)
+      #expect(recorded.code == 0)
+      #expect(recorded.out.contains("ok   quickstart (unchanged, fingerprint b874a594d03e1bcf"))
     }
   }
 
