@@ -59,7 +59,8 @@ extension ClientHost {
   /// does, and the store polls.
   mutating func clientCameForward(_ store: StoreID, launched: Bool, sim: inout Simulation<ModelEvent>) {
     let trigger: ActivityTrigger = launched ? .launch : .activation
-    if fetchesOnForeground(store, launched: launched) {
+    let fetches = fetchesOnForeground(store, launched: launched)
+    if fetches {
       requestImport(store, trigger: trigger, sim: &sim)
     }
     if launched {
@@ -70,10 +71,14 @@ extension ClientHost {
       clients.stores[store.index].uiToken = clients.stores[store.index].appliedToken
     }
     updateVisibility(store, at: sim.now)
-    if launched || !clients.settings.polling.appUseClock {
+    // Only a fetch restarts the interval (spec §7: "polls at launch and then every
+    // pollInterval"): a launch or an activation that did not fetch leaves the poll where it was.
+    if fetches {
       schedulePoll(store, sim: &sim)
-    } else {
+    } else if clients.settings.polling.appUseClock {
       resumePoll(store, sim: &sim)
+    } else {
+      resumeWallClockPoll(store, sim: &sim)
     }
   }
 }

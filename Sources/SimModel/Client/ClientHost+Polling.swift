@@ -26,6 +26,17 @@ extension ClientHost {
     clients.stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: sim.now + remaining)
   }
 
+  /// A wall-clock poll keeps its due time while the app is away: the timer a termination
+  /// cancelled is set again for that time, or now when it passed while the app was not running.
+  mutating func resumeWallClockPoll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
+    guard server.zones[clients.stores[store.index].zone.index].scope == .public,
+      !sim.isPending(clients.stores[store.index].pollTimer)
+    else { return }
+    let dueAt = max(sim.now, clients.stores[store.index].pollDueAt)
+    clients.stores[store.index].pollDueAt = dueAt
+    clients.stores[store.index].pollTimer = sim.scheduleCancellable(.poll(store), at: dueAt)
+  }
+
   mutating func poll(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     requestImport(store, trigger: .poll, sim: &sim)
     schedulePoll(store, sim: &sim)

@@ -62,3 +62,54 @@ import Testing
     }
   }
 }
+
+/// Issue 72, item 4: only a fetch restarts the poll interval. A production reader (24 h polls)
+/// in front 5 h of every 6 h for 3 days: under a rule whose returns do not fetch, the interval
+/// kept restarting at each activation (wall clock) or launch (app use), so no poll ever came.
+@Suite struct PollIntervalRestartTests {
+  /// The reader's imports after its first, as (trigger, requested at in hours) in time order.
+  func imports(fetchOn: String, clock: String) throws -> [(trigger: String, hours: Double)] {
+    // Wall clock: the app goes to the background and comes back; app use: it is terminated and
+    // launched again (the shapes the issue found). Each 6 h from 6 h on, in front for 5 h.
+    let (leave, back) = clock == "wallClock" ? ("background", "activate") : ("terminate", "launch")
+    var timeline = [#"{"at": "10m", "devices": "reader", "action": "launch"}"#,
+                    #"{"at": "5h10m", "devices": "reader", "action": "\#(leave)"}"#]
+    for cycle in 1..<12 {
+      timeline.append(#"{"at": "\#(cycle * 6)h", "devices": "reader", "action": "\#(back)"}"#)
+      timeline.append(#"{"at": "\#(cycle * 6 + 5)h", "devices": "reader", "action": "\#(leave)"}"#)
+    }
+    let text = #"""
+      {"version": 1, "name": "daily-reader", "duration": "72h",
+       "devices": [{"name": "author", "stores": ["public"]},
+                   {"name": "reader", "stores": ["public"], "appState": "notRunning"}],
+       "polling": {"interval": "24h", "fetchOn": "\#(fetchOn)", "clock": "\#(clock)"},
+       "timeline": [\#(timeline.joined(separator: ", "))]}
+      """#
+    let run = try WorldRun(text)
+    #expect(run.code == 0)
+    return try run.table("activities.csv").rows.filter {
+      $0["device"] == "reader" && $0["kind"] == "import" && $0["trigger"] != "initial"
+    }.map { ($0["trigger"]!, $0.number("requestedAt")! / 3600) }
+  }
+
+  @Test(arguments: ["activation", "launch", "interval"], ["wallClock", "appUse"])
+  func aDailyUsedReaderPollsEveryIntervalUnlessItsReturnsFetch(fetchOn: String, clock: String) throws {
+    let seen = try imports(fetchOn: fetchOn, clock: clock)
+    let polls = seen.filter { $0.trigger == "poll" }.map(\.hours)
+    let returns = seen.filter { $0.trigger != "poll" }.map(\.trigger)
+    let returnsFetch = fetchOn == "activation" || (fetchOn == "launch" && clock == "appUse")
+    if returnsFetch {
+      // Each of the 11 returns fetches, and each fetch starts the interval again: no poll.
+      #expect(returns == Array(repeating: clock == "wallClock" ? "activation" : "launch", count: 11))
+      #expect(polls.isEmpty, "\(polls)")
+    } else if clock == "wallClock" {
+      // The first fetch at the launch (10 min), then every 24 h of wall clock, in front then.
+      #expect(returns.isEmpty)
+      #expect(polls.count == 2 && abs(polls[0] - 24.17) < 0.01 && abs(polls[1] - 48.17) < 0.01, "\(polls)")
+    } else {
+      // Every 24 h of use: 5 h a cycle, so at 28 h and 57 h.
+      #expect(returns.isEmpty)
+      #expect(polls.count == 2 && abs(polls[0] - 28) < 0.01 && abs(polls[1] - 57) < 0.01, "\(polls)")
+    }
+  }
+}
