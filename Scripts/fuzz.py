@@ -127,9 +127,23 @@ INTERVAL_PATHS = [
 
 def hostile(rng, doc):
     """A mutation aimed at a known weak spot: markup or formula names, tiny intervals, many sweep
-    factors."""
-    kind = rng.randrange(4)
-    if kind == 0 and doc.get("devices"):
+    factors, bulk deletes of records with assets."""
+    kind = rng.randrange(5)
+    if kind == 4 and isinstance(doc.get("devices"), list) and doc["devices"]:
+        # Issue 71: deleting records with assets trapped a valid world (found twice). Inserts of
+        # records over the asset threshold, then a bulk delete, inside the cut run's 10 minutes.
+        device = doc["devices"][0]
+        name = device.get("name", "phone") if isinstance(device, dict) else "phone"
+        doc["model"] = {"entities": [{"name": "Post", "attributes": [
+            {"name": "title", "bytes": 80}, {"name": "thumbnail", "bytes": rng.choice([1000, 300000, 700000])},
+            {"name": "photo", "bytes": rng.choice([800000, 2000000, 20000000])}]}]}
+        doc["timeline"] = [
+            {"at": "1m", "devices": name, "action": {"bulkInsert": {"count": rng.choice([10, 60, 500]), "entity": "Post"}}},
+            {"at": rng.choice(["2m", "5m", "9m"]), "devices": name,
+             "action": {"bulkDelete": {"count": rng.choice([1, 10, 30, 400, "all"])}}}]
+        doc.pop("workloads", None)
+        doc.pop("sweep", None)
+    elif kind == 0 and doc.get("devices"):
         device = rng.choice(doc["devices"])
         if isinstance(device, dict):
             device["name"] = rng.choice(HOSTILE_NAMES)

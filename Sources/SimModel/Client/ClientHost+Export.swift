@@ -226,23 +226,22 @@ extension ClientHost {
     var saved: [Change] = []
     var retried: [Change] = []
     var savedBytes: Int64 = 0
-    var record = -1
-    var last: ObjectID?
-    var cost: (record: Int64, assets: Int64) = (0, 0)
-    for index in range {
-      let change = clients.plans[activity.index].entries[index]
-      if change.object != last {
-        record += 1
-        last = change.object
-        cost = recordCost(zone: zone, object: change.object)
-        if !failed[record] { savedBytes += cost.record }
-      }
+    var record = 0
+    var index = range.lowerBound
+    // Record by record, each costed as the plan costed it (a deleted record its ID): the two
+    // parts' bytes then add up to the batch's.
+    while index < range.upperBound {
+      let end = recordEnd(activity, from: index, before: range.upperBound)
+      let entries = clients.plans[activity.index].entries[index..<end]
       if failed[record] {
-        retried.append(change)
+        retried.append(contentsOf: entries)
       } else {
-        saved.append(change)
-        if change.field < 0 { savedBytes += cost.assets }
+        saved.append(contentsOf: entries)
+        let cost = exportCost(zone: zone, object: entries[index].object, changes: entries)
+        savedBytes += cost.record + cost.assets
       }
+      record += 1
+      index = end
     }
     clients.plans[activity.index].entries.replaceSubrange(range, with: saved + retried)
     let totalBytes = clients.plans[activity.index].batchBytes[batch]
@@ -304,6 +303,15 @@ extension ClientHost {
       clients.plans[activity.index].batchEnds[batch])
   }
 
+  /// Where the record whose first change in the plan is at `index` ends (its changes are adjacent).
+  @inline(__always)
+  func recordEnd(_ activity: ActivityID, from index: Int, before limit: Int) -> Int {
+    let object = clients.plans[activity.index].entries[index].object
+    var end = index + 1
+    while end < limit && clients.plans[activity.index].entries[end].object == object { end += 1 }
+    return end
+  }
+
   /// Splits batch `batch` into two at its middle record; false if it holds a single record.
   mutating func splitBatch(_ activity: ActivityID, _ batch: Int) -> Bool {
     let store = scheduler.activities[activity.index].store
@@ -312,22 +320,18 @@ extension ClientHost {
     let zone = clients.stores[store.index].zone.index
     let range = batchRange(activity, batch)
     var seen = 0
-    var last: ObjectID?
     var cut = range.lowerBound
     var firstBytes: Int64 = 0
-    // Read in place: a copy of the plan would make the inserts below copy its buffers.
-    for index in range {
-      let change = clients.plans[activity.index].entries[index]
-      if change.object != last {
-        if seen == records / 2 {
-          cut = index
-          break
-        }
-        seen += 1
-        last = change.object
-        let cost = recordCost(zone: zone, object: change.object)
-        firstBytes += cost.record + (change.field < 0 ? cost.assets : 0)
-      }
+    // Record by record, each costed as the plan costed it (a deleted record its ID, issue 71:
+    // costed as a whole record, a half of deletes outweighed its batch and the other half's
+    // bytes went negative, a send time near Int64.min).
+    while cut < range.upperBound && seen < records / 2 {
+      let end = recordEnd(activity, from: cut, before: range.upperBound)
+      let object = clients.plans[activity.index].entries[cut].object
+      let cost = exportCost(zone: zone, object: object, changes: clients.plans[activity.index].entries[cut..<end])
+      firstBytes += cost.record + cost.assets
+      seen += 1
+      cut = end
     }
     let totalBytes = clients.plans[activity.index].batchBytes[batch]
     clients.plans[activity.index].batchEnds.insert(Int32(cut), at: batch)

@@ -75,16 +75,22 @@ extension ClientHost {
       index -= 1
       if change.token > snapshot { continue }
       guard markSeen(zone: zone, object, pass: stamp) else { continue }
+      let deleted = server.zones[zone].server[Int(server.zones[zone].objects[object.index].fieldBase)].value == 0
       // A public query returns live records only: a deleted record is simply absent.
-      if isPublic && server.zones[zone].server[Int(server.zones[zone].objects[object.index].fieldBase)].value == 0 {
-        continue
-      }
+      if isPublic && deleted { continue }
       // An older app fetches only records with version ≤ its own ([CDModel]'s version attribute).
       if server.zones[zone].objects[object.index].version > maxVersion {
         hidden.append(object)
         continue
       }
       queue.append(object)
+      // A deletion comes down as its record's ID and type, not its fields ([A]
+      // CKFetchRecordZoneChangesOperation's recordWithIDWasDeletedBlock, CKDatabase.RecordZoneChange
+      // .Deletion): the ID's bytes, as its upload in a modify request.
+      if deleted {
+        bytes += Int64(ServerParameters.deletedRecordIDBytes)
+        continue
+      }
       let cost = recordCost(zone: zone, object: object)
       bytes += cost.record + cost.assets
     }
