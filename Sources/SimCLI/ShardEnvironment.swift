@@ -1,3 +1,5 @@
+import SimScenario
+
 /// Which shard this process is, when `--shard` is not given: read from the variables a job-array
 /// engine sets for each of its tasks, so that one command line serves every task.
 ///
@@ -10,6 +12,18 @@
 /// Anything that does not add up is a usage error (exit 64) naming the variables: an index out
 /// of range, a count that disagrees with `--shards`, or variables of two engines at once.
 public enum ShardEnvironment {
+  /// The largest index or count an engine's variable may hold: Slurm's `MaxArraySize` is at most
+  /// 4,000,001, and a shard count at most 1,000,000; a bound keeps every sum in range (issue 71:
+  /// `SLURM_ARRAY_TASK_ID=9223372036854775807` with `SLURM_ARRAY_TASK_MIN=-1` trapped).
+  static let largestValue = 4_000_001
+
+  /// A variable's text as a message shows it: control characters escaped (a title-setting
+  /// escape sequence in a variable reached the terminal raw), and at most 40 characters.
+  static func shown(_ text: String) -> String {
+    let cut = text.count > 40 ? String(text.prefix(40)) + "…" : text
+    return ScenarioProblem.printable(cut)
+  }
+
   /// A shard chosen: `text` is `I/N` (1-based), and `origin` says what chose it.
   public struct Choice: Equatable, Sendable {
     public var text: String
@@ -46,7 +60,7 @@ public enum ShardEnvironment {
       return nil
     }
     guard set.count == 1 else {
-      let named = set.map { "\($0)=\(environment[$0]!)" }.joined(separator: ", ")
+      let named = set.map { "\($0)=\(shown(environment[$0]!))" }.joined(separator: ", ")
       throw UsageError("variables of two job engines are set (\(named)): give --shard I/N to say which shard this is")
     }
     switch set[0] {
@@ -59,12 +73,15 @@ public enum ShardEnvironment {
   static func slurm(_ environment: [String: String], shards: Int?) throws(UsageError) -> Choice {
     func number(_ name: String) throws(UsageError) -> Int? {
       guard let text = environment[name] else { return nil }
-      guard let value = Int(text) else { throw UsageError("\(name)=\(text) is not a whole number") }
+      guard let value = Int(text) else { throw UsageError("\(name)=\(shown(text)) is not a whole number") }
+      guard value >= 0, value <= largestValue else {
+        throw UsageError("\(name)=\(text) is out of range (0 to \(largestValue), as Slurm's array indexes are)")
+      }
       return value
     }
     let id = try number("SLURM_ARRAY_TASK_ID")!
     let named = ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT"]
-      .compactMap { name in environment[name].map { "\(name)=\($0)" } }.joined(separator: ", ")
+      .compactMap { name in environment[name].map { "\(name)=\(shown($0))" } }.joined(separator: ", ")
     guard let first = try number("SLURM_ARRAY_TASK_MIN"), let total = try number("SLURM_ARRAY_TASK_COUNT") else {
       throw UsageError("a Slurm array task needs SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (\(named)); or give --shard I/N")
     }
@@ -88,7 +105,7 @@ public enum ShardEnvironment {
   static func zeroBased(_ name: String, _ environment: [String: String], shards: Int?) throws(UsageError) -> Choice {
     let text = environment[name]!
     let engine = name == "JOB_COMPLETION_INDEX" ? "a Kubernetes Indexed Job" : "an AWS Batch array job"
-    guard let index = Int(text) else { throw UsageError("\(name)=\(text) is not a whole number") }
+    guard let index = Int(text) else { throw UsageError("\(name)=\(shown(text)) is not a whole number") }
     guard let shards else {
       throw UsageError(
         "\(engine) sets its task's index (\(name)=\(text)) but not the number of tasks: give --shards N")

@@ -37,6 +37,37 @@ import Testing
     #expect(choose(slurm(id: 3, min: 0, count: 4), shards: "4") == .success("4/4"))
   }
 
+  /// Issue 71, item 2: variables at the Int64 edges trapped `run` and `sweep` (`id - first + 1`,
+  /// the messages' sums), and their text reached the terminal raw. Each is now a usage error
+  /// naming the variable, with control characters escaped.
+  @Test func slurmVariablesAtTheEdgesAreRefusedNotTrapped() {
+    let big = String(Int64.max)
+    let small = String(Int64.min)
+    let base = ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4",
+                "SLURM_ARRAY_TASK_MAX": "3"]
+    let edges: [[String: String]] = [
+      ["SLURM_ARRAY_TASK_ID": big, "SLURM_ARRAY_TASK_MIN": "-1"], ["SLURM_ARRAY_TASK_MIN": small],
+      ["SLURM_ARRAY_TASK_MAX": big], ["SLURM_ARRAY_TASK_MAX": small], ["SLURM_ARRAY_TASK_COUNT": big],
+      ["SLURM_ARRAY_TASK_STEP": big], ["SLURM_ARRAY_TASK_STEP": small], ["SLURM_ARRAY_TASK_MIN": big],
+    ]
+    for edge in edges {
+      let chosen = choose(base.merging(edge) { $1 })
+      guard case .failure(let message) = chosen else {
+        Issue.record("\(edge) was accepted: \(chosen)")
+        continue
+      }
+      #expect(message.contains("out of range") || message.contains("step"), "\(edge): \(message)")
+    }
+    // A variable's control characters are escaped in the message: no window title, no clear.
+    let hostile = base.merging(["SLURM_ARRAY_TASK_ID": "\u{1B}]0;owned\u{07}"]) { $1 }
+    guard case .failure(let message) = choose(hostile) else {
+      Issue.record("a non-number was accepted")
+      return
+    }
+    #expect(!message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(message)")
+    #expect(message.contains("\\u{1B}]0;owned\\u{7}"), "\(message)")
+  }
+
   @Test func slurmArraysThatDoNotAddUpAreRefused() {
     for (environment, shards, words) in [
       (slurm(id: 9, min: 1, count: 8), nil, "out of range"),
