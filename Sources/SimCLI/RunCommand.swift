@@ -254,7 +254,7 @@ struct RunCommand {
           } else {
             manifest = RunShardFile.manifest(of: rowFiles, in: folder)
           }
-          return shardFile.renderedText() + command + manifest
+          return SelfDigest.signed(shardFile.renderedText() + command + manifest)
         }
       }
       journal?.prepareCommit()

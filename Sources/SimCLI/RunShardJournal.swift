@@ -22,7 +22,7 @@ import SimScenario
 final class RunShardJournal {
   static let checkpointName = "checkpoint.txt"
   static let lockName = ".syncsim-shard.lock"
-  static let format = "syncsim-run-checkpoint 1"
+  static let format = "syncsim-run-checkpoint 2"
 
   let staging: ResultSetWriter.Staging
   /// The identity lines a checkpoint must carry to be resumed.
@@ -128,7 +128,14 @@ final class RunShardJournal {
       return distrust("is not a checkpoint this syncsim wrote")
     }
     guard body.hasPrefix(identity) else { return distrust("is of another run (scenario, seed, shard or version)") }
-    let fields = TallyText(String(body))
+    // Its digest, then every number in range with room for the rest of the run to add to it
+    // (issue 71, item 3: an Int64.max counter trapped the restarted task, and an in-range edit
+    // flowed into the shard's results, which merge then trusted).
+    guard let signed = SelfDigest.verified(String(body)) else {
+      return distrust("does not match its digest (edited or cut short)")
+    }
+    let fields = TallyText(String(signed))
+    if let problem = RunShardMerge.checkpointProblem(fields) { return distrust("holds \(problem)") }
     guard let progress = RunProgress(text: fields) else { return distrust("is malformed") }
     let entries: [RunShardFile.FileEntry]
     switch RunShardFile.FileEntry.entries(in: fields) {
@@ -161,7 +168,7 @@ final class RunShardJournal {
   /// checkpoint before; false when it cannot be written (the one before stays).
   @discardableResult
   func checkpoint(_ progress: RunProgress, entries: [RunShardFile.FileEntry]) -> Bool {
-    let text = Self.format + "\n" + identity + progress.text + entries.map { $0.line + "\n" }.joined()
+    let text = Self.format + "\n" + SelfDigest.signed(identity + progress.text + entries.map { $0.line + "\n" }.joined())
     let final = OutputPath.join(folder, Self.checkpointName)
     guard
       let temporary = try? ScenarioFile.writeExclusively(

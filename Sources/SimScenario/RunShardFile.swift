@@ -9,7 +9,7 @@ import SimMetrics
 /// of each), so that a file cut short or edited on its way to the merge is found.
 public struct RunShardFile: Sendable {
   public static let name = "run-shard.txt"
-  static let format = "syncsim-run-shard 2"
+  static let format = "syncsim-run-shard 3"
 
   /// A per-row file as the shard wrote it: data rows (header not counted), bytes, and the FNV-1a
   /// 64-bit digest of its bytes in hexadecimal.
@@ -126,7 +126,13 @@ public struct RunShardFile: Sendable {
       }
       return .failure(Problem("not a run shard's file (\(format))"))
     }
-    let fields = TallyText(text)
+    // Its own digest first (issue 71, item 4: an in-range edit merged silently).
+    guard let body = SelfDigest.verified(text) else {
+      return .failure(
+        Problem("its digest line does not match its contents (edited, or cut short on its way): copy the shard "
+          + "again, or run it again"))
+    }
+    let fields = TallyText(String(body))
     let files: [FileEntry]
     switch FileEntry.entries(in: fields) {
     case .success(let entries): files = entries

@@ -119,6 +119,42 @@ public struct RunShardMerge {
     "lastEditAt", "lastStoreChangeAt", "retryAfter", "orphans", "blockedTotal", "blockedLongest", "endTime",
   ]
 
+  /// A run shard's checkpoint (`RunShardJournal`): every summed or duration value within
+  /// 0..<2^62 (a counter's value in `finalState` within ±2^62), the 128-bit sums within 0..<2^119,
+  /// so that the rest of the run adds to them without passing 64 (128) bits, and its latency
+  /// samples as a shard's; nil when all hold, else the first that does not.
+  public static func checkpointProblem(_ text: TallyText) -> String? {
+    let bound: Int64 = 1 << 62
+    if let problem = LatencySample.problem(in: text) { return problem }
+    if let problem = LatencySample.problem(in: text, prefix: "censored") { return problem }
+    for key in text.keys {
+      guard let fields = text.fields(key) else { continue }
+      let wide: [Int]? =
+        switch key {
+        case "stageSums": Array(fields.indices)
+        case "progress.causes": Array(stride(from: 1, to: fields.count, by: 2))
+        default: nil
+        }
+      if let wide {
+        for index in wide {
+          guard let value = Int128(String(fields[index])), value >= 0, value < Int128(1) << 119 else {
+            return "line \(key): \(fields[index]), outside 0..<2^119"
+          }
+        }
+        continue
+      }
+      let checked: [Int] =
+        key == "progress.outcome" ? [0, 2].filter { $0 < fields.count }
+        : summedLines[key] != nil || durationLines.contains(key) ? Array(fields.indices) : []
+      for index in checked where !(key == "latency.sum" && index == 1) {
+        guard let value = Int64(fields[index]) else { return "line \(key): \(fields[index]), not a 64-bit whole number" }
+        let floor = key == "finalState" && index == 2 ? -bound : 0
+        guard value >= floor, value < bound else { return "line \(key): \(value), outside 0..<2^62" }
+      }
+    }
+    return nil
+  }
+
   /// Every number of every shard's file in its range, and every sum the merge takes within 64
   /// bits (128 for `stageSums`): a hostile or corrupt shard is refused, naming its line, before
   /// any arithmetic could trap on it.

@@ -1,5 +1,6 @@
 import Foundation
 import SimMetrics
+import SimScenario
 import SimTestSupport
 import Testing
 
@@ -56,9 +57,13 @@ import Testing
     return (result.code, result.err)
   }
 
-  func rewrite(_ path: String, _ change: (String) -> String) throws {
+  /// Rewrites a file; `run-shard.txt` resealed with its digest made to match, as a forger
+  /// would (what the range checks below must still refuse), unless `sealed` is false.
+  func rewrite(_ path: String, sealed: Bool = true, _ change: (String) -> String) throws {
     let text = try String(contentsOfFile: path, encoding: .utf8)
-    try change(text).write(toFile: path, atomically: false, encoding: .utf8)
+    let changed = change(text)
+    let written = sealed && path.hasSuffix("/run-shard.txt") ? SelfDigest.resealed(changed) : changed
+    try written.write(toFile: path, atomically: false, encoding: .utf8)
   }
 
   /// The shard's manifest line of `name` made to match the file as it now is (a forger's copy).
@@ -104,6 +109,26 @@ import Testing
         try rewrite(copy + "/run-shard.txt") { $0.split(separator: "\n").filter { !$0.hasPrefix("file.") }.joined(separator: "\n") + "\n" }
       }
       #expect(unlisted.code == 65 && unlisted.err.contains("not in the shard's manifest"), "\(unlisted.err)")
+    }
+  }
+
+  /// Issue 71, item 4: an in-range edit of `run-shard.txt` (`lastStoreChangeAt + 1`, a longest
+  /// export of 2^62) merged silently; its own digest now finds it.
+  @Test func anInRangeEditOfTheShardsFileIsRefusedByItsDigest() throws {
+    try withTemporaryDirectory { directory in
+      _ = try shards(directory)
+      for (name, key) in [("store", "lastStoreChangeAt "), ("longest", "longest ")] {
+        let edited = try merged(directory, name) { copy in
+          try rewrite(copy + "/run-shard.txt", sealed: false) { text in
+            text.split(separator: "\n").map { line -> Substring in
+              guard line.hasPrefix(key) else { return line }
+              return key == "longest " ? "longest exports 1 4611686018427387904 imports 1 1" : "lastStoreChangeAt 1"
+            }.joined(separator: "\n") + "\n"
+          }
+        }
+        #expect(edited.code == 65 && edited.err.contains("\(name)/run-shard.txt: its digest line does not match"),
+          "\(name): \(edited.err)")
+      }
     }
   }
 

@@ -168,6 +168,29 @@ import Testing
       let seeded = syncsim(command + ["--out", shard, "--seed", "8"])
       #expect(seeded.code == 0 && seeded.err.contains("is of another run"), "\(seeded.err)")
       #expect(!seeded.out.contains("resumed "))
+
+      // Issue 71, item 3: a checkpoint's counter edited in range (no longer its digest), and
+      // one at Int64.max with the digest made to match (it trapped the restarted task): neither
+      // is trusted, the shard starts again and is still right.
+      let checkpoint = journal + "/checkpoint.txt"
+      for (name, value, sealed) in [("in range", { (n: Int) in String(n + 1) }, false),
+                                    ("at the edge", { (_: Int) in "9223372036854775000" }, true)] {
+        try FileManager.default.removeItem(atPath: shard)
+        #expect(try killed(after: 3) >= 3)
+        let text = try String(contentsOfFile: checkpoint, encoding: .utf8)
+        let format = String(text.prefix { $0 != "\n" }) + "\n"
+        var edited = text.dropFirst(format.count).split(separator: "\n").map { line -> String in
+          guard line.hasPrefix("events "), let count = Int(line.dropFirst(7)) else { return String(line) }
+          return "events " + value(count)
+        }.joined(separator: "\n") + "\n"
+        if sealed { edited = SelfDigest.resealed(edited) }
+        try (format + edited).write(toFile: checkpoint, atomically: false, encoding: .utf8)
+        let restarted = syncsim(command + ["--out", shard])
+        let why = sealed ? "holds line events: 9223372036854775000, outside 0..<2^62" : "does not match its digest"
+        #expect(restarted.code == 0 && restarted.err.contains(why), "\(name): \(restarted.err)")
+        #expect(!restarted.out.contains("resumed "), "\(name)")
+        try expectSameFiles(shard, reference)
+      }
     }
   }
 
