@@ -143,13 +143,20 @@ public struct RunShardMerge {
         }
         continue
       }
-      let checked: [Int] =
-        key == "progress.outcome" ? [0, 2].filter { $0 < fields.count }
-        : summedLines[key] != nil || durationLines.contains(key) ? Array(fields.indices) : []
-      for index in checked where !(key == "latency.sum" && index == 1) {
+      // Counts add with trapping arithmetic: below 2^62. Durations saturate as they add: any
+      // non-negative value (a saturated total is 2^63 − 1).
+      let summed: [Int] =
+        key == "progress.outcome" ? [0].filter { $0 < fields.count }
+        : summedLines[key].map { $0 ?? Array(fields.indices) } ?? []
+      let durations: [Int] =
+        key == "progress.outcome" ? [2].filter { $0 < fields.count }
+        : durationLines.contains(key) ? Array(fields.indices) : []
+      for index in Set(summed + durations).sorted() where !(key == "latency.sum" && index == 1) {
         guard let value = Int64(fields[index]) else { return "line \(key): \(fields[index]), not a 64-bit whole number" }
         let floor = key == "finalState" && index == 2 ? -bound : 0
-        guard value >= floor, value < bound else { return "line \(key): \(value), outside 0..<2^62" }
+        guard value >= floor, value < bound || !summed.contains(index) else {
+          return "line \(key): \(value), outside 0..<2^62"
+        }
       }
     }
     return nil
