@@ -121,6 +121,39 @@ struct HoldLog {
     return unexplained
   }
 
+  /// Books a wait with no push on its way, [from, to), by the app's state at each instant: to
+  /// `notRunning` while the app was not running, to `setup` while it ran but the container was
+  /// still setting the store up (before the store's first activity), the rest to `otherwise`.
+  func bookNoPush(
+    from: SimTime, to: SimTime, store: StoreID, device: DeviceID, otherwise: Int, notRunning: Int, setup: Int,
+    into causes: inout [SimDuration]
+  ) {
+    guard to > from else { return }
+    let states = device.index < appStates.count ? appStates[device.index] : []
+    let initial = device.index < initialAppStates.count ? initialAppStates[device.index] : .foreground
+    let firstActivity = store.index < firstActivityAt.count ? firstActivityAt[store.index] : nil
+    var start = from
+    var next = 0
+    var high = states.count
+    while next < high {
+      let middle = (next + high) / 2
+      if states[middle].at <= from { next = middle + 1 } else { high = middle }
+    }
+    var state = next > 0 ? states[next - 1].state : initial
+    while start < to {
+      var end = next < states.count ? min(states[next].at, to) : to
+      if let firstActivity, firstActivity > start, firstActivity < end { end = firstActivity }
+      let cause =
+        state == .notRunning ? notRunning : firstActivity.map { $0 > start } ?? true ? setup : otherwise
+      causes[cause] += end - start
+      start = end
+      while next < states.count && states[next].at <= start {
+        state = states[next].state
+        next += 1
+      }
+    }
+  }
+
   /// The last change at or before `time` in a time-ordered log, or nil.
   static func last<T>(_ log: [T], at time: SimTime, by changedAt: (T) -> SimTime) -> T? {
     var low = 0

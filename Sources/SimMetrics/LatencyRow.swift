@@ -40,10 +40,14 @@ public struct LatencyRow: Sendable {
   /// fan-out, APNs's hand-over to the device, held by the hourly budget, deferred by Low Power
   /// Mode, stored while offline, no push at all with the app not running (force-quit, until a
   /// launch), the next public-database poll, and no push for a running app (dropped or discarded:
-  /// it imported on its own, at an activation or a nudge), a ghost's, and the time after the
-  /// observer's store stopped syncing.
+  /// it imported on its own, at an activation or a nudge), a ghost's, the time after the
+  /// observer's store stopped syncing, a push APNs withheld (the app not launched for a while),
+  /// and the container setting the store up on its first use (after the app launched, before
+  /// the store's first activity). A wait with no push is booked by the app's state at each
+  /// instant: not running, setting up, or running (issue 72: one state, one cause).
   public static let notifyCauseNames = [
     "fanout", "delivery", "held", "deferred", "stored", "notRunning", "pollWait", "noPush", "ghost", "storeDisabled",
+    "withheld", "setup",
   ]
 
   /// Why a scheduling stage waited with no activity of its chain behind it

@@ -52,6 +52,40 @@ extension MetricsRecorder {
         if notify.contains(where: { $0 < .zero }) || notify.reduce(.zero, +) != row.stages.notify {
           fail(row, "notify \(row.stages.notify.seconds) s is not the sum of its causes")
         }
+        // A wait with no push is the app's state's at each instant (issue 72): no more
+        // not-running, setup or no-push time than the observer spent in each state.
+        if !(row.observerStore.exists && storeIsPublic[row.observerStore.index]), let committed = row.committedAt {
+          checks += 1
+          var room = [SimDuration](repeating: .zero, count: notify.count)
+          holdLog.bookNoPush(
+            from: committed, to: committed + row.stages.notify, store: row.observerStore, device: row.observer,
+            otherwise: 7, notRunning: 5, setup: 11, into: &room)
+          for (cause, name) in [(5, "notRunning"), (11, "setup"), (7, "noPush")] where notify[cause] > room[cause] {
+            fail(row, "notify.\(name) \(notify[cause].seconds) s is more than the \(room[cause].seconds) s its observer "
+              + "spent in that state")
+          }
+        }
+        // A row stuck in notify names its cause, and that cause has a column with time.
+        if row.outcome != .visible, row.knownStages == 4, let stuck = row.stuckCause,
+          let column = Self.notifyColumn(ofStuckCause: stuck)
+        {
+          checks += 1
+          if notify[column] <= .zero {
+            fail(row, "stuck on \(stuck) with no time in notify.\(LatencyRow.notifyCauseNames[column])")
+          }
+        }
+        // Once the observer's store stopped syncing, its wait is that cause's alone (issue 72).
+        let store = row.observerStore.index
+        if row.observerStore.exists, store < holdLog.disabledAt.count, let disabledAt = holdLog.disabledAt[store],
+          let committed = row.committedAt
+        {
+          checks += 1
+          let before = max(.zero, min(disabledAt - committed, row.stages.notify))
+          if row.stages.notify - notify[9] > before {
+            fail(row, "\((row.stages.notify - notify[9] - before).seconds) s of notify after its store was disabled "
+              + "is booked to another cause than storeDisabled")
+          }
+        }
       }
       let transfer = transferSplit(row)
       checks += 1
@@ -66,6 +100,22 @@ extension MetricsRecorder {
       failures.append("the summary's tally of the rows differs from the rows: \(difference)")
     }
     return (checks, failures)
+  }
+}
+
+extension MetricsRecorder {
+  /// The notify column a stuck row's cause names (`LatencyRow.notifyCauseNames`), where one does.
+  static func notifyColumn(ofStuckCause cause: String) -> Int? {
+    switch cause {
+    case "storeDisabled": 9
+    case "pollWait": 6
+    case "pushHeld": 2
+    case "pushDeferred": 3
+    case "pushStored": 4
+    case "pushWithheld": 10
+    case "notRunning": 5
+    default: nil
+    }
   }
 }
 

@@ -403,7 +403,7 @@ extension MetricsRecorder {
     }
     let notified = committed + row.stages.notify
     guard notified > committed else { return causes }
-    enum State: Int { case transit = 0, held = 2, deferred = 3, stored = 4, none = -1 }
+    enum State: Int { case transit = 0, held = 2, deferred = 3, stored = 4, withheld = 10, none = -1 }
     let device = row.observer.index
     let log = device < pushLog.count ? pushLog[device] : []
     var low = 0
@@ -420,23 +420,38 @@ extension MetricsRecorder {
     /// How a span ends: its push delivered (the hand-over's latency is delivery), lost (the push
     /// never came: the wait was the no-push cause's), or neither yet.
     enum Ending { case delivered, lost, open }
+    /// Books [cursor, until) to `cause`, and the part after the observer's store stopped syncing
+    /// (error 134410) to `storeDisabled`: nothing could tell it then, whatever the push did.
+    func credit(_ cause: Int, _ until: SimTime) {
+      let disabled = disabledAt.map { min(max($0, cursor), until) } ?? until
+      causes[cause] += disabled - cursor
+      causes[9] += until - disabled
+      cursor = until
+    }
     func add(_ until: SimTime, _ ending: Ending = .open) {
-      let span = until - cursor
-      guard span > .zero else { return }
+      guard until > cursor else { return }
       switch (state, ending) {
       case (.transit, .delivered):
-        let delivery = min(span, pushDeliveryLatency)
-        causes[1] += delivery
-        causes[0] += span - delivery
+        // A push handed to a disabled store brings nothing: it has no delivery of its own (issue
+        // 72: 14 rows of toggle-sync-broken carried 0.1 s of delivery for each later push).
+        if let disabledAt, disabledAt < until {
+          credit(0, until)
+        } else {
+          credit(0, until.advanced(by: SimDuration(nanoseconds: -min(until - cursor, pushDeliveryLatency).nanoseconds)))
+          credit(1, until)
+        }
       case (.transit, .lost), (.none, _):
-        // Once the observer's store stopped syncing (error 134410), nothing could tell it.
+        // No push on its way: the poll's for the public database; else by the app's state.
+        guard noPush != 6 else { return credit(6, until) }
         let disabled = disabledAt.map { min(max($0, cursor), until) } ?? until
-        causes[noPush] += disabled - cursor
-        causes[9] += until - disabled
-      case (.transit, .open): causes[0] += span
-      default: causes[state.rawValue] += span
+        holdLog.bookNoPush(
+          from: cursor, to: disabled, store: row.observerStore, device: row.observer, otherwise: 7, notRunning: 5,
+          setup: 11, into: &causes)
+        cursor = disabled
+        credit(9, until)
+      case (.transit, .open): credit(0, until)
+      default: credit(state.rawValue, until)
       }
-      cursor = until
     }
     // The log is in time order: stop at the first event after the notify stage (scanning on to
     // the end of the log made latency.csv quadratic in a long run: half of a 180-day run's time).
@@ -465,27 +480,29 @@ extension MetricsRecorder {
           let handOver = min(at - cursor, pushDeliveryLatency)
           add(at.advanced(by: SimDuration(nanoseconds: -handOver.nanoseconds)))
           state = .transit
-          causes[1] += handOver
-          cursor = at
+          credit(1, at)
         } else {
           add(at, .delivered)
         }
         state = .none
-      case .dropped, .discarded, .withheld:
+      case .dropped, .discarded:
         add(at, .lost)
         state = .none
+      case .withheld:
+        // APNs keeps it back (the app not launched for a while): the wait is the withholding's,
+        // its way to APNs included.
+        if state == .transit { state = .withheld }
+        add(at, .lost)
+        state = .withheld
       }
     }
     add(notified)
     return causes
   }
 
-  /// Where a wait with no push goes: the public database's next poll, the launch of an app that
-  /// was not running, or an import the running app asked for on its own.
+  /// Where a wait with no push goes: the public database's next poll (6), else the app's state
+  /// at each instant (7: `HoldLog.bookNoPush` splits it into not running, setup and no push).
   func noPushCause(_ row: LatencyRow, device: Int) -> Int {
-    if row.observerStore.exists && storeIsPublic[row.observerStore.index] { return 6 }
-    if row.importActivity >= 0, activities[Int(row.importActivity)].trigger == .launch { return 5 }
-    if row.knownStages == 4, device < lastAppState.count, lastAppState[device] == .notRunning { return 5 }
-    return 7
+    row.observerStore.exists && storeIsPublic[row.observerStore.index] ? 6 : 7
   }
 }

@@ -99,7 +99,8 @@ public enum DataPackage {
           type: "number", unit: seconds,
           description:
             "time of the notify stage spent on \(column.dropFirst(7)) (push fan-out, delivery, holding, the wait "
-            + "for a poll, a ghost's: a public delete the reader never fetches, or the observer's store disabled)"
+            + "for a poll, a ghost's: a public delete the reader never fetches, the observer's store disabled, a "
+            + "push withheld, or the store's setup)"
         )
       }
     }
