@@ -17,8 +17,9 @@ struct HoldLog {
     /// An earlier activity of the chain was running (an export the row waits behind, or, at the
     /// run's end, one that may yet carry it).
     case running
-    /// The chain's last activity failed and the client asked for no other yet (CKSyncEngine's
-    /// `limitExceeded`: the app's next send).
+    /// The chain's last activity failed, or was cancelled when the app was terminated, and the
+    /// client asked for no other yet (CKSyncEngine's `limitExceeded`: the app's next send; a
+    /// push-launched app whose other store's import the termination cancelled).
     case failed
     /// The write was lost (a removed store, state never persisted): nothing waits any more.
     case lost

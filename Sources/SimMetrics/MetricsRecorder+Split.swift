@@ -129,7 +129,11 @@ extension MetricsRecorder {
       let start = intervals.reduce(activity.requestedAt) { min($0, $1.from) }
       let waitEnd = activity.startedAt ?? activity.finishedAt ?? endTime
       let runEnd = activity.startedAt == nil ? waitEnd : (activity.finishedAt ?? endTime)
-      let linkFailed = activity.finishedAt != nil && !activity.succeeded && activity.cancelled == nil
+      // A link cancelled (the app terminated) leaves the chain as a failed one does: nothing asks
+      // again until the client does (issue 71: a push-launched app's 6 s of running after its
+      // store's import was cancelled at a termination had no cause). A store disabled, removed or
+      // reset has its own hold, which `HoldLog.book` reads first.
+      let linkFailed = activity.finishedAt != nil && !activity.succeeded
       index = Int(activity.previousOfKind)
       if runEnd <= from {
         wholeBefore += 1

@@ -181,7 +181,7 @@ public struct AppBehaviour: Equatable, Sendable {
   /// How long a push keeps a suspended or not-running app running in the background, drawn per
   /// push launch and never above `pushRuntimeLimit`. [C] lognormal median 3.5 s, p99 6.7 s:
   /// fitted to field telemetry in which most push launches expired 2–5 s after launch (Apple
-  /// developer forums thread 780956; 80 % of draws fall in 2–5 s).
+  /// developer forums thread 780956; 88 % of draws fall in 2–5 s).
   public var pushRuntime = Distribution.lognormal(median: 3.5, p99: 6.7)
   /// The documented bound of a push launch's runtime. [A] "up to 30 seconds" ("Pushing
   /// background updates to your App").

@@ -311,7 +311,10 @@ public enum ParameterTable {
     World(
       "polling.clock", .choice(["appUse", "wallClock"]), default: .choice("appUse"),
       source: "[W] WWDC20 \"after about every 30 minutes of application use\"; [A] technotes allow wall clock",
-      meaning: "what the interval counts: time the app is in use, or wall-clock time",
+      meaning:
+        "what the interval counts: time the app is in use, or wall-clock time, since the store's last fetch "
+        + "(only a fetch starts it again: a launch or activation that does not fetch under `fetchOn` leaves it "
+        + "running; a wall-clock poll that fell due while the app was not running comes at its next launch)",
       apply: { $0.polling.appUseClock = $1.word == "appUse" },
       read: { .choice($0.polling.appUseClock ? "appUse" : "wallClock") }),
     World(

@@ -33,6 +33,30 @@ import Testing
         .failures.isEmpty)
   }
 
+  /// Issue 71, item 11 (seed 4242, run 7571): a2d1 is terminated at 3,904 s, which cancels its
+  /// shared store's import; a push for its private zone launches it at 5,865.7 s, and it runs
+  /// 6.0 s before it is suspended. Its shared store asked for nothing then: 6.0 s of a row's
+  /// importSchedule had no cause. A chain whose last activity was cancelled holds as a failed
+  /// one does (`importHeld.failed`).
+  @Test func aStoreWhoseImportATerminationCancelledHoldsAsFailed() throws {
+    let text = try String(contentsOfFile: packageRoot + "/Tests/Fixtures/swarm-4242-7571.json", encoding: .utf8)
+    #expect(Swarm.check(text).failures.isEmpty, "\(Swarm.check(text).failures)")
+    // The world with its rows kept (the swarm writes only its summary).
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    object["outputs"] = ["summary", "latency"]
+    let edited = try #require(String(data: try JSONSerialization.data(withJSONObject: object), encoding: .utf8))
+    let report = try WorldRun(edited).report
+    let failedIndex = try #require(LatencyRow.heldNames.firstIndex(of: "failed"))
+    var heldAsFailed: [Double] = []
+    for row in report.rows where report.scenario.deviceNames[Int(row.observer.index)] == "a2d1" {
+      guard let split = report.recorder.importSplit(row) else { continue }
+      #expect(split.unexplained == .zero)
+      if split.held[failedIndex] > .zero { heldAsFailed.append(split.held[failedIndex].seconds) }
+    }
+    #expect(heldAsFailed.count == 1, "importHeld.failed \(heldAsFailed)")
+    #expect(abs((heldAsFailed.first ?? 0) - 6.0005) < 0.001, "importHeld.failed \(heldAsFailed)")
+  }
+
   /// a0d1 removes its store and syncs again (toggleSync, removeStoreFirst) at 3,783 s while a push
   /// import is fetching: that import finished after the reset and moved the new store's token to
   /// the zone's latest, so the reset's initial import fetched 0 records and the store never held

@@ -48,9 +48,9 @@ import Testing
     let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "quickstart.json").0
     let audit = try #require(ScenarioRunner.run(scenario, audit: true).audit)
     // 118 rows (118 writes × the one other device), all visible: a stage check each, and an
-    // export, a notify, an import and a transfer check; and the one part's summary tally
-    // against its rows.
-    #expect(audit.checks == 118 * 5 + 1)
+    // export, a notify, a no-push state (issue 72), an import and a transfer check; and the
+    // one part's summary tally against its rows.
+    #expect(audit.checks == 118 * 6 + 1)
     #expect(audit.failures.isEmpty)
     #expect(ScenarioRunner.run(scenario).audit == nil)
   }
