@@ -113,7 +113,7 @@ public struct Swarm: Sendable {
       }
     }
     var liveness = !text.contains("\"removeStoreFirst\": false")
-    if liveness && !outcome.converged && rateLimitedPastBound(recorder) {
+    if liveness && !outcome.converged && (rateLimitedPastBound(recorder) || stalledAtTheEnd(recorder)) {
       liveness = false
     } else if liveness {
       checks += 1
@@ -136,6 +136,20 @@ public struct Swarm: Sendable {
     let deadline = SimTime(healAt + reactivateAfter)
     return recorder.activities.indices.contains { index in
       recorder.blocked(of: index).contains { $0.policy == Int32(policy) && $0.to >= deadline && $0.from < deadline }
+    }
+  }
+
+  /// Whether an activity was still stalled at the run's end by an account that is temporarily
+  /// unavailable: a drawn key (`cloud.accountUnavailableProbability`) stays after the heal, and
+  /// each answer of it stalls the store `cloud.accountUnavailableFor` (10 min), so three in the
+  /// last half hour leave a store behind by chance, not by a fault of the model (seed 20261201,
+  /// run 7838: its import after the last opening met it three times in four requests). Only a
+  /// store that kept asking and was refused at the end is excused; one that stopped asking fails.
+  static func stalledAtTheEnd(_ recorder: MetricsRecorder) -> Bool {
+    guard let policy = recorder.policyNames.firstIndex(of: "accountUnavailable") else { return false }
+    let end = recorder.endTime
+    return recorder.activities.indices.contains { index in
+      recorder.blocked(of: index).contains { $0.policy == Int32(policy) && $0.to >= end }
     }
   }
 
