@@ -79,11 +79,51 @@ enum ResultSetWriter {
   }
 
   /// Whether the folder at `path` (whose `lstat` is `status`) is on another device than its
-  /// parent, or is the root of its file system.
+  /// parent, is the root of its file system, or is listed as a mount point in
+  /// `/proc/self/mountinfo`: a bind mount of a folder of the same file system (Kubernetes
+  /// `subPath` and `hostPath` volumes, `docker -v` of a folder under the container's own) shares
+  /// its parent's `st_dev`, and a rename across it fails with EXDEV (issue 71: the run was lost at
+  /// its end, exit 73 "Invalid cross-device link").
   static func isMountPoint(_ path: String, status: stat) -> Bool {
     var parent = stat()
     guard stat(OutputPath.join(path, ".."), &parent) == 0 else { return false }
-    return parent.st_dev != status.st_dev || parent.st_ino == status.st_ino
+    if parent.st_dev != status.st_dev || parent.st_ino == status.st_ino { return true }
+    guard let resolved = realpath(path, nil) else { return false }
+    defer { free(resolved) }
+    return mountPoints().contains(String(cString: resolved))
+  }
+
+  /// The mount points `/proc/self/mountinfo` lists (its fifth field, with `\040`-style octal
+  /// escapes undone); empty where there is no such file (macOS).
+  static func mountPoints() -> Set<String> {
+    guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return [] }
+    var points = Set<String>()
+    for line in text.split(separator: "\n") {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+      guard fields.count > 4 else { continue }
+      points.insert(unescapedMountPath(fields[4]))
+    }
+    return points
+  }
+
+  /// A mountinfo path with its octal escapes (`\040` for a space, `\011` a tab, `\012` a newline,
+  /// `\134` a backslash) undone.
+  static func unescapedMountPath(_ field: Substring) -> String {
+    var bytes: [UInt8] = []
+    let raw = Array(field.utf8)
+    var index = 0
+    while index < raw.count {
+      if raw[index] == UInt8(ascii: "\\"), index + 3 < raw.count,
+        let value = UInt8(String(decoding: raw[index + 1...index + 3], as: UTF8.self), radix: 8)
+      {
+        bytes.append(value)
+        index += 4
+      } else {
+        bytes.append(raw[index])
+        index += 1
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Gives the staging folder the target folder's owner, group and mode (with its setgid and

@@ -241,6 +241,37 @@ import Testing
     }
   }
 
+  /// Issue 71, item 5: `--out` on a bind mount of a folder of the same file system (what
+  /// Kubernetes `subPath`/`hostPath` volumes and `docker -v` give) shares its parent's `st_dev`;
+  /// the set staged beside it could not be renamed in (exit 73, "Invalid cross-device link").
+  /// The mount table tells it: the run and a run shard stage inside and keep their results.
+  @Test func outOnABindMountOfTheSameFileSystemKeepsTheResults() throws {
+    try withTemporaryDirectory { directory in
+      let source = directory + "/volume"
+      let mount = directory + "/parent/out"
+      try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+      guard runShell("/bin/mount", ["--bind", source, mount], in: "/").isEmpty, isMounted(mount) else {
+        Issue.record("cannot bind-mount here (needs root)")
+        return
+      }
+      defer { _ = runShell("/bin/umount", [mount], in: "/") }
+      var parent = stat()
+      var target = stat()
+      #expect(stat(directory + "/parent", &parent) == 0 && stat(mount, &target) == 0)
+      #expect(parent.st_dev == target.st_dev, "a bind mount of the same file system")
+      let households = packageRoot + "/Scenarios/households.json"
+      for arguments in [[Self.quickstart, "--out", mount], [households, "--duration", "1h", "--out", mount, "--shard", "1/2"]] {
+        let result = syncsim(["run"] + arguments)
+        #expect(result.code == 0, "\(arguments): \(result.err)")
+      }
+      let names = Set(try FileManager.default.contentsOfDirectory(atPath: source))
+      #expect(names.isSuperset(of: ["summary.csv", "latency.csv", "run-shard.txt"]), "\(names)")
+      #expect(!names.contains { $0.contains(".tmp-") || $0.contains("resume") }, "\(names)")
+      #expect(isMounted(mount), "the mount point itself stays")
+    }
+  }
+
   /// A shard of a run stages in its journal inside a mount point (`DIR/.shard.resume`, issue 59):
   /// the set lands in the mount, the journal goes, and the shard started again is kept.
   @Test func aShardOnAMountPointJournalsInsideIt() throws {
