@@ -1,5 +1,6 @@
 import Foundation
 import SimExperiments
+import SimKernel
 import SimMetrics
 import SimScenario
 
@@ -100,10 +101,17 @@ struct MergeCommand {
         problems.append("\(directory): no shard.txt (not a folder written by sweep --shard)")
         continue
       }
-      guard let shard = parseManifest(manifest) else {
+      guard let signed = SelfDigest.verified(manifest) else {
+        problems.append(
+          "\(directory)/shard.txt: its digest line does not match its contents (edited, or cut short on its way): "
+            + "copy the shard again, or run it again")
+        continue
+      }
+      guard let shard = parseManifest(String(signed)) else {
         problems.append("\(directory)/shard.txt: malformed")
         continue
       }
+      problems += carriedFileProblems(directory, listed: shard.rest)
       let (index, count, total, factors, allRest) = shard
       // The command line may differ (a path written another way): it is only shown.
       let rest = sharedLines(allRest)
@@ -227,9 +235,50 @@ struct MergeCommand {
   }
 
   /// Of a manifest's lines past its first three, those every shard of one sweep shares (scenario,
-  /// hash, seeds): not the command, which each may write another way, nor a journal's version.
+  /// hash, seeds): not the command, which each may write another way, nor a journal's version,
+  /// nor the files each shard carries.
   static func sharedLines(_ rest: [String]) -> [String] {
-    rest.filter { !$0.hasPrefix("command ") && !$0.hasPrefix("version ") }
+    rest.filter {
+      !$0.hasPrefix("command ") && !$0.hasPrefix("version ") && !$0.hasPrefix("file ") && !$0.hasPrefix("digest ")
+    }
+  }
+
+  /// Every file a sweep shard carries into the merge (`sweep.csv`, each point's `scenario.json`
+  /// and `resolved.json`) against its manifest's `file NAME BYTES DIGEST` lines: one missing,
+  /// emptied, edited or not listed is a problem naming it (issue 71: 36 of 94 hostile pairs
+  /// merged into points that could not be rerun).
+  static func carriedFileProblems(_ directory: String, listed lines: [String]) -> [String] {
+    var listed: [String: String] = [:]  // lookup only
+    for line in lines where line.hasPrefix("file ") {
+      let words = line.split(separator: " ", maxSplits: 1)
+      guard words.count == 2, let cut = words[1].lastIndex(of: " ").flatMap({ words[1][..<$0].lastIndex(of: " ") })
+      else { return ["\(directory)/shard.txt: malformed line \(line)"] }
+      listed[String(words[1][..<cut])] = String(words[1][words[1].index(after: cut)...])
+    }
+    var present = ["sweep.csv"]
+    present += pointScenarios(in: directory).map { "points/\($0.point)/\($0.name)" }
+    var problems: [String] = []
+    for name in present {
+      guard let expected = listed[name] else {
+        problems.append("\(directory)/\(name): not in the shard's manifest (shard.txt); run the shard again")
+        continue
+      }
+      guard let data = FileManager.default.contents(atPath: "\(directory)/\(name)") else {
+        problems.append("\(directory)/\(name): cannot be read")
+        continue
+      }
+      let found = "\(data.count) \(String(StableHash.fnv1a(data), radix: 16))"
+      if found != expected {
+        problems.append(
+          "\(directory)/\(name): \(found.replacingOccurrences(of: " ", with: " bytes, digest ")); the shard wrote "
+            + "\(expected.replacingOccurrences(of: " ", with: " bytes, digest ")) (edited or cut short on its way: copy "
+            + "the shard again, or run it again)")
+      }
+    }
+    for name in listed.keys.sorted() where !present.contains(name) {
+      problems.append("\(directory)/\(name): missing, though the shard's manifest lists it")
+    }
+    return problems
   }
 
   /// A manifest's shard index, shard count, total runs, factors, and the lines every shard of one

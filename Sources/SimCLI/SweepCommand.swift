@@ -278,8 +278,24 @@ struct SweepCommand {
     let table = SweepOutput.table(rows, factors: factorNames)
     var outputs: [(name: String, text: String)] = [("sweep.csv", table.text)]
     var summary: CSVTable?
+    let points = plan.points()
+    var pointFiles: [(name: String, text: String)] = []
+    for point in Set(runs.map(\.point.index)).sorted() {
+      let document =
+        (try? prepared.runner.resolvedDocument(points[point]).get()) ?? prepared.runner.document.removingMember("sweep")
+      let resolved = ScenarioResolver.file(
+        ScenarioResolver.resolve(prepared.scenarios[point] ?? prepared.scenario), seeds: prepared.seeds,
+        version: SyncSimCommand.version)
+      let folder = "points/" + SweepCommandLine.folder(point) + "/"
+      pointFiles.append((folder + "scenario.json", document.serialized() + "\n"))
+      pointFiles.append((folder + "resolved.json", resolved))
+    }
     if let shard = options.shard {
-      outputs.append(("shard.txt", shardManifest(prepared, shard: shard, total: total, command: options.commonCommand)))
+      // Every file the merge carries, with its length and digest, and the manifest's own digest
+      // last (issue 71: an emptied or edited point scenario merged with exit 0).
+      let listed = (outputs + pointFiles).map { SweepCommandLine.fileLine($0.name, $0.text) }.joined()
+      let manifest = shardManifest(prepared, shard: shard, total: total, command: options.commonCommand) + listed
+      outputs.append(("shard.txt", SelfDigest.signed(manifest)))
     } else {
       summary = SweepOutput.summary(of: table, factors: factorNames)
       outputs.append(("sweep-summary.csv", summary!.text))
@@ -290,17 +306,7 @@ struct SweepCommand {
         name: "datapackage.json",
         text: SweepOutput.dataPackage(
           name: prepared.scenario.name, labels: SweepLabels(plan: plan), withSummary: options.shard == nil)))
-    let points = plan.points()
-    for point in Set(runs.map(\.point.index)).sorted() {
-      let document =
-        (try? prepared.runner.resolvedDocument(points[point]).get()) ?? prepared.runner.document.removingMember("sweep")
-      let resolved = ScenarioResolver.file(
-        ScenarioResolver.resolve(prepared.scenarios[point] ?? prepared.scenario), seeds: prepared.seeds,
-        version: SyncSimCommand.version)
-      let folder = "points/" + SweepCommandLine.folder(point) + "/"
-      files.append(ResultFile(name: folder + "scenario.json", text: document.serialized() + "\n"))
-      files.append(ResultFile(name: folder + "resolved.json", text: resolved))
-    }
+    files += pointFiles.map { ResultFile(name: $0.name, text: $0.text) }
     // One set: the old sweep's files and points go with it, whole (a killed sweep left a mix).
     try ResultSetWriter.write(files, to: directory, kind: .sweep)
     return summary
@@ -323,6 +329,11 @@ enum SweepCommandLine {
     "shard \(shard.index) of \(shard.count)\nruns \(total)\nfactors \(factors.joined(separator: ","))\n"
       + "scenario \(scenario)\nhash \(hash)\nseeds \(seeds.map(String.init).joined(separator: ","))\n"
       + (command.isEmpty ? "" : "command \(command)\n")
+  }
+
+  /// A shard manifest's line for a file it carries: `file NAME BYTES DIGEST` (FNV-1a, hex).
+  static func fileLine(_ name: String, _ text: String) -> String {
+    "file \(name) \(text.utf8.count) \(String(StableHash.fnv1a(text.utf8), radix: 16))\n"
   }
 
   /// `syncsim sweep` (or `command`) and its arguments, shell-quoted, without those that differ

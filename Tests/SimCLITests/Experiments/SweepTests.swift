@@ -111,6 +111,51 @@ import Testing
     }
   }
 
+  /// Issue 71, item 4: a merge copied each point's `scenario.json` and `resolved.json`
+  /// unchecked, so an emptied or edited one merged with exit 0 into a point that cannot be rerun;
+  /// and `shard.txt` had no digest. Each file a shard carries is now listed in its manifest, and
+  /// the manifest carries its own digest.
+  @Test func aShardsEditedPointFileOrManifestIsRefusedByTheMerge() throws {
+    try withTemporaryDirectory { directory in
+      let args = ["sweep", Self.scenario, "--seeds", "1..2", "--set", "duration=2h"]
+      func shards(_ name: String) throws -> [String] {
+        try (1...2).map { shard in
+          let out = directory + "/\(name)-s\(shard)"
+          #expect(
+            SyncSimCommand.main(
+              arguments: args + ["--shard", "\(shard)/2", "--out", out], console: CapturedConsole().console) == 0)
+          return out
+        }
+      }
+      let clean = try shards("clean")
+      #expect(syncsim(["merge"] + clean + ["--out", directory + "/merged"]).code == 0)
+      let points = try FileManager.default.contentsOfDirectory(atPath: clean[1] + "/points").sorted()
+      let point = try #require(points.first)
+      for (name, edit) in [
+        ("emptied", { (path: String) in try "".write(toFile: path, atomically: false, encoding: .utf8) }),
+        ("edited", { (path: String) in
+          // Still JSON, one byte more: what a hand edit or a tool's re-save leaves.
+          let text = try String(contentsOfFile: path, encoding: .utf8)
+          try (String(text.dropLast()) + " \n").write(toFile: path, atomically: false, encoding: .utf8)
+        }),
+      ] {
+        let copy = try shards(name)
+        for file in ["scenario.json", "resolved.json"] { try edit(copy[1] + "/points/\(point)/\(file)") }
+        let merged = syncsim(["merge"] + copy + ["--out", directory + "/m-\(name)"])
+        #expect(merged.code == 65, "\(name): \(merged.err)")
+        #expect(merged.err.contains("\(copy[1])/points/\(point)/scenario.json: "), "\(name): \(merged.err)")
+        #expect(merged.err.contains("(edited or cut short on its way"), "\(name): \(merged.err)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/m-\(name)"))
+      }
+      // The manifest itself, edited in range: its digest no longer matches.
+      let manifest = clean[0] + "/shard.txt"
+      let text = try String(contentsOfFile: manifest, encoding: .utf8)
+      try text.replacingOccurrences(of: "runs ", with: "runs 1").write(toFile: manifest, atomically: false, encoding: .utf8)
+      let edited = syncsim(["merge"] + clean + ["--out", directory + "/m-manifest"])
+      #expect(edited.code == 65 && edited.err.contains("shard.txt: its digest line does not match"), "\(edited.err)")
+    }
+  }
+
   /// Found by trying odd arguments: a sweep.csv whose `metric` column was last trapped.
   @Test func compareNamesTheFolderItCannotReadInsteadOfTrapping() throws {
     try withTemporaryDirectory { directory in
