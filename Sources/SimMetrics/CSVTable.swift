@@ -99,7 +99,16 @@ public struct CSVTable: Sendable {
   /// A metric value: a duration as seconds with nine decimals, a count as an integer when whole.
   public static func value(_ value: Double?, isDuration: Bool) -> String {
     guard let value else { return "" }
-    if isDuration { return formatFixed(SimDuration(seconds: value).nanoseconds, decimals: 9) }
+    if isDuration {
+      // A saturated sum (2^63 − 1 ns: `blocked.*.total`, `orphanTime.total`) is written as itself.
+      // `SimDuration(seconds:)` holds a duration at 2^62 ns, so that a time plus it cannot
+      // overflow; through it a saturated total read 2^62 ns, half its bound (issue 71, item 12).
+      let scaled = value * 1e9
+      if scaled >= 9_223_372_036_854_775_807.0 { return formatFixed(.max, decimals: 9) }
+      if scaled <= -9_223_372_036_854_775_808.0 { return formatFixed(.min + 1, decimals: 9) }
+      if abs(scaled) >= 9.2e18 { return formatFixed(Int64(scaled.rounded()), decimals: 9) }
+      return formatFixed(SimDuration(seconds: value).nanoseconds, decimals: 9)
+    }
     return number(value)
   }
 

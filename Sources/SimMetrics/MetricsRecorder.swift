@@ -335,7 +335,7 @@ public final class MetricsRecorder: ObservationSink {
     case .appState(let device, let state, let at):
       if keepsTimeline { appStates.append((device, state, at)) }
       ensureDevice(device)
-      if keepsPushLog { holdLog.appStates[device.index].append((state, at)) }
+      if keepsPushLog { holdLog.appendAppState(state, at: at, device: device) }
       lastAppState[device.index] = state
     case .conditions(let device, let battery, let plugged, let lowPower, let online, let at):
       ensureDevice(device)

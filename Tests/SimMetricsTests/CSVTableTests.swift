@@ -17,6 +17,18 @@ import Testing
     #expect(parsed.rows.map { $0[0] } == awkward)
   }
 
+  /// Issue 71, item 12: a saturated duration sum (2^63 − 1 ns, as `docs/metrics.md` says) is
+  /// written as itself; through `SimDuration(seconds:)` it read 2^62 ns.
+  @Test func aSaturatedDurationIsWrittenAtItsBound() {
+    let saturated = SimDuration(nanoseconds: .max).seconds
+    #expect(CSVTable.value(saturated, isDuration: true) == "9223372036.854775807")
+    #expect(CSVTable.value(saturated * 10, isDuration: true) == "9223372036.854775807")
+    // Below the bound, a large sum keeps its digits to the double's precision.
+    #expect(CSVTable.value(9.21e9, isDuration: true) == "9210000000.000000000")
+    #expect(CSVTable.value(4.0e9, isDuration: true) == "4000000000.000000000")
+    #expect(CSVTable.value(1.5, isDuration: true) == "1.500000000")
+  }
+
   @Test func numbersAreLocaleFreeAndNeverTrap() {
     #expect(CSVTable.number(42) == "42")
     #expect(CSVTable.number(-2.5) == "-2.5")
