@@ -155,13 +155,15 @@ struct HoldLog {
     return unexplained
   }
 
-  /// Books a wait with no push on its way, [from, to), by the app's state at each instant: to
-  /// `notRunning` while the app was not running, to `setup` while it ran but the container was
-  /// still setting the store up (before the store's first activity), the rest to `otherwise`.
-  func bookNoPush(
-    from: SimTime, to: SimTime, store: StoreID, device: DeviceID, otherwise: Int, notRunning: Int, setup: Int,
-    into causes: inout [SimDuration]
-  ) {
+  /// Where `bookNoPush` books, in `LatencyRow.notifyCauseNames`.
+  static let notRunningCause = LatencyRow.notifyCauseNames.firstIndex(of: "notRunning")!
+  static let setupCause = LatencyRow.notifyCauseNames.firstIndex(of: "setup")!
+  static let noPushCause = LatencyRow.notifyCauseNames.firstIndex(of: "noPush")!
+
+  /// Books a wait with no push on its way, [from, to), into notify causes by the app's state at
+  /// each instant: `notRunning` while the app was not running, `setup` while it ran but the
+  /// container was still setting the store up (before the store's first activity), else `noPush`.
+  func bookNoPush(from: SimTime, to: SimTime, store: StoreID, device: DeviceID, into causes: inout [SimDuration]) {
     guard to > from else { return }
     // O(log n) a row: a walk over the span's changes made auditing the million-record import
     // 10x slower (every row's span crosses the importer's many app-state changes).
@@ -169,9 +171,9 @@ struct HoldLog {
     let split = min(max(firstActivity ?? to, from), to)
     let notRunningAt = { (time: SimTime) in self.notRunningTime(before: time, device: device) }
     let (atFrom, atSplit, atTo) = (notRunningAt(from), notRunningAt(split), notRunningAt(to))
-    causes[notRunning] += SimDuration(nanoseconds: atTo - atFrom)
-    causes[setup] += SimDuration(nanoseconds: (split - from).nanoseconds - (atSplit - atFrom))
-    causes[otherwise] += SimDuration(nanoseconds: (to - split).nanoseconds - (atTo - atSplit))
+    causes[Self.notRunningCause] += SimDuration(nanoseconds: atTo - atFrom)
+    causes[Self.setupCause] += SimDuration(nanoseconds: (split - from).nanoseconds - (atSplit - atFrom))
+    causes[Self.noPushCause] += SimDuration(nanoseconds: (to - split).nanoseconds - (atTo - atSplit))
   }
 
   /// The last change at or before `time` in a time-ordered log, or nil.

@@ -59,10 +59,10 @@ extension MetricsRecorder {
           var room = [SimDuration](repeating: .zero, count: notify.count)
           holdLog.bookNoPush(
             from: committed, to: committed + row.stages.notify, store: row.observerStore, device: row.observer,
-            otherwise: 7, notRunning: 5, setup: 11, into: &room)
-          for (cause, name) in [(5, "notRunning"), (11, "setup"), (7, "noPush")] where notify[cause] > room[cause] {
-            fail(row, "notify.\(name) \(notify[cause].seconds) s is more than the \(room[cause].seconds) s its observer "
-              + "spent in that state")
+            into: &room)
+          for cause in [HoldLog.notRunningCause, HoldLog.setupCause, HoldLog.noPushCause] where notify[cause] > room[cause] {
+            fail(row, "notify.\(LatencyRow.notifyCauseNames[cause]) \(notify[cause].seconds) s is more than the "
+              + "\(room[cause].seconds) s its observer spent in that state")
           }
         }
         // A row stuck in notify names its cause, and that cause has a column with time.

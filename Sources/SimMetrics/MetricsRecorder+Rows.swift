@@ -414,7 +414,8 @@ extension MetricsRecorder {
     }
     var state = State.none
     var cursor = committed
-    let noPush = noPushCause(row, device: device)
+    // The public database has no push: its wait is the next poll's.
+    let waitsForPoll = row.observerStore.exists && storeIsPublic[row.observerStore.index]
     let observerStore = row.observerStore.index
     let disabledAt = observerStore < holdLog.disabledAt.count ? holdLog.disabledAt[observerStore] : nil
     /// How a span ends: its push delivered (the hand-over's latency is delivery), lost (the push
@@ -428,9 +429,7 @@ extension MetricsRecorder {
       guard let from = noPushFrom else { return }
       noPushFrom = nil
       let disabled = disabledAt.map { min(max($0, from), cursor) } ?? cursor
-      holdLog.bookNoPush(
-        from: from, to: disabled, store: row.observerStore, device: row.observer, otherwise: 7, notRunning: 5,
-        setup: 11, into: &causes)
+      holdLog.bookNoPush(from: from, to: disabled, store: row.observerStore, device: row.observer, into: &causes)
       causes[9] += cursor - disabled
     }
     /// Books [cursor, until) to `cause`, and the part after the observer's store stopped syncing
@@ -456,7 +455,7 @@ extension MetricsRecorder {
         }
       case (.transit, .lost), (.none, _):
         // No push on its way: the poll's for the public database; else by the app's state.
-        guard noPush != 6 else { return credit(6, until) }
+        guard !waitsForPoll else { return credit(6, until) }
         if noPushFrom == nil { noPushFrom = cursor }
         cursor = until
       case (.transit, .open): credit(0, until)
@@ -509,11 +508,5 @@ extension MetricsRecorder {
     add(notified)
     flushNoPush()
     return causes
-  }
-
-  /// Where a wait with no push goes: the public database's next poll (6), else the app's state
-  /// at each instant (7: `HoldLog.bookNoPush` splits it into not running, setup and no push).
-  func noPushCause(_ row: LatencyRow, device: Int) -> Int {
-    row.observerStore.exists && storeIsPublic[row.observerStore.index] ? 6 : 7
   }
 }
