@@ -35,12 +35,12 @@ enum CompletionCommand {
     ("status", ["--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--baseline-point", "--help"]),
     ("report", ["--write", "--metric", "--x", "--x-scale", "--title", "--label", "--out", "--help"]),
-    ("trace", ["--out", "--name", "--clock-offset", "--help"]),
+    ("trace", ["--out", "--name", "--clock-offset", "--date", "--utc-offset", "--help"]),
     (
       "fit",
       [
         "--scenario", "--out", "--holdout", "--particles", "--generations", "--max-worlds", "--seed", "--jobs",
-        "--regression-adjust", "--clock-offset", "--help",
+        "--regression-adjust", "--clock-offset", "--date", "--utc-offset", "--help",
       ]
     ),
     ("schema", ["policies", "records", "diff", "--help"]),

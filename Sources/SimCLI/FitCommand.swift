@@ -8,6 +8,7 @@ struct FitCommand {
     usage: syncsim fit LOG... --scenario BASE.json [--out DIR] [--holdout R] [--particles N]
                        [--generations N] [--max-worlds N] [--seed N] [--jobs N]
                        [--regression-adjust] [--clock-offset DEVICE=SECONDS]...
+                       [--date YYYY-MM-DD] [--utc-offset +HHMM]
 
     Fits a twin of your app to its sync logs (docs/event-log.md): BASE.json says what you
     know (devices named as in the log, stores, settings); the log's saves, app states and
@@ -33,6 +34,8 @@ struct FitCommand {
       --clock-offset DEVICE=SECONDS
                        DEVICE's clock was behind the others' by SECONDS (negative: ahead):
                        its events are moved by as much before the fit (repeatable)
+      --date, --utc-offset, LOG=DEVICE
+                       as for trace (syncsim trace --help)
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -66,13 +69,13 @@ struct FitCommand {
     }
     if let value = try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) { options.jobs = value }
     let offsets = try LogInput.offsets(&args)
-    let paths = try args.positionals()
+    let (paths, named) = try LogInput.files(try args.positionals(), options: try LogInput.options(&args))
     guard !paths.isEmpty else { throw UsageError("fit needs at least one log file") }
     guard let bytes = FileManager.default.contents(atPath: scenarioFile).map({ [UInt8]($0) }) else {
       console.error("error: \(scenarioFile): cannot read the base scenario")
       return .dataError
     }
-    guard let log = LogInput.read(paths, offsets: offsets, console: console) else { return .dataError }
+    guard let log = LogInput.read(paths, options: named, offsets: offsets, console: console) else { return .dataError }
     let clock = ContinuousClock()
     let started = clock.now
     let result = TwinFitRun.run(

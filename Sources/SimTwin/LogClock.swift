@@ -58,6 +58,9 @@ public enum LogClock {
     return seconds * 1_000_000 + fraction
   }
 
+  /// Days since 1970-01-01 of a date (`--date`).
+  public static func days(year: Int, month: Int, day: Int) -> Int { daysFromCivil(year: year, month: month, day: day) }
+
   /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
   static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year

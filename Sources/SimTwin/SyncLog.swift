@@ -29,6 +29,21 @@ public struct SyncLog: Sendable {
   public var largestJumpBack: Int64 = 0
   /// Core Data events seen again with nothing new (the same identifier's start or end twice).
   public var duplicateEvents = 0
+  /// Lines of a message printed again at once (Xcode prints each error bare and prefixed): read once.
+  public var duplicateLines = 0
+  /// Records (a message's lines) that hold a sync message or a sync failure.
+  public var syncRecords = 0
+  /// What failed, in the order the log says it.
+  public var findings: [SyncFinding] = []
+  /// Files whose records have no time (the Xcode console as copied): their order is their clock.
+  public var untimedFiles: [String] = []
+  /// Files with times of day and no date, read on the date given (or assumed).
+  public var assumedDateFiles: [String] = []
+  /// Files with local times and no UTC offset, read with the offset given (or as UTC).
+  public var localTimeFiles: [String] = []
+
+  /// Whether the log has times (a log without them gives the order of events, not their durations).
+  public var isTimed: Bool { untimedFiles.isEmpty }
 
   public init() {}
 
@@ -48,8 +63,10 @@ public struct SyncLog: Sendable {
 
   /// The time of the first and last event (nil for a log without events).
   public var span: (start: Int64, end: Int64)? {
-    guard let first = events.first, let last = events.last else { return nil }
-    return (first.time, last.time)
+    let times = [events.first?.time, events.last?.time] + findings.map(\.time)
+    let known = times.compactMap { $0 }
+    guard let start = known.min(), let end = known.max() else { return nil }
+    return (start, end)
   }
 
   /// The log with only the events in `[start, end)`.
@@ -70,6 +87,20 @@ public struct SyncLog: Sendable {
         "\(linesOutOfOrder) lines came out of time order\(first), the largest jump back \(jumpText)): the events are "
           + "sorted by time\(jump >= 3600 ? "; a jump of hours is a device's clock changed, which moves its rows" : "")")
     }
+    for file in untimedFiles {
+      out.append(
+        "\(file) has no times: the order of its events and their outcomes are read, no durations. For times, show "
+          + "Xcode's timestamps (Metadata Options), or take the log with `log show` or `log collect`")
+    }
+    if !assumedDateFiles.isEmpty {
+      out.append("\(assumedDateFiles.joined(separator: ", ")): times of day without a date, read on the date given with --date (or 2000-01-01)")
+    }
+    if !localTimeFiles.isEmpty {
+      out.append("\(localTimeFiles.joined(separator: ", ")): local times without a UTC offset, read with --utc-offset (or as UTC): devices in other zones need it")
+    }
+    if duplicateLines > 0 {
+      out.append("\(duplicateLines) lines printed again at once (Xcode prints each error twice) were read once")
+    }
     if duplicateEvents > 0 {
       out.append("\(duplicateEvents) Core Data events repeated an identifier's start or end; each counted once")
     }
@@ -85,6 +116,10 @@ public struct SyncLog: Sendable {
       }
     }
     if saves.allSatisfy({ $0 == 0 }) { out.append("no saves: nothing about export can be measured") }
+    let decisions = events.contains { if case .decision = $0.kind { true } else { false } }
+    if !events.isEmpty && !decisions {
+      out.append("the log has no scheduler (dasd) lines: the policies that held exports and imports are unknown")
+    }
     for (index, device) in devices.enumerated() where pushes[index] > 0 && saves[index] == 0 && work[index] == 0 {
       out.append("device \(device.name) appears only in pushes: it has no saves or syncing work to measure")
     }

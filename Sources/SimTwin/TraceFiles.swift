@@ -27,11 +27,12 @@ public struct TraceFiles {
   public var files: [(name: String, text: String)] {
     [
       ("summary.csv", summary.text), ("latency.csv", latency.text), ("activities.csv", activities.text),
-      ("timeline.csv", timeline.text), ("pushes.csv", pushes.text),
+      ("timeline.csv", timeline.text), ("pushes.csv", pushes.text), ("findings.csv", findings.text),
     ]
   }
 
-  func seconds(_ value: Double) -> String { CSVTable.seconds(SimDuration(seconds: value)) }
+  /// A time or a duration in seconds; empty for a log without times (its order is all it has).
+  func seconds(_ value: Double) -> String { log.isTimed ? CSVTable.seconds(SimDuration(seconds: value)) : "" }
   func time(_ value: Int64?) -> String { value.map { seconds(trace.seconds($0)) } ?? "" }
   func span(_ from: Int64?, _ to: Int64?) -> String {
     guard let from, let to else { return "" }
@@ -119,6 +120,25 @@ public struct TraceFiles {
     return table
   }
 
+  /// Each failure the log shows (`SyncFinding`): when (or where in the order), the device, what
+  /// failed, the error, what it means and what to do, and the advice's source.
+  var findings: CSVTable {
+    var table = CSVTable(
+      columns: ["scenario", "finding", "device", "time", "order", "file", "line", "work", "domain", "code", "internalCode",
+        "name", "retryAfter", "recordErrors", "firstRecordError", "detail", "meaning", "action", "source", "lines"])
+    for (index, finding) in log.findings.enumerated() {
+      table.append([
+        name, String(index + 1), trace.devices[finding.device].name, time(finding.time), String(finding.order),
+        log.files.indices.contains(finding.file) ? log.files[finding.file] : "", String(finding.line), finding.work,
+        finding.domain ?? "", finding.code.map(String.init) ?? "", finding.internalCode.map(String.init) ?? "",
+        finding.name, finding.retryAfterSeconds.map { CSVTable.number($0) } ?? "", String(finding.records.count),
+        finding.records.first ?? "", finding.detail, finding.meaning, finding.action, finding.source,
+        String(finding.repeats),
+      ])
+    }
+    return table
+  }
+
   var timeline: CSVTable {
     var table = CSVTable(columns: ["scenario", "seed", "time", "device", "app", "batteryPercent", "pluggedIn", "lowPowerMode"])
     var state: [(app: String, battery: String, plugged: String, lowPower: String)] = trace.devices.map { _ in ("", "", "", "") }
@@ -149,7 +169,7 @@ public struct TraceFiles {
       columns: ["scenario", "seed", "syncsimVersion", "scenarioHash", "fingerprint", "source", "simulatedSeconds",
         "latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max", "latency.isLowerBound", "writes",
         "rows", "rowsVisible", "rowsNotVisible", "exports", "exportsFailed", "imports", "importsFailed",
-        "pushes.delivered", "linesRead", "linesSkipped", "problems", "events"])
+        "pushes.delivered", "linesRead", "linesSkipped", "problems", "events", "findings", "timed"])
     let exports = trace.activities.filter { $0.work == .export }
     let imports = trace.activities.filter { $0.work == .import }
     table.append([
@@ -160,6 +180,7 @@ public struct TraceFiles {
       String(exports.filter { $0.finishedAt != nil && !$0.succeeded }.count), String(imports.count),
       String(imports.filter { $0.finishedAt != nil && !$0.succeeded }.count), String(trace.pushes.count),
       String(log.linesRead), String(log.linesSkipped), String(log.problems.count), String(log.events.count),
+      String(log.findings.count), log.isTimed ? "1" : "0",
     ])
     return table
   }
