@@ -111,8 +111,8 @@ enum SyncFailureReader {
     if top?.code == 2 || top == nil && inner.count > 1 {
       failure.records = inner.map { ($0.code, $0.internalCode, $0.name, $0.serverMessage) }
     }
-    if let server = message.byteRange(of: "server message = \"") {
-      failure.detail = String(message[server.upperBound...].prefix { $0 != "\"" }.prefix(160))
+    if let server = message.byteRange(of: "server message = ") {
+      failure.detail = quoted(message[server.upperBound...])
     } else if let first = ckErrors.first, !first.serverMessage.isEmpty, top?.position == first.position {
       failure.detail = first.serverMessage
     } else if let description = message.byteRange(of: "Code=") {
@@ -139,8 +139,8 @@ enum SyncFailureReader {
       let internalCode = numbers.firstIndex(of: "/").flatMap { integer(numbers[numbers.index(after: $0)...]) }
       let end = tail.prefix(400).firstIndex(of: ">") ?? tail.endIndex
       var server = ""
-      if let range = tail[..<end].byteRange(of: "server message = \"") {
-        server = String(tail[range.upperBound...].prefix { $0 != "\"" }.prefix(160))
+      if let range = tail[..<end].byteRange(of: "server message = ") {
+        server = quoted(tail[range.upperBound...])
       } else if let closing = tail.firstIndex(of: ")"), tail[closing...].hasPrefix("); \"") {
         // `(12); "You can't save the same record twice: …"`: the error's own description.
         server = String(tail[tail.index(closing, offsetBy: 4)...].prefix { $0 != "\"" }.prefix(160))
@@ -163,6 +163,12 @@ enum SyncFailureReader {
       found.append((open, code, internalCode, String(name), ""))
     }
     return found.sorted { $0.0 < $1.0 }
+  }
+
+  /// The quoted text at the start of `text` (`"…"`, or `\"…\"` inside a dictionary's dump).
+  static func quoted(_ text: Substring) -> String {
+    let body = text.drop { $0 == "\\" }.drop { $0 == "\"" }
+    return String(body.prefix { $0 != "\"" && $0 != "\\" }.prefix(160))
   }
 
   /// `Retry after 20.5 seconds`, `CKRetryAfter=30`, `retryAfter: 30.0s`.
