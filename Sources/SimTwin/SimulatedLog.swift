@@ -21,8 +21,9 @@ public enum SimulatedLog {
   }
 
   /// The files of a run's event log: `event-log.ndjson` (SyncSim's format, every device) and
-  /// `unified-DEVICE.log` per device (`log show`'s plain text; a name with characters a file
-  /// name should not hold is written by its position, `unified-3.log`).
+  /// `unified-DEVICE.log` per device (`log show`'s plain text) and `xcode-DEVICE.log` (the Xcode
+  /// console with its metadata: the app's messages only); a name with characters a file name
+  /// should not hold is written by its position, `unified-3.log`.
   public static func files(_ log: SyncLog) -> [(name: String, text: String)] {
     var files = [("event-log.ndjson", EventLogWriter.eventLog(log.events, devices: log.devices))]
     for (index, device) in log.devices.enumerated() {
@@ -30,7 +31,9 @@ public enum SimulatedLog {
         && device.name.unicodeScalars.allSatisfy {
           ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
         }
-      files.append(("unified-\(safe ? device.name : String(index)).log", EventLogWriter.unifiedLog(log.events, device: index)))
+      let name = safe ? device.name : String(index)
+      files.append(("unified-\(name).log", EventLogWriter.unifiedLog(log.events, device: index)))
+      files.append(("xcode-\(name).log", EventLogWriter.xcodeConsole(log.events, device: index)))
     }
     return files
   }

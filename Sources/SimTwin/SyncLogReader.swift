@@ -41,11 +41,12 @@ public enum SyncLogReader {
   }
 
   /// A unified log's device: the file's name without its folder, its extension and a leading
-  /// `unified-` (`unified-iphone.log`, as `run --event-log` names them, is `iphone`).
+  /// `unified-` or `xcode-` (`unified-iphone.log`, as `run --event-log` names them, is `iphone`).
   static func deviceName(of path: String) -> String {
     var name = Substring(path.split(separator: "/").last.map(String.init) ?? path)
     if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
     if name.hasPrefix("unified-") && name.count > 8 { name = name.dropFirst(8) }
+    if name.hasPrefix("xcode-") && name.count > 6 { name = name.dropFirst(6) }
     return String(name)
   }
 }

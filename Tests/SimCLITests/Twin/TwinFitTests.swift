@@ -24,7 +24,9 @@ import Testing
       let scenario = try Self.base(folder, hours: 6)
       let run = syncsim("run", scenario, "--out", folder + "/run", "--event-log")
       #expect(run.code == 0)
-      for logs in [["event-log.ndjson"], ["unified-iphone.log", "unified-ipad.log"]] {
+      // SyncSim's event log, `log show`'s default form and the Xcode console's (issue 77, item 4:
+      // messages over several lines, errors printed twice, no dasd or apsd in Xcode's).
+      for logs in [["event-log.ndjson"], ["unified-iphone.log", "unified-ipad.log"], ["xcode-iphone.log", "xcode-ipad.log"]] {
         let traced = syncsim(["trace"] + logs.map { folder + "/run/" + $0 } + ["--out", folder + "/trace"])
         #expect(traced.code == 0, "\(traced.err)")
         let ran = try ResultTable(path: folder + "/run/latency.csv")
@@ -44,6 +46,24 @@ import Testing
         let report = syncsim("report", folder + "/trace")
         #expect(report.code == 0)
       }
+    }
+  }
+
+  /// The fit reads the Xcode console as it reads the event log (issue 77, item 4).
+  @Test func theFitReadsTheXcodeConsolesForm() throws {
+    try withTemporaryDirectory { folder in
+      let scenario = try Self.base(folder, hours: 6)
+      #expect(syncsim("run", scenario, "--out", folder + "/run", "--event-log").code == 0)
+      let fit = syncsim(
+        "fit", folder + "/run/xcode-iphone.log", folder + "/run/xcode-ipad.log", "--scenario", scenario, "--out",
+        folder + "/fit", "--particles", "20", "--max-worlds", "100", "--generations", "1", "--jobs", "2")
+      #expect(fit.code == 0, "\(fit.err)")
+      #expect(fit.out.contains("log          "))
+      let table = try ResultTable(path: folder + "/fit/fit.csv")
+      #expect(table.rows.contains { $0["parameter"] == "push.fanoutLatency" })
+      // Xcode shows the app's messages only: no apsd, so the delivery is not identified.
+      let delivery = try #require(table.rows.first { $0["parameter"] == "push.deliveryLatency" })
+      #expect(delivery["identified"] == "0")
     }
   }
 
