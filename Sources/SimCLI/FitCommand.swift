@@ -94,7 +94,7 @@ struct FitCommand {
     let wall = started.duration(to: clock.now).secondsValue
     let directory = out ?? "Results/fit-\(fitted.baseName)"
     do {
-      try ScenarioFile.write(TwinFitFiles(fitted).files, to: directory)
+      try ResultSetWriter.write(TwinFitFiles(fitted).files.map { ResultFile(name: $0.name, text: $0.text) }, to: directory, kind: .fit)
     } catch {
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate

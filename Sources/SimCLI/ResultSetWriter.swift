@@ -21,12 +21,14 @@ import SimScenario
 enum ResultSetWriter {
   /// Which set a folder holds: the names it writes, and so the names it replaces.
   enum Kind: Sendable {
-    case run, sweep
+    case run, sweep, trace, fit
 
     var names: Set<String> {
       switch self {
       case .run: ResultSetWriter.runNames
       case .sweep: ResultSetWriter.sweepNames
+      case .trace: ResultSetWriter.traceNames
+      case .fit: ResultSetWriter.fitNames
       }
     }
   }
@@ -40,8 +42,13 @@ enum ResultSetWriter {
   static let sweepNames: Set<String> = [
     "sweep.csv", "sweep-summary.csv", "shard.txt", "report.html", "points", "datapackage.json", "partial.txt",
   ]
-  /// Every name a result set of either kind writes (what a removal may take).
-  static let resultNames = runNames.union(sweepNames)
+  /// What `trace` writes (a run's files, pushes and findings) and what `fit` writes.
+  static let traceNames: Set<String> = runNames.union(["pushes.csv", "findings.csv"])
+  static let fitNames: Set<String> = [
+    "twin.json", "fit.csv", "summaries.csv", "generations.csv", "posterior.csv", "report.html", "checks.csv",
+  ]
+  /// Every name a result set of any kind writes (what a removal may take).
+  static let resultNames = runNames.union(sweepNames).union(traceNames).union(fitNames)
 
   /// A staging folder beside the target, made before a run that writes files while it goes.
   struct Staging {

@@ -61,7 +61,7 @@ struct TraceCommand {
     let directory = out ?? "Results/trace-\(name)"
     let files = TraceFiles(trace: trace, log: log, name: name, version: SyncSimCommand.version).files
     do {
-      try ScenarioFile.write(files, to: directory)
+      try ResultSetWriter.write(files.map { ResultFile(name: $0.name, text: $0.text) }, to: directory, kind: .trace)
     } catch {
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate

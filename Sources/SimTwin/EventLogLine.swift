@@ -28,6 +28,16 @@ enum EventLogLine {
       if case .number(_, let value)? = member(key) { return value }
       return nil
     }
+    /// A count: absent (`.some(nil)`), or a whole number from 0 to 10^12; nil when it is neither.
+    func count(_ key: String) -> Int?? {
+      switch member(key) {
+      case nil, .null?: return .some(nil)
+      case .number(_, let value)?:
+        guard value.isFinite, value >= 0, value <= 1e12, value == value.rounded() else { return nil }
+        return .some(Int(value))
+      default: return nil
+      }
+    }
     func bool(_ key: String) -> Bool? {
       if case .bool(let value)? = member(key) { return value }
       return nil
@@ -63,30 +73,36 @@ enum EventLogLine {
       var events: [(Int64, LogEvent.Kind)] = [(start, .started(work, trigger: nil))]
       if let end {
         guard end >= start else { return .problem("\"end\" is before \"start\"") }
-        let error = string("errorDomain").map { domain in
-          domain + (number("errorCode").map { " \(Int($0))" } ?? "")
+        guard let code = count("errorCode"), let records = count("records") else {
+          return .problem("\"errorCode\" and \"records\" are whole numbers from 0 to 10^12")
         }
+        let error = string("errorDomain").map { domain in domain + (code.map { " \($0)" } ?? "") }
         let succeeded = bool("succeeded") ?? (error == nil)
-        events.append((end, .finished(work, succeeded: succeeded, records: number("records").map { Int($0) }, error: error)))
+        events.append((end, .finished(work, succeeded: succeeded, records: records, error: error)))
       }
       return .events(device: (device, account), events, key: string("id"))
     case "syncEngine":
       guard syncEngineEvents.contains(event) else { return .skip }
       guard let stamped else { return .problem("a CKSyncEngine event needs \"time\" (its events carry none: stamp it)") }
       let reason = string("reason")
+      guard let saved = count("saved"), let deleted = count("deleted"), let failed = count("failed"),
+        let modifications = count("modifications"), let deletions = count("deletions")
+      else {
+        return .problem("\"saved\", \"deleted\", \"failed\", \"modifications\" and \"deletions\" are whole numbers from 0 to 10^12")
+      }
       let kind: LogEvent.Kind
       switch event {
       case "willSendChanges": kind = .started(.export, trigger: reason)
-      case "didSendChanges": kind = .finished(.export, succeeded: (number("failed") ?? 0) == 0, records: nil, error: nil)
+      case "didSendChanges": kind = .finished(.export, succeeded: (failed ?? 0) == 0, records: nil, error: nil)
       case "willFetchChanges": kind = .started(.import, trigger: reason)
       case "didFetchChanges": kind = .finished(.import, succeeded: string("error") == nil, records: nil, error: string("error"))
       case "sentRecordZoneChanges":
-        let saved = Int(number("saved") ?? 0) + Int(number("deleted") ?? 0)
-        let failed = Int(number("failed") ?? 0)
-        kind = .finished(.export, succeeded: failed == 0, records: saved, error: failed > 0 ? "failedRecordSaves \(failed)" : nil)
+        // Each at most 10^12: the sum cannot overflow.
+        let sent = (saved ?? 0) + (deleted ?? 0)
+        let failedCount = failed ?? 0
+        kind = .finished(.export, succeeded: failedCount == 0, records: sent, error: failedCount > 0 ? "failedRecordSaves \(failedCount)" : nil)
       case "fetchedRecordZoneChanges":
-        let records = Int(number("modifications") ?? 0) + Int(number("deletions") ?? 0)
-        kind = .finished(.import, succeeded: true, records: records, error: nil)
+        kind = .finished(.import, succeeded: true, records: (modifications ?? 0) + (deletions ?? 0), error: nil)
       default: return .skip
       }
       return .events(device: (device, account), [(stamped, kind)], key: nil)

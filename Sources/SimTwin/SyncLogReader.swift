@@ -461,6 +461,7 @@ struct Reading {
   }
 
   mutating func finish() -> SyncLog {
+    dropFarTimes()
     if problemCount > log.problems.count {
       log.problems.append(
         SyncLog.Problem(
@@ -468,6 +469,33 @@ struct Reading {
     }
     log.events = LogEvent.inTimeOrder(log.events)
     return log
+  }
+}
+
+extension Reading {
+  /// Most microseconds an event may lie from the log's median time: a year. Further is a clock
+  /// set wrong (year 0001 beside 2026), which would stretch the log's span to centuries: such
+  /// events are problems, left out.
+  static let farTime: Int64 = 366 * 86_400 * 1_000_000
+
+  mutating func dropFarTimes() {
+    guard log.events.count > 2 else { return }
+    let times = log.events.map(\.time).sorted()
+    let median = times[times.count / 2]
+    var kept: [LogEvent] = []
+    kept.reserveCapacity(log.events.count)
+    for event in log.events {
+      let distance = event.time >= median ? event.time.subtractingReportingOverflow(median) : median.subtractingReportingOverflow(event.time)
+      if distance.overflow || distance.partialValue > Self.farTime {
+        path = log.files.indices.contains(event.file) ? log.files[event.file] : path
+        problem(
+          "a time more than a year from the log's other events (\(LogClock.text(event.time).prefix(10)) beside \(LogClock.text(median).prefix(10))): a clock set wrong; the event is left out",
+          line: event.line)
+      } else {
+        kept.append(event)
+      }
+    }
+    log.events = kept
   }
 }
 
