@@ -35,8 +35,8 @@ struct TraceCommand {
       --date YYYY-MM-DD
                    the date of times of day printed without one (default: 2000-01-01, noted)
       --utc-offset +HHMM
-                   the zone of local times printed without an offset (`log show --style
-                   compact`; default: read as UTC, noted)
+                   the zone of local times printed without an offset (log show's
+                   compact style; default: read as UTC, noted)
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {

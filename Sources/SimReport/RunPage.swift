@@ -11,6 +11,8 @@ struct RunPage {
   let timeline: ReportTable?
   /// Each device's state at every change (`states.csv`; a folder written before it has none).
   let states: ReportTable?
+  /// What failed, for a trace of an app's logs (`findings.csv`).
+  let findings: ReportTable?
   /// The write whose journey is drawn; nil for the slowest.
   let chosenWrite: Int?
   /// The standalone charts' names begin with it (`ReportPage.files`).
@@ -32,17 +34,24 @@ struct RunPage {
     activities = ReportTable.read(directory, "activities.csv")
     timeline = ReportTable.read(directory, "timeline.csv")
     states = ReportTable.read(directory, "states.csv")
+    findings = ReportTable.read(directory, "findings.csv")
     chosenWrite = write
   }
 
   var row: ReportTable.Row { summary.rows[0] }
   func metric(_ name: String) -> Double? { summary.number(row, name) }
   var name: String { summary.text(row, "scenario") }
+  /// Whether the folder is a trace of an app's logs (`syncsim trace`), not a run.
+  var isTrace: Bool { summary.text(row, "source") == "trace" }
   var endSeconds: Double { metric("simulatedSeconds") ?? 0 }
 
   /// The page, or the problem that stops it (a `--write` with no rows).
   func html() -> Result<String, ReportProblem> {
     var body = header()
+    if isTrace {
+      body += section("What the log shows, and what it cannot see", LogCoverage(page: self).html())
+      if let findings, !findings.rows.isEmpty { body += section("What failed", LogCoverage.findingsTable(findings)) }
+    }
     body += section("Save-to-visible latency", latencyCDF())
     body += section("What rows waited on: every row's time by cause", causeTable())
     body += section("Where the time goes: mean time per stage", stageBars())
@@ -65,16 +74,29 @@ struct RunPage {
   func header() -> String {
     var out = "<h1>\(XMLText.escaped(title ?? name))</h1>\n<p class=\"meta\">"
     if title != nil { out += "scenario \(XMLText.escaped(name)) · " }
-    out += "seed \(XMLText.escaped(summary.text(row, "seed")))"
-    for column in ["syncsimVersion", "scenarioHash", "fingerprint"] {
-      out += " · \(column) <code>\(XMLText.escaped(summary.text(row, column)))</code>"
+    // A trace has no seed, hash or fingerprint: no empty field is shown.
+    var fields: [String] = []
+    if !summary.text(row, "seed").isEmpty { fields.append("seed \(XMLText.escaped(summary.text(row, "seed")))") }
+    for column in ["syncsimVersion", "scenarioHash", "fingerprint"] where !summary.text(row, column).isEmpty {
+      fields.append("\(column) <code>\(XMLText.escaped(summary.text(row, column)))</code>")
     }
-    out += " · simulated \(SVG.duration(endSeconds))</p>\n<table class=\"metrics\">"
-    let shown: [(String, Bool)] = [
-      ("latency.p50", true), ("latency.p95", true), ("latency.p99", true), ("latency.max", true),
-      ("converged", false), ("convergenceTime", true), ("writes", false), ("rowsVisible", false),
-      ("rowsNotVisible", false), ("events", false),
-    ]
+    if isTrace {
+      fields.append(metric("simulatedSeconds") == nil ? "a log without times" : "the log spans \(SVG.duration(endSeconds))")
+    } else {
+      fields.append("simulated \(SVG.duration(endSeconds))")
+    }
+    out += fields.joined(separator: " · ") + "</p>\n<table class=\"metrics\">"
+    let shown: [(String, Bool)] =
+      isTrace
+      ? [
+        ("latency.p50", true), ("latency.p95", true), ("latency.max", true), ("writes", false), ("rowsVisible", false),
+        ("rowsNotVisible", false), ("exports", false), ("exportsFailed", false), ("imports", false), ("findings", false),
+      ]
+      : [
+        ("latency.p50", true), ("latency.p95", true), ("latency.p99", true), ("latency.max", true),
+        ("converged", false), ("convergenceTime", true), ("writes", false), ("rowsVisible", false),
+        ("rowsNotVisible", false), ("events", false),
+      ]
     for (name, isDuration) in shown {
       let value = metric(name).map { isDuration ? SVG.duration($0) : SVG.number($0) } ?? "undefined"
       out += "<tr><th>\(name)</th><td id=\"metric-\(name)\">\(value)</td></tr>"
