@@ -6,6 +6,11 @@ let settings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// The targets that run worlds are optimised in debug builds too: the test suite runs thousands
+/// of worlds in-process and through the debug binary, and unoptimised they took most of its time.
+/// `-enable-testing` is kept, so `@testable import` still works.
+let worldSettings: [SwiftSetting] = settings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
   name: "SyncSim",
   platforms: [.macOS(.v14)],
@@ -15,10 +20,10 @@ let package = Package(
   targets: [
     // Domain-free discrete-event kernel: no Foundation, no other target.
     .target(
-      name: "SimKernel", swiftSettings: settings,
+      name: "SimKernel", swiftSettings: worldSettings,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // The simulated world: devices, scheduler, CloudKit server, push, export/import.
-    .target(name: "SimModel", dependencies: ["SimKernel"], swiftSettings: settings),
+    .target(name: "SimModel", dependencies: ["SimKernel"], swiftSettings: worldSettings),
     // Metrics computed from the model's observations: latency rows, stage attribution, the run
     // summary, and CSV tables. Knows nothing of the scenario format.
     // Its recorder is a class whose arrays every observation updates: the runtime's exclusivity
@@ -26,19 +31,19 @@ let package = Package(
     // holds two accesses to one of them at once.
     .target(
       name: "SimMetrics", dependencies: ["SimModel", "SimKernel"],
-      swiftSettings: settings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+      swiftSettings: worldSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
     // The scenario format: JSON parser, decoder and schema, the data model's rules and record
     // mapping, and running a scenario into its result files.
-    .target(name: "SimScenario", dependencies: ["SimMetrics", "SimModel", "SimKernel"], swiftSettings: settings),
+    .target(name: "SimScenario", dependencies: ["SimMetrics", "SimModel", "SimKernel"], swiftSettings: worldSettings),
     // Experiments over scenarios: sweep plans, parallel runs, statistics.
     .target(
       name: "SimExperiments", dependencies: ["SimScenario", "SimMetrics", "SimModel", "SimKernel"],
-      swiftSettings: settings),
+      swiftSettings: worldSettings),
     // Your app's own sync: its logs read and reconstructed, a twin fitted to them, and the
     // event log a simulated run would have written.
     .target(
       name: "SimTwin", dependencies: ["SimReport", "SimExperiments", "SimScenario", "SimMetrics", "SimModel", "SimKernel"],
-      swiftSettings: settings),
+      swiftSettings: worldSettings),
     // The visual report: a run's or a sweep's CSV files as one self-contained HTML page.
     .target(name: "SimReport", dependencies: ["SimMetrics"], swiftSettings: settings),
     // Argument parsing and commands, callable in-process by tests.

@@ -23,7 +23,7 @@ enum FitBenchmark {
 
   /// The log a run of `bytes` leaves, written in SyncSim's event-log format and read back (as an
   /// app's would be), with the run's true parameter values.
-  static func log(_ bytes: [UInt8], file: String, seed: UInt64?, units: [Double]? = nil) throws -> (SyncLog, [Double]) {
+  static func log(_ bytes: [UInt8], file: String, seed: UInt64?, units: [Double]? = nil) throws -> (SyncLog, [String: Double]) {
     let scenario = try ScenarioDecoder.decode(bytes, file: file, checkingSweep: false).0
     var spec = scenario.spec
     let names = scenario.deviceNames
@@ -34,7 +34,11 @@ enum FitBenchmark {
         parameter.apply(parameter.value(atUnit: units[index]), sigma: parameter.sigma(in: spec), to: &spec)
       }
     }
-    let truth = parameters.map { $0.current(in: spec) }
+    // By key: a fit adds the throttle the log shows to the parameters it searches.
+    var truth: [String: Double] = [:]  // lookup only
+    for parameter in parameters + [TwinParameter.deviceThrottle, TwinParameter.containerThrottle] {
+      truth[parameter.path] = parameter.current(in: spec)
+    }
     let simulated = SimulatedLog.run(spec, names: names)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-bench-\(getpid())").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -56,7 +60,7 @@ enum FitBenchmark {
       try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
     _ = try args.positionals()
     let bytes = try base(file, hours: (days ?? (file == quickstart ? 7 : nil)).map { $0 * 24 })
-    let (log, truth): (SyncLog, [Double])
+    let (log, truth): (SyncLog, [String: Double])
     do { (log, truth) = try Self.log(bytes, file: file, seed: nil) } catch {
       console.error("error: \(error)")
       return .dataError
@@ -76,11 +80,12 @@ enum FitBenchmark {
       "fit of \(file): \(log.devices.count) devices, \(log.events.count) events over "
         + "\(DurationText.display(seconds: Double(run.end - run.start) / 1e6)); \(cores) cores, \(jobs) threads")
     console.print("parameter                    truth       estimate    90 % interval            identified  inside")
-    for (index, p) in run.estimate.parameters.enumerated() {
-      let inside = truth[index] >= p.low * (1 - 1e-9) && truth[index] <= p.high * (1 + 1e-9)
+    for p in run.estimate.parameters {
+      let trueValue = truth[p.parameter.path] ?? 0
+      let inside = trueValue >= p.low * (1 - 1e-9) && trueValue <= p.high * (1 + 1e-9)
       console.print(
         p.parameter.path.padding(toLength: 28, withPad: " ", startingAt: 0) + " "
-          + TwinParameter.decimal(truth[index], digits: 3).padding(toLength: 11, withPad: " ", startingAt: 0) + " "
+          + TwinParameter.decimal(trueValue, digits: 3).padding(toLength: 11, withPad: " ", startingAt: 0) + " "
           + TwinParameter.decimal(p.estimate, digits: 3).padding(toLength: 11, withPad: " ", startingAt: 0) + " "
           + "[\(TwinParameter.decimal(p.low, digits: 3)), \(TwinParameter.decimal(p.high, digits: 3))]"
           .padding(toLength: 24, withPad: " ", startingAt: 0) + " " + (p.identified ? "yes" : "no ").padding(
@@ -133,8 +138,8 @@ enum FitBenchmark {
     var worlds = 0
     for draw in 0..<draws {
       let units = parameters.map { _ in random.nextUnit() }
-      let (log, truth): (SyncLog, [Double])
-      do { (log, truth) = try Self.log(bytes, file: file, seed: UInt64(draw + 1), units: units) } catch {
+      let (log, truthByPath): (SyncLog, [String: Double])
+      do { (log, truthByPath) = try Self.log(bytes, file: file, seed: UInt64(draw + 1), units: units) } catch {
         console.error("error: \(error)")
         return .dataError
       }
@@ -145,8 +150,11 @@ enum FitBenchmark {
       options.seed = UInt64(draw + 1)
       options.predictiveDraws = 0
       options.regressionAdjustment = adjust
-      guard case .success(let run) = TwinFitRun.run(log: log, base: bytes, file: file, holdout: 0, options: options)
+      guard
+        case .success(let run) = TwinFitRun.run(
+          log: log, base: bytes, file: file, holdout: 0, options: options, parameters: parameters)
       else { continue }
+      let truth = parameters.map { truthByPath[$0.path] ?? 0 }
       worlds += run.posterior.worlds
       // Ranks among bins - 1 draws from the posterior (resampled by weight).
       var pick = RandomStream(seed: UInt64(draw), name: "sbc.rank")

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 import SimScenario
 import SimTwin
 
@@ -81,7 +82,12 @@ struct FitCommand {
     let result = TwinFitRun.run(
       log: log, base: bytes, file: scenarioFile, holdout: holdout, options: options,
       progress: { generation, worlds in
-        if console.errIsTerminal { console.errorRaw("\rfit: generation \(generation), \(worlds) worlds\u{1B}[K") }
+        // On a terminal one line redrawn; elsewhere (CI) a line a generation, so a long fit is not silent.
+        if console.errIsTerminal {
+          console.errorRaw("\rfit: generation \(generation), \(worlds) worlds\u{1B}[K")
+        } else {
+          console.error("fit: generation \(generation), \(worlds) worlds")
+        }
       })
     if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
     let fitted: TwinFitRun
@@ -99,26 +105,80 @@ struct FitCommand {
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
     }
-    for note in fitted.notes { console.print("note         \(note)") }
-    for p in fitted.estimate.parameters {
-      let text = p.identified
-        ? "\(TwinParameter.decimal(p.estimate, digits: 3)) [\(TwinParameter.decimal(p.low, digits: 3)), "
-          + "\(TwinParameter.decimal(p.high, digits: 3))]"
-        : "not identified: \(p.note)"
-      console.print("\(p.parameter.path.padding(toLength: 28, withPad: " ", startingAt: 0)) \(text)")
-    }
-    let (covered, judged) = fitted.estimate.coverage(part: "holdout")
-    if judged > 0 {
-      console.print(
-        "held back    \(covered) of \(judged) summaries inside the twin's 90 % interval "
-          + "(\(Int((Double(covered) / Double(judged) * 100).rounded())) %)")
-    } else {
-      console.print("held back    nothing to judge (--holdout 0, or the held-back part has too few observations)")
-    }
+    for note in fitted.notes { console.print("note         \(ScenarioProblem.printable(note))") }
+    printEstimate(fitted, console: console)
     console.print(
       "fit          \(fitted.posterior.worlds) worlds in \(String(format: "%.1f", wall)) s "
         + "(\(Int(Double(fitted.posterior.worlds) / max(wall, 1e-6))) worlds/s, \(options.jobs) threads)")
     console.print("results      \(directory)/")
     return .success
   }
+
+  /// Each parameter with its unit, the sums and the measured values, the misfits, and the
+  /// held-back part's verdict with each summary's error and what was left out.
+  static func printEstimate(_ fitted: TwinFitRun, console: Console) {
+    let width = 36
+    func row(_ name: String, _ text: String) {
+      console.print(name.padding(toLength: max(width, name.count + 1), withPad: " ", startingAt: 0) + text)
+    }
+    for p in fitted.estimate.parameters {
+      let parameter = p.parameter
+      let base = parameter.text(parameter.current(in: fitted.fit.spec))
+      row(
+        parameter.path,
+        p.identified
+          ? "\(parameter.text(p.estimate)) [\(parameter.text(p.low)), \(parameter.text(p.high))]"
+          : "not identified: \(p.note) (the base's \(base) kept)")
+    }
+    for sum in fitted.estimate.sums {
+      row(
+        sum.name,
+        sum.identified
+          ? "\(DurationText.display(seconds: sum.estimate)) [\(DurationText.display(seconds: sum.low)), \(DurationText.display(seconds: sum.high))] (identified as a sum)"
+          : "not identified: \(sum.note)")
+    }
+    if let retry = fitted.measurement.retryAfter, let path = fitted.measurement.retryAfterPath {
+      row(
+        path,
+        "measured: median \(DurationText.display(seconds: retry.median)), spread ×\(TwinParameter.decimal((1.2816 * retry.sigma).exponentialValue, digits: 3)) "
+          + "(p90/p50), from \(retry.count) \(retry.from)")
+    }
+    for misfit in fitted.estimate.misfits { console.print("misfit       \(misfit.sentence)") }
+    let (covered, judged) = fitted.estimate.coverage(part: "holdout")
+    guard judged > 0 else {
+      console.print("held back    nothing to judge (--holdout 0, or the held-back part has too few observations)")
+      return
+    }
+    console.print(
+      "held back    \(covered) of \(judged) summaries inside the twin's 90 % interval "
+        + "(\(Int((Double(covered) / Double(judged) * 100).rounded())) %)")
+    let held = fitted.estimate.summaries.filter { $0.part == "holdout" }
+    let errors = held.compactMap { s -> String? in
+      guard let error = s.medianError, let covered = s.covered else { return nil }
+      let share = LogSummaries.definitions[LogSummaries.index(s.name)].isShare
+      let text = share ? String(format: "%+.2f", error) : String(format: "%+.0f %%", error * 100)
+      return "\(s.name) \(text)\(covered ? "" : " (outside)")"
+    }
+    if !errors.isEmpty { console.print("             median error: \(errors.joined(separator: ", "))") }
+    let left = held.compactMap { s -> String? in
+      guard s.observed == nil else { return nil }
+      return s.count == 0 ? nil : "\(s.name) (\(s.count) observations, fewer than \(LogSummaries.minimumCount))"
+    }
+    if !left.isEmpty { console.print("             left out: \(left.joined(separator: ", "))") }
+    let absent = held.filter { $0.observed == nil && $0.count == 0 }.map(\.name)
+    if !absent.isEmpty { console.print("             not in the held-back part: \(absent.joined(separator: ", "))") }
+    let wide = held.compactMap { s -> String? in
+      guard s.observed != nil, let low = s.twinLow, let high = s.twinHigh,
+        !LogSummaries.definitions[LogSummaries.index(s.name)].isShare, low > 0, high / low > 10
+      else { return nil }
+      return s.name
+    }
+    if !wide.isEmpty {
+      console.print("             uninformative (the twin's band spans over 10×): \(wide.joined(separator: ", "))")
+    }
+  }
+}
+
+extension Double {
+  var exponentialValue: Double { DeterministicMath.exp(self) }
 }

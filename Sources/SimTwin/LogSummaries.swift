@@ -17,9 +17,11 @@ public struct LogSummaries: Sendable {
     Definition(name: "importPerRecord.p50", meaning: "median import duration per record, over imports of 10 records or more (logs that count records)", isShare: false),
     Definition(name: "pushDelay.p50", meaning: "median time from a commit on one device to a push on another device of the account", isShare: false),
     Definition(name: "pushShare", meaning: "share of (commit, other device) pairs with a push within 10 minutes, before the account's next commit", isShare: true),
+    Definition(name: "pushShare.background", meaning: "the same, for pairs whose other device's app was in the background at the commit (logs with app states)", isShare: true),
     Definition(name: "pushHandling.p50", meaning: "median time from apsd's receipt to the app's push handler (unified logs)", isShare: false),
     Definition(name: "pushToImport.p50", meaning: "median time from a push to the start of the next import on the device", isShare: false),
     Definition(name: "retryWait.p50", meaning: "median time from a failed export to the next export's start on the device", isShare: false),
+    Definition(name: "exportFailedShare", meaning: "share of the exports that ended which failed", isShare: true),
     Definition(name: "latency.p50", meaning: "median save-to-visible latency of the rows that became visible", isShare: false),
     Definition(name: "latency.p90", meaning: "90th percentile of the same", isShare: false),
     Definition(name: "visibleShare", meaning: "share of (save, other device) rows visible by the end of the log", isShare: true),
@@ -60,6 +62,8 @@ public struct LogSummaries: Sendable {
           add("exportDuration.p50", duration)
           commits.append((finished, activity.device))
         }
+        shares[Self.index("exportFailedShare"), default: (0, 0)].total += 1
+        if !activity.succeeded { shares[Self.index("exportFailedShare")]!.hits += 1 }
         if !activity.succeeded, let next = acts[(index + 1)...].first(where: {
           $0.device == activity.device && $0.work == .export && $0.startedAt >= finished
         }) {
@@ -96,6 +100,12 @@ public struct LogSummaries: Sendable {
         if hit { add("pushDelay.p50", Double(arrivals[first] - commit.time) / 1e6) }
         shares[Self.index("pushShare"), default: (0, 0)].total += 1
         if hit { shares[Self.index("pushShare")]!.hits += 1 }
+        // A background push budget holds pushes to an app in the background only; a drop
+        // loses pushes to any app: the two shares tell them apart.
+        if trace.inFront(observer, at: commit.time) == false {
+          shares[Self.index("pushShare.background"), default: (0, 0)].total += 1
+          if hit { shares[Self.index("pushShare.background")]!.hits += 1 }
+        }
       }
     }
     var importStarts: [[Int64]] = Array(repeating: [], count: trace.devices.count)
@@ -134,7 +144,7 @@ public struct LogSummaries: Sendable {
     }
   }
 
-  static func index(_ name: String) -> Int { definitions.firstIndex { $0.name == name }! }
+  public static func index(_ name: String) -> Int { definitions.firstIndex { $0.name == name }! }
 
   public func value(_ name: String) -> Double? { values[Self.index(name)] }
 }

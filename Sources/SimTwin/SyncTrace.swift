@@ -56,6 +56,16 @@ public struct SyncTrace: Sendable {
   public var rows: [Row] = []
   /// Devices whose log holds dasd's decisions (their waits can be split by policy).
   public var hasDecisions: [Bool]
+  /// Each device's logged app states in time order: whether the app was in front from then on.
+  public var frontChanges: [[(time: Int64, front: Bool)]] = []
+
+  /// Whether `device`'s app was in front at `time`, as far as the log's app states say (nil:
+  /// no state logged before it).
+  public func inFront(_ device: Int, at time: Int64) -> Bool? {
+    let changes = frontChanges[device]
+    let after = changes.partitionIndex { $0.time > time }
+    return after == 0 ? nil : changes[after - 1].front
+  }
   /// Reconstructs `log`'s events (already in time order).
   public init(_ log: SyncLog) {
     self.init(events: log.events, devices: log.devices, span: log.span)
@@ -66,6 +76,7 @@ public struct SyncTrace: Sendable {
     start = span?.start ?? 0
     end = span?.end ?? 0
     hasDecisions = Array(repeating: false, count: devices.count)
+    frontChanges = Array(repeating: [], count: devices.count)
     var perDevice: [[LogEvent]] = Array(repeating: [], count: devices.count)
     for event in events { perDevice[event.device].append(event) }
     for (device, list) in perDevice.enumerated() { reconstruct(device, list) }
@@ -131,7 +142,9 @@ public struct SyncTrace: Sendable {
           pushes.append(Push(device: device, handledAt: event.time))
         }
         pendingPush = nil
-      case .appState, .power: break
+      case .appState(let state):
+        frontChanges[device].append((event.time, state == "launch" || state == "foreground"))
+      case .power: break
       }
     }
   }

@@ -25,11 +25,13 @@ public struct TwinFitRun: Sendable {
   public var split: Int64
   public var end: Int64
   public var notes: [String]
+  /// What the log measured directly (the server's refusals and their retry-after).
+  public var measurement: TwinMeasurement
 
   /// Fits `log` to `base` (a scenario's bytes), holding back the last `holdout` share of its time.
   public static func run(
     log: SyncLog, base bytes: [UInt8], file: String, holdout: Double, options: TwinFit.Options,
-    parameters: [TwinParameter] = TwinParameter.all, progress: ((Int, Int) -> Void)? = nil
+    parameters given: [TwinParameter]? = nil, progress: ((Int, Int) -> Void)? = nil
   ) -> Result<TwinFitRun, Failure> {
     let baseScenario: Scenario
     do {
@@ -67,8 +69,15 @@ public struct TwinFitRun: Sendable {
             + "in the part fitted (saves with their exports, pushes, imports; docs/event-log.md)"
         ]))
     }
+    // The structure the log shows: the server's refusals and their measured retry-after.
+    let measurement = TwinMeasurement(log: log, from: span.start, to: split)
+    notes += measurement.notes
+    var parameters = given ?? TwinParameter.all
+    if given == nil, let throttle = measurement.throttle { parameters.append(throttle) }
+    var measured: [(String, String)] = []
+    if let path = measurement.retryAfterPath, let json = measurement.retryAfterJSON { measured.append((path, json)) }
     func decoded(_ from: Int64, _ to: Int64) -> Result<WorldSpec, Failure> {
-      switch twin.document(log, from: from, to: to) {
+      switch twin.document(log, from: from, to: to, values: measured) {
       case .failure(let mismatch): return .failure(Failure(problems: [mismatch.message + " (" + mismatch.hint + ")"]))
       case .success(let node):
         do {
@@ -91,6 +100,7 @@ public struct TwinFitRun: Sendable {
     estimate.add(
       part: "fit", observed: observed,
       twin: fit.predict(posterior, spec: trainSpec, epoch: span.start, draws: options.predictiveDraws, salt: "fit"))
+    estimate.checkFitted()
     var held: LogSummaries?
     if split < span.end {
       let heldSummaries = summaries(log, from: split, to: span.end)
@@ -105,7 +115,7 @@ public struct TwinFitRun: Sendable {
             window: (split, span.end)))
       }
     }
-    var values: [(String, String)] = []
+    var values: [(String, String)] = measured
     var description = "The twin of a sync log (\(log.linesRead) lines, \(log.devices.count) devices), fitted by "
       + "syncsim fit (ABC-SMC, \(posterior.worlds) worlds). 90 % intervals:"
     for parameter in estimate.parameters {
@@ -118,6 +128,9 @@ public struct TwinFitRun: Sendable {
         description += " \(parameter.parameter.path) not identified (the base's value kept);"
       }
     }
+    if let retry = measurement.retryAfter, let path = measurement.retryAfterPath {
+      description += " \(path) measured: median \(TwinParameter.decimal(retry.median, digits: 3)) s from \(retry.count) \(retry.from);"
+    }
     values.append(("description", JSONNode.quote(description)))
     values.append(("name", JSONNode.quote(baseScenario.name + "-twin")))
     let whole: JSONNode
@@ -128,7 +141,7 @@ public struct TwinFitRun: Sendable {
     return .success(
       TwinFitRun(
         baseName: baseScenario.name, estimate: estimate, posterior: posterior, fit: fit, twin: whole, observed: observed, held: held,
-        start: span.start, split: split, end: span.end, notes: notes))
+        start: span.start, split: split, end: span.end, notes: notes, measurement: measurement))
   }
 
   /// The summaries of the log's events in `[from, to)`.

@@ -33,9 +33,29 @@ public struct TwinParameter: Sendable {
       informedBy: ["pushHandling.p50"]),
     TwinParameter(path: "push.dropProbability", unit: "ratio", low: 0, high: 0.95, logScale: false,
       informedBy: ["pushShare", "visibleShare"]),
-    TwinParameter(path: "cloud.throttle.retryAfter", unit: "s", low: 1, high: 600, logScale: true,
-      informedBy: ["retryWait.p50"]),
+    TwinParameter(path: "push.backgroundBudgetPerHour", unit: "wakes/h", low: 1, high: 1000, logScale: true,
+      informedBy: ["pushShare.background", "pushShare", "latency.p90"]),
   ]
+
+  /// The server's throttles, fitted when the log shows the refusal each gives: a device's
+  /// requests per minute past which it is answered requestRateLimited (CKError 7), and the
+  /// container's requests per second past which it is answered serviceUnavailable (CKError 6).
+  /// Their retry-after is not searched for: the log measures it (`TwinMeasurement`).
+  public static let deviceThrottle = TwinParameter(
+    path: "cloud.deviceThrottleRequestsPerMinute", unit: "requests/min", low: 0.5, high: 600, logScale: true,
+    informedBy: ["exportFailedShare", "exportWait.p90"])
+  public static let containerThrottle = TwinParameter(
+    path: "cloud.throttle.requestsPerSecond", unit: "requests/s", low: 0.005, high: 20, logScale: true,
+    informedBy: ["exportFailedShare", "exportWait.p90"])
+
+  /// The value as a person reads it: `2.1 s`, `12 wakes/h`, `0.05`.
+  public func text(_ value: Double) -> String {
+    switch unit {
+    case "s": return DurationText.display(seconds: value)
+    case "ratio": return Self.decimal(value, digits: 3)
+    default: return Self.decimal(value, digits: 3) + " " + unit
+    }
+  }
 
   /// The value at `unit` (0…1) of the prior.
   public func value(atUnit unit: Double) -> Double {
@@ -75,6 +95,7 @@ public struct TwinParameter: Sendable {
     switch definition.kind {
     case .distribution: definition.apply(&spec, .distribution(.lognormal(mu: DeterministicMath.log(value), sigma: sigma)))
     case .duration: definition.apply(&spec, .duration(SimDuration(seconds: value)))
+    case .integer: definition.apply(&spec, .integer(Int(value.rounded())))
     default: definition.apply(&spec, .number(value))
     }
   }
@@ -86,6 +107,7 @@ public struct TwinParameter: Sendable {
       let p99 = value * DeterministicMath.exp(2.3263 * sigma)
       return "{\"lognormal\": {\"median\": \"\(Self.seconds(value))\", \"p99\": \"\(Self.seconds(p99))\"}}"
     case .duration: return "\"\(Self.seconds(value))\""
+    case .integer: return String(Int(value.rounded()))
     default: return Self.decimal(value, digits: 4)
     }
   }
