@@ -86,11 +86,12 @@ struct TraceCommand {
     } else if visible.isEmpty {
       console.print("latency      no row became visible (\(trace.rows.count) rows)")
     } else {
+      // The quantiles `run` prints, in its layout, so that the two lines compare (issue 73).
       let p50 = TwinStatistics.quantile(visible, 0.5)
-      let p90 = TwinStatistics.quantile(visible, 0.9)
+      let p95 = TwinStatistics.quantile(visible, 0.95)
       console.print(
-        "latency      p50 \(DurationText.display(seconds: p50)) · p90 \(DurationText.display(seconds: p90)) · "
-          + "\(visible.count) of \(trace.rows.count) rows visible")
+        "latency      p50 \(DurationText.display(seconds: p50))   p95 \(DurationText.display(seconds: p95))   max "
+          + "\(DurationText.display(seconds: visible.last!))   (\(visible.count) of \(trace.rows.count) rows visible)")
     }
     LogInput.printFindings(log, console: console)
   }

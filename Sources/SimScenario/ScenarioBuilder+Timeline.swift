@@ -283,6 +283,10 @@ extension ScenarioBuilder {
       return
     }
     var deviceActions = 0
+    // The latest time of the entries listed so far, and its path: a clock-time entry listed
+    // after a later one runs before it (issue 73).
+    var latest: (at: SimDuration, path: String)?
+    var warnedNoCharge = Set<Int>()  // membership only
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("timeline", index)
       guard let fields = reader.object(entry, path, known: ScenarioObject.timelineEntry.keys) else { continue }
@@ -307,6 +311,24 @@ extension ScenarioBuilder {
             + "counts each device it names)",
           hint: "fewer entries, or name fewer devices in each")
         return
+      }
+      if case .string(let text)? = fields["at"]?.value, Self.clockTime(text) != nil, let earlier = latest, at < earlier.at {
+        reader.warning(
+          ScenarioReader.join(path, "at"),
+          "the clock time \"\(text)\" is its next occurrence at or after the start (\(DurationText.format(at)) into the run): "
+            + "it runs before \(earlier.path), listed above it (at \(DurationText.format(earlier.at)))",
+          hint: "a clock time equal to \"start\" is the start; write \"1d\" + the offset, or list the entries in time order")
+      }
+      if latest == nil || at > latest!.at { latest = (at, ScenarioReader.index("timeline", index)) }
+      if case .plug = action {
+        for device in devices where spec.devices[device].conditions.chargePercentPerHour == 0 && !warnedNoCharge.contains(device) {
+          warnedNoCharge.insert(device)
+          // Advice, not a warning: a plug lifts Low Power Mode's throttle whether or not it charges.
+          reader.advice(
+            ScenarioReader.join(path, "action"),
+            "device \"\(spec.devices[device].name)\" is plugged in with power.chargePerHour 0: its battery never charges",
+            hint: "set \"power\": {\"chargePerHour\": 20} on the device (charging is credited in 5-minute steps)")
+        }
       }
       spec.timeline.append(TimelineAction(at: at, devices: devices, action: action, store: store))
     }

@@ -130,7 +130,7 @@ extension ScenarioObject {
     members: [
       (
         "at",
-        ##"{"description": "when the action happens: a duration from the start of the run, or with start a clock time (\"23:00\", its next occurrence)", "anyOf": [{"$ref": "#/$defs/duration"}, {"type": "string", "pattern": "^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"}]}"##
+        ##"{"description": "when the action happens: a duration from the start of the run, or with start a clock time (\"23:00\", its next occurrence at or after the start: a clock time equal to start is the start)", "anyOf": [{"$ref": "#/$defs/duration"}, {"type": "string", "pattern": "^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"}]}"##
       ),
       (
         "devices",

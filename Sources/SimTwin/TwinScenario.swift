@@ -51,7 +51,9 @@ public struct TwinScenario: Sendable {
         continue
       }
       guard event.time < end else { break }
-      if initial[device] == nil, case .appState("launch") = event.kind { initial[device] = "notRunning" }
+      // Before its first logged state the app was in the state that one leaves: an app that
+      // comes to the front was in the background (or not running, for a launch).
+      if initial[device] == nil, case .appState(let state) = event.kind { initial[device] = Self.state(before: state) }
       let at = TwinParameter.decimal(Double(event.time - start) / 1e6, digits: 12)
       for action in Self.actions(event.kind) {
         entries.append("{\"at\": \"\(at)s\", \"devices\": [\(JSONNode.quote(name))], \"action\": \(action)}")
@@ -86,6 +88,15 @@ public struct TwinScenario: Sendable {
       node.value = .object(members)
     }
     return .success(node)
+  }
+
+  /// The app state a device was in before its first logged state change.
+  static func state(before state: String) -> String {
+    switch state {
+    case "launch": "notRunning"
+    case "foreground": "background"
+    default: "foreground"
+    }
   }
 
   /// The app state a device is in after a logged state change.

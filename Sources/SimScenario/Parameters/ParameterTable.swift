@@ -398,7 +398,8 @@ public enum ParameterTable {
       apply: { $0.conditions.drainPercentPerHour = $1.number }, read: { .number($0.conditions.drainPercentPerHour) }),
     Device(
       "power.chargePerHour", .number(min: 0, max: 1000), unit: "%/h", default: .number(0), source: "[assumed]",
-      meaning: "charging while plugged in", apply: { $0.conditions.chargePercentPerHour = $1.number },
+      meaning: "charging while plugged in, credited in 5-minute steps at each step's start; at 0 a plug does not charge "
+        + "(it still lifts Low Power Mode's throttle)", apply: { $0.conditions.chargePercentPerHour = $1.number },
       read: { .number($0.conditions.chargePercentPerHour) }),
     Device(
       "power.autoLowPowerBelow", .number(min: 0, max: 100), unit: "%", default: .absent("never"),

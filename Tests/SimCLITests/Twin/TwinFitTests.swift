@@ -29,6 +29,8 @@ import Testing
       for logs in [["event-log.ndjson"], ["unified-iphone.log", "unified-ipad.log"], ["xcode-iphone.log", "xcode-ipad.log"]] {
         let traced = syncsim(["trace"] + logs.map { folder + "/run/" + $0 } + ["--out", folder + "/trace"])
         #expect(traced.code == 0, "\(traced.err)")
+        // The quantiles run prints, in its layout (issue 73): the two lines compare.
+        #expect(traced.out.contains("latency      p50 ") && traced.out.contains("   p95 ") && run.out.contains("   p95 "))
         let ran = try ResultTable(path: folder + "/run/latency.csv")
         let traceRows = try ResultTable(path: folder + "/trace/latency.csv")
         #expect(traceRows.rows.count == ran.rows.count)

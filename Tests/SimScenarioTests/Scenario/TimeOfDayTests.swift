@@ -1,5 +1,6 @@
 import Foundation
 import SimMetrics
+import SimScenario
 import SimTestSupport
 import Testing
 
@@ -19,6 +20,24 @@ import Testing
   func table(_ run: WorldRun, _ name: String) throws -> [[String: String]] {
     let table = try run.table(name)
     return table.table.rows.map { Dictionary(uniqueKeysWithValues: zip(table.columns, $0)) }
+  }
+
+  /// A clock time equal to `start` is the start (issue 73): listed after later entries it runs
+  /// before them, which validate now says; and a plug with no charge rate is advised.
+  @Test func aClockTimeAtTheStartIsTheStartAndListedLateItWarns() throws {
+    let text = #"""
+      {"version": 1, "name": "night", "duration": "1d", "start": "2026-03-02T08:00",
+       "devices": [{"name": "ipad", "power": {"battery": 15}}],
+       "timeline": [{"at": "23:00", "devices": "ipad", "action": {"lowPower": true}},
+                    {"at": "08:00", "devices": "ipad", "action": "plug"}]}
+      """#
+    let (scenario, problems) = try ScenarioDecoder.decode(Array(text.utf8), file: "n.json")
+    #expect(scenario.spec.timeline.map { $0.at.seconds } == [15 * 3600, 0])
+    let warning = try #require(problems.first { $0.path == "timeline[1].at" })
+    #expect(warning.severity == .warning)
+    #expect(warning.message.contains("runs before timeline[0]"))
+    let advice = try #require(problems.first { $0.path == "timeline[1].action" })
+    #expect(advice.severity == .advice && advice.message.contains("chargePerHour 0"))
   }
 
   @Test func clockTimesUsageByHourAndTheClockColumn() throws {
