@@ -108,9 +108,15 @@ def users_folder_state(folder, work):
     return "lost"
 
 
-def check_run(binary, scenario, work, kills, rng):
+def check_run(binary, scenario, work, kills, rng, through_link=False):
     failures = []
-    folder, base = run_folder_with_notes(binary, scenario, work, "run")
+    folder, base = run_folder_with_notes(binary, scenario, work, "run-linked" if through_link else "run")
+    if through_link:
+        # The run writes through a link to the folder (issue 71, item 6): the folder it names is
+        # replaced whole, the link stays a link.
+        link = os.path.join(work, "run-link")
+        os.symlink(folder, link)
+        base = [link if arg == folder else arg for arg in base]
     started = time.monotonic()
     subprocess.run(base + ["--seed", "2"], check=True, stdout=subprocess.DEVNULL)
     duration = time.monotonic() - started
@@ -145,8 +151,15 @@ def check_run(binary, scenario, work, kills, rng):
         failures.append(f"run: staging folders left after a whole run: {staging_left(work)}")
     if users_folder_state(folder, work) != "here":
         failures.append("run: the user's plots/ is not in the folder at the end")
-    return failures, (f"run: {kills} kills, {outcomes['old']} left the old set, {outcomes['new']} the new, "
+    name = "run through a link" if through_link else "run"
+    if through_link and not os.path.islink(os.path.join(work, "run-link")):
+        failures.append("run through a link: the link is no longer a link")
+    return failures, (f"{name}: {kills} kills, {outcomes['old']} left the old set, {outcomes['new']} the new, "
                       f"{outcomes['staged']} between exchange and move (plots/ given back by the next write)")
+
+
+def check_run_through_link(binary, scenario, work, kills, rng):
+    return check_run(binary, scenario, work, kills, rng, through_link=True)
 
 
 def sweep_args(binary, scenario, folder, seeds, shard=None):
@@ -347,7 +360,7 @@ def main():
     parser.add_argument("--pairs", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--binary", default=".build/release/syncsim")
-    parser.add_argument("--only", choices=["run", "sweep", "merge", "resume", "shard", "pairs"],
+    parser.add_argument("--only", choices=["run", "link", "sweep", "merge", "resume", "shard", "pairs"],
                         help="run one check alone (to chase a flake)")
     options = parser.parse_args()
     binary = os.path.abspath(options.binary)
@@ -356,7 +369,7 @@ def main():
     failures = []
     work = tempfile.mkdtemp(prefix="syncsim-kill-")
     try:
-        checks = {"run": check_run, "sweep": check_sweep, "merge": check_merge, "resume": check_resume,
+        checks = {"run": check_run, "link": check_run_through_link, "sweep": check_sweep, "merge": check_merge, "resume": check_resume,
                   "shard": check_run_shard_resume}
         for name, check in checks.items():
             if options.only in (None, name):

@@ -71,8 +71,15 @@ enum ResultSetWriter {
   /// Makes the staging folder for a set of results bound for `directory`.
   static func stage(_ directory: String, kind: Kind = .run) throws -> Staging {
     let manager = FileManager.default
-    let (parentPath, base) = OutputPath.split(directory)
-    let target = OutputPath.join(parentPath, base)
+    var (parentPath, base) = OutputPath.split(directory)
+    var target = OutputPath.join(parentPath, base)
+    // A link to a folder (a results folder kept elsewhere): the folder it names is replaced, by
+    // the same exchange as any folder, and the link is left as it is. Renaming the set into it file
+    // by file left a mix when killed (issue 71, item 6: 1 kill in 112).
+    if let resolved = linkedFolder(target) {
+      (parentPath, base) = OutputPath.split(resolved)
+      target = resolved
+    }
     try manager.createDirectory(atPath: parentPath, withIntermediateDirectories: true)
     ScenarioFile.removeStaleTemporaries(in: parentPath)
     var targetStatus = stat()
@@ -83,6 +90,17 @@ enum ResultSetWriter {
     if insideTarget { ScenarioFile.removeStaleTemporaries(in: target) }
     let folder = try makeStaging(named: base, in: insideTarget ? target : parentPath)
     return Staging(target: target, folder: folder, kind: kind, insideTarget: insideTarget)
+  }
+
+  /// The folder a link at `path` names, resolved to its real path; nil when `path` is no link
+  /// to a folder.
+  static func linkedFolder(_ path: String) -> String? {
+    var status = stat()
+    guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK, stat(path, &status) == 0,
+      (status.st_mode & S_IFMT) == S_IFDIR, let resolved = realpath(path, nil)
+    else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 
   /// Whether the folder at `path` (whose `lstat` is `status`) is on another device than its

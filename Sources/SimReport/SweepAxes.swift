@@ -72,6 +72,27 @@ struct XAxis {
     if scale == .log || (scale == .auto && minimum > 0 && maximum / minimum >= 100) {
       kind = .log
       (low, high, ticks) = Self.logTicks(values, label: label)
+    } else if duration {
+      // Durations on a linear axis: one unit for every tick (by the largest value), and ticks at
+      // the swept values when there are few, else at round steps of that unit (issue 73: 5,000 s
+      // and 10,000 s read "83.33 min", "2.778 h").
+      kind = .linear
+      let unit = Self.durationUnit(maximum)
+      let span = maximum - minimum
+      (low, high) = (minimum - span * 0.05, maximum + span * 0.05)
+      let distinct = Array(Set(values)).sorted()
+      if distinct.count <= 8 {
+        ticks = distinct.map { ($0, Self.label($0, unit)) }
+      } else {
+        let step = SVG.niceStep(span / unit.seconds / 5) * unit.seconds
+        var marks: [(Double, String)] = []
+        var tick = (low / step).rounded(.up) * step
+        while tick <= high + step * 1e-9 {
+          marks.append((tick, Self.label(abs(tick) < step * 1e-9 ? 0 : tick, unit)))
+          tick += step
+        }
+        ticks = marks
+      }
     } else {
       kind = .linear
       let span = maximum - minimum
@@ -86,6 +107,15 @@ struct XAxis {
       (low, high) = padded
       ticks = values
     }
+  }
+
+  /// The unit a duration axis labels every tick in: s, min, h or d by its largest value.
+  static func durationUnit(_ maximum: Double) -> (seconds: Double, name: String) {
+    maximum < 120 ? (1, "s") : maximum < 7200 ? (60, "min") : maximum < 172_800 ? (3600, "h") : (86400, "d")
+  }
+
+  static func label(_ seconds: Double, _ unit: (seconds: Double, name: String)) -> String {
+    seconds == 0 ? "0" : SVG.number((seconds / unit.seconds * 1000).rounded() / 1000) + " " + unit.name
   }
 
   /// A log axis's ends and ticks: whole decades where the values span two or more, else each

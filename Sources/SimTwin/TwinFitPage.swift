@@ -10,6 +10,27 @@ struct TwinFitPage {
 
   init(_ run: TwinFitRun) { self.run = run }
 
+  /// A parameter's posterior drawn in its prior: the prior's range as a line, each particle as
+  /// a dot (the heavier, the darker), the 90 % interval as a bar; on the prior's own scale.
+  func posteriorStrip(_ index: Int) -> String {
+    let width = 220.0
+    let particles = run.posterior.particles
+    let maxWeight = particles.map(\.weight).max() ?? 1
+    var svg = "<svg width=\"\(Int(width))\" height=\"18\" role=\"img\"><line x1=\"0\" y1=\"9\" x2=\"\(Int(width))\" y2=\"9\" stroke=\"#bbb\"/>"
+    for particle in particles {
+      let x = particle.units[index] * width
+      let opacity = 0.15 + 0.85 * particle.weight / max(maxWeight, 1e-300)
+      svg += "<circle cx=\"\(TwinParameter.decimal(x, digits: 5))\" cy=\"9\" r=\"2\" fill=\"#1f5fa8\" fill-opacity=\"\(TwinParameter.decimal(opacity, digits: 3))\"/>"
+    }
+    let p = run.estimate.parameters[index]
+    let low = p.parameter.unit(of: max(p.low, p.parameter.low)) * width
+    let high = p.parameter.unit(of: min(p.high, p.parameter.high)) * width
+    if low.isFinite && high.isFinite {
+      svg += "<rect x=\"\(TwinParameter.decimal(low, digits: 5))\" y=\"14\" width=\"\(TwinParameter.decimal(max(1, high - low), digits: 5))\" height=\"3\" fill=\"#333\"/>"
+    }
+    return svg + "</svg>"
+  }
+
   static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
   func html() -> String {
@@ -23,16 +44,30 @@ struct TwinFitPage {
     body += "</p>\n"
     for note in run.notes { body += "<p class=\"note\">\(Self.escaped(note))</p>\n" }
     body += "<h2>Parameters</h2>\n<table><tr><th>parameter</th><th>estimate</th><th>90 % interval</th><th>prior</th>"
-      + "<th>identified</th></tr>\n"
-    for p in run.estimate.parameters {
-      let unit = p.parameter.unit == "s" ? " s" : ""
+      + "<th>identified</th><th>posterior in its prior</th></tr>\n"
+    for (index, p) in run.estimate.parameters.enumerated() {
+      let unit = p.parameter.unit == "ratio" ? "" : " " + p.parameter.unit
       body += "<tr><td><code>\(Self.escaped(p.parameter.path))</code></td>"
         + "<td>\(p.identified ? TwinParameter.decimal(p.estimate, digits: 3) + unit : "—")</td>"
-        + "<td>\(TwinParameter.decimal(p.low, digits: 3)) – \(TwinParameter.decimal(p.high, digits: 3))\(unit)</td>"
+        + "<td>\(p.identified ? TwinParameter.decimal(p.low, digits: 3) + " – " + TwinParameter.decimal(p.high, digits: 3) + unit : "—")</td>"
         + "<td>\(TwinParameter.decimal(p.parameter.low, digits: 3)) – \(TwinParameter.decimal(p.parameter.high, digits: 3))\(unit)</td>"
-        + "<td>\(p.identified ? "yes" : "no: " + Self.escaped(p.note))</td></tr>\n"
+        + "<td>\(p.identified ? "yes" : "no: " + Self.escaped(p.note))</td><td>\(posteriorStrip(index))</td></tr>\n"
     }
-    body += "</table>\n"
+    for sum in run.estimate.sums {
+      body += "<tr><td><code>\(Self.escaped(sum.name))</code> (a sum)</td>"
+        + "<td>\(sum.identified ? TwinParameter.decimal(sum.estimate, digits: 3) + " s" : "—")</td>"
+        + "<td>\(sum.identified ? TwinParameter.decimal(sum.low, digits: 3) + " – " + TwinParameter.decimal(sum.high, digits: 3) + " s" : "—")</td>"
+        + "<td></td><td>\(sum.identified ? "yes, as a sum" : "no: " + Self.escaped(sum.note))</td><td></td></tr>\n"
+    }
+    if let retry = run.measurement.retryAfter, let path = run.measurement.retryAfterPath {
+      body += "<tr><td><code>\(Self.escaped(path))</code></td><td>\(TwinParameter.decimal(retry.median, digits: 3)) s</td>"
+        + "<td></td><td></td><td>measured from \(retry.count) \(Self.escaped(retry.from))</td><td></td></tr>\n"
+    }
+    body += "</table>\n<p class=\"note\">Each strip: the prior's range (grey line), the posterior's particles (dots, by weight), "
+      + "its 90 % interval (bar).</p>\n"
+    for misfit in run.estimate.misfits {
+      body += "<p class=\"misfit\"><b>Misfit:</b> \(Self.escaped(misfit.sentence))</p>\n"
+    }
     for part in ["fit", "holdout"] where run.estimate.summaries.contains(where: { $0.part == part }) {
       body += "<h2>\(part == "fit" ? "The part fitted" : "The part held back"): observed (red) and the twin's worlds (grey, 90 % band)</h2>\n"
       for summary in run.estimate.summaries where summary.part == part && (summary.observed != nil || !summary.twinValues.isEmpty) {
@@ -49,7 +84,7 @@ struct TwinFitPage {
       <style>
       body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px auto;max-width:960px;color:#222;background:#fff}
       table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}
-      .meta{color:#555;font-size:13px}.note{font-style:italic;color:#666}svg{display:block;margin:2px 0 10px}
+      .meta{color:#555;font-size:13px}.note{font-style:italic;color:#666}.misfit{color:#a40000}svg{display:block;margin:2px 0 10px}
       text{font-size:11px;fill:#333}
       @media (prefers-color-scheme: dark){body{color:#e6e6e6;background:#121212}th,td{border-color:#444}text{fill:#ddd}}
       </style>

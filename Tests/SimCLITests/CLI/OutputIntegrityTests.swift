@@ -308,6 +308,32 @@ import Testing
     }
   }
 
+  /// `--out` a link to a folder kept elsewhere (issue 71, item 6): the folder it names is
+  /// exchanged whole, as any folder is (a rename file by file had left a mixed set when killed),
+  /// the link stays a link, and the user's note stays in the folder.
+  @Test func aRunThroughALinkReplacesTheFolderItNamesWhole() throws {
+    try withTemporaryDirectory { directory in
+      let real = directory + "/kept/results"
+      try FileManager.default.createDirectory(atPath: directory + "/kept", withIntermediateDirectories: true)
+      #expect(syncsim(["run", Self.quickstart, "--out", real]).code == 0)
+      try "mine".write(toFile: real + "/notes.txt", atomically: false, encoding: .utf8)
+      let link = directory + "/latest"
+      #expect(symlink(real, link) == 0)
+      let before = inode(real)
+      #expect(syncsim(["run", Self.quickstart, "--out", link, "--seed", "9"]).code == 0)
+      var status = stat()
+      #expect(lstat(link, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK, "the link stays a link")
+      // Exchanged: the folder at the path is a new one, the set in it whole.
+      #expect(inode(real) != before)
+      let summary = try String(contentsOfFile: real + "/summary.csv", encoding: .utf8)
+      let resolved = try String(contentsOfFile: real + "/resolved.json", encoding: .utf8)
+      #expect(summary.contains(",9,") && resolved.contains("\"seed\": 9"))
+      #expect(try String(contentsOfFile: real + "/notes.txt", encoding: .utf8) == "mine")
+      let hidden = try FileManager.default.contentsOfDirectory(atPath: directory + "/kept").filter { $0.hasPrefix(".") }
+      #expect(hidden.isEmpty, "\(hidden)")
+    }
+  }
+
   @Test func aStagingFolderKilledAfterItsExchangeGivesTheUsersFolderBack() throws {
     try withTemporaryDirectory { directory in
       let out = directory + "/out"

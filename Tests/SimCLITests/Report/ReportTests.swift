@@ -145,6 +145,12 @@ import Testing
   }
 
   @Test func axesReadNumbersAndDurationsAndGoLogarithmicAcrossDecades() throws {
+    // Durations on a linear axis tick in one unit, at the swept values when few (issue 73:
+    // 5,000 s and 10,000 s read "83.33 min" and "2.778 h").
+    let swept = try XAxis(labels: ["0s", "5000s", "10000s"])
+    #expect(swept.kind == .linear && swept.ticks.map(\.label) == ["0", "1.389 h", "2.778 h"])
+    let many = try XAxis(labels: (0...10).map { "\($0 * 1000)s" })
+    #expect(many.ticks.map(\.label) == ["0", "1 h", "2 h"])
     let durations = try XAxis(labels: ["100ms", "1s", "10s", "100s"])
     #expect(durations.kind == .log && durations.isDuration)
     #expect(durations.ticks.map(\.label) == ["100 ms", "1 s", "10 s", "100 s"])

@@ -176,6 +176,22 @@ import Testing
     #expect(log.linesSkipped == 3)
   }
 
+  /// iOS 26's background-task scheduler reports Core Data's activities with an error that is
+  /// noise (its own expiry), not a sync failure.
+  @Test func theBackgroundTaskSchedulersCode3IsNoise() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder + "/phone.log"
+      try [
+        "2026-10-04 03:44:02.522 Df dasd[97:1f] [com.apple.BackgroundSystemTasks:scheduling] com.apple.coredata.cloudkit.activity.export.A73C42D5-ADEE-4758-B2A1-F75DEBF93702: Error Domain=BGSystemTaskSchedulerErrorDomain Code=3",
+        "2026-10-04 03:44:03.000 Df App[12:1f] [com.apple.coredata:CloudKit] CoreData+CloudKit: Observed context save: -",
+      ].joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+      let log = try SyncLogReader.read([path])
+      #expect(log.findings.isEmpty)
+      #expect(log.problems.isEmpty)
+      #expect(log.events.count == 1)
+    }
+  }
+
   @Test func developersNotesOfFailedSetupsAreFindings() throws {
     let account = try Self.read("notes-setup-no-account.log")
     #expect(account.findings.count == 1 && account.findings[0].code == 134400)
@@ -199,6 +215,13 @@ import Testing
       let findings = try ResultTable(path: out + "/xcode-setup-no-account.log/findings.csv").rows
       #expect(findings.count == 1)
       #expect(findings[0]["code"] == "134400" && findings[0]["work"] == "setup" && findings[0]["time"] == "")
+      // The report of a log that is all failure: what the log cannot see, and what failed.
+      #expect(syncsim("report", out + "/xcode-setup-no-account.log").code == 0)
+      let page = try String(contentsOfFile: out + "/xcode-setup-no-account.log/report.html", encoding: .utf8)
+      #expect(page.contains("What failed") && page.contains("134400") && page.contains("no iCloud account"))
+      #expect(page.contains("The log has no times") && page.contains("no scheduler (dasd) lines"))
+      // No empty field in the header: a trace has no seed, hash or fingerprint.
+      #expect(!page.contains("<code></code>") && !page.contains("seed  ·"))
       let printed = syncsim("trace", Self.folder + "app-ckerror-rate-limited.log", "--out", out + "/printed")
       #expect(printed.out.contains("finding      app-ckerror-rate-limited message 1"))
       #expect(printed.out.contains("retry after 12 s"))

@@ -18,7 +18,7 @@ import Testing
       "fit", folder + "/app.ndjson", "--scenario", folder + "/base.json", "--out", folder + "/fit", "--particles",
       String(particles), "--max-worlds", String(worlds), "--jobs", "2")
     #expect(fit.code == 0, "\(fit.err)")
-    try? FileManager.default.removeItem(atPath: "/tmp/structure-\(seed)"); try? FileManager.default.copyItem(atPath: folder, toPath: "/tmp/structure-\(seed)"); try? fit.out.write(toFile: "/tmp/structure-\(seed)/out.txt", atomically: true, encoding: .utf8)
+
     return (try ResultTable(path: folder + "/fit/fit.csv"), try ResultTable(path: folder + "/fit/summaries.csv"), fit.out)
   }
 
@@ -60,7 +60,8 @@ import Testing
       var truth = IndependentLogGenerator.Truth()
       truth.budgetPerHour = 2
       truth.saveRatePerHour = 12
-      let (fit, summaries, out) = try Self.fit(truth, seed: 5, folder: folder)
+      truth.days = 3
+      let (fit, summaries, out) = try Self.fit(truth, seed: 5, folder: folder, particles: 50, worlds: 900)
       let share = try Self.row(summaries, "pushShare")
       #expect(share.number("observed")! < 0.7, "\(out)")
       let budget = try Self.row(fit, "push.backgroundBudgetPerHour")
