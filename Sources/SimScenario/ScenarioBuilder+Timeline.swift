@@ -330,6 +330,20 @@ extension ScenarioBuilder {
             hint: "set \"power\": {\"chargePerHour\": 20} on the device (charging is credited in 5-minute steps)")
         }
       }
+      if let parts = Self.batches(action, fields: fields, at: at) {
+        deviceActions += devices.count * (parts.count - 1)
+        guard deviceActions <= ScenarioDecoder.Limits.maxTimelineDeviceActions else {
+          reader.problem(
+            ScenarioReader.join(path, "action"),
+            "its saves of a batch each make the timeline act on over \(ScenarioDecoder.Limits.maxTimelineDeviceActions) devices in all",
+            hint: "larger batches, or fewer devices")
+          return
+        }
+        for part in parts {
+          spec.timeline.append(TimelineAction(at: part.at, devices: devices, action: part.action, store: store))
+        }
+        continue
+      }
       spec.timeline.append(TimelineAction(at: at, devices: devices, action: action, store: store))
     }
   }
@@ -442,19 +456,30 @@ extension ScenarioBuilder {
     }
     let entity = fields["entity"].map { entityIndex($0, ScenarioReader.join(inner, "entity"), spec) } ?? 0
     var oneSave = true
-    if let saves = reader.string(fields["saves"], ScenarioReader.join(inner, "saves")) {
+    let savesPath = ScenarioReader.join(inner, "saves")
+    let batch = Self.batchSize(fields["saves"])
+    if let batch {
+      // Saves of N objects each: the builder makes one action a batch (`timeline`).
+      if batch < 1 || batch > ScenarioDecoder.Limits.maxBulkObjects {
+        reader.problem(savesPath, "a batch is from 1 to \(ScenarioDecoder.Limits.maxBulkObjects) objects", hint: "e.g. 500")
+        countProblem = true
+      } else if deletes && count == nil && !countProblem {
+        reader.problem(savesPath, "saves of \(batch) need a count of objects to delete", hint: "give \"count\", e.g. 5000")
+        countProblem = true
+      }
+    } else if let saves = reader.string(fields["saves"], savesPath) {
       switch saves {
       case "one": oneSave = true
       case "each": oneSave = false
       default:
         reader.problem(
-          ScenarioReader.join(inner, "saves"), "unknown value \"\(saves)\"",
-          hint: "\"one\" (a single save) or \"each\" (one save per object)")
+          savesPath, "unknown value \"\(saves)\"",
+          hint: "\"one\" (a single save), \"each\" (one save per object) or a number of objects a save")
       }
     }
     let verb = deletes ? "deleted" : "inserted"
     let over = reader.duration(fields["over"], ScenarioReader.join(inner, "over")) ?? .zero
-    if oneSave && over > .zero {
+    if oneSave && batch == nil && over > .zero {
       reader.warning(
         ScenarioReader.join(inner, "over"), "ignored: with \"saves\": \"one\" every object is \(verb) in one save",
         hint:
@@ -466,6 +491,43 @@ extension ScenarioBuilder {
     if deletes { return (.bulkDelete(count: count, entity: entity, oneSave: oneSave, over: over), target) }
     guard let count else { return nil }
     return (.bulkInsert(count: count, entity: entity, oneSave: oneSave, over: over), target)
+  }
+
+  /// The batch size of a bulk action's `"saves": N`, nil for `"one"`, `"each"` or none.
+  static func batchSize(_ node: JSONNode?) -> Int? {
+    guard case .number(let text, let value)? = node?.value, value == value.rounded(), abs(value) < 1e15 else { return nil }
+    _ = text
+    return Int(value)
+  }
+
+  /// A bulk action with `"saves": N` as one action a batch, each one save of N objects (the last
+  /// the rest), spread evenly over the action's `over`: the pattern apps use to import.
+  static func batches(_ action: TimelineAction.Action, fields: [String: JSONNode], at: SimDuration)
+    -> [(at: SimDuration, action: TimelineAction.Action)]?
+  {
+    guard case .object(let members)? = fields["action"]?.value,
+      case .object(let inner)? = members.first(where: { $0.key == "bulkInsert" || $0.key == "bulkDelete" })?.value.value,
+      let batch = batchSize(inner.first(where: { $0.key == "saves" })?.value)
+    else { return nil }
+    let total: Int
+    switch action {
+    case .bulkInsert(let count, _, _, _): total = count
+    case .bulkDelete(let count?, _, _, _): total = count
+    default: return nil
+    }
+    let parts = (total + batch - 1) / batch
+    var out: [(at: SimDuration, action: TimelineAction.Action)] = []
+    for part in 0..<parts {
+      let size = min(batch, total - part * batch)
+      switch action {
+      case .bulkInsert(_, let entity, _, let over):
+        out.append((at + over / Int64(parts) * Int64(part), .bulkInsert(count: size, entity: entity, oneSave: true, over: .zero)))
+      case .bulkDelete(_, let entity, _, let over):
+        out.append((at + over / Int64(parts) * Int64(part), .bulkDelete(count: size, entity: entity, oneSave: true, over: .zero)))
+      default: break
+      }
+    }
+    return out
   }
 
   /// A store index (into each target device's `stores`), checked against every target device.

@@ -202,7 +202,7 @@ enum TimelineActionTable {
         """#), decode: { builder, input in builder.editAction(input) },
       meaning: "one edit of a kind, to an entity and store"),
     TimelineActionDefinition(
-      "bulkInsert", example: #"{"count": 100, "saves": "each", "over": "1m"}"#,
+      "bulkInsert", example: #"{"count": 50000, "saves": 500, "over": "10m"}"#,
       value: .json(
         #"""
         {
@@ -220,14 +220,14 @@ enum TimelineActionTable {
               "type": "string"
             },
             "saves": {
-              "description": "\"one\": a single save of all the objects; \"each\": a save per object (default one)",
-              "enum": [
-                "one",
-                "each"
+              "description": "\"one\": a single save of all the objects; \"each\": a save per object; a number N: saves of N objects each, batches as apps import (default one)",
+              "anyOf": [
+                {"enum": ["one", "each"]},
+                {"type": "integer", "minimum": 1}
               ]
             },
             "over": {
-              "description": "with saves \"each\": the inserts are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
+              "description": "with saves \"each\" or a batch size: the inserts are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
               "$ref": "#/$defs/duration"
             },
             "store": {"$generated": "storeIndex"}
@@ -240,7 +240,7 @@ enum TimelineActionTable {
       decode: { builder, input in
         builder.bulk(input.value, input.path, deletes: false, devices: input.devices, input.spec)
       },
-      meaning: "many inserts, in one save or one save each, spread over a time"),
+      meaning: "many inserts, in one save, one save each or saves of N, spread over a time"),
     TimelineActionDefinition(
       "bulkDelete", example: #"{"count": "all"}"#,
       value: .json(
@@ -267,14 +267,14 @@ enum TimelineActionTable {
               "type": "string"
             },
             "saves": {
-              "description": "\"one\": a single save of all the deletes; \"each\": a save per object (default one)",
-              "enum": [
-                "one",
-                "each"
+              "description": "\"one\": a single save of all the deletes; \"each\": a save per object; a number N: saves of N objects each, batches as apps import (default one)",
+              "anyOf": [
+                {"enum": ["one", "each"]},
+                {"type": "integer", "minimum": 1}
               ]
             },
             "over": {
-              "description": "with saves \"each\": the deletes are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
+              "description": "with saves \"each\" or a batch size: the deletes are spread evenly over this long (a duration; default 0, all at once); with saves \"one\" it is ignored",
               "$ref": "#/$defs/duration"
             },
             "store": {"$generated": "storeIndex"}

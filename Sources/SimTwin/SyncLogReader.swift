@@ -12,6 +12,10 @@ import SimScenario
 public enum SyncLogReader {
   /// Most problems kept (the rest are counted).
   static let maxProblems = 200
+  /// Most events read: past them a log would take over the 4 GB memory limit (`bytesPerEvent`
+  /// measured on a dense event log, docs/limits.md). Reading stops there, with a problem.
+  public static let bytesPerEvent = 480
+  public static let maxEvents = 4_000_000_000 / bytesPerEvent
   /// Most lines, and bytes, one record may take; a longer one is closed there.
   static let maxRecordLines = 400
   static let maxRecordBytes = 256 << 10
@@ -81,6 +85,8 @@ struct Reading {
   /// Each device's finding still gathering the lines of one failure (until new work starts).
   var openFinding: [Int: Int] = [:]
   var jsonArray: JSONArrayScanner?
+  /// Whether the events reached `SyncLogReader.maxEvents`.
+  var full = false
 
   init(options: SyncLogReader.Options) { self.options = options }
 
@@ -311,6 +317,15 @@ struct Reading {
   }
 
   mutating func add(_ time: Int64, _ device: Int, _ kind: LogEvent.Kind) {
+    guard log.events.count < SyncLogReader.maxEvents else {
+      if !full {
+        full = true
+        problem(
+          "the logs hold over \(SyncLogReader.maxEvents) sync events, about \(SyncLogReader.bytesPerEvent) B of memory each: "
+            + "past the 4 GB limit; the rest is not read (cut the log with log show --start and --end, or --predicate)")
+      }
+      return
+    }
     if time < lastTime {
       log.linesOutOfOrder += 1
       if log.firstOutOfOrder == nil { log.firstOutOfOrder = (path, lineNumber) }

@@ -1,6 +1,7 @@
 import Foundation
 import SimTestSupport
 import Testing
+import SimScenario
 
 /// Mass deletes (issue 56, item 7): `{"bulkDelete": {...}}` deletes in one save or one each;
 /// the export carries deletes in the same modify requests as saves, saves plus deletes against
@@ -99,5 +100,42 @@ import Testing
       #expect(beside.code == 65, "\(beside.err)")
       #expect(beside.err.contains(#"write {"bulkDelete": {"count": 100, "store": 1}}"#), "\(beside.err)")
     }
+  }
+}
+
+/// Saves in batches (issue 73, item 9): `"saves": 500` makes one save of 500 objects a batch,
+/// spread over `over`, as an app imports 50,000 records; a bulk delete's batches need a count.
+@Suite struct BulkBatchTests {
+  @Test func aBatchSizeMakesOneSaveABatchSpreadOverTheTime() throws {
+    let text = #"""
+      {"version": 1, "name": "batches", "duration": "2h", "devices": [{"name": "iphone"}, {"name": "ipad"}],
+       "timeline": [{"at": "1m", "devices": "iphone", "action": {"bulkInsert": {"count": 50000, "saves": 500, "over": "10m"}}},
+                    {"at": "30m", "devices": "iphone", "action": {"bulkDelete": {"count": 1200, "saves": 500}}}]}
+      """#
+    let (scenario, problems) = try ScenarioDecoder.decode(Array(text.utf8), file: "b.json")
+    #expect(problems.isEmpty)
+    let inserts = scenario.spec.timeline.compactMap { entry -> (Double, Int)? in
+      if case .bulkInsert(let count, _, true, _) = entry.action { return (entry.at.seconds, count) }
+      return nil
+    }
+    #expect(inserts.count == 100)
+    #expect(inserts.allSatisfy { $0.1 == 500 })
+    #expect(inserts[0].0 == 60 && inserts[1].0 == 66 && inserts[99].0 == 60 + 99 * 6)
+    let deletes = scenario.spec.timeline.compactMap { entry -> Int? in
+      if case .bulkDelete(let count?, _, true, _) = entry.action { return count }
+      return nil
+    }
+    #expect(deletes == [500, 500, 200])
+    let run = try WorldRun(text)
+    #expect(run.code == 0)
+    #expect(try run.table("summary.csv").rows[0]["writes"] == "51200")
+  }
+
+  @Test func batchesOfAnUncountedDeleteAreAProblem() throws {
+    let text = #"""
+      {"version": 1, "name": "batches", "duration": "2h", "devices": [{"name": "iphone"}],
+       "timeline": [{"at": "1m", "devices": "iphone", "action": {"bulkDelete": {"saves": 500}}}]}
+      """#
+    #expect(throws: ScenarioProblems.self) { try ScenarioDecoder.decode(Array(text.utf8), file: "b.json") }
   }
 }
