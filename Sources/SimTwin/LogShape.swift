@@ -14,6 +14,9 @@ public struct LogShape: Sendable {
   /// Reads a line that begins a record of this form; nil when it does not.
   let head: @Sendable (Substring) -> LogHead?
 
+  /// The rows before this one are the dated forms (a line begins with a date or a time of day).
+  static let datedForms = 7
+
   /// The forms, most specific first (a `log show` default line would also pass as a dated plain line).
   public static let table: [LogShape] = [
     LogShape(
@@ -65,8 +68,13 @@ public struct LogShape: Sendable {
   /// The first row whose form `line` begins, and what it read. In a file whose records have
   /// times, a line without one begins no record: it continues the one before (a message's
   /// `error: …` line, in a technote's example).
-  static func head(of line: Substring, timedFile: Bool) -> LogHead? {
-    for (index, shape) in table.enumerated() {
+  static func head(of line: Substring, timedFile: Bool, tryFirst: Int? = nil) -> LogHead? {
+    // A file keeps to one form: the last line's is tried first (a 1.4 GB log read 20 → ? MB/s).
+    if let tryFirst, var head = table[tryFirst].head(line), !(timedFile && head.stamp == nil) {
+      head.shape = tryFirst
+      return head
+    }
+    for (index, shape) in table.enumerated() where index != tryFirst {
       if var head = shape.head(line) {
         if timedFile && head.stamp == nil { return nil }
         head.shape = index

@@ -85,6 +85,10 @@ struct Reading {
   /// Each device's finding still gathering the lines of one failure (until new work starts).
   var openFinding: [Int: Int] = [:]
   var jsonArray: JSONArrayScanner?
+  /// The form of the file's last record's first line (tried first on the next line).
+  var lastShape: Int?
+  /// A dated line without an anchor, kept as bytes in case a line after it continues it with one.
+  var pendingHead: (bytes: [UInt8], line: Int)?
   /// Whether the events reached `SyncLogReader.maxEvents`.
   var full = false
 
@@ -132,6 +136,8 @@ struct Reading {
     timedRecords = 0
     untimedRecords = 0
     jsonArray = nil
+    lastShape = nil
+    pendingHead = nil
     var sawContent = false
     while let (bytes, truncated) = lines.next() {
       lineNumber += 1
@@ -171,6 +177,33 @@ struct Reading {
       readJSONMembers(members)
       return
     }
+    let lineHasAnchor = UnifiedLogLine.anchors.contains { bytes.contains(bytes: $0) }
+    // Most of a sysdiagnose is other processes' lines: in a dated file, a line without an anchor
+    // that begins as the file's lines begin (a date) starts a record that is no sync record,
+    // unless a line after it continues it with an anchor. It is kept as bytes, decoded only then
+    // (decoding every line read a 1.4 GB log at 22 MB/s).
+    if !lineHasAnchor, record?.hasAnchor != true, let shape = lastShape, shape < LogShape.datedForms,
+      Self.beginsDated(bytes)
+    {
+      flush()
+      pendingHead = (Array(bytes), lineNumber)
+      log.linesSkipped += 1
+      return
+    }
+    if !lineHasAnchor, record == nil, pendingHead != nil {
+      // A line continuing a record that is no sync record.
+      log.linesSkipped += 1
+      return
+    }
+    if lineHasAnchor, record == nil, let pending = pendingHead, !Self.beginsDated(bytes),
+      let text = String(validating: pending.bytes, as: UTF8.self),
+      let head = LogShape.head(of: text[...], timedFile: true, tryFirst: lastShape)
+    {
+      // The anchor is in a line continuing the kept record: that record is read after all.
+      log.linesSkipped -= 1
+      record = OpenRecord(head: head, headText: text, line: pending.line, hasAnchor: false, hasMarker: false)
+    }
+    pendingHead = nil
     let text: String
     if let valid = String(validating: bytes, as: UTF8.self) {
       text = valid
@@ -183,7 +216,8 @@ struct Reading {
       return
     }
     let line = text[...]
-    if let head = LogShape.head(of: line, timedFile: timedRecords > 0 || record?.head.stamp != nil) {
+    if let head = LogShape.head(of: line, timedFile: timedRecords > 0 || record?.head.stamp != nil, tryFirst: lastShape) {
+      lastShape = head.shape
       flush()
       let hasAnchor = UnifiedLogLine.anchors.contains { bytes.contains(bytes: $0) }
       record = OpenRecord(
@@ -405,6 +439,21 @@ struct Reading {
     finding.meaning = entry?.meaning ?? ""
     finding.action = entry?.action ?? ""
     finding.source = entry?.source ?? ""
+  }
+
+  /// Whether a line begins with a date (`2026-03-01 `) or a time of day (`20:48:27`), as the
+  /// dated forms' lines do.
+  static func beginsDated(_ bytes: ArraySlice<UInt8>) -> Bool {
+    func digit(_ offset: Int) -> Bool {
+      let index = bytes.startIndex + offset
+      return index < bytes.endIndex && bytes[index] >= 48 && bytes[index] <= 57
+    }
+    func byte(_ offset: Int, _ value: UInt8) -> Bool {
+      let index = bytes.startIndex + offset
+      return index < bytes.endIndex && bytes[index] == value
+    }
+    if digit(0) && digit(1) && digit(2) && digit(3) && byte(4, 45) && digit(5) && digit(6) && byte(7, 45) { return true }
+    return digit(0) && digit(1) && byte(2, 58) && digit(3) && digit(4) && byte(5, 58)
   }
 
   static func generic(_ work: String) -> Bool { work == "request" || work == "CloudKit request" }

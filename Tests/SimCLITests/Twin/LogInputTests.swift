@@ -66,6 +66,28 @@ import Testing
     }
   }
 
+  /// In a dated file, a line without an anchor is kept as bytes: when the line after it
+  /// continues it with one (dasd's activity on its own line), the record is read after all.
+  @Test func aRecordWhoseAnchorIsOnItsSecondLineIsRead() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder + "/phone.log"
+      try Self.write(
+        [
+          "2023-12-07 14:14:15.000000+0100 0x1 Default 0x0 311 0 locationd: (CoreLocation) [com.apple.locationd:Core] a line of another process",
+          "2023-12-07 14:14:15.609957+0100 0x5e0b1 Default 0x0 97 0 dasd: (DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:scoring]",
+          "501:com.apple.coredata.cloudkit.activity.export.A73C42D5-ADEE-4758-B2A1-F75DEBF93702:0B1380:[",
+          "\t{name: Activity Group Policy, policyWeight: 0.500, response: {Decision: Must Not Proceed, Score: 0.00}}",
+          " ], FinalDecision: Must Not Proceed}",
+          "2023-12-07 14:14:16.000000+0100 0x1 Default 0x0 311 0 locationd: (CoreLocation) [com.apple.locationd:Core] another",
+        ], path)
+      let log = try SyncLogReader.read([path])
+      #expect(log.problems.isEmpty)
+      #expect(log.events.map(\.kind) == [.decision(.export, proceeds: false, refusedBy: ["activityGroup"])])
+      #expect(log.events.first.map { LogClock.text($0.time) } == "2023-12-07T13:14:15.609957Z")
+      #expect(log.linesSkipped == 2)
+    }
+  }
+
   /// `FILE=DEVICE` names a file's device; `--date` and `--utc-offset` are checked.
   @Test func aFileNamedForAnotherDeviceTakesTheNameGiven() throws {
     try withTemporaryDirectory { folder in
