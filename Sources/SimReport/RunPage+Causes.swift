@@ -35,7 +35,13 @@ extension RunPage {
     }
     let ordered = (columns + ["exportSchedule", "notify", "importSchedule"]).filter { (totals[$0] ?? 0) > 0 }
     let all = ordered.map { totals[$0]! }.reduce(0, +)
-    guard all > 0 else { return "<p class=\"note\">No row spent any time.</p>\n" }
+    guard all > 0 else {
+      if isTrace && (metric("rows") ?? 0) == 0 {
+        return "<p class=\"note\">The log has no save-to-visible row (a save with a second device of its account): "
+          + "no time to book to a cause.</p>\n"
+      }
+      return "<p class=\"note\">No row spent any time.</p>\n"
+    }
     let ranked = ordered.enumerated().sorted { a, b in
       let (x, y) = (totals[a.element]!, totals[b.element]!)
       return x != y ? x > y : a.offset < b.offset

@@ -20,6 +20,11 @@ extension RunPage {
     }
     let used = causes.indices.filter { cause in bins.contains { $0[cause] > 0 } }
     guard !used.isEmpty else {
+      // A trace whose log has no dasd lines cannot tell: that is not "nothing waited".
+      if isTrace && !(activities.rows.contains { !activities.text($0, "decidedAt").isEmpty }) {
+        return "<p class=\"note\">The log has no scheduler (dasd) lines: the policies that held exports and imports "
+          + "are unknown, so nothing is drawn here.</p>\n"
+      }
       return "<p class=\"note\">No activity waited on a policy or wait cause in this run.</p>\n"
     }
     let largest = bins.map { bin in used.reduce(0) { $0 + bin[$1] } }.max() ?? 0

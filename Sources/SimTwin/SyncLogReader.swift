@@ -172,6 +172,11 @@ struct Reading {
       if record != nil { flush() } else { log.linesSkipped += 1 }
       return
     }
+    if first == UInt8(ascii: "{"), String(validating: bytes, as: UTF8.self) == nil {
+      // Undecodable bytes (in a device's name, say) would read as another device: a problem.
+      problem("a JSON line that is not UTF-8 (undecodable bytes, in a name or a message)")
+      return
+    }
     if first == UInt8(ascii: "{"), let node = try? JSONParser.parse(Array(bytes)), case .object(let members) = node.value {
       flush()
       readJSONMembers(members)

@@ -48,6 +48,21 @@ import Testing
     }
   }
 
+  /// Undecodable bytes in a device's name made a second device: now a problem with its line.
+  @Test func undecodableBytesInANameAreAProblemNotADevice() throws {
+    try withTemporaryDirectory { folder in
+      let path = folder + "/events.ndjson"
+      var bytes = Array(#"{"time":"2026-03-01T10:00:00Z","device":"ip"#.utf8) + [0xFF]
+      bytes += Array(#"hone","source":"app","event":"save"}"#.utf8) + [10]
+      bytes += Array(#"{"time":"2026-03-01T10:00:01Z","device":"iphone","source":"app","event":"save"}"#.utf8) + [10]
+      FileManager.default.createFile(atPath: path, contents: Data(bytes))
+      let log = try SyncLogReader.read([path])
+      #expect(log.devices.map(\.name) == ["iphone"])
+      #expect(log.problems.map(\.line) == [1])
+      #expect(log.problems.first?.message.contains("not UTF-8") == true)
+    }
+  }
+
   /// A line dated year 0001 beside 2026's stretched the log to two thousand years.
   @Test func aTimeFarFromTheRestIsAProblemAndLeftOut() throws {
     try withTemporaryDirectory { folder in

@@ -222,6 +222,9 @@ import Testing
       #expect(page.contains("The log has no times") && page.contains("no scheduler (dasd) lines"))
       // No empty field in the header: a trace has no seed, hash or fingerprint.
       #expect(!page.contains("<code></code>") && !page.contains("seed  ·"))
+      // What the log cannot see is said as such, never as "nothing waited".
+      #expect(!page.contains("No activity waited") && page.contains("the policies that held exports and imports are unknown, so nothing is drawn"))
+      #expect(!page.contains(">none<"))
       let printed = syncsim("trace", Self.folder + "app-ckerror-rate-limited.log", "--out", out + "/printed")
       #expect(printed.out.contains("finding      app-ckerror-rate-limited message 1"))
       #expect(printed.out.contains("retry after 12 s"))
