@@ -145,9 +145,19 @@ struct CompareCommand {
       console.print(
         "Welch tests of B − A; p-values Holm-adjusted across the \(testCount) tests (family-wise error 5 %)")
     }
-    // A point is named with its factors' values: the column is as wide as the widest shown.
-    let pointLabel = { (point: String) in a.labels[point].map { point + " (" + $0 + ")" } ?? point }
+    // A point is named by its number; its factors' values are listed once above the table (a
+    // whole factor tuple made a 60-character first column).
+    let pointLabel = { (point: String) in point }
+    let points = Array(Set(tested.map(\.key.point))).sorted { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }
+    for point in points {
+      if let factors = a.labels[point] { console.print(ScenarioProblem.printable("point \(point): \(factors)")) }
+    }
     let pointWidth = tested.map { ScenarioProblem.printable(pointLabel($0.key.point)).count }.max().map { max(5, $0) } ?? 5
+    // A latency that is a lower bound (rows never visible, counted to the run's end) says so beside it.
+    let censored = { (values: OrderedValues, point: String) -> Bool in
+      guard let key = values.keys.first(where: { $0.point == point && $0.metric == "latency.isLowerBound" }) else { return false }
+      return values[key]?.contains { $0 > 0 } ?? false
+    }
     console.print(
       "point".padding(pointWidth) + "  metric                               A mean          B mean          B − A [95 % interval]"
         + "                p        p (Holm)  verdict")
@@ -162,7 +172,9 @@ struct CompareCommand {
       let key = test.key
       let valuesA = a[key]!, valuesB = b[key]!
       let verdict = test.verdict
-      if !all && (verdict.text.hasPrefix("no significant change") || verdict.text.hasPrefix("same")) {
+      if !all && !Self.headline.contains(key.metric)
+        && (verdict.text.hasPrefix("no significant change") || verdict.text.hasPrefix("same"))
+      {
         hidden += 1
         continue
       }
@@ -174,7 +186,9 @@ struct CompareCommand {
         ScenarioProblem.printable(label).padding(pointWidth) + "  " + ScenarioProblem.printable(key.metric).padding(34) + pad(mean(valuesA), 14) + "  "
           + pad(mean(valuesB), 14) + "  " + verdict.interval.padding(36) + " "
           + pad(test.raw.map(formatP) ?? "", 8) + " " + pad(test.adjusted.map(formatP) ?? "", 8) + "  "
-          + ScenarioProblem.printable(verdict.text) + Self.changeText(test, a: valuesA, b: valuesB))
+          + ScenarioProblem.printable(verdict.text) + Self.changeText(test, a: valuesA, b: valuesB)
+          + (key.metric.hasPrefix("latency.") && key.metric != "latency.isLowerBound"
+            && (censored(a, key.point) || censored(b, key.point)) ? "  (a lower bound: rows never visible)" : ""))
     }
     if shown == 0 { console.print("no metric changed significantly") }
     if hidden > 0 {
@@ -481,9 +495,9 @@ struct CompareCommand {
     let direction = RunSummary.metric(named: metric)?.betterDirection ?? 0
     let isProportion = RunSummary.metric(named: metric)?.isProportion ?? false
     // A difference of durations as `run` prints durations (signed); others as written.
+    let isDuration = RunSummary.metric(named: metric)?.isDuration == true
     let format: (Double) -> String =
-      RunSummary.metric(named: metric)?.isDuration == true
-      ? { ($0 < 0 ? "-" : $0 > 0 ? "+" : "") + DurationText.display(seconds: abs($0)) } : { Self.format($0) }
+      isDuration ? { ($0 < 0 ? "-" : $0 > 0 ? "+" : "") + DurationText.display(seconds: abs($0)) } : { Self.format($0) }
     if a.isEmpty || b.isEmpty {
       return (
         a.isEmpty && b.isEmpty ? "same (undefined in both)" : "changed (undefined in \(a.isEmpty ? "A" : "B"))", ""
@@ -495,9 +509,12 @@ struct CompareCommand {
     guard let welch = Statistics.welch(a, b), let adjustedP else {
       return ("changed (single runs: no interval)", format(mean(b) - mean(a)))
     }
+    // A duration's difference and its interval in one unit, the interval's (issue 73: "-47.9ms
+    // [-39.1m, +39.1m]" read as three scales).
+    let inUnit = isDuration ? Self.durationFormat(max(abs(welch.low), abs(welch.high), abs(welch.difference))) : format
     let interval =
       isProportion
-      ? proportionText(a, b) : "\(format(welch.difference)) [\(format(welch.low)), \(format(welch.high))]"
+      ? proportionText(a, b) : "\(inUnit(welch.difference)) [\(inUnit(welch.low)), \(inUnit(welch.high))]"
     if adjustedP >= 0.05 || welch.difference == 0 { return ("no significant change", interval) }
     if direction == 0 { return ("changed", interval) }
     let improved = (welch.difference < 0) == (direction < 0)
@@ -512,6 +529,20 @@ struct CompareCommand {
     }
     return "A " + one(a) + " B " + one(b)
   }
+
+  /// Signed durations in the one unit `largest` (seconds) reads best in: ms, s, m, h or d.
+  static func durationFormat(_ largest: Double) -> (Double) -> String {
+    let (scale, unit): (Double, String) =
+      largest < 1 ? (0.001, "ms") : largest < 120 ? (1, "s") : largest < 7200 ? (60, "m") : largest < 172_800 ? (3600, "h") : (86_400, "d")
+    return { value in
+      let scaled = value / scale
+      return (value < 0 ? "-" : value > 0 ? "+" : "") + String(format: "%.2f", abs(scaled)) + unit
+    }
+  }
+
+  /// Metrics every text comparison shows, changed or not: an asked-for headline left out reads
+  /// as "not measured" (issue 73).
+  static let headline: Set<String> = ["latency.p50", "latency.p95", "rowsNotVisible"]  // membership only
 
   static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
   static func format(_ value: Double) -> String { CSVTable.number(value) }

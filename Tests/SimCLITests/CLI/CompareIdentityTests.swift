@@ -41,9 +41,16 @@ import Testing
       let text = syncsim(["compare", directory + "/a", directory + "/b"])
       let all = syncsim(["compare", directory + "/a", directory + "/b", "--all"])
       let p95 = try #require(all.out.split(separator: "\n").first { $0.contains(" latency.p95 ") }, "\(all.out)")
-      // Means and the difference as durations (seconds, minutes), not raw seconds.
-      #expect(p95.contains("s ") && p95.contains("m [+"), "\(p95)")
+      // Means as durations; the difference and its interval in one unit, the interval's (issue 73).
+      #expect(p95.contains("s "), "\(p95)")
+      let interval = try #require(p95.range(of: #"[+-][0-9.]+[a-z]+ \[[+-][0-9.]+[a-z]+, [+-][0-9.]+[a-z]+\]"#, options: .regularExpression).map { String(p95[$0]) })
+      let units = Set(interval.split(whereSeparator: { !$0.isLetter }).map(String.init))
+      #expect(units.count == 1, "\(interval)")
       #expect(text.out.contains("not shown (--all shows them)"), "\(text.out)")
+      // The headline metrics are shown changed or not, and the point is named by its number,
+      // its factors listed once above.
+      #expect(text.out.split(separator: "\n").contains { $0.contains(" latency.p50 ") }, "\(text.out)")
+      #expect(text.out.contains("point 0: "), "\(text.out)")
       let markdown = syncsim(["compare", directory + "/a", directory + "/b", "--format", "markdown"])
       #expect(!markdown.out.contains("| 0 | 0 |"), "no p-value printed as 0")
       #expect(!all.out.contains("not shown"))
