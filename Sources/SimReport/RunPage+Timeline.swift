@@ -209,6 +209,8 @@ extension RunPage {
       }
       svg += "\n"
     }
+    let batteryDrawn = batteryLines(laneOf: laneOf, x: x)
+    svg += batteryDrawn
     svg += marks(laneOf: laneOf, x: x)
     svg += runTimeAxisTicks(x: x, end: end, y: bottom)
     svg += SVG.xAxis(runTimeTitle(end), left: left, right: right, bottom: bottom)
@@ -218,11 +220,37 @@ extension RunPage {
       (fromChanges ? "App state at every change (states.csv)" : "App state per sample of timeline.csv")
       + "; red beneath: offline; orange: Low Power Mode; a blue line above: "
     caption += "plugged in."
+    if !batteryDrawn.isEmpty {
+      caption += " A dark line in each lane: its battery level from timeline.csv (the lane's bottom 0 %, its top 100 %)."
+    }
     if !extra.isEmpty {
       caption += " A teal line beneath: " + extra.joined(separator: ", ") + " above its lowest level."
     }
     if devices.count > shown.count { caption += " The first \(shown.count) of \(devices.count) devices are drawn." }
     return svg + "<p class=\"caption\">\(caption)</p>\n"
+  }
+
+  /// Each shown device's battery level from `timeline.csv` as a line inside its lane (0 % at the
+  /// lane's bottom, 100 % at its top): a battery question's answer next to the states it caused
+  /// (issue 73: the report had no battery although timeline.csv has it). Empty when no device's
+  /// level is below 100 % anywhere.
+  func batteryLines(laneOf: [String: Double], x: SVG.Scale) -> String {
+    guard let timeline, timeline.columns.contains("batteryPercent") else { return "" }
+    var levels: [String: [(Double, Double)]] = [:]  // lookup only; drawn in the lanes' order
+    for row in timeline.rows {
+      let device = timeline.text(row, "device")
+      guard laneOf[device] != nil, let time = timeline.number(row, "time"), let level = timeline.number(row, "batteryPercent")
+      else { continue }
+      levels[device, default: []].append((time, level))
+    }
+    guard levels.values.contains(where: { $0.contains { $0.1 < 100 } }) else { return "" }
+    var out = ""
+    for (device, top) in laneOf.sorted(by: { $0.value < $1.value }) {
+      guard let points = levels[device], points.count > 1 else { continue }
+      let path = points.map { "\(SVG.n(x($0.0))),\(SVG.n(top + 14 - max(0, min(100, $0.1)) / 100 * 14))" }.joined(separator: " ")
+      out += "<polyline class=\"battery\" data-device=\"\(XMLText.escaped(device))\" points=\"\(path)\" fill=\"none\" stroke=\"#222\" stroke-width=\"1\"/>"
+    }
+    return out.isEmpty ? "" : out + "\n"
   }
 
   /// The columns of `timeline.csv` or `states.csv` for declared conditions beyond the built-in

@@ -264,6 +264,19 @@ import Testing
       #expect(html.contains("App state at every change (states.csv)"))
     }
   }
+
+  /// The battery drawn in each lane from timeline.csv (issue 73, item 12): the library's
+  /// overnight drain from 80 %.
+  @Test func aDrainingBatteryIsALineInItsDevicesLane() throws {
+    try withTemporaryDirectory { directory in
+      let folder = directory + "/night"
+      #expect(syncsim(["run", packageRoot + "/Scenarios/critical-battery-overnight.json", "--out", folder]).code == 0)
+      #expect(syncsim(["report", folder]).code == 0)
+      let html = try String(contentsOfFile: folder + "/report.html", encoding: .utf8)
+      #expect(html.contains("<polyline class=\"battery\" data-device=\"iphone\""))
+      #expect(html.contains("its battery level from timeline.csv"))
+    }
+  }
 }
 
 /// Issue 58, item 5: figures a paper can use.
