@@ -35,6 +35,15 @@ struct LogCoverage {
     return "<ul class=\"coverage\">" + lines.map { "<li>\($0)</li>" }.joined() + "</ul>\n"
   }
 
+  /// A source `Name (https://…)` as its name linked to its address (the address alone made the
+  /// column as wide as the page).
+  static func source(_ text: String) -> String {
+    guard let open = text.range(of: " (https://"), text.hasSuffix(")") else { return XMLText.escaped(text) }
+    let name = String(text[..<open.lowerBound])
+    let address = String(text[text.index(open.lowerBound, offsetBy: 2)..<text.index(before: text.endIndex)])
+    return "<a href=\"\(XMLText.escaped(address))\">\(XMLText.escaped(name))</a>"
+  }
+
   /// The findings as a table: when, device, what failed, the error, what to do, the source.
   static func findingsTable(_ findings: ReportTable) -> String {
     var out = "<table class=\"findings\"><tr><th>#</th><th>device</th><th>when</th><th>what failed</th><th>error</th>"
@@ -50,7 +59,7 @@ struct LogCoverage {
       if !findings.text(row, "firstRecordError").isEmpty { error += "<br>record: " + text("firstRecordError") }
       if !findings.text(row, "detail").isEmpty { error += "<br><code>" + text("detail") + "</code>" }
       out += "<tr><td>\(text("finding"))</td><td>\(text("device"))</td><td>\(when)</td><td>\(text("work"))</td>"
-        + "<td>\(error)</td><td>\(text("meaning"))</td><td>\(text("action"))</td><td>\(text("source"))</td></tr>"
+        + "<td>\(error)</td><td>\(text("meaning"))</td><td>\(text("action"))</td><td>\(source(findings.text(row, "source")))</td></tr>"
     }
     if findings.rows.count > 200 { out += "<tr><td colspan=\"8\">… \(findings.rows.count - 200) more in findings.csv</td></tr>" }
     return out + "</table>\n"

@@ -98,7 +98,9 @@ struct RunPage {
         ("rowsNotVisible", false), ("events", false),
       ]
     for (name, isDuration) in shown {
-      let value = metric(name).map { isDuration ? SVG.duration($0) : SVG.number($0) } ?? "undefined"
+      let value =
+        metric(name).map { isDuration ? SVG.duration($0) : SVG.number($0) }
+        ?? (isTrace && isDuration && summary.text(row, "timed") == "0" ? "unknown (no times)" : "undefined")
       out += "<tr><th>\(name)</th><td id=\"metric-\(name)\">\(value)</td></tr>"
     }
     return out + "</table>\n"
