@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Core Data or CKSyncEngine? Runs the library's four client contrasts as sweeps (both clients,
-seeds 1..10) and prints the README's table: each cell the mean over the 10 seeds of one metric
+seeds 1..10) and prints docs/sync-engine.md's table: each cell the mean over the 10 seeds of one metric
 of `sweep-summary.csv`.
 
     swift build -c release && python3 Scripts/contrast/client-contrast.py [--out DIR]

@@ -140,7 +140,7 @@ struct FitCommand {
     if let retry = fitted.measurement.retryAfter, let path = fitted.measurement.retryAfterPath {
       row(
         path,
-        "measured: median \(DurationText.display(seconds: retry.median)), spread ×\(TwinParameter.decimal((1.2816 * retry.sigma).exponentialValue, digits: 3)) "
+        "measured: median \(DurationText.display(seconds: retry.median)), spread ×\(TwinParameter.decimal(DeterministicMath.exp(1.2816 * retry.sigma), digits: 3)) "
           + "(p90/p50), from \(retry.count) \(retry.from)")
     }
     for misfit in fitted.estimate.misfits { console.print("misfit       \(misfit.sentence)") }
@@ -177,8 +177,4 @@ struct FitCommand {
       console.print("             uninformative (the twin's band spans over 10×): \(wide.joined(separator: ", "))")
     }
   }
-}
-
-extension Double {
-  var exponentialValue: Double { DeterministicMath.exp(self) }
 }

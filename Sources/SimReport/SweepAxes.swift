@@ -166,7 +166,7 @@ struct YAxis {
     let high = high.isFinite ? max(high, 0) : 0
     let unit: (Double, String)
     if isDuration {
-      unit = high < 120 ? (1, "s") : high < 7200 ? (60, "min") : high < 172_800 ? (3600, "h") : (86400, "d")
+      unit = XAxis.durationUnit(high)
     } else {
       unit = (1, "")
     }

@@ -111,29 +111,29 @@ struct LogHead {
 
 /// `2022-08-25 15:22:01.008417+0100 localhost process[pid]: message`.
 @Sendable private func logShowSyslog(_ line: Substring) -> LogHead? {
-  guard let (stamp, rest) = LogStamp.read(line), stamp.day != nil else { return nil }
-  var words = Words(rest)
-  guard let host = words.next(), !host.contains("["), let process = words.next(), process.hasSuffix("]:"),
-    let open = process.firstIndex(of: "[")
-  else { return nil }
-  return LogHead(stamp: stamp, process: process[..<open], message: words.rest)
+  bracketedProcess(line, suffix: "]:") { host in !host.contains("[") }
 }
 
 /// `2026-09-02 19:02:24.184 Df process[pid:tid] message`.
 @Sendable private func logShowCompact(_ line: Substring) -> LogHead? {
-  guard let (stamp, rest) = LogStamp.read(line), stamp.day != nil else { return nil }
-  var words = Words(rest)
-  guard let type = words.next(), compactTypes.contains(type), let process = words.next(), process.hasSuffix("]"),
-    let open = process.firstIndex(of: "[")
-  else { return nil }
-  return LogHead(stamp: stamp, process: process[..<open], message: words.rest)
+  bracketedProcess(line, suffix: "]") { type in compactTypes.contains(type) }
 }
 
 /// `2018-11-20 14:14:43.579932+0100 process[pid:tid] message`.
 @Sendable private func xcodeMetadata(_ line: Substring) -> LogHead? {
+  bracketedProcess(line, suffix: "]", lead: nil)
+}
+
+/// A dated line whose process is written with its pid in brackets (`name[pid]` or
+/// `name[pid:tid]`, ending in `suffix`), after a first column `lead` accepts when there is one.
+private func bracketedProcess(_ line: Substring, suffix: String, lead: ((Substring) -> Bool)?) -> LogHead? {
   guard let (stamp, rest) = LogStamp.read(line), stamp.day != nil else { return nil }
   var words = Words(rest)
-  guard let process = words.next(), process.hasSuffix("]"), let open = process.firstIndex(of: "["), open != process.startIndex
+  if let lead {
+    guard let first = words.next(), lead(first) else { return nil }
+  }
+  guard let process = words.next(), process.hasSuffix(suffix), let open = process.firstIndex(of: "["),
+    open != process.startIndex
   else { return nil }
   return LogHead(stamp: stamp, process: process[..<open], message: words.rest)
 }

@@ -56,7 +56,7 @@ enum SyncFailureReader {
     readError(message, into: &failure)
     if work == "sync stopped" {
       if let reason = message.byteRange(of: "with reason: ") {
-        failure.detail = String(message[reason.upperBound...].prefix { $0 != "\n" }.prefix(120)).trimmingCharacters()
+        failure.detail = message[reason.upperBound...].prefix { $0 != "\n" }.prefix(120).trimmingSpaces()
       } else {
         failure.detail = "the mirroring delegate is gone"
       }

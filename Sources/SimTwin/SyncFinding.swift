@@ -40,18 +40,12 @@ public struct SyncFinding: Sendable, Equatable {
     if !records.isEmpty { text += "; \(records.count) record error\(records.count == 1 ? "" : "s"): \(records[0])" }
     if !meaning.isEmpty { text += ". \(meaning)" }
     if !action.isEmpty { text += ". Do: \(action)" }
-    if !source.isEmpty { text += " [\(source.prefix { $0 != "(" }.trimmingCharacters())]" }
+    if !source.isEmpty { text += " [\(source.prefix { $0 != "(" }.trimmingSpaces())]" }
     return text
   }
 
   /// `30` for 30.0, `20.5` for 20.5: a retry-after as the error printed it.
   static func number(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-  }
-}
-
-extension StringProtocol {
-  func trimmingCharacters() -> String {
-    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
   }
 }

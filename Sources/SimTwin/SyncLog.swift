@@ -47,13 +47,6 @@ public struct SyncLog: Sendable {
 
   public init() {}
 
-  /// The device's position, added on first sight.
-  mutating func device(named name: String, account: String) -> Int {
-    if let index = devices.firstIndex(where: { $0.name == name && $0.account == account }) { return index }
-    devices.append(Device(name: name, account: account))
-    return devices.count - 1
-  }
-
   /// Moves `device`'s events later by `microseconds` (its clock was behind the others'), keeping
   /// the events in time order.
   public mutating func shiftClock(device: Int, by microseconds: Int64) {

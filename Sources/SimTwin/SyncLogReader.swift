@@ -97,7 +97,6 @@ struct Reading {
   /// A record being assembled: its head, the lines that continue it, and where it began.
   struct OpenRecord {
     var head: LogHead
-    var headText: String
     var continuation: [String] = []
     var bytes = 0
     var line: Int
@@ -206,7 +205,7 @@ struct Reading {
     {
       // The anchor is in a line continuing the kept record: that record is read after all.
       log.linesSkipped -= 1
-      record = OpenRecord(head: head, headText: text, line: pending.line, hasAnchor: false, hasMarker: false)
+      record = OpenRecord(head: head, line: pending.line, hasAnchor: false, hasMarker: false)
     }
     pendingHead = nil
     let text: String
@@ -224,10 +223,9 @@ struct Reading {
     if let head = LogShape.head(of: line, timedFile: timedRecords > 0 || record?.head.stamp != nil, tryFirst: lastShape) {
       lastShape = head.shape
       flush()
-      let hasAnchor = UnifiedLogLine.anchors.contains { bytes.contains(bytes: $0) }
       record = OpenRecord(
-        head: head, headText: text, line: lineNumber, hasAnchor: hasAnchor,
-        hasMarker: hasAnchor && UnifiedLogLine.markers.contains { line.has($0) })
+        head: head, line: lineNumber, hasAnchor: lineHasAnchor,
+        hasMarker: lineHasAnchor && UnifiedLogLine.markers.contains { line.has($0) })
       return
     }
     if first == UInt8(ascii: "{") && record == nil {
@@ -236,13 +234,12 @@ struct Reading {
     }
     guard var open = record else {
       // A line before any record: a record of its own with no time of its own.
-      let hasAnchor = UnifiedLogLine.anchors.contains { bytes.contains(bytes: $0) }
-      if !hasAnchor {
+      if !lineHasAnchor {
         log.linesSkipped += 1
         return
       }
       record = OpenRecord(
-        head: LogHead(stamp: nil, process: nil, message: line), headText: text, line: lineNumber, hasAnchor: true,
+        head: LogHead(stamp: nil, process: nil, message: line), line: lineNumber, hasAnchor: true,
         hasMarker: UnifiedLogLine.markers.contains { line.has($0) })
       return
     }
@@ -257,10 +254,10 @@ struct Reading {
       log.linesSkipped += 1
       return
     }
-    open.continuation.append(text.trimmingCharacters())
+    open.continuation.append(text[...].trimmingSpaces())
     open.bytes += bytes.count
     open.hasMarker = open.hasMarker || marker
-    open.hasAnchor = open.hasAnchor || marker || UnifiedLogLine.anchors.contains { bytes.contains(bytes: $0) }
+    open.hasAnchor = open.hasAnchor || marker || lineHasAnchor
     record = open
   }
 
@@ -489,7 +486,8 @@ struct Reading {
         problem("a unified-log object needs \"timestamp\" and \"eventMessage\" strings")
         return
       }
-      let isSync = UnifiedLogLine.anchors.contains { Array(text.utf8)[...].contains(bytes: $0) }
+      let bytes = Array(text.utf8)[...]
+      let isSync = UnifiedLogLine.anchors.contains { bytes.contains(bytes: $0) }
       guard isSync else {
         log.linesSkipped += 1
         return

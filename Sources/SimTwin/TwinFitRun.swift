@@ -61,7 +61,9 @@ public struct TwinFitRun: Sendable {
     }
     notes += ClockSkew.findings(SyncTrace(log)).map { ClockSkew.remark($0, devices: log.devices) }
     let split = holdout > 0 ? span.start + Int64(Double(span.end - span.start) * (1 - holdout)) : span.end
-    let observed = summaries(log, from: span.start, to: split)
+    // The part fitted, traced once: its summaries, and what it measures.
+    let fittedTrace = trace(log, from: span.start, to: split)
+    let observed = LogSummaries(fittedTrace)
     guard observed.values.contains(where: { $0 != nil }) else {
       return .failure(
         Failure(problems: [
@@ -70,7 +72,7 @@ public struct TwinFitRun: Sendable {
         ]))
     }
     // The structure the log shows: the server's refusals and their measured retry-after.
-    let measurement = TwinMeasurement(log: log, from: span.start, to: split)
+    let measurement = TwinMeasurement(trace: fittedTrace, findings: log.findings)
     notes += measurement.notes
     var parameters = given ?? TwinParameter.all
     if given == nil, let throttle = measurement.throttle { parameters.append(throttle) }
@@ -146,7 +148,12 @@ public struct TwinFitRun: Sendable {
 
   /// The summaries of the log's events in `[from, to)`.
   public static func summaries(_ log: SyncLog, from: Int64, to: Int64) -> LogSummaries {
+    LogSummaries(trace(log, from: from, to: to))
+  }
+
+  /// The trace of the log's events in `[from, to)`.
+  static func trace(_ log: SyncLog, from: Int64, to: Int64) -> SyncTrace {
     let window = log.window(from: from, to: to)
-    return LogSummaries(SyncTrace(events: window.events, devices: window.devices, span: (from, to)))
+    return SyncTrace(events: window.events, devices: window.devices, span: (from, to))
   }
 }

@@ -19,9 +19,9 @@ public struct TwinMeasurement: Sendable {
   /// Fewer refusals than this and no throttle is fitted.
   public static let minimumRefusals = 3
 
-  public init(log: SyncLog, from start: Int64, to end: Int64) {
-    let window = log.window(from: start, to: end)
-    let trace = SyncTrace(events: window.events, devices: window.devices, span: (start, end))
+  /// What `trace` (a window of a log) measures, with the log's `findings` inside its span.
+  public init(trace: SyncTrace, findings: [SyncFinding]) {
+    let (start, end) = (trace.start, trace.end)
     var counts: [String: Int] = [:]  // lookup only
     var order: [String] = []
     for activity in trace.activities where activity.finishedAt != nil && !activity.succeeded {
@@ -39,7 +39,7 @@ public struct TwinMeasurement: Sendable {
       retryAfterPath = device ? "cloud.deviceThrottleRetryAfter" : "cloud.throttle.retryAfter"
       let code = device ? 7 : 6
       // The retry-after the log prints, else the wait from a refusal to the next export.
-      let printed = log.findings.compactMap { finding -> Double? in
+      let printed = findings.compactMap { finding -> Double? in
         guard let time = finding.time, time >= start, time < end, finding.code == code else { return nil }
         return finding.retryAfterSeconds
       }

@@ -58,15 +58,6 @@ enum UnifiedLogLine {
     "<CKError", "CKError \"", "CKErrorDomain", "Error Domain=NSCocoaErrorDomain Code=134", "CloudKit integration", "NSCloudKitMirroring",
   ].map { Array($0.utf8) }
 
-  /// Reads an ndjson object's `timestamp` and `eventMessage`.
-  static func readJSON(timestamp: String, message: String) -> Outcome {
-    guard markers.contains(where: { message[...].has($0) }) else { return .skip }
-    guard let time = LogClock.microseconds(timestamp[...]) else {
-      return .problem("\"timestamp\" is not a time (\(timestamp.prefix(40)))")
-    }
-    return read(message: message[...], at: time)
-  }
-
   static func read(message: Substring, at time: Int64) -> Outcome {
     guard markers.contains(where: { message.has($0) }) else { return .skip }
     if let range = message.byteRange(of: "com.apple.coredata.cloudkit.activity.") {
@@ -227,7 +218,8 @@ enum UnifiedLogLine {
   }
 }
 
-extension Substring {
+extension StringProtocol {
+  /// The text without its leading and trailing spaces.
   func trimmingSpaces() -> String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
   }

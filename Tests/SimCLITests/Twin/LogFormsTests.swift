@@ -1,4 +1,5 @@
 import Foundation
+import SimScenario
 import SimTestSupport
 import Testing
 
@@ -116,20 +117,6 @@ import Testing
     return (date ? "2023-12-07 " : "") + text + (zone ? "+0100" : "")
   }
 
-  static func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
   static let forms: [Form] = [
     Form(
       name: "log show default",
@@ -149,12 +136,12 @@ import Testing
     Form(
       name: "log show --style ndjson",
       write: { m in
-        ["{\"timestamp\":\"\(stamp(m.seconds, fraction: 6))\",\"processImagePath\":\"/usr/libexec/\(m.process)\",\"eventMessage\":\(jsonString(m.lines.joined(separator: "\n"))),\"messageType\":\"Default\"}"]
+        ["{\"timestamp\":\"\(stamp(m.seconds, fraction: 6))\",\"processImagePath\":\"/usr/libexec/\(m.process)\",\"eventMessage\":\(JSONNode.quote(m.lines.joined(separator: "\n"))),\"messageType\":\"Default\"}"]
       }, fraction: 6),
     Form(
       name: "log show --style json",
       write: { m in
-        ["{", "  \"timestamp\" : \"\(stamp(m.seconds, fraction: 6))\",", "  \"eventMessage\" : \(jsonString(m.lines.joined(separator: "\n"))),", "  \"processID\" : \(m.pid)", "}"]
+        ["{", "  \"timestamp\" : \"\(stamp(m.seconds, fraction: 6))\",", "  \"eventMessage\" : \(JSONNode.quote(m.lines.joined(separator: "\n"))),", "  \"processID\" : \(m.pid)", "}"]
       }, fraction: 6, header: ["["], footer: ["]"], separator: ","),
     Form(
       name: "Xcode console with metadata",
