@@ -21,7 +21,10 @@ public struct TrajectoryFingerprint: Hashable, Sendable, BitwiseCopyable {
   }
 
   /// The fingerprint of a byte string (a file's bytes, a canonical text), position by position.
-  public init<Bytes: Sequence<UInt8>>(bytes: Bytes) {
+  /// Inlinable, so that it is specialised where it is called: generic, a resolved scenario's
+  /// bytes took a quarter of a run of 20,000 timeline entries.
+  @inlinable public init<Bytes: Sequence<UInt8>>(bytes: Bytes) {
+    self.init()
     for (index, byte) in bytes.enumerated() { add(time: Int64(index), kind: UInt32(byte), entity: 0) }
   }
 

@@ -89,28 +89,65 @@ extension JSONNode {
 
   /// The JSON text, pretty-printed with two-space indentation, members in their order.
   public func serialized(indent: Int = 0) -> String {
-    let pad = String(repeating: "  ", count: indent)
-    let inner = String(repeating: "  ", count: indent + 1)
+    var out = ""
+    write(into: &out, indent: indent)
+    return out
+  }
+
+  /// Appends `serialized(indent:)`'s text to `out`: one buffer for the whole document (a
+  /// string and a joined array per node took 0.15 s for a scenario of 20,000 timeline entries).
+  func write(into out: inout String, indent: Int) {
     switch value {
-    case .null: return "null"
-    case .bool(let flag): return flag ? "true" : "false"
-    case .number(let text, _): return text
-    case .string(let text): return Self.quote(text)
+    case .null: out += "null"
+    case .bool(let flag): out += flag ? "true" : "false"
+    case .number(let text, _): out += text
+    case .string(let text): Self.appendQuoted(text, to: &out)
     case .array(let elements):
-      if elements.isEmpty { return "[]" }
+      if elements.isEmpty {
+        out += "[]"
+        return
+      }
       if elements.allSatisfy({
         if case .array = $0.value { return false }; if case .object = $0.value { return false }; return true
       }) {
-        return "[" + elements.map { $0.serialized() }.joined(separator: ", ") + "]"
+        out += "["
+        for (index, element) in elements.enumerated() {
+          if index > 0 { out += ", " }
+          element.write(into: &out, indent: 0)
+        }
+        out += "]"
+        return
       }
-      return "[\n" + elements.map { inner + $0.serialized(indent: indent + 1) }.joined(separator: ",\n") + "\n" + pad
-        + "]"
+      out += "[\n"
+      for (index, element) in elements.enumerated() {
+        if index > 0 { out += ",\n" }
+        Self.pad(&out, indent + 1)
+        element.write(into: &out, indent: indent + 1)
+      }
+      out += "\n"
+      Self.pad(&out, indent)
+      out += "]"
     case .object(let members):
-      if members.isEmpty { return "{}" }
-      return "{\n"
-        + members.map { inner + Self.quote($0.key) + ": " + $0.value.serialized(indent: indent + 1) }.joined(
-          separator: ",\n") + "\n" + pad + "}"
+      if members.isEmpty {
+        out += "{}"
+        return
+      }
+      out += "{\n"
+      for (index, member) in members.enumerated() {
+        if index > 0 { out += ",\n" }
+        Self.pad(&out, indent + 1)
+        Self.appendQuoted(member.key, to: &out)
+        out += ": "
+        member.value.write(into: &out, indent: indent + 1)
+      }
+      out += "\n"
+      Self.pad(&out, indent)
+      out += "}"
     }
+  }
+
+  private static func pad(_ out: inout String, _ indent: Int) {
+    for _ in 0..<indent { out += "  " }
   }
 
   /// The JSON text on one line (`{"a": 1, "b": [2, 3]}`), members in their order: what a CSV
@@ -127,7 +164,20 @@ extension JSONNode {
 
   /// `text` as a JSON string literal, quotes included.
   public static func quote(_ text: String) -> String {
-    var out = "\""
+    var out = ""
+    appendQuoted(text, to: &out)
+    return out
+  }
+
+  /// Appends `quote(text)` to `out`.
+  static func appendQuoted(_ text: String, to out: inout String) {
+    out += "\""
+    // Most text needs no escape: appended whole.
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      out += text
+      out += "\""
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""
@@ -144,6 +194,6 @@ extension JSONNode {
         }
       }
     }
-    return out + "\""
+    out += "\""
   }
 }

@@ -220,6 +220,8 @@ extension ScenarioBuilder {
   /// The actions written as an object with one member, by that member's name, in the table's
   /// order: each has an alternative of its own in the schema's `action`.
   static let valuedActions = TimelineActionTable.all.filter { $0.decode != nil }.map(\.name)
+  /// Every action's name, for a did-you-mean (worked out once: each entry sorted them again).
+  static let allActionNames = simpleActions.keys.sorted() + valuedActions.filter { simpleActions[$0] == nil }
   /// The valued actions' decoders, by name (looked up only).
   static let valuedDecoders: [String: TimelineActionDefinition.Decode] = Dictionary(
     uniqueKeysWithValues: TimelineActionTable.all.compactMap { row in row.decode.map { (row.name, $0) } })
@@ -279,6 +281,28 @@ extension ScenarioBuilder {
   }
 
   func timeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
+    // Reused only from a clean start: the reader keeps at most `maxProblems`, so earlier
+    // problems would change which of the timeline's are kept.
+    guard let memo = timelineMemo, !memo.ineligible, reader.problems.isEmpty, reader.suppressed == 0 else {
+      decodeTimeline(node, targets, &spec)
+      return
+    }
+    if let recorded = memo.recorded {
+      spec.timeline += recorded.actions
+      for problem in recorded.problems { reader.record(problem) }
+      return
+    }
+    let actionsBefore = spec.timeline.count
+    let keysBefore = reader.logicalKeys.count
+    decodeTimeline(node, targets, &spec)
+    guard reader.logicalKeys.count == keysBefore, reader.suppressed == 0 else {
+      memo.ineligible = true
+      return
+    }
+    memo.recorded = (Array(spec.timeline[actionsBefore...]), reader.problems)
+  }
+
+  func decodeTimeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
     guard let entries = reader.array(node, "timeline", maxCount: ScenarioDecoder.Limits.maxTimelineEntries) else {
       return
     }
@@ -353,13 +377,12 @@ extension ScenarioBuilder {
     _ node: JSONNode?, _ path: String, devices: [Int], _ spec: WorldSpec
   ) -> (TimelineAction.Action, store: Int?)? {
     guard let node else { return nil }
-    let allNames = Array(Self.simpleActions.keys).sorted() + Self.valuedActions.filter { Self.simpleActions[$0] == nil }
     if case .string(let name) = node.value {
       if let action = Self.simpleActions[name] { return (action, nil) }
       reader.problem(
         path, "unknown action \"\(name)\"",
-        hint: suggestion(for: name, among: allNames).map { "did you mean \"\($0)\"?" } ?? "actions: "
-          + allNames.joined(separator: ", "))
+        hint: suggestion(for: name, among: Self.allActionNames).map { "did you mean \"\($0)\"?" } ?? "actions: "
+          + Self.allActionNames.joined(separator: ", "))
       return nil
     }
     // "store" beside the action belongs inside it: {"edit": {"kind": "insert", "store": 1}}.

@@ -15,6 +15,8 @@ struct ScenarioBuilder {
   /// The shard a run decodes the scenario for (`run --shard I/N`): a world of more devices than
   /// its `windowAbove` then holds only the shard's devices (`ShardWindow`).
   var shard: ShardWindow.Request?
+  /// A sweep point's timeline, shared with the other points that cannot change it (`validate`).
+  var timelineMemo: TimelineMemo?
   /// The declared children of each group, by root type and group, worked out once: each of
   /// 100,000 device entries asked for them again (10 s of a validation), and so did each of a
   /// sweep's 10,000 points. SyncSim's own keys share one cache across decodes and threads; a
@@ -254,6 +256,8 @@ struct ScenarioBuilder {
 
   /// "HH:MM" or "HH:MM:SS" as the time since midnight; nil for anything else.
   static func clockTime(_ text: String) -> SimDuration? {
+    // Most times are offsets ("90s"): refused before splitting.
+    guard text.utf8.count <= 8, text.utf8.contains(UInt8(ascii: ":")) else { return nil }
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
     guard parts.count == 2 || parts.count == 3,
       parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isNumber) })

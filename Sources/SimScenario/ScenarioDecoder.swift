@@ -94,11 +94,13 @@ public enum ScenarioDecoder {
   /// parsing each point again was 43 % of validating a sweep of 100 points, issue 71).
   static func decode(
     root: JSONNode, file: String, policies: PolicyRegistry = .standard, parameters: ParameterSet = .standard,
-    checkingSweep: Bool = true, acceptLarge: Bool = false, shard: ShardWindow.Request? = nil
+    checkingSweep: Bool = true, acceptLarge: Bool = false, shard: ShardWindow.Request? = nil,
+    timelineMemo: TimelineMemo? = nil
   ) throws(ScenarioProblems) -> (Scenario, [ScenarioProblem]) {
     let reader = ScenarioReader(file: file)
     var builder = ScenarioBuilder(reader: reader, policyRegistry: policies, parameters: parameters)
     builder.shard = shard
+    builder.timelineMemo = timelineMemo
     var scenario = builder.build(root)
     var problems = reader.reportedProblems
     if !acceptLarge, let scenario, !problems.contains(where: { $0.severity == .error }) {
@@ -143,11 +145,14 @@ public enum ScenarioDecoder {
     // A point's scenario never reads its sweep: without it, each decode is the scenario's size,
     // not the sweep's (10,000 values made validation quadratic).
     let base = root.removingMember("sweep")
+    let memo = TimelineMemo.applies(to: plan.factors) ? TimelineMemo() : nil
     for point in checked {
       let (document, pathProblems) = plan.document(base, at: point, file: file)
       var problems = pathProblems
       do {
-        _ = try decode(root: document, file: file, policies: policies, checkingSweep: false, acceptLarge: acceptLarge)
+        _ = try decode(
+          root: document, file: file, policies: policies, checkingSweep: false, acceptLarge: acceptLarge,
+          timelineMemo: memo)
       } catch {
         problems += error.problems.filter { $0.severity == .error }.map {
           plan.pointProblem($0, file: file, point: point)

@@ -29,10 +29,11 @@ import Testing
       let privateRun = RunEstimate(try authors("private", writes: writes, days: days))
       #expect(abs(publicRun.events / privateRun.events - 1) < 0.05, "the same events on either database")
       let expected = (0.15e-6 + 0.012e-6) * writes * log2(2 + writes)
-      // Less what their events differ by (a public world's polls).
+      // Less what their events and their memory differ by (a public world's polls).
       added.append(
         publicRun.seconds - privateRun.seconds - RunEstimate.Cost.secondsPerEvent
-          * (publicRun.events - privateRun.events))
+          * (publicRun.events - privateRun.events) - RunEstimate.Cost.secondsPerMemoryByte
+          * (publicRun.memoryBytes - privateRun.memoryBytes))
       #expect(abs(added.last! / expected - 1) < 0.1, "\(days) d: \(added.last!) s added, \(expected) expected")
       #expect(publicRun.description.contains("of one core's time"), "\(publicRun.description)")
     }
@@ -49,6 +50,7 @@ import Testing
       let doublings = log2(2 + 400_000.0)
       return estimate.seconds - RunEstimate.Cost.secondsPerRun - RunEstimate.Cost.secondsPerEvent * estimate.events
         - RunEstimate.Cost.secondsPerWrite * estimate.writes - 0.15e-6 * estimate.writes * doublings
+        - RunEstimate.Cost.secondsPerMemoryByte * estimate.memoryBytes
     }
     let (ten, forty) = (try rowSeconds(10), try rowSeconds(40))
     #expect(abs(ten / (0.012e-6 * 400_000 * 9 * log2(2 + 400_000.0)) - 1) < 0.01, "\(ten)")
