@@ -27,6 +27,10 @@ struct IndependentLogGenerator {
     /// otherwise.
     var frontHours = 6.0
     var frontStarts = [8.0, 11.0]
+    /// Hours of each night the iPad is in Low Power Mode (from, to; `to` the next morning), logged
+    /// as power lines: a push that comes while it is in the background then is held until the
+    /// mode ends, and comes with its import then.
+    var lowPowerNights: (from: Double, to: Double)? = nil
   }
 
   var truth: Truth
@@ -66,7 +70,25 @@ struct IndependentLogGenerator {
     let devices = ["iphone", "ipad"]
     func inFront(_ t: Double, _ device: Int) -> Bool {
       let hour = t.truncatingRemainder(dividingBy: 86_400) / 3600
-      return hour >= truth.frontStarts[device] && hour < truth.frontStarts[device] + truth.frontHours
+      let (start, end) = (truth.frontStarts[device], truth.frontStarts[device] + truth.frontHours)
+      return (hour >= start && hour < end) || hour < end - 24
+    }
+    /// When the iPad's Low Power Mode that holds `t` ends, or nil when it is not in it.
+    func lowPowerEnd(_ t: Double) -> Double? {
+      guard let night = truth.lowPowerNights else { return nil }
+      let dayStart = (t / 86_400).rounded(.down) * 86_400
+      let hour = (t - dayStart) / 3600
+      if hour >= night.from { return dayStart + 86_400 + night.to * 3600 }
+      if hour < night.to { return dayStart + night.to * 3600 }
+      return nil
+    }
+    if let night = truth.lowPowerNights {
+      for day in 0..<Int(truth.days.rounded(.up)) {
+        let on = Double(day) * 86_400 + night.from * 3600
+        if on < end { out.append(Line(time: on, device: "ipad", body: #""source":"app","event":"power","lowPowerMode":true"#)) }
+        let off = Double(day) * 86_400 + night.to * 3600
+        if off < end { out.append(Line(time: off, device: "ipad", body: #""source":"app","event":"power","lowPowerMode":false"#)) }
+      }
     }
     // App states: to the front at its hour, to the background after `frontHours`.
     for day in 0..<Int(truth.days.rounded(.up)) {
@@ -101,6 +123,7 @@ struct IndependentLogGenerator {
     var exportID = 0
     var budgetUsed: [[Double]] = [[], []]
     var held: [[Double]] = [[], []]
+    var heldByLowPower: [Double] = []
     for (index, device) in devices.enumerated() {
       let other = 1 - index
       var recentExports: [Double] = []
@@ -135,7 +158,10 @@ struct IndependentLogGenerator {
         let arrival = finished + lognormal(truth.fanout)
         guard arrival < end else { continue }
         var delivered: Double? = arrival
-        if !inFront(arrival, other), let budget = truth.budgetPerHour {
+        if other == 1, !inFront(arrival, other), let release = lowPowerEnd(arrival) {
+          heldByLowPower.append(release)
+          delivered = nil
+        } else if !inFront(arrival, other), let budget = truth.budgetPerHour {
           budgetUsed[other] = budgetUsed[other].filter { $0 > arrival - 3600 }
           if budgetUsed[other].count >= budget {
             // Held: the newest one comes when the app is next in front.
@@ -153,6 +179,12 @@ struct IndependentLogGenerator {
           out.append(Line(time: importEnd, device: devices[other], body: Self.coreData("import", exportID, importStart, importEnd, succeeded: true, records: carried, error: nil)))
         }
       }
+    }
+    // Pushes held by Low Power Mode come when it ends: one push, one import.
+    for release in Set(heldByLowPower).sorted() where release + 1 < end {
+      out.append(Line(time: release + 1, device: "ipad", body: #""source":"app","event":"push""#))
+      exportID += 1
+      out.append(Line(time: release + 1.5, device: "ipad", body: Self.coreData("import", exportID, release + 1.2, release + 1.5, succeeded: true, records: 1, error: nil)))
     }
     // Held pushes come (the newest kept) when the app is next in front: one push, one import.
     for (index, device) in devices.enumerated() {

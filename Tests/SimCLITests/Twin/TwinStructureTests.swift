@@ -70,6 +70,24 @@ import Testing
     }
   }
 
+  /// An iPad in Low Power Mode at night, saved to from the iPhone in the evening: its pushes
+  /// in the background wait for the morning. The power lines replay the mode in the twin, and
+  /// the fan-out is still the day's.
+  @Test func lowPowerNightsHoldTheIPadsPushesUntilMorning() throws {
+    try withTemporaryDirectory { folder in
+      var truth = IndependentLogGenerator.Truth()
+      truth.frontStarts = [20, 11]
+      truth.lowPowerNights = (from: 22, to: 7)
+      truth.saveRatePerHour = 10
+      truth.days = 3
+      let (fit, summaries, out) = try Self.fit(truth, seed: 3, folder: folder)
+      try Self.holds(fit, "push.fanoutLatency", 2.0)
+      let held = summaries.rows.filter { $0["part"] == "holdout" && $0["covered"] != "" }
+      #expect(held.count >= 6, "\(out)")
+      #expect(held.filter { $0["covered"] == "1" }.count * 10 >= held.count * 7, "\(held)\n\(out)")
+    }
+  }
+
   /// A bulk importer whose exports the server refuses with CKError 7 and a 60 s retry-after:
   /// the retry-after is measured from the log, not searched for, and the device's throttle is
   /// fitted.
