@@ -6,6 +6,12 @@ import SimKernel
 /// here, each a call into the component that owns what it changes.
 extension World: SchedulerHost {}
 
+extension World {
+  /// `DeviceReading.report`: the sink is a `let`, so it is lent, not copied.
+  @inline(__always)
+  func report(_ body: (borrowing any ObservationSink) -> Void) { body(sink) }
+}
+
 extension World: PushHost {
   func deviceConditions(_ device: DeviceID) -> DeviceConditions { spec.devices[device.index].conditions }
 }

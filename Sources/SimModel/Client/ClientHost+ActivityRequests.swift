@@ -68,7 +68,7 @@ extension ClientHost {
       devices[device].streams.network.bernoulli(clients.settings.server.setupFailureProbability)
     {
       let wait = clients.settings.server.setupRetryAfter.sampleDuration(using: &devices[device].streams.network)
-      sink.observe(.cloudError(store: store, error: .serviceUnavailable, retryAfter: wait, at: sim.now))
+      report { $0.observe(.cloudError(store: store, error: .serviceUnavailable, retryAfter: wait, at: sim.now)) }
       sim.schedule(.setupDone(store), after: wait + clients.settings.server.setupTime)
       return
     }
@@ -124,17 +124,17 @@ extension ClientHost {
       // The time since the quota stalled the store's exports was the quota's wait.
       let pending = scheduler.storeActivities[index].pendingExport
       if pending.exists && clients.stores[index].quotaStalledSince < sim.now {
-        sink.observe(
+        report { $0.observe(
           .activityBlocked(
             activity: logID(pending), policy: position(of: .quota), from: clients.stores[index].quotaStalledSince,
-            to: sim.now))
+            to: sim.now)) }
       }
     }
   }
 
   /// CloudKit refused the model (`code`): the store's setup fails and it never syncs.
   mutating func modelRefused(_ store: StoreID, code: Int32, at now: SimTime) {
-    sink.observe(.setupFailed(store: store, code: code, at: now))
+    report { $0.observe(.setupFailed(store: store, code: code, at: now)) }
     clients.stores[store.index].disabled = true
   }
 }

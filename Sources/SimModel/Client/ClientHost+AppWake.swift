@@ -63,7 +63,7 @@ extension ClientHost {
 
   func reportSuspendedWait(_ activity: ActivityID, since: SimTime, at now: SimTime) {
     guard now > since else { return }
-    sink.observe(.activityBlocked(activity: logID(activity), policy: position(of: .suspended), from: since, to: now))
+    report { $0.observe(.activityBlocked(activity: logID(activity), policy: position(of: .suspended), from: since, to: now)) }
   }
 
   /// A new process exports the saved history the last one left, whatever launched it (the person

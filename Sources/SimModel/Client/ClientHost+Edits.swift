@@ -35,7 +35,7 @@ extension ClientHost {
     // A store whose setup failed still works locally; it just never syncs.
     guard clients.stores[store.index].zone.exists else { return }
     guard clients.settings.entities[entity].syncs else {
-      sink.observe(.localEdit(device: owner(of: store), entity: Int32(entity), at: sim.now))
+      report { $0.observe(.localEdit(device: owner(of: store), entity: Int32(entity), at: sim.now)) }
       return
     }
     switch kind {
@@ -82,7 +82,7 @@ extension ClientHost {
     let write = newWrite(store, basedOn: localField(store, object, field: base + Int(field)).write, value: value)
     setLocal(store, object, base + Int(field), write: write, value: value)
     clients.history[store.index].append(Change(object: object, field: field, write: write))
-    sink.observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: now)
+    report { $0.observeEdited(write: write, store: store, object: object, field: field, kind: kind, at: now) }
   }
 
   /// Deletes `object` on `store` (unsaved until the store saves).
@@ -137,7 +137,7 @@ extension ClientHost {
       }
     }
     clients.history[store.index].append(Change(object: object, field: -1, write: write))
-    sink.observeEdited(write: write, store: store, object: object, field: -1, kind: kind, at: now)
+    report { $0.observeEdited(write: write, store: store, object: object, field: -1, kind: kind, at: now) }
     for _ in 0..<clients.settings.entities[entity].manyToManyLinksPerObject {
       // A CDMR join record: a record of its own, not a person's write.
       let link = createObject(zone: zone, entity: -1, poison: false)
@@ -275,7 +275,7 @@ extension ClientHost {
       return
     }
     for index in saved..<clients.history[store.index].count where clients.history[store.index][index].write != .none {
-      sink.observeSaved(write: clients.history[store.index][index].write, at: sim.now)
+      report { $0.observeSaved(write: clients.history[store.index][index].write, at: sim.now) }
     }
     clients.stores[store.index].savedCount = Int32(clients.history[store.index].count)
     if clients.stores[store.index].client == .syncEngine { enginePendingAdded(store, sim: &sim) }
@@ -290,7 +290,7 @@ extension ClientHost {
     let saved = Int(clients.stores[store.index].savedCount)
     for index in saved..<clients.history[store.index].count {
       let change = clients.history[store.index][index]
-      if change.write != .none { sink.observe(.lostWrite(write: change.write, reason: reason, at: now)) }
+      if change.write != .none { report { $0.observe(.lostWrite(write: change.write, reason: reason, at: now)) } }
       let base = Int(server.zones[zone].objects[change.object.index].fieldBase)
       let fields =
         change.field < 0

@@ -95,7 +95,7 @@ extension ClientHost {
   func isCurrent(_ change: Change, in store: StoreID, fieldBase base: Int) -> Bool {
     let current = localField(store, change.object, field: base + Int(max(change.field, 0))).write
     guard change.field >= 0 && change.write != .none && current != change.write else { return true }
-    sink.observe(.supersededLocally(write: change.write, by: current))
+    report { $0.observe(.supersededLocally(write: change.write, by: current)) }
     return false
   }
 
@@ -148,9 +148,9 @@ extension ClientHost {
     let records = clients.plans[activity.index].batchRecords[batch]
     commit(store, activity: activity, entries: batchRange(activity, batch), at: sim.now)
     if reportingRequest {
-      sink.observeRequest(
+      report { $0.observeRequest(
         store: store, upload: true, records: records, bytes: clients.plans[activity.index].batchBytes[batch],
-        at: sim.now)
+        at: sim.now) }
     }
     clients.runs[activity.index].records += records
     clients.runs[activity.index].merged = false
@@ -180,12 +180,15 @@ extension ClientHost {
         var failed: [RecordFailure] = []
         swap(&failed, &clients.scratch.failedRecords)
         defer { swap(&failed, &clients.scratch.failedRecords) }
-        return answerModify(request, random: &devices[device].streams.network, failed: &failed)
+        // A local stream: see `SchedulerHost.scheduleDecision`.
+        var stream = devices[device].streams.network
+        defer { devices[device].streams.network = stream }
+        return answerModify(request, random: &stream, failed: &failed)
       }
     guard let answer else { return .accepted }
     switch answer.outcome {
     case .tooLarge:
-      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now))
+      report { $0.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now)) }
       // Core Data splits the batch in half and retries both. [A] limitExceeded. CKSyncEngine
       // hands the error to the app, and the round ends with the changes pending. [A] CKSyncEngine
       // (not among the errors it retries); [RE] continueSendingChangesAfterFailure = 0
@@ -194,17 +197,17 @@ extension ClientHost {
       }
       return .resend(at: now)
     case .refused(let error):
-      sink.observe(.cloudError(store: store, error: error, retryAfter: nil, at: now))
+      report { $0.observe(.cloudError(store: store, error: error, retryAfter: nil, at: now)) }
       return .failed(error)
     case .changedOnServer:
       // Merge the changed fields into the server record from the error and send it again.
-      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now))
+      report { $0.observe(.cloudError(store: store, error: answer.error, retryAfter: nil, at: now)) }
       clients.runs[activity.index].merged = true
       return .resend(at: now)
     case .recordsFailed:
       // One partialFailure for the request, stating the longest of its records' retry-afters.
       let retryAfter = clients.scratch.failedRecords.compactMap(\.retryAfter).max()
-      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: retryAfter, at: now))
+      report { $0.observe(.cloudError(store: store, error: answer.error, retryAfter: retryAfter, at: now)) }
       return .partlySaved(retryAt: now + (retryAfter ?? .zero))
     }
   }
@@ -383,7 +386,7 @@ extension ClientHost {
       if change.write != .none {
         // A public-database delete leaves no tombstone: no token will ever cover it.
         let committedAt = publicDelete ? Int32.max : sequence
-        sink.observeCommitted(write: change.write, activity: logID(activity), sequence: committedAt, at: now)
+        report { $0.observeCommitted(write: change.write, activity: logID(activity), sequence: committedAt, at: now) }
       }
     }
     compactChangeLogIfLong(zone: zone)
@@ -418,7 +421,7 @@ extension ClientHost {
     if previous != .none && previous != write && write != .none && clients.writes[write].basedOn != previous
       && owner(of: clients.writes[previous].store) != owner(of: clients.writes[write].store)
     {
-      sink.observe(.lostUpdate(write: previous, by: write))
+      report { $0.observe(.lostUpdate(write: previous, by: write)) }
     }
     setField(zone: zone, field, write: write, value: value)
   }

@@ -144,7 +144,7 @@ extension ClientHost {
     let store = scheduler.activities[activity.index].store
     guard token > clients.stores[store.index].appliedToken else { return }
     clients.stores[store.index].appliedToken = token
-    sink.observeImported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now)
+    report { $0.observeImported(store: store, activity: logID(activity), token: token, records: Int32(records), at: sim.now) }
     let app = deviceTraits[traitsIndex(of: owner(of: store))].app
     if app.uiRefresh == .fetchedResults {
       sim.schedule(.uiRefresh(store), after: app.uiMergeDelay)
@@ -183,7 +183,7 @@ extension ClientHost {
     for orphan in clients.orphans[store.index] {
       let parent = ObjectID(Int(server.zones[zone].objects[orphan.child.index].parent))
       if isLive(store, parent) {
-        sink.observe(.orphanWindow(store: store, child: orphan.child, from: orphan.since, to: now))
+        report { $0.observe(.orphanWindow(store: store, child: orphan.child, from: orphan.since, to: now)) }
       } else {
         still.append(orphan)
       }
@@ -252,7 +252,7 @@ extension ClientHost {
     guard !app.visibilityRequiresForeground || devices[owner(of: store).index].app == .foreground else { return }
     if clients.stores[store.index].uiToken > clients.stores[store.index].visibleToken {
       clients.stores[store.index].visibleToken = clients.stores[store.index].uiToken
-      sink.observeVisible(store: store, token: clients.stores[store.index].uiToken, at: now)
+      report { $0.observeVisible(store: store, token: clients.stores[store.index].uiToken, at: now) }
     }
   }
 }

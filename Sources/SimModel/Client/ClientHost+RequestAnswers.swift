@@ -19,7 +19,7 @@ extension ClientHost {
     stalled?.attempt = request.attempt
     if let answer = stalled ?? answer(request, from: DeviceID(device)) {
       clients.runs[activity.index].attempt = answer.attempt
-      sink.observe(.cloudError(store: store, error: answer.error, retryAfter: answer.retryAfter, at: now))
+      report { $0.observe(.cloudError(store: store, error: answer.error, retryAfter: answer.retryAfter, at: now)) }
       return .faulted(answer)
     }
     clients.runs[activity.index].attempt = 0

@@ -5,7 +5,7 @@ extension ClientHost {
   /// Announces a reset: the mirrored rows are wiped and everything is re-imported from a nil
   /// token. Unexported local changes survive and are exported afterwards.
   mutating func resetSync(_ store: StoreID, reason: ResetReason, sim: inout Simulation<ModelEvent>) {
-    sink.observe(.reset(store: store, reason: reason, at: sim.now))
+    report { $0.observe(.reset(store: store, reason: reason, at: sim.now)) }
     cancelPendingActivities(store, reason: .reset, sim: &sim)
     clients.stores[store.index].resetting = true
     if isReplayed(store) {
@@ -37,7 +37,7 @@ extension ClientHost {
   mutating func endResetIfNeeded(_ store: StoreID, sim: inout Simulation<ModelEvent>) {
     guard clients.stores[store.index].resetting else { return }
     clients.stores[store.index].resetting = false
-    sink.observe(.resetEnded(store: store, at: sim.now))
+    report { $0.observe(.resetEnded(store: store, at: sim.now)) }
     save(store, sim: &sim)
     if clients.stores[store.index].savedCount > 0 { requestExport(store, trigger: .exportAgain, sim: &sim) }
   }
@@ -56,7 +56,7 @@ extension ClientHost {
   /// store stops syncing; removing it first loses unexported changes, then syncs from scratch.
   mutating func toggleSync(_ store: StoreID, removeStoreFirst: Bool, sim: inout Simulation<ModelEvent>) {
     guard removeStoreFirst else {
-      sink.observe(.setupFailed(store: store, code: 134_410, at: sim.now))
+      report { $0.observe(.setupFailed(store: store, code: 134_410, at: sim.now)) }
       clients.stores[store.index].disabled = true
       cancelPendingActivities(store, reason: .storeDisabled, sim: &sim)
       return
@@ -74,9 +74,9 @@ extension ClientHost {
       // insert, whose change names no field, by the later write to its object: a delete
       // before the removal left the insert unaccounted for, pending for ever).
       if clients.local[store.index][field].write == change.write {
-        sink.observe(.lostWrite(write: change.write, reason: .storeRemoved, at: sim.now))
+        report { $0.observe(.lostWrite(write: change.write, reason: .storeRemoved, at: sim.now)) }
       } else if clients.local[store.index][field].write != .none {
-        sink.observe(.supersededLocally(write: change.write, by: clients.local[store.index][field].write))
+        report { $0.observe(.supersededLocally(write: change.write, by: clients.local[store.index][field].write)) }
       }
     }
     clients.history[store.index].removeFirst(saved)
@@ -148,12 +148,12 @@ extension ClientHost {
           if field < clients.local[index].count { held = max(held, clients.local[index][field].write) }
           serverWrite = max(serverWrite, server.zones[zone].server[field].write)
         }
-        sink.observe(
+        report { $0.observe(
           .objectState(
             store: StoreID(index), object: ObjectID(object), entity: record.entity,
             held: isLive(StoreID(index), fieldBase: base), write: held,
             serverLive: server.zones[zone].server[base].write != .none && server.zones[zone].server[base].value == 1,
-            serverWrite: serverWrite))
+            serverWrite: serverWrite)) }
       }
     }
   }

@@ -118,17 +118,17 @@ extension ClientHost {
     let field = base + 1 + Int(devices[owner(of: store).index].streams.edit.nextInt(below: UInt64(fields - 1)))
     let value = Int32(truncatingIfNeeded: devices[owner(of: store).index].streams.edit.next() & 0x7FFF_FFFF)
     let write = newWrite(store, basedOn: server.zones[zone].server[field].write, value: value)
-    sink.observeEdited(
-      write: write, store: store, object: object, field: Int32(field - base), kind: .update, at: sim.now)
-    sink.observeSaved(write: write, at: sim.now)
+    report { $0.observeEdited(
+      write: write, store: store, object: object, field: Int32(field - base), kind: .update, at: sim.now) }
+    report { $0.observeSaved(write: write, at: sim.now) }
     // The app's own modify operation: an export of its own, outside dasd and the engine.
     let activity = ownActivity(.export, store: store, at: sim.now)
     let sequence = recordChange(zone: zone, of: object, by: store, at: sim.now)
     setServerField(zone: zone, field, write: write, value: value)
-    sink.observeCommitted(write: write, activity: activity, sequence: sequence, at: sim.now)
-    sink.observeRequest(
-      store: store, upload: true, records: 1, bytes: recordCost(zone: zone, object: object).record, at: sim.now)
-    sink.observeActivityFinished(activity: activity, at: sim.now, records: 1, succeeded: true)
+    report { $0.observeCommitted(write: write, activity: activity, sequence: sequence, at: sim.now) }
+    report { $0.observeRequest(
+      store: store, upload: true, records: 1, bytes: recordCost(zone: zone, object: object).record, at: sim.now) }
+    report { $0.observeActivityFinished(activity: activity, at: sim.now, records: 1, succeeded: true) }
     compactChangeLogIfLong(zone: zone)
     fanOutPush(from: store, zone: zone, sim: &sim)
     ensureLocalCapacity(store)
@@ -139,8 +139,8 @@ extension ClientHost {
   /// requested and started now; the caller reports its end.
   mutating func ownActivity(_ kind: ActivityKind, store: StoreID, at now: SimTime) -> ActivityID {
     let activity = newActivityLogID()
-    sink.observeActivityRequested(activity: activity, kind: kind, store: store, trigger: .manual, at: now)
-    sink.observeActivityStarted(activity: activity, at: now)
+    report { $0.observeActivityRequested(activity: activity, kind: kind, store: store, trigger: .manual, at: now) }
+    report { $0.observeActivityStarted(activity: activity, at: now) }
     return activity
   }
 
@@ -158,9 +158,9 @@ extension ClientHost {
     }
     guard records > 0 else { return }
     let activity = ownActivity(.import, store: store, at: now)
-    sink.observeImported(
-      store: store, activity: activity, token: clients.stores[store.index].appliedToken, records: records, at: now)
-    sink.observeActivityFinished(activity: activity, at: now, records: records, succeeded: true)
+    report { $0.observeImported(
+      store: store, activity: activity, token: clients.stores[store.index].appliedToken, records: records, at: now) }
+    report { $0.observeActivityFinished(activity: activity, at: now, records: records, succeeded: true) }
     updateVisibility(store, at: now)
   }
 }

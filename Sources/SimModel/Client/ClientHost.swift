@@ -110,7 +110,11 @@ extension ClientHost {
 
   /// A request's latency on `device`'s network, drawn from its stream.
   mutating func requestLatency(_ device: DeviceID) -> SimDuration {
-    deviceTraits[traitsIndex(of: device)].requestLatency.sampleDuration(using: &devices[device.index].streams.network)
+    // A local stream: see `SchedulerHost.scheduleDecision`.
+    var stream = devices[device.index].streams.network
+    let latency = deviceTraits[traitsIndex(of: device)].requestLatency.sampleDuration(using: &stream)
+    devices[device.index].streams.network = stream
+    return latency
   }
 
   /// How long `bytes` take at `bytesPerSecond`.

@@ -201,7 +201,7 @@ extension ClientHost {
       finishRun(activity, succeeded: false, sim: &sim)
       react(to: failure, of: activity, sim: &sim)
     default:
-      sink.observeRequest(store: store, upload: true, records: 0, bytes: 0, at: sim.now)
+      report { $0.observeRequest(store: store, upload: true, records: 0, bytes: 0, at: sim.now) }
       clients.stores[store.index].zoneSavePending = false
       exportTook(.zoneSaved)
       planAndSend(activity, store: store, sim: &sim)
@@ -218,7 +218,7 @@ extension ClientHost {
     case .accepted, .partlySaved: return
     case .faulted(let failure) where failure.error == .networkUnavailable: return
     case .resend, .faulted, .failed:
-      sink.observe(.requestRefused(store: store, upload: true, records: sent.records, bytes: sent.bytes, at: now))
+      report { $0.observe(.requestRefused(store: store, upload: true, records: sent.records, bytes: sent.bytes, at: now)) }
     }
   }
 
@@ -270,9 +270,9 @@ extension ClientHost {
       // The request carried every record of the batch: it is reported whole, once.
       exportTook(.someRecordsFailed)
       let batch = Int(clients.runs[activity.index].nextBatch)
-      sink.observeRequest(
+      report { $0.observeRequest(
         store: store, upload: true, records: clients.plans[activity.index].batchRecords[batch],
-        bytes: clients.plans[activity.index].batchBytes[batch], at: sim.now)
+        bytes: clients.plans[activity.index].batchBytes[batch], at: sim.now) }
       if separateFailedRecords(activity, batch) { commitCurrentBatch(activity, reportingRequest: false, sim: &sim) }
       sendNextBatch(activity, notBefore: retryAt, sim: &sim)
     case .accepted:

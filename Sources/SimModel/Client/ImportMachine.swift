@@ -100,7 +100,7 @@ extension ClientHost {
     if tokenExpired(store, at: sim.now) {
       // changeTokenExpired: reset, then fetch the whole zone from a nil token. [A] CKError.h
       importTook(.tokenExpired)
-      sink.observe(.cloudError(store: store, error: .changeTokenExpired, retryAfter: nil, at: sim.now))
+      report { $0.observe(.cloudError(store: store, error: .changeTokenExpired, retryAfter: nil, at: sim.now)) }
       resetSync(store, reason: .tokenExpired, sim: &sim)
     }
     let snapshot = server.zones[zone].changeCount
@@ -125,7 +125,7 @@ extension ClientHost {
       bytes = changedRecords(
         zone: zone, after: after, upTo: snapshot, maxVersion: version, into: &clients.importQueues[activity.index],
         hidden: &hidden)
-      for object in hidden { sink.observe(.hiddenRecord(store: store, object: object)) }
+      for object in hidden { report { $0.observe(.hiddenRecord(store: store, object: object)) } }
       records = clients.importQueues[activity.index].count
     }
     clients.runs[activity.index].records = Int32(records)
@@ -172,7 +172,7 @@ extension ClientHost {
     } else {
       applyPage(store, clients.importQueues[activity.index][page.first..<page.first + page.records], at: sim.now)
     }
-    sink.observeRequest(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now)
+    report { $0.observeRequest(store: store, upload: false, records: Int32(page.records), bytes: page.bytes, at: sim.now) }
     clients.runs[activity.index].pagesLeft -= 1
     if clients.runs[activity.index].pagesLeft > 0 {
       importTook(.nextPage)
@@ -189,8 +189,8 @@ extension ClientHost {
     finishImportToken(store, upTo: run.snapshotToken, changedAt: run.snapshotAt)
     // A reset during the import cleared `fromEmptyToken`: its token belongs to the old history.
     if run.fromEmptyToken { clients.stores[store.index].holdsToken = true }
-    sink.observeImported(
-      store: store, activity: logID(activity), token: run.snapshotToken, records: run.records, at: sim.now)
+    report { $0.observeImported(
+      store: store, activity: logID(activity), token: run.snapshotToken, records: run.records, at: sim.now) }
     finishRun(activity, succeeded: true, sim: &sim)
     importFinishedUI(store, sim: &sim)
     // Only an import from the empty token ends a reset: one begun before it brought too little.

@@ -17,16 +17,20 @@ extension PushHost {
   }
 
   mutating func sendPush(to device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) {
-    let sending = push.send(
-      &devices[device.index].mailbox, now: sim.now, random: &devices[device.index].streams.push)
+    // Local copies: with inouts into a column's element the compiler copied the push service.
+    var mailbox = devices[device.index].mailbox
+    var stream = devices[device.index].streams.push
+    let sending = push.send(&mailbox, now: sim.now, random: &stream)
+    devices[device.index].mailbox = mailbox
+    devices[device.index].streams.push = stream
     switch sending {
     case .coalesced:
-      sink.observePush(device: device, event: .coalesced, at: sim.now)
+      report { $0.observePush(device: device, event: .coalesced, at: sim.now) }
     case .dropped:
-      sink.observePush(device: device, event: .sent, at: sim.now)
-      sink.observePush(device: device, event: .dropped, at: sim.now)
+      report { $0.observePush(device: device, event: .sent, at: sim.now) }
+      report { $0.observePush(device: device, event: .dropped, at: sim.now) }
     case .arrives(let latency):
-      sink.observePush(device: device, event: .sent, at: sim.now)
+      report { $0.observePush(device: device, event: .sent, at: sim.now) }
       sim.schedule(.pushArrives(device, zone), after: latency)
     }
   }
@@ -38,9 +42,9 @@ extension PushHost {
     guard devices[device.index].online else {
       // APNs stores one notification per app for an offline device: the newest.
       if push.store(zone, in: &devices[device.index].mailbox, at: sim.now) {
-        sink.observePush(device: device, event: .discarded, at: sim.now)
+        report { $0.observePush(device: device, event: .discarded, at: sim.now) }
       }
-      sink.observePush(device: device, event: .stored, at: sim.now)
+      report { $0.observePush(device: device, event: .stored, at: sim.now) }
       return nil
     }
     return deliverPush(device, zone: zone, sim: &sim)
@@ -51,43 +55,43 @@ extension PushHost {
   /// `World.pushReceived`); nil when it was dropped, held or deferred.
   mutating func deliverPush(_ device: DeviceID, zone: ZoneID, sim: inout Simulation<ModelEvent>) -> ReceivedPush? {
     guard deviceTraits[traitsIndex(of: device)].app.backgroundPush else {
-      sink.observePush(device: device, event: .dropped, at: sim.now)
+      report { $0.observePush(device: device, event: .dropped, at: sim.now) }
       return nil
     }
     if devices[device.index].app == .foreground {
-      sink.observePush(device: device, event: .delivered, at: sim.now)
+      report { $0.observePush(device: device, event: .delivered, at: sim.now) }
       return ReceivedPush(zone: zone, wokeApp: false, launched: false)
     }
     if devices[device.index].forceQuit {
-      sink.observePush(device: device, event: .discarded, at: sim.now)
+      report { $0.observePush(device: device, event: .discarded, at: sim.now) }
       return nil
     }
     if sim.now - devices[device.index].lastOpenedAt > push.parameters.deliveryRequiresLaunchWithin {
       // An app not launched for a while gets no background push: withheld, not lost. [C]
-      sink.observePush(device: device, event: .withheld, at: sim.now)
+      report { $0.observePush(device: device, event: .withheld, at: sim.now) }
       return nil
     }
     if isPowerRestricted(device) {
       // APNs defers priority-5 pushes while the device saves power; the newest is kept. [A]
       devices[device.index].mailbox.deferredAt = sim.now
       if PushService.keepNewest(zone, in: &devices[device.index].mailbox.deferredZone) {
-        sink.observePush(device: device, event: .discarded, at: sim.now)
+        report { $0.observePush(device: device, event: .discarded, at: sim.now) }
       }
-      sink.observePush(device: device, event: .deferred, at: sim.now)
+      report { $0.observePush(device: device, event: .deferred, at: sim.now) }
       return nil
     }
     let conditions = deviceConditions(device)
     guard push.withinBudget(device.index, conditions: conditions, at: sim.now) else {
       if PushService.keepNewest(zone, in: &devices[device.index].mailbox.heldZone) {
-        sink.observePush(device: device, event: .discarded, at: sim.now)
+        report { $0.observePush(device: device, event: .discarded, at: sim.now) }
       }
-      sink.observePush(device: device, event: .held, at: sim.now)
+      report { $0.observePush(device: device, event: .held, at: sim.now) }
       push.admitOtherAppsAfterOwn(device.index, at: sim.now)
       return nil
     }
     push.recordWake(device.index, at: sim.now)
     push.admitOtherAppsAfterOwn(device.index, at: sim.now)
-    sink.observePush(device: device, event: .delivered, at: sim.now)
+    report { $0.observePush(device: device, event: .delivered, at: sim.now) }
     // Launched (or resumed) in the background for the push, for its runtime. [A]
     let launched = devices[device.index].app == .notRunning
     if devices[device.index].app != .background {
@@ -103,7 +107,7 @@ extension PushHost {
     let zone = devices[device.index].mailbox.heldZone
     guard zone.exists else { return nil }
     devices[device.index].mailbox.heldZone = .none
-    sink.observePush(device: device, event: .delivered, at: sim.now)
+    report { $0.observePush(device: device, event: .delivered, at: sim.now) }
     return zone
   }
 
@@ -116,7 +120,7 @@ extension PushHost {
       ownReceivedAt: mailbox.storedZone.exists ? mailbox.storedAt : nil, now: sim.now)
     guard let stored = push.takeStored(from: &devices[device.index].mailbox, at: sim.now) else { return }
     if stored.expired {
-      sink.observePush(device: device, event: .discarded, at: sim.now)
+      report { $0.observePush(device: device, event: .discarded, at: sim.now) }
       return
     }
     sim.schedule(.pushArrives(device, stored.zone), after: push.parameters.deliveryLatency)

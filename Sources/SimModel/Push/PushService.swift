@@ -33,7 +33,9 @@ struct PushService {
   }
 
   /// Sends a push to the device of `mailbox` now, drawing loss and fan-out latency from `random`.
-  func send(_ mailbox: inout PushMailbox, now: SimTime, random: inout RandomStream) -> Sending {
+  /// `mutating`, though it changes nothing here, so that `PushHost` calls it in place (through
+  /// `modify`): through `get` every push copied the whole service.
+  mutating func send(_ mailbox: inout PushMailbox, now: SimTime, random: inout RandomStream) -> Sending {
     if parameters.coalescingWindow > .zero && now - mailbox.lastSentAt < parameters.coalescingWindow {
       return .coalesced
     }

@@ -50,7 +50,7 @@ extension SchedulerHost {
       kind: kind, store: store, trigger: trigger, requestedAt: sim.now, launchedForPush: launched)
     state.immediate = immediate
     let activity = scheduler.admit(state)
-    sink.observeActivityRequested(activity: logID(activity), kind: kind, store: store, trigger: trigger, at: sim.now)
+    report { $0.observeActivityRequested(activity: logID(activity), kind: kind, store: store, trigger: trigger, at: sim.now) }
     if immediate {
       scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now)
     } else {
@@ -61,8 +61,13 @@ extension SchedulerHost {
 
   mutating func scheduleDecision(_ activity: ActivityID, sim: inout Simulation<ModelEvent>) {
     let device = owner(of: scheduler.activities[activity.index].store).index
-    let latency = scheduler.decisionLatency.sampleDuration(using: &devices[device].streams.scheduler)
-    scheduler.activities[activity.index].recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
+    // The stream is drawn from a local copy: with an inout into a column's element (class memory
+    // that could hold anything) the compiler copies the distribution first, a retain and a release.
+    var stream = devices[device].streams.scheduler
+    let latency = scheduler.decisionLatency.sampleDuration(using: &stream)
+    devices[device].streams.scheduler = stream
+    let recheck = sim.scheduleCancellable(.decide(activity), at: sim.now + latency)
+    scheduler.activities[activity.index].recheck = recheck
   }
 
   /// What the policies see of `activity`, with its run history left empty: the rate limiters read
@@ -174,8 +179,8 @@ extension SchedulerHost {
   mutating func closeBlockedInterval(_ activity: ActivityID, at now: SimTime) {
     let state = scheduler.activities[activity.index]
     guard state.phase == .blocked, state.blockedPolicy >= 0 else { return }
-    sink.observe(
-      .activityBlocked(activity: logID(activity), policy: state.blockedPolicy, from: state.blockedSince, to: now))
+    report { $0.observe(
+      .activityBlocked(activity: logID(activity), policy: state.blockedPolicy, from: state.blockedSince, to: now)) }
     scheduler.activities[activity.index].blockedPolicy = -1
   }
 
@@ -188,7 +193,7 @@ extension SchedulerHost {
     scheduler.storeActivities[state.store.index].runningInGroup += 1
     // What the app starts itself is not one of dasd's runs, and starts at once.
     if !state.immediate { scheduler.recordRun(sim.now, device: device, runs: &devices[device].runs) }
-    sink.observeActivityApproved(activity: logID(activity), at: sim.now)
+    report { $0.observeActivityApproved(activity: logID(activity), at: sim.now) }
     sim.schedule(.start(activity), after: startDelay(state))
   }
 
@@ -238,7 +243,7 @@ extension SchedulerHost {
     if state.phase == .approved { scheduler.storeActivities[state.store.index].runningInGroup -= 1 }
     scheduler.activities[activity.index].phase = .finished
     scheduler.storeActivities[state.store.index].forgetPending(activity)
-    sink.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now))
+    report { $0.observe(.activityCancelled(activity: logID(activity), reason: reason, at: sim.now)) }
     forgetRetryWait(activity)
     // An approved activity's start is already scheduled: its slot stays taken, so that the start
     // finds it finished rather than another activity in its place.
@@ -261,7 +266,7 @@ extension SchedulerHost {
       return .none
     }
     scheduler.activities[activity.index].phase = .running
-    sink.observeActivityStarted(activity: logID(activity), at: sim.now)
+    report { $0.observeActivityStarted(activity: logID(activity), at: sim.now) }
     scheduler.storeActivities[state.store.index].setPending(state.kind, .none)
     if state.kind != .setup, let wait = retryAfterInForce(owner(of: state.store), at: sim.now) {
       // The container's or the device's retry-after is in force: the first request would be
@@ -280,7 +285,7 @@ extension SchedulerHost {
     scheduler.activities[activity.index].phase = .finished
     scheduler.storeActivities[state.store.index].runningInGroup -= 1
     scheduler.storeActivities[state.store.index].forgetRunning(activity)
-    sink.observeActivityFinished(activity: logID(activity), at: sim.now, records: records, succeeded: succeeded)
+    report { $0.observeActivityFinished(activity: logID(activity), at: sim.now, records: records, succeeded: succeeded) }
     forgetRetryWait(activity)
     scheduler.freeActivitySlots.append(activity)
     signal(owner(of: state.store), sim: &sim)

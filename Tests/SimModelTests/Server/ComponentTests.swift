@@ -135,7 +135,7 @@ import Testing
     var parameters = PushParameters()
     parameters.coalescingWindow = .seconds(10)
     parameters.fanoutLatency = .constant(2)
-    let service = PushService(parameters)
+    var service = PushService(parameters)
     var mailbox = PushMailbox()
     var random = RandomStream(seed: 1)
     #expect(
