@@ -7,9 +7,13 @@ import SimKernel
 /// client holds read only (`ClientHost.server`); `Scripts/architecture/component-graph.py`
 /// fails on a client facet that assigns into the server's state itself.
 extension CloudServer {
+  // The methods that are not inlined are `mutating`, though a column's element changes in place
+  // either way: called through `get` on the world's `server` they copied the whole server first
+  // (a memcpy and a retain on every commit and insert).
+
   /// Registers a new object in `zone`, with room for its fields; entity −1 is a CDMR join record
   /// (one field).
-  func createObject(zone: Int, entity: Int, poison: Bool) -> ObjectID {
+  mutating func createObject(zone: Int, entity: Int, poison: Bool) -> ObjectID {
     let object = ObjectID(zones[zone].objects.count)
     let fieldCount = entity >= 0 ? entityFieldCount[entity] : 1
     zones[zone].objects.append(ObjectState(entity: Int32(entity), fieldBase: zones[zone].fieldCount, poison: poison))
@@ -20,14 +24,14 @@ extension CloudServer {
 
   /// Sets what a new object's record carries from its creator: its key (−1: none), the model
   /// version it was made with, whether it is a contribution, and its parent (−1: none).
-  func describeObject(zone: Int, _ object: ObjectID, key: Int32, version: Int32, contribution: Bool) {
+  mutating func describeObject(zone: Int, _ object: ObjectID, key: Int32, version: Int32, contribution: Bool) {
     zones[zone].objects[object.index].key = key
     zones[zone].objects[object.index].version = version
     zones[zone].objects[object.index].contribution = contribution
   }
 
   /// Sets a new object's parent (its raw id; −1: none).
-  func setParent(zone: Int, _ object: ObjectID, _ parent: Int32) {
+  mutating func setParent(zone: Int, _ object: ObjectID, _ parent: Int32) {
     zones[zone].objects[object.index].parent = parent
   }
 
@@ -46,7 +50,7 @@ extension CloudServer {
 
   /// After a commit of `object` in a zone that keeps its history: counts it in the zone's index
   /// of live records (at its last change while live, else not at all) and notes a public delete.
-  func noteCommitted(zone: Int, _ object: ObjectID, publicDelete: Bool) {
+  mutating func noteCommitted(zone: Int, _ object: ObjectID, publicDelete: Bool) {
     guard zones[zone].keepsHistory else { return }
     let record = zones[zone].objects[object.index]
     let live = zones[zone].server[Int(record.fieldBase)].value != 0
