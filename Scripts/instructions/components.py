@@ -30,6 +30,7 @@ flatter layout of e42eb72 (the third wave's head), so the two builds' tables lin
 Usage:
   python3 Scripts/instructions/components.py --binary .build/release/syncsim -- run WORLD.json --jobs 1 --out DIR
   python3 Scripts/instructions/components.py --file cachegrind.out.N     (an existing profile)
+  python3 Scripts/instructions/components.py --self-test                 (its rules, in CI)
 Prints a table of components (instructions, share) and, with --files N, the N costliest files.
 """
 import argparse
@@ -108,25 +109,26 @@ def read_profile(path):
     """Instructions per source file ('fl=' blocks) and, for code without a file, per function."""
     by_file = collections.Counter()
     by_function = collections.Counter()
-    names = {}
+    names = {"fl": {}, "fn": {}}
     current_file, current_function = "???", "???"
 
-    def resolve(value):
-        # Compressed names: "(3) name" defines, "(3)" refers.
+    def resolve(kind, value):
+        # Compressed names (callgrind's format): "(3) name" defines, "(3)" refers; files and
+        # functions number apart.
         found = re.match(r"\((\d+)\)\s*(.*)", value)
         if not found:
             return value
         key, rest = found.groups()
         if rest:
-            names[key] = rest
-        return names.get(key, rest)
+            names[kind][key] = rest
+        return names[kind].get(key, rest)
 
     with open(path, errors="replace") as handle:
         for line in handle:
             if line.startswith("fl="):
-                current_file = resolve(line[3:].strip())
+                current_file = resolve("fl", line[3:].strip())
             elif line.startswith("fn="):
-                current_function = resolve(line[3:].strip())
+                current_function = resolve("fn", line[3:].strip())
             elif line[:1].isdigit():
                 fields = line.split()
                 if len(fields) >= 2:
@@ -149,6 +151,54 @@ def measure(binary, arguments):
     return out
 
 
+def self_test():
+    """The path and name rules on both layouts, and a profile read back (exit 1 on a mismatch)."""
+    cases = [
+        ("/r/Sources/SimKernel/EventHeap.swift", "kernel"),
+        ("/r/Sources/SimModel/Scheduler/SchedulerHost+Decisions.swift", "scheduler"),
+        ("/r/Sources/SimModel/Scheduler/Policies/PolicySet.swift", "scheduler"),
+        ("/r/Sources/SimModel/World+Scheduler.swift", "scheduler"),
+        ("/r/Sources/SimModel/Policies/PolicySet.swift", "scheduler"),
+        ("/r/Sources/SimModel/Client/ImportMachine.swift", "clients"),
+        ("/r/Sources/SimModel/World+Import.swift", "clients"),
+        ("/r/Sources/SimModel/Push/PushService.swift", "push"),
+        ("/r/Sources/SimModel/World+Push.swift", "push"),
+        ("/r/Sources/SimModel/Server/CloudServer.swift", "server"),
+        ("/r/Sources/SimModel/Faults/ZoneBusyFault.swift", "server"),
+        ("/r/Sources/SimModel/Devices/DeviceState.swift", "devices"),
+        ("/r/Sources/SimModel/DeviceState.swift", "devices"),
+        ("/r/Sources/SimModel/World.swift", "world"),
+        ("/r/Sources/SimMetrics/MetricsRecorder+Audit.swift", "cause audit"),
+        ("/r/Sources/SimMetrics/ObserverLog.swift", "metrics"),
+        ("/r/Sources/SimTwin/Fit.swift", "scenario"),
+    ]
+    names = [
+        ("$s9SimKernel9EventHeapV6insertyy", "kernel"),
+        ("$s8SimModel13SchedulerHostPAAE6decide_3sim", "scheduler"),
+        ("$s8SimModel10ClientHostPAAE6commit_8activity", "clients"),
+        ("$s8SimModel11PushServiceVWOc", "push"),
+        ("$s8SimModel11CloudServerV6answer", "server"),
+        ("$s8SimModel11WorldRunnerO3run", "world"),
+        ("$s10SimMetrics0B8RecorderC7observe", "metrics"),
+        ("$ss6_merge3low3mid4high", "stdlib"),
+        ("swift_retain", "runtime"),
+    ]
+    failed = [(p, want, component(p)) for p, want in cases if component(p) != want]
+    failed += [(n, want, function_component(n)) for n, want in names if function_component(n) != want]
+    profile = ("events: Ir\nfl=(1) /r/Sources/SimKernel/EventHeap.swift\nfn=(1) $s9SimKernel9EventHeapV6insert\n"
+               "10 100\n11 20\nfl=(2) ???\nfn=(2) swift_retain\n0 7\nfl=(1)\nfn=(1)\n12 3\n")
+    with tempfile.NamedTemporaryFile("w", suffix=".out", delete=False) as handle:
+        handle.write(profile)
+    by_file, by_function = read_profile(handle.name)
+    os.unlink(handle.name)
+    if by_file != {"/r/Sources/SimKernel/EventHeap.swift": 123} or by_function != {"swift_retain": 7}:
+        failed.append(("profile", "123 and 7", f"{dict(by_file)} {dict(by_function)}"))
+    for what, want, got in failed:
+        print(f"components self-test: {what}: {got}, expected {want}", file=sys.stderr)
+    print(f"components self-test: {len(cases) + len(names) + 1 - len(failed)} of {len(cases) + len(names) + 1} hold")
+    return 1 if failed else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary")
@@ -157,7 +207,10 @@ def main():
     parser.add_argument("--functions", type=int, default=0, help="also list the N costliest runtime functions")
     parser.add_argument("--tsv", action="store_true", help="component<TAB>instructions, for joining two builds")
     parser.add_argument("arguments", nargs="*")
+    parser.add_argument("--self-test", action="store_true", help="check the rules and the reader, then exit")
     options = parser.parse_args()
+    if options.self_test:
+        return self_test()
     if options.file:
         path = options.file
     elif options.binary:
