@@ -9,10 +9,27 @@ enum KaplanMeier {
   /// no row was visible, or when either sample was counted in a histogram. A row censored at the
   /// same time as a row became visible is still at risk then (the usual convention).
   static func median(events: LatencySample, censored: LatencySample) -> Double? {
-    guard let visible = events.sortedValues(), let censoredAt = censored.sortedValues(), !visible.isEmpty else {
-      return nil
+    guard events.histogram == nil, events.count > 0, let censoredAt = censored.sortedValues() else { return nil }
+    // The estimate never lies above the share still not visible when censored rows are counted
+    // as never visible (a censored row's weight moves onto later rows: Efron's redistribution to
+    // the right), so it falls to one half at or before the visible value of rank ⌈N/2⌉ (N: the
+    // visible and censored rows). Only the values up to that one are sorted (the whole sort was
+    // 1.7 % of a fleet's instructions); should the rounded product not reach one half there, the
+    // walk over every value decides, so the answer is the same either way.
+    let rank = (events.count + censoredAt.count + 1) / 2
+    if rank <= events.count, let bound = events.value(atSortedIndex: rank - 1),
+      let found = walk(events.sortedValues(atMost: bound), visibleCount: events.count, censoredAt)
+    {
+      return found
     }
-    var atRisk = visible.count + censoredAt.count
+    guard let visible = events.sortedValues() else { return nil }
+    return walk(visible, visibleCount: visible.count, censoredAt)
+  }
+
+  /// The walk over the visible latencies in ascending order (all of them, or every one up to some
+  /// value), of `visibleCount` in all: the median in seconds, or nil when `visible` ends first.
+  private static func walk(_ visible: [Int64], visibleCount: Int, _ censoredAt: [Int64]) -> Double? {
+    var atRisk = visibleCount + censoredAt.count
     var survival = 1.0
     var (i, j) = (0, 0)
     while i < visible.count {

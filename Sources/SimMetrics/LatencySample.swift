@@ -23,6 +23,25 @@ public struct LatencySample: Sendable {
     return chunks.joined().sorted()
   }
 
+  /// The values at most `bound`, in ascending order (every value when `bound` is the maximum).
+  /// - Precondition: the values are kept (`histogram` is nil).
+  func sortedValues(atMost bound: Int64) -> [Int64] {
+    var values: [Int64] = []
+    for chunk in chunks {
+      for value in chunk where value <= bound { values.append(value) }
+    }
+    values.sort()
+    return values
+  }
+
+  /// The value at `index` of the values in ascending order, found by narrowing histograms (no
+  /// sort of them all); nil when they were counted in a histogram or `index` is out of range.
+  func value(atSortedIndex index: Int) -> Int64? {
+    guard histogram == nil, index >= 0, index < count else { return nil }
+    guard minimum < maximum else { return minimum }
+    return value(atIndex: index, in: Histogram(self, low: minimum, high: maximum).range(holding: index))
+  }
+
   /// How many latencies are kept exactly: 2^22 (32 MB). Every library scenario stays below
   /// (the largest, `fleet-10k-public`, has 2.3 million visible rows); a million devices for a
   /// day (about 140 million) are counted. Whether a run is counted depends only on its total, so
