@@ -7,9 +7,9 @@ struct BenchCommand {
     usage: syncsim bench kernel [--pending N --events M]
            syncsim bench fleet [--accounts N] [--hours H] [--edits-per-hour R] [--rounds K]
                                [--jobs N] [--batch-devices N] [--one-kernel]
-           syncsim bench fit [--scenario F] [--days D] [--jobs N]
+           syncsim bench fit [--scenario F] [--days D] [--jobs N] [--early-share S]
            syncsim bench sbc [--scenario F] [--draws N] [--hours H] [--particles N]
-                             [--max-worlds N] [--jobs N] [--regression-adjust]
+                             [--max-worlds N] [--jobs N] [--regression-adjust] [--early-share S]
            syncsim bench estimate FILE... [--durations D,D,...]
 
       kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
@@ -19,9 +19,10 @@ struct BenchCommand {
                account is its own part with its own kernel, run on --jobs threads (default:
                the cores) in batches of --batch-devices devices; --one-kernel runs the whole
                fleet on one kernel, as before partitions
-      fit      a run's event log (quickstart for 7 days by default) fitted with a twin: each
+      fit      a run's event log fitted with a twin (by default the quickstart for 7 days,
+               then the bulk importer's twin for 1 day; --scenario F fits F alone): each
                parameter's true value, estimate and interval, the held-back coverage, the
-               fit's wall time and worlds per second
+               fit's wall time and worlds per second, and how many worlds stopped early
       sbc      simulation-based calibration of the fit: --draws parameter sets from the
                prior (default 50), each run, logged and fitted with fit's defaults (100
                particles, at most 5,000 worlds); each true value's rank among posterior

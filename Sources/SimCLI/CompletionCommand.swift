@@ -40,7 +40,7 @@ enum CompletionCommand {
       "fit",
       [
         "--scenario", "--out", "--holdout", "--particles", "--generations", "--max-worlds", "--seed", "--jobs",
-        "--regression-adjust", "--clock-offset", "--date", "--utc-offset", "--help",
+        "--regression-adjust", "--early-share", "--clock-offset", "--date", "--utc-offset", "--help",
       ]
     ),
     ("schema", ["policies", "records", "diff", "--help"]),
@@ -50,7 +50,7 @@ enum CompletionCommand {
         "kernel", "fleet", "fit", "sbc", "estimate", "--pending", "--events", "--accounts", "--hours",
         "--edits-per-hour",
         "--rounds", "--jobs", "--batch-devices", "--one-kernel", "--scenario", "--days", "--draws", "--particles",
-        "--max-worlds", "--regression-adjust", "--durations", "--help",
+        "--max-worlds", "--regression-adjust", "--early-share", "--durations", "--help",
       ]
     ),
     ("swarm", ["--runs", "--seed", "--jobs", "--out", "--show", "--help"]),

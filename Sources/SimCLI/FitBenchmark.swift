@@ -49,17 +49,38 @@ enum FitBenchmark {
     return (try SyncLogReader.read([path]), truth)
   }
 
+  /// The bulk importer's twin, fitted beside the quickstart by default: its log is large and
+  /// refused, the shape a fit is slowest on (issue 78, item 6).
+  static let bulk = "Scenarios/twins/bulk-importer.json"
+
   static func fit(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
     var args = ArgumentList(arguments)
-    let file = try args.option("scenario") ?? quickstart
+    let file = try args.option("scenario")
     let days = try args.option("days").map { text throws(UsageError) in
       guard let value = Double(text), value > 0, value <= 60 else { throw UsageError("--days must be above 0, at most 60") }
       return value
     }
     let jobs =
       try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+    let earlyShare = try FitCommand.earlyShare(&args)
     _ = try args.positionals()
-    let bytes = try base(file, hours: (days ?? (file == quickstart ? 7 : nil)).map { $0 * 24 })
+    // By default the quickstart's week and the bulk importer's day; a file given runs alone.
+    let runs: [(file: String, days: Double?)] =
+      file.map { [($0, days ?? ($0 == quickstart ? 7 : nil))] } ?? [(quickstart, days ?? 7), (bulk, days ?? 1)]
+    var code = ExitCode.success
+    for (index, run) in runs.enumerated() {
+      if index > 0 { console.print("") }
+      let result = try fit(run.file, days: run.days, jobs: jobs, earlyShare: earlyShare, console: console)
+      if result != .success { code = result }
+    }
+    return code
+  }
+
+  /// One file's fit: its log simulated, fitted, and each parameter's truth beside its estimate.
+  static func fit(_ file: String, days: Double?, jobs: Int, earlyShare: Double?, console: Console) throws(UsageError)
+    -> ExitCode
+  {
+    let bytes = try base(file, hours: days.map { $0 * 24 })
     let (log, truth): (SyncLog, [String: Double])
     do { (log, truth) = try Self.log(bytes, file: file, seed: nil) } catch {
       console.error("error: \(error)")
@@ -67,6 +88,7 @@ enum FitBenchmark {
     }
     var options = TwinFit.Options()
     options.jobs = jobs
+    if let earlyShare { options.earlyShare = earlyShare }
     let clock = ContinuousClock()
     let started = clock.now
     let result = TwinFitRun.run(log: log, base: bytes, file: file, holdout: 0.3, options: options)
@@ -98,7 +120,8 @@ enum FitBenchmark {
     }
     console.print("median error \(errors.joined(separator: ", "))")
     console.print(
-      "speed        \(run.posterior.worlds) worlds + \(2 * options.predictiveDraws) predictive in "
+      "speed        \(run.posterior.worlds) worlds (\(run.posterior.stoppedEarly) stopped early) + "
+        + "\(2 * options.predictiveDraws) predictive in "
         + "\(String(format: "%.1f", wall)) s: \(Int(Double(run.posterior.worlds + 2 * options.predictiveDraws) / wall)) worlds/s")
     return .success
   }
@@ -125,6 +148,7 @@ enum FitBenchmark {
     let jobs =
       try ArgumentList.integer(args.option("jobs"), option: "jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
     let adjust = args.flag("regression-adjust")
+    let earlyShare = try FitCommand.earlyShare(&args)
     _ = try args.positionals()
     let bytes = try base(file, hours: hours)
     let parameters = TwinParameter.all
@@ -147,6 +171,7 @@ enum FitBenchmark {
       options.jobs = jobs
       options.particles = particles
       options.maxWorlds = maxWorlds
+      if let earlyShare { options.earlyShare = earlyShare }
       options.seed = UInt64(draw + 1)
       options.predictiveDraws = 0
       options.regressionAdjustment = adjust

@@ -10,12 +10,29 @@ public enum SimulatedLog {
   /// Runs `spec` and returns its log, its device names being `names` (the scenario's) and each
   /// device's account its number.
   public static func run(_ spec: WorldSpec, names: [String], epoch: Int64? = nil) -> SyncLog {
-    let sink = EventLogSink(spec: spec, epoch: epoch ?? EventLogSink.epoch(of: spec))
-    _ = WorldRunner.run(spec, sink: sink)
+    run(spec, names: names, epoch: epoch, checkpoint: nil)!
+  }
+
+  /// Runs `spec` as `run(_:names:epoch:)` does, showing the log so far to `proceed` at
+  /// `checkpoint` (the log's wall-clock time, microseconds); nil when it says not to go on.
+  /// The events shown are those told by then, in the order told (a block is told when it ends).
+  public static func run(
+    _ spec: WorldSpec, names: [String], epoch: Int64? = nil,
+    checkpoint: (time: Int64, proceed: ([LogEvent], [SyncLog.Device]) -> Bool)?
+  ) -> SyncLog? {
+    let start = epoch ?? EventLogSink.epoch(of: spec)
+    let sink = EventLogSink(spec: spec, epoch: start)
     var log = SyncLog()
     log.devices = spec.devices.indices.map { index in
       SyncLog.Device(name: index < names.count ? names[index] : "device\(index)", account: String(spec.devices[index].account))
     }
+    let devices = log.devices
+    let pause = checkpoint.map { checkpoint in
+      WorldRunner.Checkpoint(time: SimTime(nanoseconds: max(0, checkpoint.time - start) * 1000)) {
+        checkpoint.proceed(sink.events, devices)
+      }
+    }
+    guard WorldRunner.run(spec, sink: sink, checkpoint: pause) != nil else { return nil }
     log.events = sink.sortedEvents()
     return log
   }

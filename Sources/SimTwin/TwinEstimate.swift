@@ -100,6 +100,8 @@ public struct TwinEstimate: Sendable {
   static let sumPairs: [(paths: [String], unless: String, why: String)] = [
     (["scheduler.decisionLatency", "scheduler.exportStartDelay"], "decision.p50",
      "the log has no dasd lines: it sees save → export start, the decision's latency and the start's delay together"),
+    (["push.fanoutLatency", "push.deliveryLatency"], "pushHandling.p50",
+     "the log has no apsd lines: it sees commit → the app's push handler, the server's fan-out and the device's delivery together"),
   ]
 
   mutating func addSums(fit: TwinFit, posterior: TwinFit.Posterior) {

@@ -30,7 +30,48 @@ public struct TwinFit: Sendable {
     /// Off by default: in simulation-based calibration it made intervals too narrow (41–50 of 50
     /// true values inside the 90 % intervals, against 47–50 without it; docs/event-log.md).
     public var regressionAdjustment = false
+    /// Lazy ABC (Prangle 2016): each world is first run until this share of the part fitted's
+    /// events has been logged, and its summaries there compared with the log's. From the second generation on, a world
+    /// farther from the log there than `earlyFactor` times the farthest of the kept worlds was
+    /// goes on only with probability `earlyKeep`, and one that does and is accepted weighs
+    /// 1/`earlyKeep`: the posterior is the same in expectation, and only the hopeless worlds'
+    /// time is saved. 0 turns it off.
+    public var earlyShare = 0.3
+    public var earlyFactor = 1.0
+    public var earlyKeep = 0.1
     public init() {}
+  }
+
+  /// The log's summaries over the first part of the part fitted, which a world's first part is
+  /// held against (lazy ABC: `Options.earlyShare`).
+  public struct EarlyLook: Sendable {
+    /// Where the first part ends (the log's wall clock, microseconds).
+    public var end: Int64
+    public var observed: LogSummaries
+    public init(end: Int64, observed: LogSummaries) {
+      self.end = end
+      self.observed = observed
+    }
+  }
+
+  /// What decides, at a world's checkpoint, whether to run it on.
+  struct EarlyDecision: Sendable {
+    var look: EarlyLook
+    var active: [Int]
+    var scales: [Double]
+    /// The distance past which a world goes on only with probability `keep`.
+    var limit: Double
+    var keep: Double
+  }
+
+  /// One world's summaries and the factor its weight takes for having been run on (1, or
+  /// 1/keep when it looked hopeless at its checkpoint); no summaries when it was stopped there.
+  struct Outcome: Sendable {
+    var summaries: [Double?]
+    var factor: Double
+    var stopped: Bool
+    /// Its summaries up to the checkpoint (none without one).
+    var early: [Double?]
   }
 
   /// One world's parameters (each at its position in the prior, 0…1) and how close it came.
@@ -39,6 +80,8 @@ public struct TwinFit: Sendable {
     public var distance: Double
     public var weight: Double
     public var summaries: [Double?]
+    /// Its distance from the log's first part at the checkpoint (nan when not looked at).
+    public var earlyDistance = Double.nan
   }
 
   /// A generation's threshold and how many proposals it took.
@@ -46,6 +89,8 @@ public struct TwinFit: Sendable {
     public var epsilon: Double
     public var proposed: Int
     public var accepted: Int
+    /// Worlds stopped at their checkpoint as hopeless (lazy ABC), of those proposed.
+    public var stopped = 0
   }
 
   public let parameters: [TwinParameter]
@@ -57,6 +102,8 @@ public struct TwinFit: Sendable {
   public let lens: LogLens
   public let options: Options
   let sigmas: [Double]
+  /// The log's first part, when the fit stops hopeless worlds there (set by `TwinFitRun`).
+  public var earlyLook: EarlyLook?
 
   public init(
     parameters: [TwinParameter], spec: WorldSpec, names: [String], epoch: Int64, observed: LogSummaries, lens: LogLens,
@@ -72,21 +119,45 @@ public struct TwinFit: Sendable {
     sigmas = parameters.map { $0.sigma(in: spec) }
   }
 
-  /// The summaries of one world of `spec` with the parameters at `units`.
-  public static func simulate(
+  /// The summaries of one world of `spec` with the parameters at `units`, looked at `early`'s
+  /// checkpoint when given: a world whose first part lies past
+  /// the limit goes on only when its own draw (from its seed, so the same on any thread) falls
+  /// under `keep`.
+  static func simulate(
     _ spec: WorldSpec, names: [String], epoch: Int64, parameters: [TwinParameter], sigmas: [Double], units: [Double],
-    seed: UInt64, lens: LogLens, window: (start: Int64, end: Int64)? = nil
-  ) -> LogSummaries {
+    seed: UInt64, lens: LogLens, window: (start: Int64, end: Int64)?, early: EarlyDecision?
+  ) -> Outcome {
     var world = spec
     world.seed = seed
     for (index, parameter) in parameters.enumerated() {
       parameter.apply(parameter.value(atUnit: units[index]), sigma: sigmas[index], to: &world)
     }
-    let log = SimulatedLog.run(world, names: names, epoch: epoch)
+    var factor = 1.0
+    var earlySummaries: [Double?] = []
+    let checkpoint = early.map { early in
+      (
+        time: early.look.end,
+        proceed: { (told: [LogEvent], devices: [SyncLog.Device]) -> Bool in
+          let span = (start: epoch, end: early.look.end)
+          let events = lens.apply(LogEvent.inTimeOrder(told)).filter { $0.time >= span.start && $0.time < span.end }
+          let first = LogSummaries(SyncTrace(events: events, devices: devices, span: span))
+          let d = distance(first.values, observed: early.look.observed.values, active: early.active, scales: early.scales)
+          earlySummaries = first.values
+          guard d > early.limit else { return true }
+          var draw = RandomStream(seed: seed, name: "fit.early")
+          guard draw.nextUnit() < early.keep else { return false }
+          factor = 1 / early.keep
+          return true
+        }
+      )
+    }
+    guard let log = SimulatedLog.run(world, names: names, epoch: epoch, checkpoint: checkpoint) else {
+      return Outcome(summaries: [], factor: 0, stopped: true, early: earlySummaries)
+    }
     let span = window ?? (epoch, epoch + world.duration.nanoseconds / 1000)
     let events = lens.apply(log.events).filter { $0.time >= span.start && $0.time < span.end }
     let trace = SyncTrace(events: events, devices: log.devices, span: span)
-    return LogSummaries(trace)
+    return Outcome(summaries: LogSummaries(trace).values, factor: factor, stopped: false, early: earlySummaries)
   }
 
   /// The summaries the distance uses: those the log has.
@@ -97,6 +168,14 @@ public struct TwinFit: Sendable {
   }
 
   func distance(_ summaries: [Double?], scales: [Double]) -> Double {
+    Self.distance(summaries, observed: observed.values, active: active, scales: scales)
+  }
+
+  /// The root mean square of the scaled differences of `summaries` from `observed` over
+  /// `active`; a summary the world lacks counts 3 scales away. A stopped world's (none) is
+  /// infinitely far.
+  static func distance(_ summaries: [Double?], observed: [Double?], active: [Int], scales: [Double]) -> Double {
+    guard !summaries.isEmpty else { return .infinity }
     var total = 0.0
     for index in active {
       let share = LogSummaries.definitions[index].isShare
@@ -105,37 +184,69 @@ public struct TwinFit: Sendable {
         continue
       }
       let difference =
-        (Self.transformed(value, share: share) - Self.transformed(observed.values[index]!, share: share)) / scales[index]
+        (transformed(value, share: share) - transformed(observed[index]!, share: share)) / scales[index]
       total += difference * difference
     }
     return active.isEmpty ? 0 : (total / Double(active.count)).squareRoot()
   }
 
-  /// Simulates every proposal, on `options.jobs` threads; results in proposal order.
-  func evaluate(_ proposals: [[Double]], generation: Int, batch: Int) -> [[Double?]] {
+  /// Simulates every proposal, on `options.jobs` threads; results in proposal order. With
+  /// `early`, hopeless worlds are stopped at its checkpoint (most of them: lazy ABC).
+  func evaluate(_ proposals: [[Double]], generation: Int, batch: Int, early: EarlyDecision? = nil) -> [Outcome] {
     let seed = options.seed
-    return simulateAll(proposals, spec: spec, epoch: epoch, window: nil) { index in
+    return simulateAll(proposals, spec: spec, epoch: epoch, window: nil, early: early) { index in
       RandomStream.derivedSeed(
         seed: seed, name: "fit", index: UInt64(generation) << 40 | UInt64(batch) << 20 | UInt64(index))
     }
+  }
+
+  /// The checkpoint's decision: worlds farther than `limit` from the log's first part there
+  /// go on with probability `keep` (an infinite limit only measures); nil when the fit does not
+  /// look early (turned off, or the log's first part shows nothing).
+  func earlyDecision(limit: Double, scales: [Double]) -> EarlyDecision? {
+    guard options.earlyShare > 0, options.earlyKeep > 0, let look = earlyLook, !limit.isNaN else { return nil }
+    let active = earlyActive(look)
+    guard !active.isEmpty else { return nil }
+    return EarlyDecision(look: look, active: active, scales: scales, limit: limit, keep: min(1, options.earlyKeep))
+  }
+
+  /// The summaries the early distance uses: those both the log's first part and the whole have.
+  func earlyActive(_ look: EarlyLook) -> [Int] {
+    look.observed.values.indices.filter { look.observed.values[$0] != nil && observed.values[$0] != nil }
+  }
+
+  /// A world's distance from the log's first part at the checkpoint (nan when not looked at).
+  func earlyDistance(_ outcome: Outcome, scales: [Double]) -> Double {
+    guard let look = earlyLook, !outcome.early.isEmpty else { return .nan }
+    return Self.distance(outcome.early, observed: look.observed.values, active: earlyActive(look), scales: scales)
+  }
+
+  /// The limit for a generation proposed from `population`: the farthest any kept world was
+  /// from the log at the checkpoint, times `earlyFactor`. A world farther than every kept one
+  /// there rarely comes closer than they did by the end (the early distances are noisier than
+  /// the whole run's, so the kept worlds' own, not the threshold, say how far is too far).
+  func earlyLimit(_ population: [Particle]) -> Double {
+    let distances = population.map(\.earlyDistance)
+    guard !distances.isEmpty, distances.allSatisfy({ $0.isFinite }) else { return .nan }
+    return distances.max()! * options.earlyFactor
   }
 
   /// The summaries of a world of `spec` for each of `units`, on `options.jobs` threads, each
   /// with the seed `seed` gives its position; results in order, whatever the threads.
   func simulateAll(
     _ units: [[Double]], spec: WorldSpec, epoch: Int64, window: (start: Int64, end: Int64)?,
-    seed: @escaping @Sendable (Int) -> UInt64
-  ) -> [[Double?]] {
-    let store = ResultStore<[Double?]>(count: units.count)
+    early: EarlyDecision? = nil, seed: @escaping @Sendable (Int) -> UInt64
+  ) -> [Outcome] {
+    let store = ResultStore<Outcome>(count: units.count)
     let names = self.names
     let parameters = self.parameters
     let sigmas = self.sigmas
     let lens = self.lens
     WorkerPool(jobs: options.jobs).run(count: units.count) { index in
-      let summaries = Self.simulate(
+      let outcome = Self.simulate(
         spec, names: names, epoch: epoch, parameters: parameters, sigmas: sigmas, units: units[index],
-        seed: seed(index), lens: lens, window: window)
-      store.set(index, summaries.values)
+        seed: seed(index), lens: lens, window: window, early: early)
+      store.set(index, outcome)
     }
     return store.results()
   }
@@ -157,13 +268,19 @@ public struct TwinFit: Sendable {
     public var generations: [Generation]
     public var worlds: Int
     public var scales: [Double]
+    /// Worlds stopped at their checkpoint as hopeless, over all generations.
+    public var stoppedEarly: Int { generations.reduce(0) { $0 + $1.stopped } }
   }
 
   public func run(progress: ((Int, Int) -> Void)? = nil) -> Posterior {
     var random = RandomStream(seed: options.seed, name: "fit.proposals")
     let count = parameters.count
     let initial = (0..<(options.particles * options.initialFactor)).map { _ in (0..<count).map { _ in random.nextUnit() } }
-    let initialSummaries = evaluate(initial, generation: 0, batch: 0)
+    // The prior's worlds run whole; their first parts are measured for the limit below.
+    let initialOutcomes = evaluate(
+      initial, generation: 0, batch: 0,
+      early: earlyDecision(limit: .infinity, scales: Array(repeating: 1, count: LogSummaries.definitions.count)))
+    let initialSummaries = initialOutcomes.map(\.summaries)
     var worlds = initial.count
     // Each summary's scale: its spread over the prior's worlds (median absolute deviation).
     var scales = Array(repeating: 1.0, count: LogSummaries.definitions.count)
@@ -172,8 +289,10 @@ public struct TwinFit: Sendable {
       let values = initialSummaries.compactMap { $0[index].map { Self.transformed($0, share: share) } }
       scales[index] = max(TwinStatistics.mad(values), share ? 0.02 : 0.05)
     }
-    var population = zip(initial, initialSummaries).map {
-      Particle(units: $0, distance: distance($1, scales: scales), weight: 1, summaries: $1)
+    var population = zip(initial, initialOutcomes).map {
+      Particle(
+        units: $0, distance: distance($1.summaries, scales: scales), weight: 1, summaries: $1.summaries,
+        earlyDistance: earlyDistance($1, scales: scales))
     }
     population.sort { $0.distance < $1.distance }
     population = Array(population.prefix(options.particles))
@@ -191,19 +310,25 @@ public struct TwinFit: Sendable {
       }
       var accepted: [Particle] = []
       var proposed = 0
+      var stopped = 0
+      let early = earlyDecision(limit: earlyLimit(population), scales: scales)
       for batch in 0..<options.maxBatches where accepted.count < options.particles {
         let proposals = (0..<options.particles).map { _ in propose(population, kernel, &random) }
-        let results = evaluate(proposals, generation: generation, batch: batch)
+        let results = evaluate(proposals, generation: generation, batch: batch, early: early)
         proposed += proposals.count
         worlds += proposals.count
-        for (units, summaries) in zip(proposals, results) where accepted.count < options.particles {
-          let d = distance(summaries, scales: scales)
+        stopped += results.filter(\.stopped).count
+        for (units, outcome) in zip(proposals, results) where accepted.count < options.particles {
+          let d = distance(outcome.summaries, scales: scales)
           guard d <= epsilon else { continue }
-          accepted.append(Particle(units: units, distance: d, weight: weight(units, population, kernel), summaries: summaries))
+          accepted.append(
+            Particle(
+              units: units, distance: d, weight: weight(units, population, kernel) * outcome.factor,
+              summaries: outcome.summaries, earlyDistance: earlyDistance(outcome, scales: scales)))
         }
       }
       progress?(generation, worlds)
-      generations.append(Generation(epsilon: epsilon, proposed: proposed, accepted: accepted.count))
+      generations.append(Generation(epsilon: epsilon, proposed: proposed, accepted: accepted.count, stopped: stopped))
       // Too few accepted to stand for a distribution: keep the last generation.
       guard accepted.count >= max(10, options.particles / 4) else { break }
       population = accepted
@@ -331,6 +456,6 @@ public struct TwinFit: Sendable {
     let seed = options.seed
     return simulateAll(chosen, spec: spec, epoch: epoch, window: window) { index in
       RandomStream.derivedSeed(seed: seed, name: "predict." + salt, index: UInt64(index))
-    }
+    }.map(\.summaries)
   }
 }

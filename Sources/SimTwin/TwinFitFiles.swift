@@ -69,9 +69,9 @@ public struct TwinFitFiles {
   }
 
   var generations: CSVTable {
-    var table = CSVTable(columns: ["generation", "epsilon", "proposed", "accepted"])
+    var table = CSVTable(columns: ["generation", "epsilon", "proposed", "accepted", "stoppedEarly"])
     for (index, g) in run.posterior.generations.enumerated() {
-      table.append([String(index), Self.number(g.epsilon), String(g.proposed), String(g.accepted)])
+      table.append([String(index), Self.number(g.epsilon), String(g.proposed), String(g.accepted), String(g.stopped)])
     }
     return table
   }

@@ -180,13 +180,15 @@ struct IndependentLogGenerator {
         }
       }
     }
-    // Pushes held by Low Power Mode come when it ends: one push, one import.
-    for release in Set(heldByLowPower).sorted() where release + 1 < end {
-      out.append(Line(time: release + 1, device: "ipad", body: #""source":"app","event":"push""#))
+    /// A held push let go at `at`: one push, and the import it starts 0.2 s later.
+    func release(_ at: Double, _ device: String) {
+      out.append(Line(time: at, device: device, body: #""source":"app","event":"push""#))
       exportID += 1
-      out.append(Line(time: release + 1.5, device: "ipad", body: Self.coreData("import", exportID, release + 1.2, release + 1.5, succeeded: true, records: 1, error: nil)))
+      out.append(Line(time: at + 0.5, device: device, body: Self.coreData("import", exportID, at + 0.2, at + 0.5, succeeded: true, records: 1, error: nil)))
     }
-    // Held pushes come (the newest kept) when the app is next in front: one push, one import.
+    // Pushes held by Low Power Mode come when it ends.
+    for mode in Set(heldByLowPower).sorted() where mode + 1 < end { release(mode + 1, "ipad") }
+    // Held pushes come (the newest kept) when the app is next in front.
     for (index, device) in devices.enumerated() {
       var times: [Double] = []
       for last in held[index] {
@@ -195,11 +197,7 @@ struct IndependentLogGenerator {
         if next < last { next += 86_400 }
         if next < end && times.last != next { times.append(next) }
       }
-      for next in times {
-        out.append(Line(time: next, device: device, body: #""source":"app","event":"push""#))
-        exportID += 1
-        out.append(Line(time: next + 0.5, device: device, body: Self.coreData("import", exportID, next + 0.2, next + 0.5, succeeded: true, records: 1, error: nil)))
-      }
+      for next in times { release(next, device) }
     }
     return out.sorted { $0.time < $1.time }
   }
