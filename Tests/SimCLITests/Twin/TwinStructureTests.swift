@@ -84,7 +84,10 @@ import Testing
         try withTemporaryDirectory { folder in
           let (_, summaries, _) = try Self.fit(shape.truth, seed: seed, folder: folder, particles: shape.particles, worlds: shape.worlds)
           let held = Self.heldBack(summaries)
-          print("twin shape \(shape.name) seed \(seed): \(held.covered) of \(held.judged) held back")
+          let missed = summaries.rows.filter { $0["part"] == "holdout" && $0["covered"] == "0" }.compactMap { $0["summary"] }
+          print(
+            "twin shape \(shape.name) seed \(seed): \(held.covered) of \(held.judged) held back"
+              + (missed.isEmpty ? "" : " (outside: \(missed.joined(separator: ", ")))"))
           covered += held.covered
           judged += held.judged
         }
