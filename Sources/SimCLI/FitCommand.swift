@@ -32,10 +32,11 @@ struct FitCommand {
                        correct the final particles by local-linear regression on the
                        summaries that inform each parameter (Beaumont 2002): narrower
                        intervals, too narrow in calibration (docs/event-log.md)
-      --early-share S  from the second generation, run each world over this share of the
-                       part fitted first and stop most of those already far from the log
-                       there (lazy ABC: the few run on weigh more, so the posterior is the
-                       same in expectation); 0 runs every world whole (default 0.3)
+      --early-share S  from the second generation, run each world until this share of
+                       the part fitted's events is logged, and stop most of those farther
+                       from the log there than every kept world was (lazy ABC: the few run
+                       on weigh more, so the posterior is the same in expectation); 0 runs
+                       every world whole (default 0.3)
       --clock-offset DEVICE=SECONDS
                        DEVICE's clock was behind the others' by SECONDS (negative: ahead):
                        its events are moved by as much before the fit (repeatable)
