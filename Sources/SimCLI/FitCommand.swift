@@ -35,8 +35,9 @@ struct FitCommand {
       --early-share S  from the second generation, run each world until this share of
                        the part fitted's events is logged, and stop most of those farther
                        from the log there than every kept world was (lazy ABC: the few run
-                       on weigh more, so the posterior is the same in expectation); 0 runs
-                       every world whole (default 0.3)
+                       on weigh more, so the posterior is the same in expectation); 0.3
+                       made the quickstart's week 1.4x faster; off by default (0), as it
+                       calibrates worse (docs/event-log.md)
       --clock-offset DEVICE=SECONDS
                        DEVICE's clock was behind the others' by SECONDS (negative: ahead):
                        its events are moved by as much before the fit (repeatable)
