@@ -99,10 +99,12 @@ public struct TwinFitRun: Sendable {
       lens: LogLens(log.events), options: options)
     // The checkpoint: where the share of the part fitted's events has been logged (a log whose
     // events bunch at its start, as a bulk import's do, is looked at early in its time).
-    let times = log.events.map(\.time).filter { $0 >= span.start && $0 < split }.sorted()
-    if options.earlyShare > 0 && options.earlyShare < 1, let last = times.last {
-      let end = min(times[Int(Double(times.count - 1) * options.earlyShare)] + 1, last)
-      fit.earlyLook = TwinFit.EarlyLook(end: end, observed: summaries(log, from: span.start, to: end))
+    if options.earlyShare > 0 && options.earlyShare < 1 {
+      let times = log.events.map(\.time).filter { $0 >= span.start && $0 < split }.sorted()
+      if let last = times.last {
+        let end = min(times[Int(Double(times.count - 1) * options.earlyShare)] + 1, last)
+        fit.earlyLook = TwinFit.EarlyLook(end: end, observed: summaries(log, from: span.start, to: end))
+      }
     }
     let posterior = fit.run(progress: progress)
     var estimate = TwinEstimate(fit: fit, posterior: posterior)

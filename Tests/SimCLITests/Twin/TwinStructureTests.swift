@@ -7,16 +7,14 @@ import Testing
 /// The twin fitted to logs SyncSim did not write (issue 78): `IndependentLogGenerator`'s apps
 /// with known truth, fitted from the base a developer writes (two devices, nothing else).
 @Suite(.serialized) struct TwinStructureTests {
-  /// Fits the generator's log; returns fit.csv, summaries.csv and what `fit` printed.
-  static func fit(_ truth: IndependentLogGenerator.Truth, seed: UInt64, folder: String, particles: Int = 40, worlds: Int = 600)
-    throws -> (fit: ResultTable, summaries: ResultTable, out: String)
-  {
-    var generator = IndependentLogGenerator(truth: truth, seed: seed)
+  /// Fits the log of `shape`'s app at `seed`; returns fit.csv, summaries.csv and what `fit` printed.
+  static func fit(_ shape: Shape, seed: UInt64, folder: String) throws -> (fit: ResultTable, summaries: ResultTable, out: String) {
+    var generator = IndependentLogGenerator(truth: shape.truth, seed: seed)
     try generator.text().write(toFile: folder + "/app.ndjson", atomically: true, encoding: .utf8)
     try IndependentLogGenerator.base.write(toFile: folder + "/base.json", atomically: true, encoding: .utf8)
     let fit = syncsim(
       "fit", folder + "/app.ndjson", "--scenario", folder + "/base.json", "--out", folder + "/fit", "--particles",
-      String(particles), "--max-worlds", String(worlds), "--jobs", "2")
+      String(shape.particles), "--max-worlds", String(shape.worlds), "--jobs", "2")
     #expect(fit.code == 0, "\(fit.err)")
 
     return (try ResultTable(path: folder + "/fit/fit.csv"), try ResultTable(path: folder + "/fit/summaries.csv"), fit.out)
@@ -46,29 +44,51 @@ import Testing
     #expect(parameter.number("low")! <= truth * 1.001 && truth <= parameter.number("high")! * 1.001, "\(name) \(parameter)")
   }
 
-  /// The four shapes of the tests below, with the fit's particles and worlds for each.
-  static var shapes: [(name: String, truth: IndependentLogGenerator.Truth, particles: Int, worlds: Int)] {
-    var open = IndependentLogGenerator.Truth()
-    open.budgetPerHour = nil
-    var budget = IndependentLogGenerator.Truth()
-    budget.budgetPerHour = 2
-    budget.saveRatePerHour = 12
-    budget.days = 3
-    var lowPower = IndependentLogGenerator.Truth()
-    lowPower.frontStarts = [20, 11]
-    lowPower.lowPowerNights = (from: 22, to: 7)
-    lowPower.saveRatePerHour = 10
-    lowPower.days = 3
-    var bulk = IndependentLogGenerator.Truth()
-    bulk.burst = (saves: 120, seconds: 600, perDay: 2)
-    bulk.refuseAbovePerMinute = 6
-    bulk.exportDelay = (0.2, 0.3)
-    bulk.days = 1
-    return [
-      ("no budget", open, 40, 600), ("budget 2/h", budget, 50, 900), ("Low Power Mode nights", lowPower, 40, 600),
-      ("bulk importer", bulk, 30, 300),
-    ]
+  /// An app of the generator, with the fit's particles and worlds for it.
+  struct Shape {
+    var name: String
+    var truth = IndependentLogGenerator.Truth()
+    var particles = 40
+    var worlds = 600
   }
+
+  /// Taken with the debugger attached: no budget holds a push.
+  static var noBudget: Shape {
+    var shape = Shape(name: "no budget")
+    shape.truth.budgetPerHour = nil
+    return shape
+  }
+
+  /// A budget of 2 background pushes an hour.
+  static var bindingBudget: Shape {
+    var shape = Shape(name: "budget 2/h", particles: 50, worlds: 900)
+    shape.truth.budgetPerHour = 2
+    shape.truth.saveRatePerHour = 12
+    shape.truth.days = 3
+    return shape
+  }
+
+  /// The iPhone saving in the evening, the iPad in Low Power Mode at night.
+  static var lowPowerNights: Shape {
+    var shape = Shape(name: "Low Power Mode nights")
+    shape.truth.frontStarts = [20, 11]
+    shape.truth.lowPowerNights = (from: 22, to: 7)
+    shape.truth.saveRatePerHour = 10
+    shape.truth.days = 3
+    return shape
+  }
+
+  /// Two bursts of 120 saves a day, exports refused with CKError 7 past 6 a minute.
+  static var bulkImporter: Shape {
+    var shape = Shape(name: "bulk importer", particles: 30, worlds: 300)
+    shape.truth.burst = (saves: 120, seconds: 600, perDay: 2)
+    shape.truth.refuseAbovePerMinute = 6
+    shape.truth.exportDelay = (0.2, 0.3)
+    shape.truth.days = 1
+    return shape
+  }
+
+  static var shapes: [Shape] { [noBudget, bindingBudget, lowPowerNights, bulkImporter] }
 
   /// Each shape over the seeds `SYNCSIM_TWIN_SEEDS` names (`1,2,3`): what it holds back, printed,
   /// and at least 90 % over each shape's seeds. Off unless asked for: 4 fits a seed.
@@ -82,7 +102,7 @@ import Testing
       var judged = 0
       for seed in seeds {
         try withTemporaryDirectory { folder in
-          let (_, summaries, _) = try Self.fit(shape.truth, seed: seed, folder: folder, particles: shape.particles, worlds: shape.worlds)
+          let (_, summaries, _) = try Self.fit(shape, seed: seed, folder: folder)
           let held = Self.heldBack(summaries)
           let missed = summaries.rows.filter { $0["part"] == "holdout" && $0["covered"] == "0" }.compactMap { $0["summary"] }
           print(
@@ -102,9 +122,7 @@ import Testing
   /// fan-out and the delivery: the log has no apsd lines) holds 2 s.
   @Test func aLogWithoutABudgetIsFittedWithoutOne() throws {
     try withTemporaryDirectory { folder in
-      var truth = IndependentLogGenerator.Truth()
-      truth.budgetPerHour = nil
-      let (fit, summaries, out) = try Self.fit(truth, seed: 7, folder: folder)
+      let (fit, summaries, out) = try Self.fit(Self.noBudget, seed: 7, folder: folder)
       let share = try Self.row(summaries, "pushShare")
       #expect(share.number("observed")! > 0.8)
       #expect(!out.contains("misfit       share of (commit, other device) pairs"))
@@ -120,11 +138,7 @@ import Testing
   /// background: the fitted budget is low, where the debugger's log has it high.
   @Test func aBindingBudgetIsFittedLow() throws {
     try withTemporaryDirectory { folder in
-      var truth = IndependentLogGenerator.Truth()
-      truth.budgetPerHour = 2
-      truth.saveRatePerHour = 12
-      truth.days = 3
-      let (fit, summaries, out) = try Self.fit(truth, seed: 5, folder: folder, particles: 50, worlds: 900)
+      let (fit, summaries, out) = try Self.fit(Self.bindingBudget, seed: 5, folder: folder)
       let share = try Self.row(summaries, "pushShare")
       #expect(share.number("observed")! < 0.7, "\(out)")
       let budget = try Self.row(fit, "push.backgroundBudgetPerHour")
@@ -139,12 +153,7 @@ import Testing
   /// commit → push is still the day's.
   @Test func lowPowerNightsHoldTheIPadsPushesUntilMorning() throws {
     try withTemporaryDirectory { folder in
-      var truth = IndependentLogGenerator.Truth()
-      truth.frontStarts = [20, 11]
-      truth.lowPowerNights = (from: 22, to: 7)
-      truth.saveRatePerHour = 10
-      truth.days = 3
-      let (fit, summaries, out) = try Self.fit(truth, seed: 3, folder: folder)
+      let (fit, summaries, out) = try Self.fit(Self.lowPowerNights, seed: 3, folder: folder)
       try Self.holds(fit, "push.fanoutLatency + push.deliveryLatency", 2.0)
       Self.holdsBackNinetyPercent(summaries, out)
     }
@@ -155,12 +164,7 @@ import Testing
   /// fitted.
   @Test func aBulkImportersRetryAfterIsMeasuredFromItsRefusals() throws {
     try withTemporaryDirectory { folder in
-      var truth = IndependentLogGenerator.Truth()
-      truth.burst = (saves: 120, seconds: 600, perDay: 2)
-      truth.refuseAbovePerMinute = 6
-      truth.exportDelay = (0.2, 0.3)
-      truth.days = 1
-      let (fit, _, out) = try Self.fit(truth, seed: 11, folder: folder, particles: 30, worlds: 300)
+      let (fit, _, out) = try Self.fit(Self.bulkImporter, seed: 11, folder: folder)
       let measured = try Self.row(fit, "cloud.deviceThrottleRetryAfter")
       #expect(measured["kind"] == "measured")
       #expect(abs(measured.number("estimate")! - 60) < 6, "\(measured)")
