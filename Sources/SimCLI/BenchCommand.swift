@@ -11,6 +11,7 @@ struct BenchCommand {
            syncsim bench sbc [--scenario F] [--draws N] [--hours H] [--particles N]
                              [--max-worlds N] [--jobs N] [--regression-adjust] [--early-share S]
            syncsim bench estimate FILE... [--durations D,D,...]
+           syncsim bench sensitivity [--scenario F] [--trajectories N] [--seeds 1..3] [--rounds K] [--jobs N]
 
       kernel   the hold model at 1e3, 1e5 and 1e6 pending events: ns/event and events/s
       fleet    accounts × 2 devices on the private database with Poisson edits: events/s,
@@ -30,6 +31,9 @@ struct BenchCommand {
       estimate each scenario (at each of --durations) estimated, then run on one thread
                writing only its summary: the estimate's time (its files' share left out)
                against the run's CPU time; exit 1 when a run takes longer than estimated
+      sensitivity  a Morris screening of the assumed parameters (default the quickstart, 10
+               trajectories, seeds 1..3): its points decoded once, then its worlds run --rounds
+               times (default 3, which must agree): worlds per second, minimum, median, maximum
     """
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -38,7 +42,7 @@ struct BenchCommand {
       return .success
     }
     guard let target = arguments.first, !target.hasPrefix("--") else {
-      throw UsageError("bench needs a target: kernel, fleet, fit, sbc or estimate")
+      throw UsageError("bench needs a target: kernel, fleet, fit, sbc, estimate or sensitivity")
     }
     let rest = Array(arguments.dropFirst())
     switch target {
@@ -58,7 +62,9 @@ struct BenchCommand {
     case "fit": return try FitBenchmark.fit(rest, console: console)
     case "sbc": return try FitBenchmark.sbc(rest, console: console)
     case "estimate": return try EstimateBenchmark.command(rest, console: console)
-    default: throw UsageError("unknown bench target '\(target)' (expected kernel, fleet, fit, sbc or estimate)")
+    case "sensitivity": return try SensitivityBenchmark.command(rest, console: console)
+    default:
+      throw UsageError("unknown bench target '\(target)' (expected kernel, fleet, fit, sbc, estimate or sensitivity)")
     }
   }
 

@@ -34,6 +34,12 @@ enum CompletionCommand {
     ("merge", ["--out", "--partial", "--help"]),
     ("status", ["--help"]),
     ("compare", ["--all", "--force", "--fail-on", "--format", "--baseline-point", "--help"]),
+    (
+      "sensitivity",
+      [
+        "--metric", "--only", "--method", "--trajectories", "--seeds", "--jobs", "--out", "--accept-large", "--help",
+      ]
+    ),
     ("report", ["--write", "--metric", "--x", "--x-scale", "--title", "--label", "--out", "--help"]),
     ("trace", ["--out", "--name", "--clock-offset", "--date", "--utc-offset", "--help"]),
     (
@@ -47,10 +53,10 @@ enum CompletionCommand {
     (
       "bench",
       [
-        "kernel", "fleet", "fit", "sbc", "estimate", "--pending", "--events", "--accounts", "--hours",
+        "kernel", "fleet", "fit", "sbc", "estimate", "sensitivity", "--pending", "--events", "--accounts", "--hours",
         "--edits-per-hour",
         "--rounds", "--jobs", "--batch-devices", "--one-kernel", "--scenario", "--days", "--draws", "--particles",
-        "--max-worlds", "--regression-adjust", "--early-share", "--durations", "--help",
+        "--max-worlds", "--regression-adjust", "--early-share", "--durations", "--trajectories", "--seeds", "--help",
       ]
     ),
     ("swarm", ["--runs", "--seed", "--jobs", "--out", "--show", "--help"]),
@@ -58,8 +64,8 @@ enum CompletionCommand {
     (
       "help",
       [
-        "run", "validate", "check", "sweep", "merge", "status", "compare", "report", "trace", "fit", "schema", "bench",
-        "swarm", "completion",
+        "run", "validate", "check", "sweep", "merge", "status", "compare", "sensitivity", "report", "trace", "fit",
+        "schema", "bench", "swarm", "completion",
       ]
     ),
   ]

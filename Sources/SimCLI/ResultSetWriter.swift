@@ -21,7 +21,7 @@ import SimScenario
 enum ResultSetWriter {
   /// Which set a folder holds: the names it writes, and so the names it replaces.
   enum Kind: Sendable {
-    case run, sweep, trace, fit
+    case run, sweep, trace, fit, sensitivity
 
     var names: Set<String> {
       switch self {
@@ -29,6 +29,7 @@ enum ResultSetWriter {
       case .sweep: ResultSetWriter.sweepNames
       case .trace: ResultSetWriter.traceNames
       case .fit: ResultSetWriter.fitNames
+      case .sensitivity: ResultSetWriter.sensitivityNames
       }
     }
   }
@@ -47,8 +48,10 @@ enum ResultSetWriter {
   static let fitNames: Set<String> = [
     "twin.json", "fit.csv", "summaries.csv", "generations.csv", "posterior.csv", "report.html", "checks.csv",
   ]
+  /// What `sensitivity` writes.
+  static let sensitivityNames: Set<String> = ["sensitivity.csv", "sensitivity-points.csv", "sensitivity.html"]
   /// Every name a result set of any kind writes (what a removal may take).
-  static let resultNames = runNames.union(sweepNames).union(traceNames).union(fitNames)
+  static let resultNames = runNames.union(sweepNames).union(traceNames).union(fitNames).union(sensitivityNames)
 
   /// A staging folder beside the target, made before a run that writes files while it goes.
   struct Staging {

@@ -92,10 +92,7 @@ struct SweepCommand {
       flag: try args.option("shard"), shards: try args.option("shards"), environment: environment)
     let acceptLarge = args.flag("accept-large")
     let metrics = try args.options("metric")
-    for metric in metrics where !metric.hasPrefix("blocked.") && !RunSummary.metricNames.contains(metric) {
-      let guess = suggestion(for: metric, among: RunSummary.metricNames).map { " (did you mean \($0)?)" } ?? ""
-      throw UsageError("--metric: no metric named \(metric)\(guess); docs/metrics.md lists them")
-    }
+    try checkMetrics(metrics)
     let files = try args.positionals()
     for (name, values) in [("set", sets), ("exclude", excludes)] {
       guard let bare = values.first(where: { !$0.contains("=") }) else { continue }
@@ -114,6 +111,14 @@ struct SweepCommand {
     options.commonCommand = SweepCommandLine.commonCommand(arguments)
     if !metrics.isEmpty { options.screenMetrics = metrics }
     return options
+  }
+
+  /// Refuses a `--metric` that names no metric, with the nearest name.
+  static func checkMetrics(_ metrics: [String]) throws(UsageError) {
+    for metric in metrics where !metric.hasPrefix("blocked.") && !RunSummary.metricNames.contains(metric) {
+      let guess = suggestion(for: metric, among: RunSummary.metricNames).map { " (did you mean \($0)?)" } ?? ""
+      throw UsageError("--metric: no metric named \(metric)\(guess); docs/metrics.md lists them")
+    }
   }
 
   static func parseShard(_ text: String) throws(UsageError) -> (index: Int, count: Int) {

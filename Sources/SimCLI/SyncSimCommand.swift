@@ -19,6 +19,7 @@ public enum SyncSimCommand {
       merge      combine the shard folders of a sweep
       status     how far a sweep's shards have got: runs finished, shards missing, time left
       compare    compare two sweeps or runs: differences of means with 95 % intervals
+      sensitivity  which assumed parameter the answer depends on: Morris screening over their ranges
       report     draw a run's or a sweep's results as one self-contained HTML page
       schema     print the JSON Schema of scenario files
       bench      speed benchmarks (kernel, fleet)
@@ -37,7 +38,7 @@ public enum SyncSimCommand {
   static let commands: [(name: String, usage: String)] = [
     ("run", RunCommand.usage), ("validate", ValidateCommand.usage), ("check", CheckCommand.usage),
     ("sweep", SweepCommand.usage), ("merge", MergeCommand.usage), ("status", StatusCommand.usage),
-    ("compare", CompareCommand.usage),
+    ("compare", CompareCommand.usage), ("sensitivity", SensitivityCommand.usage),
     ("report", ReportCommand.usage), ("trace", TraceCommand.usage), ("fit", FitCommand.usage),
     ("schema", SchemaCommand.usage), ("bench", BenchCommand.usage), ("swarm", SwarmCommand.usage),
     ("completion", CompletionCommand.usage),
@@ -88,6 +89,7 @@ public enum SyncSimCommand {
       case "merge": return try MergeCommand.run(rest, console: console).rawValue
       case "status": return try StatusCommand.run(rest, console: console).rawValue
       case "compare": return try CompareCommand.run(rest, console: console).rawValue
+      case "sensitivity": return try SensitivityCommand.run(rest, console: console).rawValue
       case "report": return try ReportCommand.run(rest, console: console).rawValue
       case "trace": return try TraceCommand.run(rest, console: console).rawValue
       case "fit": return try FitCommand.run(rest, console: console).rawValue

@@ -573,7 +573,7 @@ public struct RunEstimate: Sendable, Equatable {
   }
 
   /// `42 s`, `5.1 min`, `2.3 h`.
-  static func duration(_ seconds: Double) -> String {
+  public static func duration(_ seconds: Double) -> String {
     if seconds >= 5400 { return CSVTable.number((seconds / 360).rounded() / 10) + " h" }
     if seconds >= 90 { return CSVTable.number((seconds / 6).rounded() / 10) + " min" }
     if seconds >= 10 { return CSVTable.number(seconds.rounded()) + " s" }
@@ -648,7 +648,7 @@ public struct RunEstimate: Sendable, Equatable {
     return CSVTable.number(value.rounded())
   }
 
-  static func bytes(_ value: Double) -> String {
+  public static func bytes(_ value: Double) -> String {
     let units: [(String, Double)] = [("GB", 1024 * 1024 * 1024), ("MB", 1024 * 1024), ("kB", 1024)]
     for (name, size) in units where value >= size {
       return CSVTable.number((value / size * 10).rounded() / 10) + " " + name

@@ -113,6 +113,9 @@ public struct ParameterDefinition<Root>: Sendable {
   public var needs: String?
   /// The swarm's range, if the swarm varies the key.
   public var swarm: SwarmRange?
+  /// A declared plausible range (a source's spread, a bound, sourced alternatives); nil leaves
+  /// `plausibleRange` to the rule for `[assumed]` keys.
+  public var range: PlausibleRange?
   /// Puts a decoded value into the root.
   public var apply: @Sendable (inout Root, Value) -> Void
   /// Reads the root's value back (nil where absent), so a test can hold the declared default
@@ -121,7 +124,7 @@ public struct ParameterDefinition<Root>: Sendable {
 
   public init(
     _ path: String, _ kind: Kind, unit: String = "", default defaultValue: Default, source: String, meaning: String,
-    needs: String? = nil, swarm: SwarmRange? = nil, apply: @escaping @Sendable (inout Root, Value) -> Void,
+    needs: String? = nil, swarm: SwarmRange? = nil, range: PlausibleRange? = nil, apply: @escaping @Sendable (inout Root, Value) -> Void,
     read: @escaping @Sendable (Root) -> Value?
   ) {
     self.path = path
@@ -132,9 +135,21 @@ public struct ParameterDefinition<Root>: Sendable {
     self.meaning = meaning
     self.needs = needs
     self.swarm = swarm
+    self.range = range
     self.apply = apply
     self.read = read
   }
+
+  /// Where the key could plausibly lie: its declared range, else the rule's for an `[assumed]`
+  /// key (`PlausibleRange.derived`); nil for a key with a published value and no declared spread.
+  public var plausibleRange: PlausibleRange? {
+    if let range { return range }
+    guard isAssumed else { return nil }
+    return PlausibleRange.derived(kind: kind, default: defaultValue)
+  }
+
+  /// Whether the key's value rests on no published number (its source says `[assumed]`).
+  public var isAssumed: Bool { source.contains("[assumed]") }
 
   /// The path's steps.
   public var steps: [String] { path.split(separator: ".").map(String.init) }

@@ -17,7 +17,10 @@ public enum ParameterDocument {
       "[W] WWDC, [RE] reverse-engineered, [C] community, [assumed] no public number; the sources are cited",
       "in full in `specification.md`. Structured keys (a device's `stores`, `savePolicy`, `uiRefresh`;",
       "`model`, `workloads`, `usage`, `timeline`, `expect`, `sweep`) and the scheduler's `policies` are",
-      "described in `scenario-format.md`. A duration is seconds or text with a unit",
+      "described in `scenario-format.md`. The plausible range is what `syncsim sensitivity` screens a key over:",
+      "declared where a source gives a spread or alternatives, else for an `[assumed]` key a third to three",
+      "times its default (a bool either way, a word any choice); a key off by default is a scenario's input",
+      "and has none. A duration is seconds or text with a unit",
       "(`\"250ms\"`, `\"30m\"`, `\"1h30m\"`); a distribution is a duration or `{\"lognormal\": {\"median\": d,",
       "\"p99\": d}}`, `{\"uniform\": [a, b]}`, `{\"exponential\": {\"mean\": d}}` and the other kinds of the schema.",
       "",
@@ -70,11 +73,13 @@ public enum ParameterDocument {
   static func table<Root>(
     _ title: String, _ table: [ParameterDefinition<Root>], groups: [ParameterGroup], prefix: String
   ) -> [String] {
-    var lines = ["## \(title)", "", "| key | takes | default | meaning | source |", "|---|---|---|---|---|"]
+    var lines = [
+      "## \(title)", "", "| key | takes | default | plausible range | meaning | source |", "|---|---|---|---|---|---|",
+    ]
     for definition in table {
       let key = String(definition.path.dropFirst(prefix.count))
       let cells = [
-        "`\(key)`", takes(definition), defaultText(definition), cell(definition.meaning),
+        "`\(key)`", takes(definition), defaultText(definition), cell(rangeText(definition)), cell(definition.meaning),
         cell(definition.source.isEmpty ? "" : definition.source),
       ]
       lines.append("| " + cells.joined(separator: " | ") + " |")
@@ -109,6 +114,23 @@ public enum ParameterDocument {
     case .choice(let words): return words.map { "`\($0)`" }.joined(separator: ", ")
     case .distribution: return "distribution"
     }
+  }
+
+  /// The plausible range and its reason (`PlausibleRange`); empty for a key with none.
+  static func rangeText<Root>(_ definition: ParameterDefinition<Root>) -> String {
+    guard let range = definition.plausibleRange else { return "" }
+    let unit = definition.unit == "ratio" || definition.unit.isEmpty ? "" : " " + definition.unit
+    let bounds: String
+    switch range.span {
+    case .numbers(let low, let high, _): bounds = "\(rangeNumber(low))–\(rangeNumber(high))\(unit)"
+    default: bounds = range.cellText(unit: definition.unit)
+    }
+    return "\(bounds) (\(range.reason))"
+  }
+
+  /// A bound: whole numbers grouped by thousands, others in 3 significant digits.
+  static func rangeNumber(_ value: Double) -> String {
+    value == value.rounded() ? number(value) : PlausibleRange.short(value)
   }
 
   static func defaultText<Root>(_ definition: ParameterDefinition<Root>) -> String {

@@ -148,12 +148,14 @@ public enum ParameterTable {
       source: "[A][C] fitted to the published framework values 20.5 s (forums 770908), 30 s (TN3162), 51.6 s "
         + "(TN3162) and 57.7 s (WWDC23 Q&A); TN3162's Web Services example (30.6 h) is another API's",
       meaning: "the retry-after the server states when throttling",
+      range: .scale(0.55, 1.56, "the published values' spread: 20.5 s to 57.7 s around the median 37 s"),
       apply: { $0.server.throttleRetryAfter = $1.distribution }, read: { .distribution($0.server.throttleRetryAfter) }
     ),
     World(
       "cloud.throttle.retryAfterHolds", .choice(["device", "container"]), default: .choice("device"),
       source: "[A] CKError.h, TN3162 (device); spec §11.9 read literally (container)",
       meaning: "whom a serviceUnavailable retry-after holds back: the device answered, or every device",
+      range: .choices(["device", "container"], "two sourced readings"),
       apply: { $0.server.retryAfterHoldsContainer = $1.word == "container" },
       read: { .choice($0.server.retryAfterHoldsContainer ? "container" : "device") }),
     World(
@@ -256,10 +258,12 @@ public enum ParameterTable {
     World(
       "push.dropProbability", .ratio(belowOne: false), unit: "ratio", default: .number(0), source: "[assumed]",
       meaning: "probability that APNs drops a push", swarm: .init(probability: 0.3, lower: 0.1, upper: 1),
+      range: .numbers(0, 0.05, "assumed: none to one push in twenty (APNs is best-effort)"),
       apply: { $0.push.dropProbability = $1.number }, read: { .number($0.push.dropProbability) }),
     World(
       "push.backgroundBudgetPerHour", .integer(min: 0, max: 1_000_000), unit: "wakes/h", default: .integer(3),
       source: "[A] \"two or three per hour\"", meaning: "background pushes per hour that wake the app; more are held",
+      range: .numbers(2, 3, "Apple's \"two or three per hour\""),
       apply: { $0.push.backgroundBudgetPerHour = $1.integer },
       read: { .integer($0.push.backgroundBudgetPerHour) }),
     World(
@@ -289,6 +293,7 @@ public enum ParameterTable {
     World(
       "push.coalescingWindow", .duration(positive: false), unit: "s", default: .duration("0"), source: "[assumed]",
       meaning: "pushes to one device within this window coalesce into one (0 = off)",
+      range: .numbers(0, 10, "assumed: off to ten seconds"),
       apply: { $0.push.coalescingWindow = $1.duration },
       read: { .duration($0.push.coalescingWindow) }),
     World(
@@ -384,7 +389,7 @@ public enum ParameterTable {
       read: { .bool($0.app.backgroundPush) }),
     Device(
       "power.battery", .number(min: 0, max: 100), unit: "%", default: .number(80), source: "[assumed]",
-      meaning: "battery level", apply: { $0.conditions.batteryPercent = $1.number },
+      meaning: "battery level", range: .numbers(30, 100, "assumed: a day's charge above the 20 % rules"), apply: { $0.conditions.batteryPercent = $1.number },
       read: { .number($0.conditions.batteryPercent) }),
     Device(
       "power.pluggedIn", .bool, default: .bool(false), source: "", meaning: "on the charger",
@@ -412,6 +417,7 @@ public enum ParameterTable {
         + "app's pushes alike; load [assumed]",
       meaning: "background pushes other apps of the device receive, evenly: stored while offline and deferred "
         + "while saving power as this app's are, they use the device-wide budget when delivered",
+      range: .numbers(0, 6, "assumed: none to two apps' budgets"),
       apply: { $0.conditions.otherAppsBackgroundPushesPerHour = $1.number },
       read: { .number($0.conditions.otherAppsBackgroundPushesPerHour) }),
     Device(
@@ -430,11 +436,13 @@ public enum ParameterTable {
       "network.uploadBytesPerSecond", .number(above: 0), unit: "bytes/s", default: .number(16_700_000),
       source: "[A] Apple's 10 GB test, exported then imported, takes about 20 minutes (WWDC22 Core Data lounge); the "
         + "equal upload/download split is [assumed]",
-      meaning: "upload bandwidth", apply: { $0.conditions.uploadBytesPerSecond = $1.number },
+      meaning: "upload bandwidth",
+      range: .numbers(8_350_000, 33_400_000, "the measured rate split evenly, to all of it one way or half"), apply: { $0.conditions.uploadBytesPerSecond = $1.number },
       read: { .number($0.conditions.uploadBytesPerSecond) }),
     Device(
       "network.downloadBytesPerSecond", .number(above: 0), unit: "bytes/s", default: .number(16_700_000),
       source: "[A] as upload (split [assumed])", meaning: "download bandwidth",
+      range: .numbers(8_350_000, 33_400_000, "as upload"),
       apply: { $0.conditions.downloadBytesPerSecond = $1.number },
       read: { .number($0.conditions.downloadBytesPerSecond) }),
     Device(
@@ -476,6 +484,7 @@ public enum ParameterTable {
       source: "[C] fitted to field telemetry: most push launches expired 2–5 s after launch (Apple developer "
         + "forums 780956)",
       meaning: "how long a push keeps a suspended or not-running app running in the background, drawn per launch",
+      range: .scale(0.57, 1.43, "the telemetry's spread: 2–5 s around 3.5 s"),
       apply: { $0.app.pushRuntime = $1.distribution }, read: { .distribution($0.app.pushRuntime) }),
     Device(
       "pushRuntimeLimit", .duration(positive: true), unit: "s", default: .duration("30s"),

@@ -1,0 +1,272 @@
+import Foundation
+import SimExperiments
+import SimKernel
+import SimMetrics
+import SimReport
+import SimScenario
+
+/// `syncsim sensitivity`: which assumption the answer hangs on. Screens the parameters over their
+/// plausible ranges (`PlausibleRange`) and ranks them by how far each moves each metric.
+struct SensitivityCommand {
+  static let usage = """
+    usage: syncsim sensitivity SCENARIO.json [--metric M]... [--only assumed|all|KEY]... [--method morris|oat]
+                               [--trajectories N] [--seeds 1..3] [--jobs N] [--out DIR] [--accept-large]
+
+    Screens the model's parameters over their plausible ranges (docs/parameters.md, "plausible
+    range") and says which of them the scenario's answer depends on. Every screening runs the
+    scenario as written and each parameter alone at each end of its range (one at a time); Morris's
+    method adds N walks through the ranges that move one parameter at a time from random points,
+    whose changes of each metric (elementary effects) are summarised as μ* (their mean absolute
+    size, in the metric's unit across the whole range) and σ (their spread: large when the effect
+    depends on the other parameters). Each point runs under every seed, the same seeds at every
+    point; its value is the mean. Runs spread over --jobs threads; the bytes do not depend on it.
+    Writes into DIR (default Results/<name>-sensitivity/):
+      sensitivity.csv         per metric and parameter: rank, source, range, muStar, mu, sigma,
+                              the metric at the range's low and high ends, and as written
+      sensitivity-points.csv  every point: its role, each parameter's value, each metric's mean
+      sensitivity.html        a tornado chart and the table per metric
+
+      --metric M          a metric to screen (repeatable; default latency.p50 and latency.p95)
+      --only assumed      the keys tagged [assumed] that the scenario leaves at their default (default)
+      --only all          every key with a plausible range, sourced spreads and alternatives too
+      --only KEY          this key, whatever the scenario sets (repeatable; a device key applies to
+                          every devices[] entry): push.fanoutLatency, power.battery
+      --method morris     Morris's elementary effects (default); oat: one at a time only, the
+                          cheap choice (2k + 1 points; μ* is then |at high − at low|)
+      --trajectories N    Morris's walks (default 10): (k + 1) × N points more
+      --seeds 1..3        replications (a range or a list); default the scenario's seed
+    """
+
+  struct Options {
+    var file: String
+    var metrics = ["latency.p50", "latency.p95"]
+    var scope = SensitivitySelection.Scope.assumed
+    var method = SensitivityDesign.Method.morris
+    var trajectories = 10
+    var seeds: [UInt64]?
+    var jobs: Int
+    var out: String?
+    var acceptLarge = false
+  }
+
+  static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    var args = ArgumentList(arguments)
+    if args.flag("help") {
+      console.print(usage)
+      return .success
+    }
+    let options = try parse(&args)
+    return execute(options, console: console)
+  }
+
+  static func parse(_ args: inout ArgumentList) throws(UsageError) -> Options {
+    let metrics = try args.options("metric")
+    let only = try args.options("only")
+    let methodText = try args.option("method")
+    let trajectoriesText = try args.option("trajectories")
+    let seedsText = try args.option("seeds")
+    let jobsText = try args.option("jobs")
+    let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
+    let acceptLarge = args.flag("accept-large")
+    let files = try args.positionals()
+    guard files.count == 1 else {
+      throw UsageError(
+        files.isEmpty ? "sensitivity needs a scenario file" : "sensitivity takes one scenario file, got \(files.count)")
+    }
+    let jobs = try ArgumentList.integer(jobsText, option: "jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+    var options = Options(file: files[0], jobs: jobs, out: out, acceptLarge: acceptLarge)
+    try SweepCommand.checkMetrics(metrics)
+    if !metrics.isEmpty { options.metrics = metrics }
+    if only == ["all"] {
+      options.scope = .all
+    } else if !only.isEmpty && only != ["assumed"] {
+      if only.contains("all") || only.contains("assumed") {
+        throw UsageError("--only takes assumed, all, or keys; not a mix of them")
+      }
+      options.scope = .keys(only)
+    }
+    if let methodText {
+      guard let method = SensitivityDesign.Method(rawValue: methodText) else {
+        throw UsageError("--method takes morris or oat, got \(methodText)")
+      }
+      options.method = method
+    }
+    options.trajectories = try ArgumentList.integer(trajectoriesText, option: "trajectories", in: 1...1000) ?? 10
+    if let seedsText {
+      guard let seeds = SweepPlan.parseSeeds(seedsText) else {
+        throw UsageError("--seeds takes a range (1..30) or a list (1,2,5), got \(seedsText)")
+      }
+      options.seeds = seeds
+    }
+    return options
+  }
+
+  static func execute(_ options: Options, console: Console) -> ExitCode {
+    let loaded = ScenarioFile.load(options.file, acceptLarge: options.acceptLarge)
+    for problem in loaded.problems { console.error(problem.description) }
+    guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else {
+      return .dataError
+    }
+    let selection = SensitivitySelection(options.scope, scenario: scenario, document: document, file: options.file)
+    guard selection.problems.isEmpty else {
+      for problem in selection.problems { console.error("error: --only \(problem)") }
+      return .usage
+    }
+    guard !selection.factors.isEmpty else {
+      console.error("error: no parameter to screen in \(options.file): every key with a range is set by the scenario or does nothing in it")
+      console.error("hint: name keys with --only KEY, or --only all for the sourced spreads too")
+      return .dataError
+    }
+    let seeds = options.seeds ?? [scenario.spec.seed]
+    let design = SensitivityDesign(
+      method: options.method, factorCount: selection.factors.count, trajectories: options.trajectories,
+      seed: scenario.spec.seed)
+    let runner = SensitivityRunner(
+      document: document, file: options.file, factors: selection.factors, design: design, seeds: seeds,
+      metrics: options.metrics)
+    let estimate = Estimate(scenario, points: design.points.count, runs: runner.runCount, jobs: options.jobs)
+    if estimate.memoryBytes > RunEstimate.Limits.memoryBytes && !options.acceptLarge {
+      console.error(
+        "error: \(options.file): the screening would need about \(RunEstimate.bytes(estimate.memoryBytes)) of memory "
+          + "(\(estimate.description)), over the limit of \(RunEstimate.bytes(RunEstimate.Limits.memoryBytes))")
+      console.error("hint: fewer trajectories or seeds, --method oat, or --accept-large to run it anyway")
+      return .dataError
+    }
+    console.print("estimate \(estimate.description)")
+    let scenarios: [Scenario]
+    switch runner.resolveAll(acceptLarge: options.acceptLarge) {
+    case .success(let decoded): scenarios = decoded
+    case .failure(let error):
+      for problem in error.problems { console.error(problem.description) }
+      console.error("\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") found; nothing was run")
+      return .dataError
+    }
+    let clock = ContinuousClock()
+    let started = clock.now
+    let values = runner.execute(
+      scenarios, jobs: options.jobs,
+      progress: SweepCommand.progressLine(scenario.name, console, clock, started))
+    if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
+    let table = SensitivityTable(factors: selection.factors, design: design, metrics: options.metrics, values: values)
+    let directory = options.out ?? "Results/\(scenario.name)-sensitivity"
+    let designText = describe(options, design: design, factors: selection.factors.count, seeds: seeds.count)
+    let files = [
+      ResultFile(name: "sensitivity.csv", text: table.csv.text),
+      ResultFile(name: "sensitivity-points.csv", text: pointsTable(runner, values: values).text),
+      ResultFile(name: "sensitivity.html", text: page(table, title: "Sensitivity of \(scenario.name)", design: designText).html()),
+    ]
+    do { try ResultSetWriter.write(files, to: directory, kind: .sensitivity) } catch {
+      console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
+      return .cannotCreate
+    }
+    let wallSeconds = started.duration(to: clock.now).secondsValue
+    console.print(
+      "sensitivity \(scenario.name): \(designText) on \(options.jobs) thread\(options.jobs == 1 ? "" : "s"), wall "
+        + String(format: "%.2f", wallSeconds) + " s")
+    for metric in table.metrics { console.print(words(metric, factors: selection.factors)) }
+    if !selection.skipped.isEmpty {
+      let list = selection.skipped.map { "\($0.name) (\($0.why))" }.joined(separator: ", ")
+      console.print("left as the scenario has them: \(list)")
+    }
+    console.print("results \(directory)/")
+    return .success
+  }
+
+  /// What a screening costs, worked out before its points are decoded: its points held decoded
+  /// and each world's run as `RunEstimate` sees it (`SweepEstimate`'s costs: a screening holds
+  /// its points as a sweep does, and less per run), the runs spread over the threads.
+  struct Estimate {
+    var runs: Int
+    var memoryBytes: Double
+    var seconds: Double
+    var jobs: Int
+
+    init(_ scenario: Scenario, points: Int, runs: Int, jobs: Int) {
+      let base = RunEstimate(scenario)
+      self.runs = runs
+      self.jobs = jobs
+      memoryBytes =
+        SweepEstimate(base: base, points: points, runs: runs, documentBytes: 0, jobs: jobs).memoryBytes
+      seconds = max(0, base.seconds - base.fileSeconds) * Double(runs) / Double(max(1, min(jobs, runs)))
+    }
+
+    /// "~501 worlds, at most 3.1 s on 2 threads, 61 MB of memory".
+    var description: String {
+      "~\(RunEstimate.count(Double(runs))) worlds, at most \(RunEstimate.duration(seconds)) on \(jobs) "
+        + "thread\(jobs == 1 ? "" : "s"), \(RunEstimate.bytes(memoryBytes)) of memory"
+    }
+  }
+
+  /// "Morris, 10 trajectories of 24 parameters and each alone at its ends, × 1 seed: 299 worlds".
+  static func describe(_ options: Options, design: SensitivityDesign, factors: Int, seeds: Int) -> String {
+    let parameters = "\(factors) parameter\(factors == 1 ? "" : "s")"
+    let what =
+      design.method == .morris
+      ? "Morris, \(options.trajectories) trajector\(options.trajectories == 1 ? "y" : "ies") of \(parameters) and each "
+        + "alone at its ends"
+      : "one at a time, \(parameters) each alone at its ends"
+    return "\(what), × \(seeds) seed\(seeds == 1 ? "" : "s"): \(design.points.count * seeds) worlds"
+  }
+
+  /// The answer in words: "latency.p95 32.4 s as written; under the assumptions it spans 18 s to
+  /// 71 s; most of that is push.fanoutLatency [assumed] (μ* 14.2 s), then …".
+  static func words(_ metric: SensitivityTable.Metric, factors: [SensitivityFactor]) -> String {
+    let figure = { (value: Double?) in SensitivityPage.figureText(value, unit: metric.unit) }
+    var line = "\(metric.name) \(figure(metric.base)) as written"
+    guard let lowest = metric.lowest, let highest = metric.highest else {
+      return line + "; undefined at every point of the screening"
+    }
+    line += "; under the assumptions it spans \(figure(lowest)) to \(figure(highest))"
+    // A parameter whose μ* is under a hundredth of the largest moves the metric by rounding only.
+    let largest = metric.rows.first?.muStar ?? 0
+    let moving = metric.rows.filter { ($0.muStar ?? 0) > 0 && ($0.muStar ?? 0) >= largest / 100 }
+    guard let first = moving.first else { return line + "; no parameter moves it" }
+    let named = { (row: SensitivityTable.Row) in
+      "\(factors[row.factor].name) \(tag(factors[row.factor].source)) (μ* \(figure(row.muStar)))"
+    }
+    line += "; most of that is \(named(first))"
+    let next = moving.dropFirst().prefix(2).map(named)
+    if !next.isEmpty { line += ", then " + next.joined(separator: ", ") }
+    return line
+  }
+
+  /// A source's tag: "[assumed]" when any part of the value is, else its first ("[A]", "[C]").
+  static func tag(_ source: String) -> String {
+    if source.contains("[assumed]") { return "[assumed]" }
+    guard let open = source.firstIndex(of: "["), let close = source[open...].firstIndex(of: "]") else { return "" }
+    return String(source[open...close])
+  }
+
+  /// `sensitivity-points.csv`: each point's role, its parameters' values (empty where left as
+  /// written) and its metrics' means over the seeds.
+  static func pointsTable(_ runner: SensitivityRunner, values: [[Double?]]) -> CSVTable {
+    var table = CSVTable(columns: ["point", "role", "trajectory"] + runner.factors.map(\.name) + runner.metrics)
+    for (point, levels) in runner.design.points.enumerated() {
+      let (role, trajectory): (String, String)
+      switch runner.design.roles[point] {
+      case .base: (role, trajectory) = ("asWritten", "")
+      case .low: (role, trajectory) = ("low", "")
+      case .high: (role, trajectory) = ("high", "")
+      case .trajectory(let index): (role, trajectory) = ("morris", String(index + 1))
+      }
+      let settings = runner.factors.indices.map { index in levels[index].map { runner.factors[index].label(at: $0) } ?? "" }
+      let figures = values[point].map { $0.map { SensitivityTable.number($0) } ?? "" }
+      table.append([String(point), role, trajectory] + settings + figures)
+    }
+    return table
+  }
+
+  static func page(_ table: SensitivityTable, title: String, design: String) -> SensitivityPage {
+    let charts = table.metrics.map { metric in
+      SensitivityPage.Chart(
+        metric: metric.name, unit: metric.unit, base: metric.base, lowest: metric.lowest, highest: metric.highest,
+        bars: metric.rows.map { row in
+          let factor = table.factors[row.factor]
+          return SensitivityPage.Bar(
+            parameter: factor.name, source: tag(factor.source), range: SensitivityTable.rangeText(factor),
+            muStar: row.muStar, sigma: row.sigma, atLow: row.atLow, atHigh: row.atHigh)
+        })
+    }
+    return SensitivityPage(title: title, design: design, charts: charts)
+  }
+}

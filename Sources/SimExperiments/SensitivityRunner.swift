@@ -1,0 +1,104 @@
+import SimKernel
+import SimMetrics
+import SimScenario
+
+/// Runs a screening's points: each point's scenario is the document with its factors' values set,
+/// run once per seed (the same seeds at every point, so that two points differ by the factor and
+/// not by chance); a point's value of a metric is its mean over the seeds. Runs spread over
+/// worker threads and are stored by index, so the result is the same whatever the thread count.
+public struct SensitivityRunner: Sendable {
+  public let document: JSONNode
+  public let file: String
+  public let factors: [SensitivityFactor]
+  public let design: SensitivityDesign
+  public let seeds: [UInt64]
+  public let metrics: [String]
+
+  public init(
+    document: JSONNode, file: String, factors: [SensitivityFactor], design: SensitivityDesign, seeds: [UInt64],
+    metrics: [String]
+  ) {
+    (self.document, self.file, self.factors, self.design) = (document.removingMember("sweep"), file, factors, design)
+    (self.seeds, self.metrics) = (seeds, metrics)
+  }
+
+  /// How many worlds the screening runs: every point under every seed.
+  public var runCount: Int { design.points.count * seeds.count }
+
+  /// The scenario document of a point: each factor set at its level (left as written where nil).
+  public func document(of point: Int) -> Result<JSONNode, ScenarioProblems> {
+    var node = document
+    var problems: [ScenarioProblem] = []
+    for (index, factor) in factors.enumerated() {
+      guard let level = design.points[point][index] else { continue }
+      let value: JSONNode
+      do { value = try JSONParser.parse(Array(factor.json(at: level).utf8)) } catch {
+        problems.append(ScenarioProblem(file: file, path: factor.name, message: "cannot write its value: \(error.message)"))
+        continue
+      }
+      for path in factor.paths {
+        guard let steps = JSONNode.parsePath(path) else { continue }
+        switch node.setting(value, at: steps[...]) {
+        case .success(let updated): node = updated
+        case .failure(let error): problems.append(ScenarioProblem(file: file, path: path, message: error.message))
+        }
+      }
+    }
+    return problems.isEmpty ? .success(node) : .failure(ScenarioProblems(problems: problems))
+  }
+
+  /// Every point's scenario, decoded before anything runs; the problems of every point that
+  /// fails (each once), naming the point's values.
+  public func resolveAll(acceptLarge: Bool = false) -> Result<[Scenario], ScenarioProblems> {
+    var scenarios: [Scenario] = []
+    var problems: [ScenarioProblem] = []
+    var seen = Set<String>()  // membership only; problems keep their order
+    for point in design.points.indices {
+      do {
+        let node = try document(of: point).get()
+        let (scenario, _) = try ScenarioDecoder.decode(
+          Array(node.serialized().utf8), file: file, checkingSweep: false, acceptLarge: acceptLarge)
+        scenarios.append(scenario)
+      } catch {
+        for problem in error.problems where problem.severity == .error && seen.insert(problem.description).inserted {
+          var named = problem
+          named.message = "at \(describe(point)): \(problem.message)"
+          problems.append(named)
+        }
+      }
+    }
+    return problems.isEmpty ? .success(scenarios) : .failure(ScenarioProblems(problems: problems))
+  }
+
+  /// A point's factors as set, for messages: "push.fanoutLatency=×3, cloud.requestLatency=×0.33".
+  public func describe(_ point: Int) -> String {
+    let set = factors.indices.compactMap { index in
+      design.points[point][index].map { "\(factors[index].name)=\(factors[index].label(at: $0))" }
+    }
+    return set.isEmpty ? "the scenario as written" : set.joined(separator: ", ")
+  }
+
+  /// Runs every point under every seed on `jobs` threads; returns each point's mean of each
+  /// metric (nil where no seed's run defines it). `progress` is told each finished run.
+  public func execute(
+    _ scenarios: [Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) -> [[Double?]] {
+    let total = runCount
+    let store = ResultStore<[Double?]>(count: total)
+    let metrics = metrics
+    let seeds = seeds
+    WorkerPool(jobs: max(1, jobs)).run(count: total) { run in
+      let (point, replication) = run.quotientAndRemainder(dividingBy: seeds.count)
+      let report = ScenarioRunner.run(scenarios[point], seed: seeds[replication], summaryOnly: true)
+      store.set(run, metrics.map { report.summary.value($0) })
+      progress?(store.finished, total)
+    }
+    let runs = store.results()
+    return design.points.indices.map { point in
+      metrics.indices.map { metric in
+        let values = (0..<seeds.count).compactMap { runs[point * seeds.count + $0][metric] }
+        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+      }
+    }
+  }
+}

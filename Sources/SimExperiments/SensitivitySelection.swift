@@ -1,0 +1,163 @@
+import SimKernel
+import SimModel
+import SimScenario
+
+/// Which parameters a screening varies, and why the others of the table are left out: the keys
+/// with a plausible range (`assumed`: those tagged `[assumed]`; `all`: those with a declared spread
+/// too), less those the scenario sets itself (its own value is its author's input, not an
+/// assumption under the answer) and those that do nothing without a key it leaves unset. Keys
+/// named one by one are varied whatever the scenario sets.
+public struct SensitivitySelection: Sendable {
+  /// What `--only` asked for.
+  public enum Scope: Sendable, Equatable {
+    case assumed, all
+    case keys([String])
+  }
+
+  public var factors: [SensitivityFactor] = []
+  /// Keys with a range left out, each with why.
+  public var skipped: [(name: String, why: String)] = []
+  /// Named keys that are no parameter or have no range, each with why (a usage error).
+  public var problems: [String] = []
+
+  /// The selection for `scope` in `scenario` (decoded from `document`).
+  public init(
+    _ scope: Scope, scenario: Scenario, document: JSONNode, file: String = "scenario.json",
+    parameters: ParameterSet = .standard
+  ) {
+    let named: [String]? = if case .keys(let keys) = scope { keys.map(Self.bareName) } else { nil }
+    let deviceEntries = Self.deviceEntries(document)
+    for definition in parameters.world {
+      consider(
+        definition, name: definition.path, paths: [definition.path], scope: scope, named: named,
+        setByScenario: Self.node(document, definition.steps) != nil,
+        needsUnset: definition.needs.map { Self.node(document, $0.split(separator: ".").map(String.init)) == nil }
+          ?? false,
+        base: definition.read(scenario.spec))
+    }
+    for definition in parameters.device {
+      let paths = (0..<deviceEntries.count).map { "devices[\($0)].\(definition.path)" }
+      let setBy = deviceEntries.contains { Self.node($0, definition.steps) != nil }
+      let needsUnset =
+        definition.needs.map { need in
+          deviceEntries.allSatisfy { Self.node($0, need.split(separator: ".").map(String.init)) == nil }
+        } ?? false
+      consider(
+        definition, name: "devices[]." + definition.path, paths: paths, scope: scope, named: named,
+        setByScenario: setBy, needsUnset: needsUnset, base: scenario.spec.devices.first.flatMap(definition.read))
+    }
+    for name in named ?? [] where !factors.contains(where: { Self.bareName($0.name) == name }) {
+      if !problems.contains(where: { $0.hasPrefix("\(name):") }) {
+        problems.append("\(name): no scenario key of that name (docs/parameters.md lists them)")
+      }
+    }
+    probe(document: document.removingMember("sweep"), file: file, named: named != nil)
+  }
+
+  /// Tries each factor alone at both ends of its range, as the decoder reads the scenario then:
+  /// a factor the decoder refuses there (a key of `cloud.throttle`, which is off without its
+  /// rate) or says it ignores (polling without a public store) changes nothing in this scenario,
+  /// and is left out with the decoder's words; one named with `--only` is a problem instead.
+  mutating func probe(document: JSONNode, file: String, named: Bool) {
+    let baseline = Self.warnings(document, file: file)
+    var kept: [SensitivityFactor] = []
+    for factor in factors {
+      var why: String?
+      for level in [0.0, 1.0] where why == nil {
+        var node = document
+        guard let value = try? JSONParser.parse(Array(factor.json(at: level).utf8)) else { continue }
+        for path in factor.paths {
+          if let steps = JSONNode.parsePath(path), case .success(let updated) = node.setting(value, at: steps[...]) {
+            node = updated
+          }
+        }
+        do {
+          let (_, warnings) = try ScenarioDecoder.decode(
+            Array(node.serialized().utf8), file: file, checkingSweep: false, acceptLarge: true)
+          why = warnings.first { !baseline.contains($0.description) }?.message
+        } catch {
+          why = error.problems.first { $0.severity == .error }.map { "\($0.path): \($0.message)" }
+        }
+      }
+      if let why {
+        if named { problems.append("\(Self.bareName(factor.name)): changes nothing in this scenario (\(why))") }
+        else { skipped.append((factor.name, why)) }
+      } else {
+        kept.append(factor)
+      }
+    }
+    factors = kept
+  }
+
+  /// The decoder's warnings about the document as written.
+  static func warnings(_ document: JSONNode, file: String) -> Set<String> {
+    let decoded = try? ScenarioDecoder.decode(
+      Array(document.serialized().utf8), file: file, checkingSweep: false, acceptLarge: true)
+    return Set((decoded?.1 ?? []).map(\.description))  // membership only
+  }
+
+  /// Adds the key when the scope takes it, or says why not.
+  mutating func consider<Root>(
+    _ definition: ParameterDefinition<Root>, name: String, paths: [String], scope: Scope, named: [String]?,
+    setByScenario: Bool, needsUnset: Bool, base: ParameterDefinition<Root>.Value?
+  ) {
+    if let named {
+      guard named.contains(Self.bareName(name)) else { return }
+      guard let range = definition.plausibleRange else {
+        problems.append("\(Self.bareName(name)): no plausible range (it has a published value; docs/parameters.md)")
+        return
+      }
+      if paths.isEmpty {
+        problems.append("\(Self.bareName(name)): the scenario has no devices to set it on")
+        return
+      }
+      factors.append(factor(definition, name: name, paths: paths, range: range, base: base))
+      return
+    }
+    guard let range = definition.plausibleRange, scope == .all || definition.isAssumed else { return }
+    if paths.isEmpty { return }
+    if setByScenario {
+      skipped.append((name, "set by the scenario"))
+    } else if needsUnset, let need = definition.needs {
+      skipped.append((name, "does nothing without \(need)"))
+    } else {
+      factors.append(factor(definition, name: name, paths: paths, range: range, base: base))
+    }
+  }
+
+  func factor<Root>(
+    _ definition: ParameterDefinition<Root>, name: String, paths: [String], range: PlausibleRange,
+    base: ParameterDefinition<Root>.Value?
+  ) -> SensitivityFactor {
+    var whole = false
+    if case .integer = definition.kind { whole = true }
+    var literal = false
+    if case .bool = definition.kind { literal = true }
+    var distribution: Distribution?
+    if case .distribution(let value) = base { distribution = value }
+    return SensitivityFactor(
+      name: name, paths: paths, source: definition.source, unit: definition.unit, range: range, whole: whole,
+      literalChoices: literal, baseDistribution: distribution)
+  }
+
+  /// A key as written without its `devices[].` prefix, the name `--only` accepts either way.
+  static func bareName(_ name: String) -> String {
+    name.hasPrefix("devices[].") ? String(name.dropFirst("devices[].".count)) : name
+  }
+
+  /// The scenario's `devices[]` entries.
+  static func deviceEntries(_ document: JSONNode) -> [JSONNode] {
+    guard case .array(let entries)? = document.member("devices")?.value else { return [] }
+    return entries
+  }
+
+  /// The value at a dotted path of objects, if there is one.
+  static func node(_ root: JSONNode, _ steps: [String]) -> JSONNode? {
+    var node = root
+    for step in steps {
+      guard let next = node.member(step) else { return nil }
+      node = next
+    }
+    return node
+  }
+}
