@@ -18,7 +18,7 @@ enum CompletionCommand {
       "run",
       [
         "--seed", "--duration", "--out", "--trace", "--accept-large", "--jobs", "--batch-devices", "--one-kernel",
-        "--shard", "--shards", "--checkpoint-seconds", "--event-log", "--help",
+        "--shard", "--shards", "--checkpoint-seconds", "--event-log", "--assumptions", "--help",
       ]
     ),
     ("validate", ["--strict", "--estimate", "--accept-large", "--shard", "--help"]),

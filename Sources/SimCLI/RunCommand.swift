@@ -10,7 +10,7 @@ struct RunCommand {
   static let usage = """
     usage: syncsim run SCENARIO.json [--seed N] [--duration D] [--out DIR] [--trace] [--accept-large]
                        [--jobs N] [--batch-devices N] [--one-kernel] [--shard I/N] [--shards N]
-                       [--checkpoint-seconds S] [--event-log]
+                       [--checkpoint-seconds S] [--event-log] [--assumptions]
 
     Runs a scenario, prints a summary and writes CSV results into DIR
     (default Results/<scenario name>/): summary.csv, latency.csv, activities.csv,
@@ -43,6 +43,10 @@ struct RunCommand {
                       event-log.ndjson (SyncSim's event log, every device) and
                       unified-DEVICE.log (each device's unified log as `log show` prints
                       it), from the world run on one kernel; at most 1000 devices
+      --assumptions   after the summary, each headline metric's span over the assumptions:
+                      every [assumed] parameter the scenario leaves at its default, alone at
+                      each end of its plausible range (2k + 1 worlds more, printed only;
+                      `syncsim sensitivity` measures them together)
     """
 
   /// What the command line asked for.
@@ -61,6 +65,8 @@ struct RunCommand {
     var shardOrigin: String?
     /// Write the run's event log and unified logs beside its results.
     var eventLog = false
+    /// Print the headline metrics' span over the assumptions (`AssumptionBand`).
+    var assumptions = false
     /// How often a shard records its progress (`RunShardJournal`), in wall-clock seconds.
     var checkpointSeconds = 5.0
     /// The command line without what differs from shard to shard (`--shard`, `--shards`,
@@ -78,7 +84,14 @@ struct RunCommand {
     var options = try parse(&args)
     options.commonCommand = SweepCommandLine.commonCommand(arguments, command: "run")
     guard let loaded = load(options, console: console) else { return .dataError }
-    return execute(loaded.scenario, options, console: console)
+    let code = execute(loaded.scenario, options, console: console)
+    if options.assumptions && code != .cannotCreate {
+      let lines = AssumptionBand.lines(
+        file: options.file, bytes: loaded.bytes, scenario: loaded.scenario, seed: options.seed,
+        duration: options.duration, jobs: options.jobs)
+      for line in lines { console.print(line) }
+    }
+    return code
   }
 
   /// Reads the options; a malformed one is a usage error.
@@ -94,6 +107,7 @@ struct RunCommand {
     let batchText = try args.option("batch-devices")
     let oneKernel = args.flag("one-kernel")
     let eventLog = args.flag("event-log")
+    let assumptions = args.flag("assumptions")
     let checkpointText = try args.option("checkpoint-seconds")
     let shardChoice = try ShardEnvironment.resolve(
       flag: try args.option("shard"), shards: try args.option("shards"), environment: environment)
@@ -104,8 +118,10 @@ struct RunCommand {
     var options = Options(file: files[0], out: out, trace: trace, acceptLarge: acceptLarge)
     options.oneKernel = oneKernel
     options.eventLog = eventLog
+    options.assumptions = assumptions
     if let shardChoice {
       guard !eventLog else { throw UsageError("--event-log needs the whole world: it cannot go with --shard") }
+      guard !assumptions else { throw UsageError("--assumptions runs the whole world again: it cannot go with --shard") }
       let shard = try shardOption(shardChoice.text)
       guard !oneKernel else { throw UsageError("--shard runs parts apart: it cannot go with --one-kernel") }
       options.shard = shard

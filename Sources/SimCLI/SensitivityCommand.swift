@@ -35,6 +35,9 @@ struct SensitivityCommand {
                           cheap choice (2k + 1 points; μ* is then |at high − at low|)
       --trajectories N    Morris's walks (default 10): (k + 1) × N points more
       --seeds 1..3        replications (a range or a list); default the scenario's seed
+
+    A twin that `fit` wrote (twin.json with its fit.csv beside it) is screened over what the log
+    left open: the parameters the fit identified over their 90 % intervals, with the assumed keys.
     """
 
   struct Options {
@@ -107,7 +110,17 @@ struct SensitivityCommand {
     guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else {
       return .dataError
     }
-    let selection = SensitivitySelection(options.scope, scenario: scenario, document: document, file: options.file)
+    let fitted = fittedIntervals(besides: options.file)
+    let selection = SensitivitySelection(
+      options.scope, scenario: scenario, document: document, file: options.file, fitted: fitted)
+    let screened = selection.factors.filter { $0.source.hasPrefix("[fit]") }.map(\.name)
+    if !fitted.isEmpty {
+      let unscreened = fitted.map(\.path).filter { !screened.contains($0) }
+      console.print(
+        "fitted       the fit (fit.csv beside the scenario) identified \(fitted.count); screened over their 90 % "
+          + "intervals: \(screened.isEmpty ? "none" : screened.joined(separator: ", "))"
+          + (unscreened.isEmpty ? "" : "; not screened (a sum, or no key): \(unscreened.joined(separator: ", "))"))
+    }
     guard selection.problems.isEmpty else {
       for problem in selection.problems { console.error("error: --only \(problem)") }
       return .usage
@@ -163,7 +176,10 @@ struct SensitivityCommand {
     console.print(
       "sensitivity \(scenario.name): \(designText) on \(options.jobs) thread\(options.jobs == 1 ? "" : "s"), wall "
         + String(format: "%.2f", wallSeconds) + " s")
-    for metric in table.metrics { console.print(words(metric, factors: selection.factors)) }
+    for metric in table.metrics {
+      console.print(words(metric, factors: selection.factors))
+      if !fitted.isEmpty { console.print(identified(metric, factors: selection.factors)) }
+    }
     if !selection.skipped.isEmpty {
       let list = selection.skipped.map { "\($0.name) (\($0.why))" }.joined(separator: ", ")
       console.print("left as the scenario has them: \(list)")
@@ -195,6 +211,26 @@ struct SensitivityCommand {
       "~\(RunEstimate.count(Double(runs))) worlds, at most \(RunEstimate.duration(seconds)) on \(jobs) "
         + "thread\(jobs == 1 ? "" : "s"), \(RunEstimate.bytes(memoryBytes)) of memory"
     }
+  }
+
+  /// The parameters a fit identified, from the `fit.csv` beside a twin that `fit` wrote (none
+  /// when there is no such file, or it is not a fit's).
+  static func fittedIntervals(besides file: String) -> [SensitivitySelection.Fitted] {
+    let folder = (file as NSString).deletingLastPathComponent
+    guard let csv = MappedCSV(path: (folder.isEmpty ? "." : folder) + "/fit.csv") else { return [] }
+    let wanted = ["parameter", "estimate", "low", "high", "identified"]
+    let columns = wanted.compactMap { csv.columns.firstIndex(of: $0) }
+    guard columns.count == wanted.count else { return [] }
+    var cursor = csv.cursor()
+    var malformed = false
+    var result: [SensitivitySelection.Fitted] = []
+    while let fields = cursor.next(malformed: &malformed) {
+      guard !malformed, fields[columns[4]] == "1", let estimate = Double(fields[columns[1]]),
+        let low = Double(fields[columns[2]]), let high = Double(fields[columns[3]])
+      else { continue }
+      result.append(.init(path: fields[columns[0]], estimate: estimate, low: low, high: high))
+    }
+    return result
   }
 
   /// "Morris, 10 trajectories of 24 parameters and each alone at its ends, × 1 seed: 299 worlds".
@@ -230,8 +266,20 @@ struct SensitivityCommand {
     return line
   }
 
+  /// For a twin: which of a metric's five most influential parameters the log identified, and
+  /// which it left at their assumed value (the ones to measure next).
+  static func identified(_ metric: SensitivityTable.Metric, factors: [SensitivityFactor]) -> String {
+    let top = metric.rows.prefix(5).filter { ($0.muStar ?? 0) > 0 }.map { factors[$0.factor] }
+    let fitted = top.filter { $0.source.hasPrefix("[fit]") }.map(\.name)
+    let assumed = top.filter { !$0.source.hasPrefix("[fit]") }.map(\.name)
+    let list = { (names: [String]) in names.isEmpty ? "none" : names.joined(separator: ", ") }
+    return "  of its \(top.count) most influential, the log identified \(list(fitted)); left at their assumed value: "
+      + list(assumed)
+  }
+
   /// A source's tag: "[assumed]" when any part of the value is, else its first ("[A]", "[C]").
   static func tag(_ source: String) -> String {
+    if source.hasPrefix("[fit]") { return "[fit]" }
     if source.contains("[assumed]") { return "[assumed]" }
     guard let open = source.firstIndex(of: "["), let close = source[open...].firstIndex(of: "]") else { return "" }
     return String(source[open...close])

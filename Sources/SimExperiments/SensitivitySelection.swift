@@ -20,10 +20,23 @@ public struct SensitivitySelection: Sendable {
   /// Named keys that are no parameter or have no range, each with why (a usage error).
   public var problems: [String] = []
 
+  /// A parameter a twin's fit identified (`fit.csv`): its estimate and 90 % interval, in the
+  /// key's unit (a distribution's median).
+  public struct Fitted: Sendable, Equatable {
+    public var path: String
+    public var estimate: Double
+    public var low: Double
+    public var high: Double
+
+    public init(path: String, estimate: Double, low: Double, high: Double) {
+      (self.path, self.estimate, self.low, self.high) = (path, estimate, low, high)
+    }
+  }
+
   /// The selection for `scope` in `scenario` (decoded from `document`).
   public init(
     _ scope: Scope, scenario: Scenario, document: JSONNode, file: String = "scenario.json",
-    parameters: ParameterSet = .standard
+    parameters: ParameterSet = .standard, fitted: [Fitted] = []
   ) {
     let named: [String]? = if case .keys(let keys) = scope { keys.map(Self.bareName) } else { nil }
     let deviceEntries = Self.deviceEntries(document)
@@ -45,6 +58,16 @@ public struct SensitivitySelection: Sendable {
       consider(
         definition, name: "devices[]." + definition.path, paths: paths, scope: scope, named: named,
         setByScenario: setBy, needsUnset: needsUnset, base: scenario.spec.devices.first.flatMap(definition.read))
+    }
+    for interval in fitted {
+      guard let definition = parameters.world.first(where: { $0.path == interval.path }) else { continue }
+      guard let range = Self.range(of: interval, base: definition.read(scenario.spec)) else { continue }
+      factors.removeAll { $0.name == interval.path }
+      skipped.removeAll { $0.name == interval.path }
+      var made = factor(
+        definition, name: interval.path, paths: [interval.path], range: range, base: definition.read(scenario.spec))
+      made.source = "[fit] " + definition.source
+      factors.append(made)
     }
     for name in named ?? [] where !factors.contains(where: { Self.bareName($0.name) == name }) {
       if !problems.contains(where: { $0.hasPrefix("\(name):") }) {
@@ -138,6 +161,18 @@ public struct SensitivitySelection: Sendable {
     return SensitivityFactor(
       name: name, paths: paths, source: definition.source, unit: definition.unit, range: range, whole: whole,
       literalChoices: literal, baseDistribution: distribution)
+  }
+
+  /// A fitted interval as a range: a distribution's scale from low / estimate to high / estimate
+  /// (the fit estimates its median), a number's own bounds; nil for an empty interval.
+  static func range(of interval: Fitted, base: ParameterDefinition<WorldSpec>.Value?) -> PlausibleRange? {
+    guard interval.high > interval.low else { return nil }
+    let reason = "the fit's 90 % interval"
+    if case .distribution? = base {
+      guard interval.estimate > 0, interval.low > 0 else { return nil }
+      return .scale(interval.low / interval.estimate, interval.high / interval.estimate, reason)
+    }
+    return .numbers(interval.low, interval.high, reason)
   }
 
   /// A key as written without its `devices[].` prefix, the name `--only` accepts either way.

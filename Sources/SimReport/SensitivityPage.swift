@@ -57,7 +57,8 @@ public struct SensitivityPage: Sendable {
     body += "<p class=\"caption\">Each bar runs from the metric with the parameter alone at the low end of its "
     body += "plausible range (light) to the metric at the high end (dark); the line is the scenario as written. "
     body += "Parameters are ordered by μ*, the mean absolute change of the metric across the whole range, measured "
-    body += "among the other parameters' variation.</p>\n"
+    body += "among the other parameters' variation (written beside each bar): a parameter with a large μ* and a "
+    body += "short bar matters only together with others, and its σ in the table is large.</p>\n"
     for (index, chart) in charts.enumerated() {
       body += "<h2>\(XMLText.escaped(chart.metric))</h2>\n"
       body += tornado(chart, id: "tornado-\(index)")
@@ -81,7 +82,7 @@ public struct SensitivityPage: Sendable {
     guard let low = values.min(), let high = values.max(), !bars.isEmpty else {
       return "<p class=\"note\">No parameter changed this metric, or it is undefined in every run.</p>\n"
     }
-    let (left, right, rowHeight, top) = (260.0, 880.0, 22.0, 10.0)
+    let (left, right, rowHeight, top) = (260.0, 770.0, 22.0, 10.0)
     let bottom = top + rowHeight * Double(bars.count)
     let padding = high > low ? (high - low) * 0.05 : max(abs(high) * 0.05, 1)
     let x = SVG.Scale(low: low - padding, high: high + padding, from: left, to: right)
@@ -106,13 +107,16 @@ public struct SensitivityPage: Sendable {
         out += "<rect x=\"\(SVG.n(from))\" y=\"\(SVG.n(y + 3))\" width=\"\(SVG.n(max(1, to - from)))\" "
         out += "height=\"\(SVG.n(rowHeight - 6))\" fill=\"\(color)\" fill-opacity=\"0.85\"/>"
       }
+      // μ* beside the bar: a parameter that matters only with others has a short bar and a large μ*.
+      out += "<text x=\"\(SVG.n(right + 12))\" y=\"\(SVG.n(y + 15))\" class=\"small\">μ* "
+      out += "\(Self.figure(bar.muStar, unit: chart.unit))</text>"
       out += "\n"
     }
     if let base = chart.base {
       out += "<line x1=\"\(SVG.n(x(base)))\" y1=\"\(SVG.n(top))\" x2=\"\(SVG.n(x(base)))\" y2=\"\(SVG.n(bottom))\" "
       out += "class=\"axis\"/>\n"
     }
-    let unit = chart.unit.isEmpty ? "" : " (\(chart.unit))"
+    let unit = chart.unit.isEmpty || chart.unit == "s" ? "" : " (\(chart.unit))"
     out += SVG.xAxis(chart.metric + unit, left: left, right: right, bottom: bottom)
     return out + "</svg>\n"
   }

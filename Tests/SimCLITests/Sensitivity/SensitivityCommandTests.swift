@@ -64,4 +64,63 @@ import Testing
     let metric = syncsim("sensitivity", Self.quickstart, "--metric", "latency.p96")
     #expect(metric.code == 64 && metric.err.contains("no metric named latency.p96"))
   }
+
+  /// `run --assumptions` prints each headline metric's span over the one-at-a-time ends, the same
+  /// worlds `sensitivity --method oat` runs, and leaves the run's own files as they are.
+  @Test func runPrintsTheSpanOverTheAssumptions() throws {
+    try withTemporaryDirectory { folder in
+      let plain = syncsim("run", Self.quickstart, "--out", folder + "/plain")
+      let banded = syncsim("run", Self.quickstart, "--assumptions", "--out", folder + "/banded")
+      #expect(plain.code == 0 && banded.code == 0, "\(banded.err)")
+      let summary = { (name: String) in try String(contentsOfFile: folder + "/\(name)/summary.csv", encoding: .utf8) }
+      #expect(try summary("plain") == summary("banded"))
+      #expect(!plain.out.contains("assumptions"))
+      #expect(banded.out.contains("assumptions  one at a time: 13 [assumed] parameters"))
+      let oat = syncsim(
+        "sensitivity", Self.quickstart, "--method", "oat", "--metric", "latency.p50", "--out", folder + "/oat")
+      #expect(oat.code == 0)
+      let rows = try String(contentsOfFile: folder + "/oat/sensitivity.csv", encoding: .utf8).split(separator: "\n")
+      let fanout = try #require(rows.first { $0.contains(",push.fanoutLatency,") }).split(
+        separator: ",", omittingEmptySubsequences: false)
+      let (low, high) = (try #require(Double(fanout[13])), try #require(Double(fanout[14])))
+      let line = try #require(banded.out.split(separator: "\n").first { $0.hasPrefix("  latency.p50") })
+      #expect(line.contains("from " + String(format: "%.3f", low) + " s (push.fanoutLatency=×0.333)"), "\(line)")
+      #expect(line.contains("to " + String(format: "%.3f", high) + " s (push.fanoutLatency=×3)"), "\(line)")
+    }
+  }
+
+  /// A twin with its `fit.csv` beside it is screened over the fit's 90 % intervals: the
+  /// identified parameters (set in the twin, so left out otherwise) come back as factors, a
+  /// distribution's interval as a scale around its estimate, and a sum that no key holds is named
+  /// as not screened.
+  @Test func aTwinIsScreenedOverItsFittedIntervals() throws {
+    try withTemporaryDirectory { folder in
+      let twin = #"""
+        {"version": 1, "name": "twin", "duration": "2h", "devices": [{"name": "iphone"}, {"name": "ipad"}],
+         "cloud": {"requestLatency": {"lognormal": {"median": "0.2s", "p99": "2s"}}},
+         "push": {"dropProbability": 0.05},
+         "workloads": [{"devices": "all", "editsPerHour": 20}]}
+        """#
+      try twin.write(toFile: folder + "/twin.json", atomically: true, encoding: .utf8)
+      let fit = """
+        parameter,kind,unit,priorLow,priorHigh,estimate,low,high,identified,note
+        cloud.requestLatency,fitted,s,0.01,5,0.2,0.1,0.4,1,
+        push.dropProbability,fitted,ratio,0,0.5,0.05,0.01,0.1,1,
+        push.fanoutLatency + push.deliveryLatency,fitted,s,0.1,60,2.1,1,4,1,
+        scheduler.importStartDelay,fitted,s,0.005,10,,,,0,
+        """
+      try fit.write(toFile: folder + "/fit.csv", atomically: true, encoding: .utf8)
+      let result = syncsim(
+        "sensitivity", folder + "/twin.json", "--method", "oat", "--metric", "latency.p50", "--out", folder + "/out")
+      #expect(result.code == 0, "\(result.err)")
+      #expect(result.out.contains("identified 3; screened over their 90 % intervals: cloud.requestLatency, push.dropProbability; not screened (a sum, or no key): push.fanoutLatency + push.deliveryLatency"))
+      #expect(result.out.contains("of its 5 most influential, the log identified "))
+      let csv = try String(contentsOfFile: folder + "/out/sensitivity.csv", encoding: .utf8)
+      let latency = try #require(csv.split(separator: "\n").first { $0.contains(",cloud.requestLatency,") })
+      #expect(latency.contains(",×0.5 .. ×2,0.5,2,the fit's 90 % interval,"), "\(latency)")
+      #expect(latency.contains(",[fit] [assumed],"))
+      let drop = try #require(csv.split(separator: "\n").first { $0.contains(",push.dropProbability,") })
+      #expect(drop.contains(",0.01 .. 0.1,0.01,0.1,the fit's 90 % interval,"), "\(drop)")
+    }
+  }
 }
