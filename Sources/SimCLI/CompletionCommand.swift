@@ -37,7 +37,8 @@ enum CompletionCommand {
     (
       "sensitivity",
       [
-        "--metric", "--only", "--method", "--trajectories", "--seeds", "--jobs", "--out", "--accept-large", "--help",
+        "--metric", "--only", "--method", "--trajectories", "--seeds", "--jobs", "--out", "--accept-large", "--shard",
+        "--merge", "--help",
       ]
     ),
     ("report", ["--write", "--metric", "--x", "--x-scale", "--title", "--label", "--out", "--help"]),

@@ -49,7 +49,9 @@ enum ResultSetWriter {
     "twin.json", "fit.csv", "summaries.csv", "generations.csv", "posterior.csv", "report.html", "checks.csv",
   ]
   /// What `sensitivity` writes.
-  static let sensitivityNames: Set<String> = ["sensitivity.csv", "sensitivity-points.csv", "sensitivity.html"]
+  static let sensitivityNames: Set<String> = [
+    "sensitivity.csv", "sensitivity-points.csv", "sensitivity.html", "sensitivity-runs.csv", "shard.txt",
+  ]
   /// Every name a result set of any kind writes (what a removal may take).
   static let resultNames = runNames.union(sweepNames).union(traceNames).union(fitNames).union(sensitivityNames)
 

@@ -11,6 +11,7 @@ struct SensitivityCommand {
   static let usage = """
     usage: syncsim sensitivity SCENARIO.json [--metric M]... [--only assumed|all|KEY]... [--method morris|oat]
                                [--trajectories N] [--seeds 1..3] [--jobs N] [--out DIR] [--accept-large]
+                               [--shard I/N | --merge SHARD_DIR...]
 
     Screens the model's parameters over their plausible ranges (docs/parameters.md, "plausible
     range") and says which of them the scenario's answer depends on. Every screening runs the
@@ -35,6 +36,12 @@ struct SensitivityCommand {
                           cheap choice (2k + 1 points; μ* is then |at high − at low|)
       --trajectories N    Morris's walks (default 10): (k + 1) × N points more
       --seeds 1..3        replications (a range or a list); default the scenario's seed
+      --shard I/N         run only runs I, I+N, I+2N, … (run k = point × seeds + replication) and
+                          write sensitivity-runs.csv and shard.txt into DIR, for a cluster's array job
+      --merge DIR         (repeatable) the N shard folders of this screening, run with the same
+                          scenario and options: writes what the unsharded screening writes, byte
+                          for byte; a folder of another screening, an edited file or a missing
+                          shard is refused
 
     A twin that `fit` wrote (twin.json with its fit.csv beside it) is screened over what the log
     left open: the parameters the fit identified over their 90 % intervals, with the assumed keys.
@@ -50,6 +57,8 @@ struct SensitivityCommand {
     var jobs: Int
     var out: String?
     var acceptLarge = false
+    var shard: (index: Int, count: Int)?
+    var merge: [String] = []
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -71,6 +80,8 @@ struct SensitivityCommand {
     let jobsText = try args.option("jobs")
     let out = try args.option("out").map { path throws(UsageError) in try OutputPath.folder(path, option: "--out") }
     let acceptLarge = args.flag("accept-large")
+    let shardText = try args.option("shard")
+    let merge = try args.options("merge")
     let files = try args.positionals()
     guard files.count == 1 else {
       throw UsageError(
@@ -78,6 +89,9 @@ struct SensitivityCommand {
     }
     let jobs = try ArgumentList.integer(jobsText, option: "jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
     var options = Options(file: files[0], jobs: jobs, out: out, acceptLarge: acceptLarge)
+    options.shard = try shardText.map { text throws(UsageError) in try SweepCommand.parseShard(text) }
+    options.merge = merge
+    if options.shard != nil && !merge.isEmpty { throw UsageError("--shard runs one shard and --merge adds them up: not both") }
     try SweepCommand.checkMetrics(metrics)
     if !metrics.isEmpty { options.metrics = metrics }
     if only == ["all"] {
@@ -156,12 +170,45 @@ struct SensitivityCommand {
     }
     let clock = ContinuousClock()
     let started = clock.now
-    let values = runner.execute(
-      scenarios, jobs: options.jobs,
-      progress: SweepCommand.progressLine(scenario.name, console, clock, started))
-    if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
-    let table = SensitivityTable(factors: selection.factors, design: design, metrics: options.metrics, values: values)
+    let common = SensitivityShard.commonManifest(
+      bytes: loaded.bytes, method: options.method, trajectories: options.trajectories, runner: runner)
     let directory = options.out ?? "Results/\(scenario.name)-sensitivity"
+    if let shard = options.shard {
+      let runs = SensitivityShard.runs(of: shard, total: runner.runCount)
+      let values = runner.execute(
+        runs, scenarios: scenarios, jobs: options.jobs,
+        progress: SweepCommand.progressLine(scenario.name, console, clock, started))
+      if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
+      let files = SensitivityShard.files(
+        shard: shard, runs: runs, values: values, metrics: options.metrics, common: common)
+      do { try ResultSetWriter.write(files, to: directory, kind: .sensitivity) } catch {
+        console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
+        return .cannotCreate
+      }
+      console.print(
+        "sensitivity \(scenario.name): shard \(shard.index)/\(shard.count), \(runs.count) of \(runner.runCount) runs, wall "
+          + String(format: "%.2f", started.duration(to: clock.now).secondsValue) + " s")
+      console.print("results \(directory)/ (add the shards up with the same command and --merge DIR...)")
+      return .success
+    }
+    let values: [[Double?]]
+    if options.merge.isEmpty {
+      values = runner.execute(
+        scenarios, jobs: options.jobs,
+        progress: SweepCommand.progressLine(scenario.name, console, clock, started))
+      if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
+    } else {
+      let merged = SensitivityShard.merged(
+        options.merge, common: common, total: runner.runCount, metrics: options.metrics.count)
+      guard merged.problems.isEmpty else {
+        for problem in merged.problems { console.error("error: \(problem)") }
+        let count = merged.problems.count
+        console.error("\(count) problem\(count == 1 ? "" : "s") found; nothing was written")
+        return .dataError
+      }
+      values = runner.means(of: merged.runs)
+    }
+    let table = SensitivityTable(factors: selection.factors, design: design, metrics: options.metrics, values: values)
     let designText = describe(options, design: design, factors: selection.factors.count, seeds: seeds.count)
     let files = [
       ResultFile(name: "sensitivity.csv", text: table.csv.text),

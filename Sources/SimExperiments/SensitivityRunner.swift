@@ -83,18 +83,30 @@ public struct SensitivityRunner: Sendable {
   public func execute(
     _ scenarios: [Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
   ) -> [[Double?]] {
-    let total = runCount
-    let store = ResultStore<[Double?]>(count: total)
+    means(of: execute(Array(0..<runCount), scenarios: scenarios, jobs: jobs, progress: progress))
+  }
+
+  /// Runs the runs numbered `runs` (run k is point k ÷ seeds under seed k mod seeds: a shard's
+  /// share) on `jobs` threads; returns each one's metrics, in the order asked.
+  public func execute(
+    _ runs: [Int], scenarios: [Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) -> [[Double?]] {
+    let store = ResultStore<[Double?]>(count: runs.count)
     let metrics = metrics
     let seeds = seeds
-    WorkerPool(jobs: max(1, jobs)).run(count: total) { run in
-      let (point, replication) = run.quotientAndRemainder(dividingBy: seeds.count)
+    WorkerPool(jobs: max(1, jobs)).run(count: runs.count) { position in
+      let (point, replication) = runs[position].quotientAndRemainder(dividingBy: seeds.count)
       let report = ScenarioRunner.run(scenarios[point], seed: seeds[replication], summaryOnly: true)
-      store.set(run, metrics.map { report.summary.value($0) })
-      progress?(store.finished, total)
+      store.set(position, metrics.map { report.summary.value($0) })
+      progress?(store.finished, runs.count)
     }
-    let runs = store.results()
-    return design.points.indices.map { point in
+    return store.results()
+  }
+
+  /// Each point's mean of each metric over its seeds, from every run's metrics in run order
+  /// (nil where no seed's run defines it).
+  public func means(of runs: [[Double?]]) -> [[Double?]] {
+    design.points.indices.map { point in
       metrics.indices.map { metric in
         let values = (0..<seeds.count).compactMap { runs[point * seeds.count + $0][metric] }
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)

@@ -123,4 +123,39 @@ import Testing
       #expect(drop.contains(",0.01 .. 0.1,0.01,0.1,the fit's 90 % interval,"), "\(drop)")
     }
   }
+
+  /// Three shards merged write the unsharded screening's bytes; a missing shard, a shard of other
+  /// options and an edited runs file are refused, with nothing written.
+  @Test func shardsMergeToTheUnshardedBytes() throws {
+    try withTemporaryDirectory { folder in
+      let common = [Self.quickstart, "--trajectories", "2", "--seeds", "1,2", "--metric", "latency.p95"]
+      let whole = syncsim(["sensitivity"] + common + ["--out", folder + "/whole"])
+      #expect(whole.code == 0, "\(whole.err)")
+      for index in 1...3 {
+        let shard = syncsim(["sensitivity"] + common + ["--shard", "\(index)/3", "--out", folder + "/s\(index)"])
+        #expect(shard.code == 0, "\(shard.err)")
+        #expect(shard.out.contains("shard \(index)/3, "))
+      }
+      let shards = (1...3).flatMap { ["--merge", folder + "/s\($0)"] }
+      let merged = syncsim(["sensitivity"] + common + shards + ["--out", folder + "/merged"])
+      #expect(merged.code == 0, "\(merged.err)")
+      for name in ["sensitivity.csv", "sensitivity-points.csv", "sensitivity.html"] {
+        let a = try String(contentsOfFile: folder + "/whole/" + name, encoding: .utf8)
+        let b = try String(contentsOfFile: folder + "/merged/" + name, encoding: .utf8)
+        #expect(a == b, "\(name)")
+      }
+      let missing = syncsim(["sensitivity"] + common + Array(shards.prefix(4)) + ["--out", folder + "/gap"])
+      #expect(missing.code == 65 && missing.err.contains("shard 3 of 3 missing"), "\(missing.err)")
+      #expect(!FileManager.default.fileExists(atPath: folder + "/gap"))
+      let other = syncsim(
+        ["sensitivity", Self.quickstart, "--trajectories", "3", "--seeds", "1,2", "--metric", "latency.p95"] + shards
+          + ["--out", folder + "/other"])
+      #expect(other.code == 65 && other.err.contains("a shard of another screening"), "\(other.err)")
+      let runs = folder + "/s2/sensitivity-runs.csv"
+      let text = try String(contentsOfFile: runs, encoding: .utf8)
+      try text.replacingOccurrences(of: ",", with: ",1").write(toFile: runs, atomically: true, encoding: .utf8)
+      let edited = syncsim(["sensitivity"] + common + shards + ["--out", folder + "/edited"])
+      #expect(edited.code == 65 && edited.err.contains("s2/sensitivity-runs.csv: missing, edited or cut short"), "\(edited.err)")
+    }
+  }
 }

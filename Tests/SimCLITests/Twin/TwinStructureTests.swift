@@ -6,7 +6,7 @@ import Testing
 
 /// The twin fitted to logs SyncSim did not write (issue 78): `IndependentLogGenerator`'s apps
 /// with known truth, fitted from the base a developer writes (two devices, nothing else).
-@Suite(.serialized) struct TwinStructureTests {
+@Suite struct TwinStructureTests {
   /// Fits the log of `shape`'s app at `seed`; returns fit.csv, summaries.csv and what `fit` printed.
   static func fit(_ shape: Shape, seed: UInt64, folder: String) throws -> (fit: ResultTable, summaries: ResultTable, out: String) {
     var generator = IndependentLogGenerator(truth: shape.truth, seed: seed)
