@@ -59,6 +59,7 @@ public struct SensitivitySelection: Sendable {
         definition, name: "devices[]." + definition.path, paths: paths, scope: scope, named: named,
         setByScenario: setBy, needsUnset: needsUnset, base: scenario.spec.devices.first.flatMap(definition.read))
     }
+    considerPolicies(document: document, scope: scope, named: named)
     for interval in fitted {
       guard let definition = parameters.world.first(where: { $0.path == interval.path }) else { continue }
       guard let range = Self.range(of: interval, base: definition.read(scenario.spec)) else { continue }
@@ -161,6 +162,49 @@ public struct SensitivitySelection: Sendable {
     return SensitivityFactor(
       name: name, paths: paths, source: definition.source, unit: definition.unit, range: range, whole: whole,
       literalChoices: literal, baseDistribution: distribution)
+  }
+
+  /// The `[assumed]` options of the policies on by default (`activityGroup.limit`), by the same
+  /// rule as the table's keys: a number a third to three times its default, a bool either way.
+  /// A policy the scenario writes (`true`, `false` or an object) is its author's choice.
+  mutating func considerPolicies(document: JSONNode, scope: Scope, named: [String]?) {
+    for policy in PolicyRegistry.standard.definitions where policy.isOnByDefault {
+      for option in policy.options where option.source.contains("[assumed]") {
+        let name = "scheduler.policies.\(policy.name).\(option.key)"
+        if let named, !named.contains(name) { continue }
+        guard let range = Self.range(of: option) else { continue }
+        if named == nil && Self.node(document, ["scheduler", "policies", policy.name]) != nil {
+          skipped.append((name, "set by the scenario"))
+          continue
+        }
+        var whole = false
+        if case .integer = option.kind { whole = true }
+        var literal = false
+        if case .bool = option.kind { literal = true }
+        factors.append(
+          SensitivityFactor(
+            name: name, paths: [name], source: option.source, unit: "", range: range, whole: whole,
+            literalChoices: literal))
+      }
+    }
+  }
+
+  /// A policy option's range by the rule; nil for a kind it does not cover (rate-limit windows).
+  static func range(of option: PolicyOption) -> PlausibleRange? {
+    let value = Double(option.defaultText) ?? DurationText.seconds(option.defaultText)
+    switch option.kind {
+    case .integer(let min, let max):
+      guard let value, value > 0 else { return nil }
+      return .numbers(
+        Swift.max(Double(min), (value / 3).rounded()), Swift.min(Double(max), value * 3), PlausibleRange.assumedReason)
+    case .number(_, let max), .duration(_, let max):
+      guard let value, value > 0 else { return nil }
+      return .numbers(value / 3, Swift.min(max, value * 3), PlausibleRange.assumedReason)
+    case .bool:
+      return .choices([option.defaultText, option.defaultText == "true" ? "false" : "true"], "assumed: either way")
+    default:
+      return nil
+    }
   }
 
   /// A fitted interval as a range: a distribution's scale from low / estimate to high / estimate

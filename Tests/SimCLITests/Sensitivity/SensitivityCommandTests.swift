@@ -19,9 +19,10 @@ import Testing
           try ["sensitivity.csv", "sensitivity-points.csv", "sensitivity.html"].map {
             try String(contentsOfFile: out + "/" + $0, encoding: .utf8)
           })
-        // 13 assumed keys the quickstart leaves at their default and that do something in it (its
-        // polling keys do not: it has no public store): 1 + 2 × 13 + 3 × 14 points, 2 seeds.
-        #expect(result.out.contains("Morris, 3 trajectories of 13 parameters and each alone at its ends, × 2 seeds: 138 worlds"))
+        // 14 assumed keys the quickstart leaves at their default and that do something in it (its
+        // polling keys do not: it has no public store), activityGroup's limit among them:
+        // 1 + 2 × 14 + 3 × 15 points, 2 seeds.
+        #expect(result.out.contains("Morris, 3 trajectories of 14 parameters and each alone at its ends, × 2 seeds: 148 worlds"))
         #expect(result.out.contains("latency.p95 "))
         #expect(result.out.contains("most of that is push."))
         #expect(result.out.contains("left as the scenario has them: cloud.networkRetryBackoff (does nothing without cloud.networkFailureProbability)"))
@@ -29,9 +30,10 @@ import Testing
       }
       #expect(texts[0] == texts[1])
       let csv = texts[0][0].split(separator: "\n")
-      #expect(csv.count == 1 + 2 * 13)
+      #expect(csv.count == 1 + 2 * 14)
+      #expect(texts[0][0].contains(",scheduler.policies.activityGroup.limit,[assumed] 1,1 .. 3,1,3,"))
       #expect(csv[0] == "metric,unit,rank,parameter,source,range,rangeLow,rangeHigh,reason,muStar,mu,sigma,effects,atLow,atHigh,base")
-      #expect(texts[0][1].split(separator: "\n").count == 1 + 69)
+      #expect(texts[0][1].split(separator: "\n").count == 1 + 74)
       #expect(texts[0][2].contains("<svg id=\"tornado-0\""))
     }
   }
@@ -75,7 +77,7 @@ import Testing
       let summary = { (name: String) in try String(contentsOfFile: folder + "/\(name)/summary.csv", encoding: .utf8) }
       #expect(try summary("plain") == summary("banded"))
       #expect(!plain.out.contains("assumptions"))
-      #expect(banded.out.contains("assumptions  one at a time: 13 [assumed] parameters"))
+      #expect(banded.out.contains("assumptions  one at a time: 14 [assumed] parameters"))
       let oat = syncsim(
         "sensitivity", Self.quickstart, "--method", "oat", "--metric", "latency.p50", "--out", folder + "/oat")
       #expect(oat.code == 0)
