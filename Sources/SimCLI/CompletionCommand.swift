@@ -38,7 +38,7 @@ enum CompletionCommand {
       "sensitivity",
       [
         "--metric", "--only", "--method", "--trajectories", "--seeds", "--jobs", "--out", "--accept-large", "--shard",
-        "--merge", "--help",
+        "--merge", "--versus", "--help",
       ]
     ),
     ("report", ["--write", "--metric", "--x", "--x-scale", "--title", "--label", "--out", "--help"]),

@@ -11,7 +11,7 @@ struct SensitivityCommand {
   static let usage = """
     usage: syncsim sensitivity SCENARIO.json [--metric M]... [--only assumed|all|KEY]... [--method morris|oat]
                                [--trajectories N] [--seeds 1..3] [--jobs N] [--out DIR] [--accept-large]
-                               [--shard I/N | --merge SHARD_DIR...]
+                               [--shard I/N | --merge SHARD_DIR...] [--versus B.json]
 
     Screens the model's parameters over their plausible ranges (docs/parameters.md, "plausible
     range") and says which of them the scenario's answer depends on. Every screening runs the
@@ -38,6 +38,9 @@ struct SensitivityCommand {
       --seeds 1..3        replications (a range or a list); default the scenario's seed
       --shard I/N         run only runs I, I+N, I+2N, … (run k = point × seeds + replication) and
                           write sensitivity-runs.csv and shard.txt into DIR, for a cluster's array job
+      --versus B.json     screen the difference B − A instead: both scenarios at every point (the
+                          same parameters, levels and seeds); says whether the difference keeps its
+                          sign under every assumption tried, and which assumption moves it most
       --merge DIR         (repeatable) the N shard folders of this screening, run with the same
                           scenario and options: writes what the unsharded screening writes, byte
                           for byte; a folder of another screening, an edited file or a missing
@@ -59,6 +62,7 @@ struct SensitivityCommand {
     var acceptLarge = false
     var shard: (index: Int, count: Int)?
     var merge: [String] = []
+    var versus: String?
   }
 
   static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -82,6 +86,7 @@ struct SensitivityCommand {
     let acceptLarge = args.flag("accept-large")
     let shardText = try args.option("shard")
     let merge = try args.options("merge")
+    let versus = try args.option("versus")
     let files = try args.positionals()
     guard files.count == 1 else {
       throw UsageError(
@@ -91,6 +96,10 @@ struct SensitivityCommand {
     var options = Options(file: files[0], jobs: jobs, out: out, acceptLarge: acceptLarge)
     options.shard = try shardText.map { text throws(UsageError) in try SweepCommand.parseShard(text) }
     options.merge = merge
+    options.versus = versus
+    if versus != nil && (options.shard != nil || !merge.isEmpty) {
+      throw UsageError("--versus runs both scenarios whole: it cannot go with --shard or --merge")
+    }
     if options.shard != nil && !merge.isEmpty { throw UsageError("--shard runs one shard and --merge adds them up: not both") }
     try SweepCommand.checkMetrics(metrics)
     if !metrics.isEmpty { options.metrics = metrics }
@@ -151,7 +160,9 @@ struct SensitivityCommand {
     let runner = SensitivityRunner(
       document: document, file: options.file, factors: selection.factors, design: design, seeds: seeds,
       metrics: options.metrics)
-    let estimate = Estimate(scenario, points: design.points.count, runs: runner.runCount, jobs: options.jobs)
+    let scenarioCount = options.versus == nil ? 1 : 2
+    let estimate = Estimate(
+      scenario, points: design.points.count * scenarioCount, runs: runner.runCount * scenarioCount, jobs: options.jobs)
     if estimate.memoryBytes > RunEstimate.Limits.memoryBytes && !options.acceptLarge {
       console.error(
         "error: \(options.file): the screening would need about \(RunEstimate.bytes(estimate.memoryBytes)) of memory "
@@ -167,6 +178,10 @@ struct SensitivityCommand {
       for problem in error.problems { console.error(problem.description) }
       console.error("\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") found; nothing was run")
       return .dataError
+    }
+    if let versus = options.versus {
+      let side = SensitivityVersus.Side(selection: selection, design: design, runner: runner, scenarios: scenarios)
+      return SensitivityVersus.execute(options, versus: versus, a: side, console: console)
     }
     let clock = ContinuousClock()
     let started = clock.now

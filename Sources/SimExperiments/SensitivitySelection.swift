@@ -207,6 +207,31 @@ public struct SensitivitySelection: Sendable {
     }
   }
 
+  /// These factors set in another scenario (`sensitivity A --versus B`): a device key on each of
+  /// its `devices[]` entries, a distribution scaled around its own value there. The ranges stay
+  /// A's, so both scenarios meet the same assumptions at every point.
+  public func retargeted(
+    to scenario: Scenario, document: JSONNode, parameters: ParameterSet = .standard
+  ) -> [SensitivityFactor] {
+    let entries = Self.deviceEntries(document).count
+    return factors.map { factor in
+      var moved = factor
+      let bare = Self.bareName(factor.name)
+      if factor.name.hasPrefix("devices[].") {
+        moved.paths = (0..<entries).map { "devices[\($0)].\(bare)" }
+        let definition = parameters.device.first { $0.path == bare }
+        if case .distribution(let value)? = scenario.spec.devices.first.flatMap({ definition?.read($0) }) {
+          moved.baseDistribution = value
+        }
+      } else if let definition = parameters.world.first(where: { $0.path == bare }),
+        case .distribution(let value)? = definition.read(scenario.spec)
+      {
+        moved.baseDistribution = value
+      }
+      return moved
+    }
+  }
+
   /// A fitted interval as a range: a distribution's scale from low / estimate to high / estimate
   /// (the fit estimates its median), a number's own bounds; nil for an empty interval.
   static func range(of interval: Fitted, base: ParameterDefinition<WorldSpec>.Value?) -> PlausibleRange? {

@@ -73,6 +73,7 @@ public struct SensitivityPage: Sendable {
   /// A figure in the metric's unit.
   static func figure(_ value: Double?, unit: String) -> String {
     guard let value else { return "–" }
+    if unit == "s" && value < 0 { return "-" + SVG.duration(-value) }  // a difference of two runs
     return unit == "s" ? SVG.duration(value) : SVG.number(value)
   }
 

@@ -160,4 +160,23 @@ import Testing
       #expect(edited.code == 65 && edited.err.contains("s2/sensitivity-runs.csv: missing, edited or cut short"), "\(edited.err)")
     }
   }
+
+  /// `--versus`: a B whose exports start 19 s later keeps its median 17.6–19.1 s above A's at every
+  /// point; its p95 does not keep its sign (a dropped push can make B's tail shorter than A's).
+  @Test func aDifferenceSurvivesTheAssumptionsOrNot() throws {
+    try withTemporaryDirectory { folder in
+      let base = try String(contentsOfFile: Self.quickstart, encoding: .utf8)
+      let slower = base.replacingOccurrences(of: #""name": "quickstart""#, with: #""name": "slower", "scheduler": {"exportStartDelay": "20s"}"#)
+      #expect(slower != base)
+      try slower.write(toFile: folder + "/slower.json", atomically: true, encoding: .utf8)
+      let result = syncsim("sensitivity", Self.quickstart, "--versus", folder + "/slower.json", "--out", folder + "/vs")
+      #expect(result.code == 0, "\(result.err)")
+      #expect(result.out.contains("latency.p50 difference: B − A is 18.874 s as written and above 0 at every one of 179 points: the difference survives the assumptions"), "\(result.out)")
+      #expect(result.out.contains("latency.p95 difference: B − A is 18.151 s as written, but not above 0 at 17 of 179 points"), "\(result.out)")
+      let csv = try String(contentsOfFile: folder + "/vs/sensitivity.csv", encoding: .utf8)
+      #expect(csv.contains("\nlatency.p50 difference,s,1,"))
+      let refused = syncsim("sensitivity", Self.quickstart, "--versus", folder + "/slower.json", "--shard", "1/2")
+      #expect(refused.code == 64)
+    }
+  }
 }
