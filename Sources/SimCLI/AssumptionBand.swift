@@ -2,6 +2,7 @@ import SimExperiments
 import SimKernel
 import SimReport
 import SimScenario
+import SimTwin
 
 /// `run --assumptions`: the run's headline metrics with their span over the assumptions, from a
 /// one-at-a-time screening (`SensitivityDesign.oat`: each `[assumed]` parameter the scenario
@@ -35,6 +36,36 @@ enum AssumptionBand {
     ]
     for (column, metric) in metrics.enumerated() {
       lines.append(line(metric, column: column, values: values, runner: runner))
+    }
+    return lines
+  }
+
+  /// `fit --assumptions`: for the twin, which of each headline latency's five most influential
+  /// parameters (one at a time, the identified ones over their 90 % intervals) the log identified,
+  /// and which it left at their assumed value.
+  static func fitLines(_ fitted: TwinFitRun, jobs: Int) -> [String] {
+    let bytes = Array(fitted.twin.serialized().utf8)
+    guard let (scenario, _) = try? ScenarioDecoder.decode(bytes, file: "twin.json") else { return [] }
+    let intervals = fitted.estimate.parameters.filter(\.identified).map {
+      SensitivitySelection.Fitted(path: $0.parameter.path, estimate: $0.estimate, low: $0.low, high: $0.high)
+    }
+    let selection = SensitivitySelection(
+      .assumed, scenario: scenario, document: fitted.twin, file: "twin.json", fitted: intervals)
+    guard !selection.factors.isEmpty else { return [] }
+    let design = SensitivityDesign(method: .oat, factorCount: selection.factors.count, trajectories: 0, seed: 0)
+    let metrics = ["latency.p50", "latency.p95"]
+    let runner = SensitivityRunner(
+      document: fitted.twin, file: "twin.json", factors: selection.factors, design: design,
+      seeds: [scenario.spec.seed], metrics: metrics)
+    guard case .success(let scenarios) = runner.resolveAll() else { return [] }
+    let table = SensitivityTable(
+      factors: selection.factors, design: design, metrics: metrics, values: runner.execute(scenarios, jobs: jobs))
+    var lines = [
+      "assumptions  the twin's \(selection.factors.count) parameters one at a time (\(design.points.count) worlds; "
+        + "identified ones over their 90 % intervals):"
+    ]
+    for metric in table.metrics {
+      lines.append("  \(metric.name):" + SensitivityCommand.identified(metric, factors: selection.factors).dropFirst(1))
     }
     return lines
   }

@@ -47,7 +47,7 @@ enum CompletionCommand {
       "fit",
       [
         "--scenario", "--out", "--holdout", "--particles", "--generations", "--max-worlds", "--seed", "--jobs",
-        "--regression-adjust", "--early-share", "--clock-offset", "--date", "--utc-offset", "--help",
+        "--regression-adjust", "--early-share", "--assumptions", "--clock-offset", "--date", "--utc-offset", "--help",
       ]
     ),
     ("schema", ["policies", "records", "diff", "--help"]),

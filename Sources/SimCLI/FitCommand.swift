@@ -9,7 +9,7 @@ struct FitCommand {
     usage: syncsim fit LOG... --scenario BASE.json [--out DIR] [--holdout R] [--particles N]
                        [--generations N] [--max-worlds N] [--seed N] [--jobs N]
                        [--regression-adjust] [--early-share S] [--clock-offset DEVICE=SECONDS]...
-                       [--date YYYY-MM-DD] [--utc-offset +HHMM]
+                       [--date YYYY-MM-DD] [--utc-offset +HHMM] [--assumptions]
 
     Fits a twin of your app to its sync logs (docs/event-log.md): BASE.json says what you
     know (devices named as in the log, stores, settings); the log's saves, app states and
@@ -38,6 +38,10 @@ struct FitCommand {
                        on weigh more, so the posterior is the same in expectation); 0.3
                        made the quickstart's week 1.4x faster; off by default (0), as it
                        calibrates worse (docs/event-log.md)
+      --assumptions    after the fit, run the twin's parameters one at a time (the identified
+                       ones over their 90 % intervals, the [assumed] ones over their ranges)
+                       and say which of each latency's five most influential the log
+                       identified and which it left assumed (docs/sensitivity.md)
       --clock-offset DEVICE=SECONDS
                        DEVICE's clock was behind the others' by SECONDS (negative: ahead):
                        its events are moved by as much before the fit (repeatable)
@@ -65,6 +69,7 @@ struct FitCommand {
     var options = TwinFit.Options()
     options.jobs = ProcessInfo.processInfo.activeProcessorCount
     options.regressionAdjustment = args.flag("regression-adjust")
+    let assumptions = args.flag("assumptions")
     var holdout = 0.3
     if let text = try args.option("holdout") {
       guard let value = Double(text), value >= 0, value <= 0.9 else { throw UsageError("--holdout must be 0 to 0.9") }
@@ -127,6 +132,9 @@ struct FitCommand {
       "fit          \(fitted.posterior.worlds) worlds (\(fitted.posterior.stoppedEarly) stopped early as hopeless) in "
         + "\(String(format: "%.1f", wall)) s (\(Int(Double(fitted.posterior.worlds) / max(wall, 1e-6))) worlds/s, "
         + "\(options.jobs) threads)")
+    if assumptions {
+      for line in AssumptionBand.fitLines(fitted, jobs: options.jobs) { console.print(line) }
+    }
     console.print("results      \(directory)/")
     return .success
   }

@@ -179,4 +179,27 @@ import Testing
       #expect(refused.code == 64)
     }
   }
+
+  /// `fit --assumptions` says, for the twin, which of each latency's most influential parameters
+  /// the log identified and which it left assumed; without it the fit prints neither.
+  @Test func aFitNamesTheAssumptionsItLeftOpen() throws {
+    try withTemporaryDirectory { folder in
+      let run = syncsim("run", Self.quickstart, "--duration", "12h", "--event-log", "--out", folder + "/app")
+      #expect(run.code == 0, "\(run.err)")
+      let fit = syncsim(
+        "fit", folder + "/app/event-log.ndjson", "--scenario", Self.quickstart, "--out", folder + "/fit",
+        "--particles", "20", "--max-worlds", "100", "--assumptions")
+      #expect(fit.code == 0, "\(fit.err)")
+      #expect(fit.out.contains("assumptions  the twin's 14 parameters one at a time (29 worlds;"), "\(fit.out)")
+      let line = try #require(fit.out.split(separator: "\n").first { $0.hasPrefix("  latency.p95: of its 5 most influential") })
+      #expect(line.contains("left at their assumed value: ") && line.contains("push.fanoutLatency"), "\(line)")
+      let identified = try String(contentsOfFile: folder + "/fit/fit.csv", encoding: .utf8).split(separator: "\n")
+        .filter { $0.hasSuffix(",1,") || $0.contains(",1,\"") }.compactMap { $0.split(separator: ",").first }
+      // Every parameter the line calls identified is one fit.csv marks identified.
+      let named = line.split(separator: ";")[0].split(separator: "identified ").last.map(String.init) ?? ""
+      for name in named.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where name != "none" {
+        #expect(identified.contains(Substring(name)), "\(name) not identified in fit.csv")
+      }
+    }
+  }
 }
