@@ -21,6 +21,7 @@ struct SensitivityCommand {
     size, in the metric's unit across the whole range) and σ (their spread: large when the effect
     depends on the other parameters). Each point runs under every seed, the same seeds at every
     point; its value is the mean. Runs spread over --jobs threads; the bytes do not depend on it.
+    A killed screening started again runs only the runs it lacks (DIR.resume/ keeps them).
     Writes into DIR (default Results/<name>-sensitivity/):
       sensitivity.csv         per metric and parameter: rank, source, range, muStar, mu, sigma,
                               the metric at the range's low and high ends, and as written
@@ -188,18 +189,19 @@ struct SensitivityCommand {
     let common = SensitivityShard.commonManifest(
       bytes: loaded.bytes, method: options.method, trajectories: options.trajectories, runner: runner)
     let directory = options.out ?? "Results/\(scenario.name)-sensitivity"
+    let shardLine = options.shard.map { "shard \($0.index) of \($0.count)\n" } ?? "whole\n"
+    let journal = SweepJournal(
+      out: directory, manifest: shardLine + common, columns: ["run", "point", "replication"] + options.metrics)
     if let shard = options.shard {
       let runs = SensitivityShard.runs(of: shard, total: runner.runCount)
-      let values = runner.execute(
-        runs, scenarios: scenarios, jobs: options.jobs,
-        progress: SweepCommand.progressLine(scenario.name, console, clock, started))
-      if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
+      let values = journaled(runs, runner: runner, scenarios: scenarios, journal: journal, options, console: console)
       let files = SensitivityShard.files(
         shard: shard, runs: runs, values: values, metrics: options.metrics, common: common)
       do { try ResultSetWriter.write(files, to: directory, kind: .sensitivity) } catch {
         console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
         return .cannotCreate
       }
+      journal.finish()
       console.print(
         "sensitivity \(scenario.name): shard \(shard.index)/\(shard.count), \(runs.count) of \(runner.runCount) runs, wall "
           + String(format: "%.2f", started.duration(to: clock.now).secondsValue) + " s")
@@ -208,10 +210,9 @@ struct SensitivityCommand {
     }
     let values: [[Double?]]
     if options.merge.isEmpty {
-      values = runner.execute(
-        scenarios, jobs: options.jobs,
-        progress: SweepCommand.progressLine(scenario.name, console, clock, started))
-      if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
+      let runs = journaled(
+        Array(0..<runner.runCount), runner: runner, scenarios: scenarios, journal: journal, options, console: console)
+      values = runner.means(of: runs)
     } else {
       let merged = SensitivityShard.merged(
         options.merge, common: common, total: runner.runCount, metrics: options.metrics.count)
@@ -234,6 +235,7 @@ struct SensitivityCommand {
       console.error("error: cannot write results to \(directory): \(OutputPath.describe(error))")
       return .cannotCreate
     }
+    journal.finish()
     let wallSeconds = started.duration(to: clock.now).secondsValue
     console.print(
       "sensitivity \(scenario.name): \(designText) on \(options.jobs) thread\(options.jobs == 1 ? "" : "s"), wall "
@@ -248,6 +250,45 @@ struct SensitivityCommand {
     }
     console.print("results \(directory)/")
     return .success
+  }
+
+  /// Runs `runs`, keeping each finished one in `journal` (`DIR.resume/`, as a sweep does) and
+  /// running only those a killed attempt of the same screening did not finish; returns every
+  /// run's metrics in the order of `runs`. A kept figure reads back exactly (shortest form).
+  static func journaled(
+    _ runs: [Int], runner: SensitivityRunner, scenarios: [Scenario], journal: SweepJournal, _ options: Options,
+    console: Console
+  ) -> [[Double?]] {
+    let seeds = runner.seeds.count
+    var kept = journal.finishedRuns()
+    if let note = kept.note { console.error(note) }
+    let width = 3 + runner.metrics.count
+    kept.rows = kept.rows.filter { index, rows in
+      guard rows.count == 1, rows[0].count == width else { return false }
+      return rows[0][1] == String(index / seeds) && rows[0][2] == String(index % seeds)
+    }
+    var keeping = true
+    do { try journal.open() } catch {
+      keeping = false
+      console.error("warning: cannot keep finished runs in \(journal.folder): a killed screening will start over")
+    }
+    let remaining = runs.filter { kept.rows[$0] == nil }
+    let clock = ContinuousClock()
+    var record: (@Sendable (Int, [Double?]) -> Void)?
+    if keeping {
+      record = { run, values in
+        let figures: [String] = values.map { value in value.map { String($0) } ?? "" }
+        journal.record(run: run, rows: [[String(run), String(run / seeds), String(run % seeds)] + figures])
+      }
+    }
+    let values = runner.execute(
+      remaining, scenarios: scenarios, jobs: options.jobs,
+      progress: SweepCommand.progressLine("screening", console, clock, clock.now), finished: record)
+    if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
+    var byRun: [Int: [Double?]] = [:]  // lookup only
+    for (run, row) in zip(remaining, values) { byRun[run] = row }
+    for (run, rows) in kept.rows { byRun[run] = rows[0].dropFirst(3).map { Double($0) } }
+    return runs.map { byRun[$0] ?? [] }
   }
 
   /// What a screening costs, worked out before its points are decoded: its points held decoded

@@ -88,8 +88,11 @@ public struct SensitivityRunner: Sendable {
 
   /// Runs the runs numbered `runs` (run k is point k ÷ seeds under seed k mod seeds: a shard's
   /// share) on `jobs` threads; returns each one's metrics, in the order asked.
+  /// `finished` is given each run's number and metrics as it finishes (from the thread that ran
+  /// it), for a journal.
   public func execute(
-    _ runs: [Int], scenarios: [Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
+    _ runs: [Int], scenarios: [Scenario], jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil,
+    finished: (@Sendable (Int, [Double?]) -> Void)? = nil
   ) -> [[Double?]] {
     let store = ResultStore<[Double?]>(count: runs.count)
     let metrics = metrics
@@ -97,7 +100,9 @@ public struct SensitivityRunner: Sendable {
     WorkerPool(jobs: max(1, jobs)).run(count: runs.count) { position in
       let (point, replication) = runs[position].quotientAndRemainder(dividingBy: seeds.count)
       let report = ScenarioRunner.run(scenarios[point], seed: seeds[replication], summaryOnly: true)
-      store.set(position, metrics.map { report.summary.value($0) })
+      let values = metrics.map { report.summary.value($0) }
+      finished?(runs[position], values)
+      store.set(position, values)
       progress?(store.finished, runs.count)
     }
     return store.results()

@@ -202,4 +202,30 @@ import Testing
       }
     }
   }
+
+  /// A screening whose files could not be written keeps its finished runs beside DIR, and the
+  /// next attempt runs none of them again and writes what a fresh screening writes.
+  @Test func aScreeningResumesFromItsFinishedRuns() throws {
+    try withTemporaryDirectory { folder in
+      let out = folder + "/screen"
+      try "in the way".write(toFile: out, atomically: true, encoding: .utf8)
+      let arguments = ["sensitivity", Self.quickstart, "--trajectories", "2", "--metric", "latency.p95"]
+      let blocked = syncsim(arguments + ["--out", out])
+      #expect(blocked.code == 73)
+      let kept = try FileManager.default.contentsOfDirectory(atPath: out + ".resume").filter { $0.hasPrefix("run-") }
+      #expect(kept.count == 59)
+      try FileManager.default.removeItem(atPath: out)
+      let resumed = syncsim(arguments + ["--out", out])
+      #expect(resumed.code == 0, "\(resumed.err)")
+      #expect(resumed.err.contains("resuming from \(out).resume: 59 finished runs kept"), "\(resumed.err)")
+      #expect(!FileManager.default.fileExists(atPath: out + ".resume"))
+      let fresh = syncsim(arguments + ["--out", folder + "/fresh"])
+      #expect(fresh.code == 0)
+      for name in ["sensitivity.csv", "sensitivity-points.csv"] {
+        #expect(
+          try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+            == String(contentsOfFile: folder + "/fresh/" + name, encoding: .utf8), "\(name)")
+      }
+    }
+  }
 }
