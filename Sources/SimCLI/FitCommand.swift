@@ -41,7 +41,8 @@ struct FitCommand {
       --assumptions    after the fit, run the twin's parameters one at a time (the identified
                        ones over their 90 % intervals, the [assumed] ones over their ranges)
                        and say which of each latency's five most influential the log
-                       identified and which it left assumed (docs/sensitivity.md)
+                       identified and which it left assumed, here and in report.html
+                       (docs/sensitivity.md)
       --clock-offset DEVICE=SECONDS
                        DEVICE's clock was behind the others' by SECONDS (negative: ahead):
                        its events are moved by as much before the fit (repeatable)
@@ -111,7 +112,7 @@ struct FitCommand {
         }
       })
     if console.errIsTerminal { console.errorRaw("\r\u{1B}[K") }
-    let fitted: TwinFitRun
+    var fitted: TwinFitRun
     switch result {
     case .failure(let failure):
       for problem in failure.problems { console.error("error: \(problem)") }
@@ -119,6 +120,7 @@ struct FitCommand {
     case .success(let run): fitted = run
     }
     let wall = started.duration(to: clock.now).secondsValue
+    if assumptions { fitted.assumptions = AssumptionBand.fitLines(fitted, jobs: options.jobs) }
     let directory = out ?? "Results/fit-\(fitted.baseName)"
     do {
       try ResultSetWriter.write(TwinFitFiles(fitted).files.map { ResultFile(name: $0.name, text: $0.text) }, to: directory, kind: .fit)
@@ -132,9 +134,7 @@ struct FitCommand {
       "fit          \(fitted.posterior.worlds) worlds (\(fitted.posterior.stoppedEarly) stopped early as hopeless) in "
         + "\(String(format: "%.1f", wall)) s (\(Int(Double(fitted.posterior.worlds) / max(wall, 1e-6))) worlds/s, "
         + "\(options.jobs) threads)")
-    if assumptions {
-      for line in AssumptionBand.fitLines(fitted, jobs: options.jobs) { console.print(line) }
-    }
+    for line in fitted.assumptions { console.print(line) }
     console.print("results      \(directory)/")
     return .success
   }

@@ -68,6 +68,11 @@ struct TwinFitPage {
     for misfit in run.estimate.misfits {
       body += "<p class=\"misfit\"><b>Misfit:</b> \(Self.escaped(misfit.sentence))</p>\n"
     }
+    if !run.assumptions.isEmpty {
+      body += "<h2>The twin's assumptions: identified by the log, or left assumed</h2>\n<ul>\n"
+      for line in run.assumptions { body += "<li>\(Self.escaped(line.trimmingCharacters(in: .whitespaces)))</li>\n" }
+      body += "</ul>\n"
+    }
     for part in ["fit", "holdout"] where run.estimate.summaries.contains(where: { $0.part == part }) {
       body += "<h2>\(part == "fit" ? "The part fitted" : "The part held back"): observed (red) and the twin's worlds (grey, 90 % band)</h2>\n"
       for summary in run.estimate.summaries where summary.part == part && (summary.observed != nil || !summary.twinValues.isEmpty) {

@@ -25,6 +25,9 @@ public struct TwinFitRun: Sendable {
   public var split: Int64
   public var end: Int64
   public var notes: [String]
+  /// What `fit --assumptions` found: which influential parameters the log identified and which it
+  /// left assumed, as lines for the console and the report (empty without it).
+  public var assumptions: [String] = []
   /// What the log measured directly (the server's refusals and their retry-after).
   public var measurement: TwinMeasurement
 

@@ -192,6 +192,9 @@ import Testing
       #expect(fit.code == 0, "\(fit.err)")
       #expect(fit.out.contains("assumptions  the twin's 14 parameters one at a time (29 worlds;"), "\(fit.out)")
       let line = try #require(fit.out.split(separator: "\n").first { $0.hasPrefix("  latency.p95: of its 5 most influential") })
+      let page = try String(contentsOfFile: folder + "/fit/report.html", encoding: .utf8)
+      #expect(page.contains("<h2>The twin's assumptions: identified by the log, or left assumed</h2>"))
+      #expect(page.contains("<li>latency.p95: of its 5 most influential"))
       #expect(line.contains("left at their assumed value: ") && line.contains("push.fanoutLatency"), "\(line)")
       let identified = try String(contentsOfFile: folder + "/fit/fit.csv", encoding: .utf8).split(separator: "\n")
         .filter { $0.hasSuffix(",1,") || $0.contains(",1,\"") }.compactMap { $0.split(separator: ",").first }
@@ -226,6 +229,19 @@ import Testing
           try String(contentsOfFile: out + "/" + name, encoding: .utf8)
             == String(contentsOfFile: folder + "/fresh/" + name, encoding: .utf8), "\(name)")
       }
+    }
+  }
+
+  /// The estimate covers a screening: printed before it runs, and one over the memory limit is
+  /// refused with nothing run or written (15,015 points × 5 seeds).
+  @Test func anOversizedScreeningIsRefusedByItsEstimate() {
+    withTemporaryDirectory { folder in
+      let result = syncsim(
+        "sensitivity", Self.quickstart, "--trajectories", "1000", "--seeds", "1..5", "--out", folder + "/big")
+      #expect(result.code == 65)
+      #expect(result.err.contains("the screening would need about"), "\(result.err)")
+      #expect(result.err.contains("(~75.1 k worlds, "), "\(result.err)")
+      #expect(!FileManager.default.fileExists(atPath: folder + "/big"))
     }
   }
 }
