@@ -17,7 +17,9 @@ struct CompareCommand {
     values are equal. 0/1 metrics (converged) show Wilson intervals, within [0, 1]. Runs have one
     value each, so only equality can be judged. Lists metrics that differ; --all lists every one.
     With --baseline-point, one sweep's every other point is B against that point as A, with the
-    same tests and Holm adjustment across all of them.
+    same tests and Holm adjustment across all of them. Whether a difference survives the model's
+    assumptions (each folder ran under one set of them) is for `syncsim sensitivity` of A.json
+    versus B.json: both scenarios under every assumption tried (docs/sensitivity.md).
 
       --force            compare folders of different scenarios, factors or scenario hashes (refused
                          otherwise: exit 65)

@@ -171,7 +171,9 @@ import Testing
   /// `--batch-devices` and `--one-kernel` were not, at first).
   @Test func completionOffersEveryOptionTheHelpNames() {
     let script = syncsim(["completion", "bash"]).out
-    for command in ["run", "validate", "check", "sweep", "merge", "compare", "report", "trace", "fit", "bench", "swarm"] {
+    for command in [
+      "run", "validate", "check", "sweep", "merge", "compare", "sensitivity", "report", "trace", "fit", "bench", "swarm",
+    ] {
       // merge's help names `sweep --shard` and `run --shard` in its prose, not as options of its own.
       let help = syncsim([command, "--help"]).out.replacingOccurrences(of: "sweep --shard", with: "")
         .replacingOccurrences(of: "run --shard", with: "")
