@@ -54,6 +54,25 @@ public struct SensitivityFactor: Sendable {
     return Self.text(value)
   }
 
+  /// `document` with the factor's value for `level` at each of its paths; each path that cannot
+  /// be set (it crosses something that is not an object or array) is a message in `problems`.
+  public func setting(_ level: Double, in document: JSONNode, problems: inout [(path: String, message: String)]) -> JSONNode {
+    let value: JSONNode
+    do { value = try JSONParser.parse(Array(json(at: level).utf8)) } catch {
+      problems.append((name, "cannot write its value: \(error.message)"))
+      return document
+    }
+    var node = document
+    for path in paths {
+      guard let steps = JSONNode.parsePath(path) else { continue }
+      switch node.setting(value, at: steps[...]) {
+      case .success(let updated): node = updated
+      case .failure(let error): problems.append((path, error.message))
+      }
+    }
+    return node
+  }
+
   /// The value at `level` as a person reads it: "0.05 s", "×3", "container".
   public func label(at level: Double) -> String {
     if let word = choice(at: level) { return word }

@@ -28,23 +28,16 @@ public struct SensitivityRunner: Sendable {
   /// The scenario document of a point: each factor set at its level (left as written where nil).
   public func document(of point: Int) -> Result<JSONNode, ScenarioProblems> {
     var node = document
-    var problems: [ScenarioProblem] = []
+    var problems: [(path: String, message: String)] = []
     for (index, factor) in factors.enumerated() {
       guard let level = design.points[point][index] else { continue }
-      let value: JSONNode
-      do { value = try JSONParser.parse(Array(factor.json(at: level).utf8)) } catch {
-        problems.append(ScenarioProblem(file: file, path: factor.name, message: "cannot write its value: \(error.message)"))
-        continue
-      }
-      for path in factor.paths {
-        guard let steps = JSONNode.parsePath(path) else { continue }
-        switch node.setting(value, at: steps[...]) {
-        case .success(let updated): node = updated
-        case .failure(let error): problems.append(ScenarioProblem(file: file, path: path, message: error.message))
-        }
-      }
+      node = factor.setting(level, in: node, problems: &problems)
     }
-    return problems.isEmpty ? .success(node) : .failure(ScenarioProblems(problems: problems))
+    guard problems.isEmpty else {
+      let found = problems.map { ScenarioProblem(file: file, path: $0.path, message: $0.message) }
+      return .failure(ScenarioProblems(problems: found))
+    }
+    return .success(node)
   }
 
   /// Every point's scenario, decoded before anything runs; the problems of every point that

@@ -88,13 +88,8 @@ public struct SensitivitySelection: Sendable {
     for factor in factors {
       var why: String?
       for level in [0.0, 1.0] where why == nil {
-        var node = document
-        guard let value = try? JSONParser.parse(Array(factor.json(at: level).utf8)) else { continue }
-        for path in factor.paths {
-          if let steps = JSONNode.parsePath(path), case .success(let updated) = node.setting(value, at: steps[...]) {
-            node = updated
-          }
-        }
+        var unset: [(path: String, message: String)] = []  // what cannot be set, the decoder names too
+        let node = factor.setting(level, in: document, problems: &unset)
         do {
           let (_, warnings) = try ScenarioDecoder.decode(
             Array(node.serialized().utf8), file: file, checkingSweep: false, acceptLarge: true)
@@ -189,19 +184,25 @@ public struct SensitivitySelection: Sendable {
     }
   }
 
-  /// A policy option's range by the rule; nil for a kind it does not cover (rate-limit windows).
+  /// A policy option's range by the table's rule (`PlausibleRange.derived`), its kind and default
+  /// read as a table key's; nil for a kind the rule does not cover (rate-limit windows).
   static func range(of option: PolicyOption) -> PlausibleRange? {
-    let value = Double(option.defaultText) ?? DurationText.seconds(option.defaultText)
+    typealias Key = ParameterDefinition<WorldSpec>
+    let text = option.defaultText
     switch option.kind {
     case .integer(let min, let max):
-      guard let value, value > 0 else { return nil }
-      return .numbers(
-        Swift.max(Double(min), (value / 3).rounded()), Swift.min(Double(max), value * 3), PlausibleRange.assumedReason)
-    case .number(_, let max), .duration(_, let max):
-      guard let value, value > 0 else { return nil }
-      return .numbers(value / 3, Swift.min(max, value * 3), PlausibleRange.assumedReason)
+      guard let value = Int(text) else { return nil }
+      return PlausibleRange.derived(kind: Key.Kind.integer(min: min, max: max), default: Key.Default.integer(value))
+    case .number(let min, let max):
+      guard let value = Double(text) else { return nil }
+      return PlausibleRange.derived(kind: Key.Kind.number(min: min, max: max), default: Key.Default.number(value))
+    case .duration(let positive, let maxSeconds):
+      // A table key's duration has no upper bound; a policy's does, and the range stays under it.
+      let range = PlausibleRange.derived(kind: Key.Kind.duration(positive: positive), default: Key.Default.duration(text))
+      guard case .numbers(let low, let high, _)? = range?.span, high > maxSeconds else { return range }
+      return .numbers(low, maxSeconds, PlausibleRange.assumedReason)
     case .bool:
-      return .choices([option.defaultText, option.defaultText == "true" ? "false" : "true"], "assumed: either way")
+      return PlausibleRange.derived(kind: Key.Kind.bool, default: Key.Default.bool(text == "true"))
     default:
       return nil
     }
