@@ -392,13 +392,14 @@ struct CompareCommand {
   struct Key: Hashable, Comparable {
     var point: String
     var metric: String
-    var order: Int
-    static func < (a: Key, b: Key) -> Bool { (Int(a.point) ?? 0, a.order) < (Int(b.point) ?? 0, b.order) }
+    var order: RunSummary.MetricSortKey
+    static func < (a: Key, b: Key) -> Bool {
+      (Int(a.point) ?? 0) != (Int(b.point) ?? 0) ? (Int(a.point) ?? 0) < (Int(b.point) ?? 0) : a.order < b.order
+    }
   }
 
   /// Values per (point, metric), in a stable order.
   static func values(_ directory: String) -> OrderedValues? {
-    let rank = Dictionary(uniqueKeysWithValues: RunSummary.metricNames.enumerated().map { ($1, $0) })
     // Columns by name: a file that lacks one is not a sweep.csv (`parse` keeps only full rows).
     if let text = try? String(contentsOfFile: directory + "/sweep.csv", encoding: .utf8),
       let table = CSVTable.parse(text),
@@ -423,7 +424,7 @@ struct CompareCommand {
             .map { "\($0)=\($1)" }.joined(separator: ", ")
         }
         result.append(
-          Key(point: row[pointColumn], metric: row[metricColumn], order: rank[row[metricColumn]] ?? Int.max),
+          Key(point: row[pointColumn], metric: row[metricColumn], order: RunSummary.sortKey(row[metricColumn])),
           Double(row[valueColumn]))
       }
       return result
@@ -439,8 +440,8 @@ struct CompareCommand {
         result.hashes["0"] = row[hashColumn]
       }
       for row in table.rows {
-        for (column, name) in table.columns.enumerated() where rank[name] != nil {
-          result.append(Key(point: "0", metric: name, order: rank[name]!), Double(row[column]))
+        for (column, name) in table.columns.enumerated() where RunSummary.metric(column: name) != nil {
+          result.append(Key(point: "0", metric: name, order: RunSummary.sortKey(name)), Double(row[column]))
         }
       }
       return result

@@ -1,5 +1,7 @@
 import Foundation
+import SimModel
 import SimReport
+import SimScenario
 
 /// `syncsim report DIR [--write N] [--metric M ...] [--out FILE]`: the folder's results as one
 /// self-contained HTML page.
@@ -79,6 +81,7 @@ struct ReportCommand {
     // The charts beside the page are named after it: a second page's never overwrite the first's.
     let pageName = out.map { OutputPath.split($0).1 } ?? "report.html"
     options.chartPrefix = pageName.hasSuffix(".html") ? String(pageName.dropLast(5)) : pageName
+    options.marks = marks(directory)
     switch ReportPage.files(directory: directory, options: options) {
     case .failure(let problem):
       console.error("error: \(directory): \(problem.message)" + (problem.hint.map { " (\($0))" } ?? ""))
@@ -95,5 +98,28 @@ struct ReportCommand {
       console.print("report \(target)" + (files.count > 1 ? " and \(files.count - 1) chart .svg files beside it" : ""))
       return .success
     }
+  }
+
+  /// A run folder's timeline actions and battery thresholds, from its resolved scenario; nil for
+  /// a folder without one (a sweep, a trace) or one this version cannot decode.
+  static func marks(_ directory: String) -> RunMarks? {
+    guard FileManager.default.fileExists(atPath: OutputPath.join(directory, "summary.csv")),
+      let node = CheckCommand.committedScenario(directory),
+      let (scenario, _) = try? ScenarioDecoder.decode(
+        Array(node.serialized().utf8), file: "resolved.json", checkingSweep: false, acceptLarge: true)
+    else { return nil }
+    var marks = RunMarks()
+    for action in scenario.spec.timeline {
+      for device in action.devices where device < scenario.deviceNames.count {
+        marks.actions.append(
+          RunMarks.Action(seconds: action.at.seconds, device: scenario.deviceNames[device], name: action.action.name))
+      }
+    }
+    for policy in scenario.spec.scheduler.policies {
+      for level in policy.batteryThresholds where !marks.thresholds.contains(where: { $0.percent == level }) {
+        marks.thresholds.append(RunMarks.Threshold(percent: level, policy: policy.name))
+      }
+    }
+    return marks
   }
 }

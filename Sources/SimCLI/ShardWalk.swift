@@ -21,13 +21,15 @@ struct ShardWalk {
   struct Key: Comparable {
     var point: Int
     var replication: Int
-    var rank: Int
-    static func < (a: Key, b: Key) -> Bool { (a.point, a.replication, a.rank) < (b.point, b.replication, b.rank) }
+    var rank: RunSummary.MetricSortKey
+    static func < (a: Key, b: Key) -> Bool {
+      (a.point, a.replication) != (b.point, b.replication)
+        ? (a.point, a.replication) < (b.point, b.replication) : a.rank < b.rank
+    }
   }
 
   var sources: [Source]
   let metricColumn: Int
-  static let rank = Dictionary(uniqueKeysWithValues: RunSummary.metricNames.enumerated().map { ($1, $0) })
 
   init(_ files: [(name: String, csv: MappedCSV)], factorCount: Int) {
     metricColumn = 4 + factorCount
@@ -36,7 +38,7 @@ struct ShardWalk {
   }
 
   func key(_ row: [String]) -> Key {
-    Key(point: Int(row[1]) ?? -1, replication: Int(row[2]) ?? -1, rank: Self.rank[row[metricColumn]] ?? Int.max)
+    Key(point: Int(row[1]) ?? -1, replication: Int(row[2]) ?? -1, rank: RunSummary.sortKey(row[metricColumn]))
   }
 
   /// Moves source `index` to its next well-formed row, noting malformed and out-of-order ones.

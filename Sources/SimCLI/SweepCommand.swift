@@ -115,7 +115,7 @@ struct SweepCommand {
 
   /// Refuses a `--metric` that names no metric, with the nearest name.
   static func checkMetrics(_ metrics: [String]) throws(UsageError) {
-    for metric in metrics where !metric.hasPrefix("blocked.") && !RunSummary.metricNames.contains(metric) {
+    for metric in metrics where !metric.hasPrefix("blocked.") && RunSummary.metric(named: metric) == nil {
       let guess = suggestion(for: metric, among: RunSummary.metricNames).map { " (did you mean \($0)?)" } ?? ""
       throw UsageError("--metric: no metric named \(metric)\(guess); docs/metrics.md lists them")
     }
@@ -139,6 +139,13 @@ struct SweepCommand {
     for problem in loaded.problems { console.error(problem.description) }
     guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else {
       return .failure(.dataError)
+    }
+    let watched = scenario.watches.flatMap { watch in RunSummary.watchFields.map { "watch.\(watch.name).\($0)" } }
+    if let unknown = options.screenMetrics.first(where: { $0.hasPrefix("watch.") && !watched.contains($0) }) {
+      console.error(
+        "--metric: the scenario watches no write as \(unknown)"
+          + (watched.isEmpty ? "; name one with \"watch\" (docs/scenario-format.md)" : "; it has " + watched.joined(separator: ", ")))
+      return .failure(.usage)
     }
     var problems: [ScenarioProblem] = []
     let plan = SweepCommandLine.plan(

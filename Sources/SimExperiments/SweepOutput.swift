@@ -52,11 +52,9 @@ public enum SweepOutput {
   /// Sorts tidy rows into the one canonical order: point, replication, then metric catalog order.
   public static func sorted(_ rows: [[String]], factorCount: Int) -> [[String]] {
     let metricColumn = 4 + factorCount
-    let rank = Dictionary(uniqueKeysWithValues: RunSummary.metricNames.enumerated().map { ($1, $0) })
     return rows.sorted { a, b in
-      let ka = (Int(a[1]) ?? 0, Int(a[2]) ?? 0, rank[a[metricColumn]] ?? Int.max)
-      let kb = (Int(b[1]) ?? 0, Int(b[2]) ?? 0, rank[b[metricColumn]] ?? Int.max)
-      return ka < kb
+      let (ka, kb) = ((Int(a[1]) ?? 0, Int(a[2]) ?? 0), (Int(b[1]) ?? 0, Int(b[2]) ?? 0))
+      return ka != kb ? ka < kb : RunSummary.sortKey(a[metricColumn]) < RunSummary.sortKey(b[metricColumn])
     }
   }
 

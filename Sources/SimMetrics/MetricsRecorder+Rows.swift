@@ -15,6 +15,32 @@ extension MetricsRecorder {
   /// each need one pass.
   public func forEachLatencyRow(_ body: (LatencyRow) -> Void) {
     let ids = writeIDs
+    var source = rowSource()
+    for (index, write) in writes.enumerated() {
+      let zone = storeZone[write.store.index]
+      guard zone >= 0 else { continue }
+      let writer = source.storeDevice[write.store.index]
+      for observer in zoneStores[Int(zone)] where source.storeDevice[observer.index] != writer {
+        body(source.row(for: write, id: WriteID(Int(ids[index])), zone: ZoneID(Int(zone)), observer: observer))
+      }
+    }
+  }
+
+  /// The rows of the write at `index` in `writes` alone (a watched write's, `WriteWatch`).
+  func rows(ofWriteAt index: Int) -> [LatencyRow] {
+    let write = writes[index]
+    let zone = storeZone[write.store.index]
+    guard zone >= 0 else { return [] }
+    let id = WriteID(writeIndex.firstIndex(of: Int32(index)) ?? 0)
+    var source = rowSource()
+    let writer = source.storeDevice[write.store.index]
+    return zoneStores[Int(zone)].filter { source.storeDevice[$0.index] != writer }.map { observer in
+      source.row(for: write, id: id, zone: ZoneID(Int(zone)), observer: observer)
+    }
+  }
+
+  /// What building rows reads, taken out of the recorder once.
+  func rowSource() -> RowSource {
     var importsByStore = [[Int]](repeating: [], count: storeDevice.count)
     var lastExport = [Int](repeating: -1, count: storeDevice.count)
     for (index, activity) in activities.enumerated() {
@@ -31,7 +57,7 @@ extension MetricsRecorder {
       imports.append(entries.pages)
       visibility.append(entries.refreshes)
     }
-    var source = RowSource(
+    return RowSource(
       storeDevice: storeDevice, imports: imports, visibility: visibility, activities: activities,
       blockedIntervals: blockedIntervals, hidden: hidden,
       reached: TokensReached(imports: imports, visibility: visibility),
@@ -39,14 +65,6 @@ extension MetricsRecorder {
         at: endTime, importsByStore: importsByStore, lastExport: lastExport, lastPush: lastPush,
         lastAppState: lastAppState,
         lastOnline: lastOnline, storeIsPublic: storeIsPublic, storeDisabled: storeDisabled, policyNames: policyNames))
-    for (index, write) in writes.enumerated() {
-      let zone = storeZone[write.store.index]
-      guard zone >= 0 else { continue }
-      let writer = source.storeDevice[write.store.index]
-      for observer in zoneStores[Int(zone)] where source.storeDevice[observer.index] != writer {
-        body(source.row(for: write, id: WriteID(Int(ids[index])), zone: ZoneID(Int(zone)), observer: observer))
-      }
-    }
   }
 
   /// Per store, the highest token its imports (and its UI) had reached after each one, so that

@@ -66,12 +66,12 @@ public struct RunSummary: Sendable {
   /// Every metric, with `blocked.<name>.*` for each of `policyNames` and then each wait cause.
   public static func catalog(
     policyNames: [String], errors: [CloudError] = CloudError.allCases,
-    causes: [WaitCause] = WaitCause.allCases, approximateLatency: Bool = false
+    causes: [WaitCause] = WaitCause.allCases, approximateLatency: Bool = false, watches: [String] = []
   ) -> [MetricInfo] {
     latencyHead + (approximateLatency ? [percentileError] : []) + head
       + LatencyRow.stageNames.enumerated().map(stageMetric) + activity
       + PushEvent.allCases.map(pushMetric) + errors.map(errorMetric)
-      + (policyNames + causes.map(\.name)).flatMap(blockedMetrics) + [events]
+      + (policyNames + causes.map(\.name)).flatMap(blockedMetrics) + [events] + watches.flatMap(watchMetrics)
   }
 
   /// Only in a run whose latencies were counted in a histogram (more than
@@ -254,9 +254,70 @@ public struct RunSummary: Sendable {
     ]
   }
 
-  public static let metricNames = catalog.map(\.name)
+  /// `watch.<name>.*`: the arrival of a watched write (`WriteWatch`), last in the summary.
+  public static func watchMetrics(_ name: String) -> [MetricInfo] {
+    let found: @Sendable (Inputs) -> WriteWatch.Arrival? = { inputs in
+      inputs.tally.arrivals.first { $0.name == name && $0.editedAt != nil }
+    }
+    return [
+      MetricInfo(
+        "watch.\(name).latency", "s", .lower,
+        "from the watched write \(name)'s edit until every other device with access showed it (its slowest row); "
+          + "empty unless all did"
+      ) { found($0)?.latency?.seconds },
+      MetricInfo(
+        "watch.\(name).firstVisible", "s", .lower, "from the watched write \(name)'s edit until the first other device showed it"
+      ) { found($0)?.first?.seconds },
+      MetricInfo(
+        "watch.\(name).visibleOn", "rows", .higher,
+        "the watched write \(name)'s rows (other devices' stores with access) that showed it by the end"
+      ) { found($0).map { Double($0.visibleOn) } },
+      MetricInfo(
+        "watch.\(name).editedAt", "s", .neither,
+        "when the watched write \(name) was made (run time); every watch.\(name) metric is empty when its device made "
+          + "no such write"
+      ) { found($0)?.editedAt?.seconds },
+    ]
+  }
 
-  public static func metric(named name: String) -> MetricInfo? { catalog.first { $0.name == name } }
+  /// The fields of `watch.<name>.*`.
+  public static let watchFields = ["latency", "firstVisible", "visibleOn", "editedAt"]
+
+  public static let metricNames = catalog.map(\.name)
+  private static let catalogRank = Dictionary(uniqueKeysWithValues: metricNames.enumerated().map { ($1, $0) })
+
+  /// Where a metric's rows sort among a run's (sweep.csv, its shards, compare): catalog order,
+  /// then watched writes by name and field, then any other name by name; never by hashing.
+  public static func sortKey(_ name: String) -> MetricSortKey {
+    if let rank = catalogRank[name] { return MetricSortKey(rank: rank, name: "", field: 0) }
+    if watchMetric(name) != nil, let dot = name.lastIndex(of: ".") {
+      let field = watchFields.firstIndex(of: String(name[name.index(after: dot)...])) ?? 0
+      return MetricSortKey(rank: metricNames.count, name: String(name[..<dot]), field: field)
+    }
+    return MetricSortKey(rank: metricNames.count + 1, name: name, field: 0)
+  }
+
+  /// `sortKey`'s value.
+  public struct MetricSortKey: Comparable, Hashable, Sendable {
+    var rank: Int
+    var name: String
+    var field: Int
+
+    public static func < (a: Self, b: Self) -> Bool { (a.rank, a.name, a.field) < (b.rank, b.name, b.field) }
+  }
+
+  /// A metric's declaration: the catalog's, or a watched write's (`watch.<name>.latency`).
+  public static func metric(named name: String) -> MetricInfo? {
+    catalog.first { $0.name == name } ?? watchMetric(name)
+  }
+
+  /// The declaration of `watch.<name>.<field>`, or nil when `name` is not of that form.
+  static func watchMetric(_ name: String) -> MetricInfo? {
+    guard name.hasPrefix("watch."), let dot = name.lastIndex(of: "."), dot > name.index(name.startIndex, offsetBy: 6)
+    else { return nil }
+    let watch = String(name[name.index(name.startIndex, offsetBy: 6)..<dot])
+    return watchMetrics(watch).first { $0.name == name }
+  }
 
   /// The declaration of a `summary.csv` metric column: the catalog's, or for a policy outside
   /// the registry its `blocked.*` declaration; nil for a column that is not a metric.
@@ -291,10 +352,11 @@ public struct RunSummary: Sendable {
     let approximate = tally.latencies.isApproximate
     catalog =
       policyNames == PolicyRegistry.standard.names && tally.reportedErrors == CloudError.allCases
-        && causes == WaitCause.allCases && !approximate
+        && causes == WaitCause.allCases && !approximate && tally.arrivals.isEmpty
       ? Self.catalog
       : Self.catalog(
-        policyNames: policyNames, errors: tally.reportedErrors, causes: causes, approximateLatency: approximate)
+        policyNames: policyNames, errors: tally.reportedErrors, causes: causes, approximateLatency: approximate,
+        watches: tally.arrivals.map(\.name))
     values = catalog.map { $0.compute(inputs) }
   }
 
@@ -319,6 +381,11 @@ public struct RunSummary: Sendable {
       "saturate at 2^63 − 1 ns (9,223,372,036.85 s, about 292 years): a fleet long offline can reach it, and",
       "a value of 9223372036.854776 then means \"at least that\", a lower bound. The run's `waits` line adds",
       "the rows' causes in 128 bits and never saturates.",
+      "",
+      "A scenario that watches writes (`watch`, or a timeline edit's `\"watch\": \"name\"`) has four more columns per",
+      "watched write, after `events`, in name order: `watch.<name>.latency` (s, lower: until every other device",
+      "showed it), `watch.<name>.firstVisible` (s, lower), `watch.<name>.visibleOn` (rows, higher) and",
+      "`watch.<name>.editedAt` (s); docs/scenario-format.md describes them.",
       "",
       "| metric | unit | better | meaning |",
       "|---|---|---|---|",

@@ -52,6 +52,18 @@ extension SummaryTally {
       line("reportedErrors", reportedErrors.map(\.rawValue)),
       line("stageSums", stageSums.map { String($0) }),
     ]
+    // A watched write's line, `watch.<name>`: the edit, rows, visible rows, first and slowest
+    // (nanoseconds; "-" for none). Watches are in name order, as the keys sort.
+    func optional(_ value: Int64?) -> String { value.map(String.init) ?? "-" }
+    for arrival in arrivals {
+      lines.append(
+        line(
+          "watch.\(arrival.name)",
+          [
+            optional(arrival.editedAt?.nanoseconds), String(arrival.rows), String(arrival.visibleOn),
+            optional(arrival.first?.nanoseconds), optional(arrival.slowest?.nanoseconds),
+          ]))
+    }
     lines += latencies.textLines()
     lines += censored.textLines(prefix: "censored")
     return lines.joined(separator: "\n") + "\n"
@@ -138,5 +150,19 @@ extension SummaryTally {
     self.longest = entries
     self.latencies = latencies
     self.censored = censored
+    for key in text.keys where key.hasPrefix("watch.") {
+      guard let fields = text.fields(key), fields.count == 5, let rows = Int(fields[1]), let visible = Int(fields[2])
+      else { return nil }
+      func optional(_ field: Substring) -> Int64?? { field == "-" ? .some(nil) : Int64(field).map { .some($0) } }
+      guard let edited = optional(fields[0]), let first = optional(fields[3]), let slowest = optional(fields[4]) else {
+        return nil
+      }
+      var arrival = WriteWatch.Arrival(name: String(key.dropFirst(6)))
+      arrival.editedAt = edited.map { SimTime(nanoseconds: $0) }
+      (arrival.rows, arrival.visibleOn) = (rows, visible)
+      arrival.first = first.map { SimDuration(nanoseconds: $0) }
+      arrival.slowest = slowest.map { SimDuration(nanoseconds: $0) }
+      arrivals.append(arrival)
+    }
   }
 }

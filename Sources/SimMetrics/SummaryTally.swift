@@ -33,6 +33,8 @@ public struct SummaryTally: Sendable {
   var policyNames: [String]
   var reportedErrors: [CloudError]
   var events = 0
+  /// What the run showed of the scenario's watched writes (`WriteWatch`), in their order.
+  var arrivals: [WriteWatch.Arrival] = []
 
   /// How many of `policyNames`' last names are wait causes: the run's reported causes, a prefix
   /// of `WaitCause.allCases` (`WorldSpec.reportedCauses`).
@@ -45,8 +47,9 @@ public struct SummaryTally: Sendable {
   }
 
   /// The tally of one part, read from its recorder after its run ended; `threads` share the rows
-  /// of a large zone (the tally is the same for any number).
-  public init(recorder: MetricsRecorder, events: Int, threads: Int = 1) {
+  /// of a large zone (the tally is the same for any number); `watches` are the scenario's
+  /// watched writes, their devices numbered as the recorder's.
+  public init(recorder: MetricsRecorder, events: Int, threads: Int = 1, watches: [WriteWatch] = []) {
     counters = recorder.counters
     policyNames = recorder.policyNames
     reportedErrors = recorder.reportedErrors
@@ -65,6 +68,7 @@ public struct SummaryTally: Sendable {
     accounting = recorder.writeAccounting()
     finalState = recorder.finalState
     longest = recorder.longestActivities()
+    arrivals = recorder.arrivals(of: watches)
   }
 
   /// Adds a later part's tally (parts are added in part order).
@@ -98,6 +102,7 @@ public struct SummaryTally: Sendable {
       }
     }
     events += other.events
+    for index in arrivals.indices where index < other.arrivals.count { arrivals[index].add(other.arrivals[index]) }
   }
 
   /// Convergence time: from the last write to the last store change, or nil if never converged.

@@ -25,6 +25,8 @@ public struct ReportOptions: Sendable {
   public var labels: [(column: String, text: String)] = []
   /// The standalone charts' names begin with it.
   public var chartPrefix = "report"
+  /// A run's timeline actions and battery thresholds, for its device strip (nil: none known).
+  public var marks: RunMarks?
 
   public init() {}
 

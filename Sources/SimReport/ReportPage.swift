@@ -35,6 +35,7 @@ public enum ReportPage {
     }
     run.chartPrefix = options.chartPrefix
     run.title = options.title
+    run.marks = options.marks
     return run.html().map { page in [("report.html", page)] + charts(in: page, prefix: options.chartPrefix) }
   }
 

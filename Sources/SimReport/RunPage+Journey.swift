@@ -124,7 +124,7 @@ extension RunPage {
     let writer = latency.text(first, "writer")
     let which = chosenWrite == nil ? "the slowest write" : "write \(write)"
     var caption = "Write \(write) (\(which == "the slowest write" ? "the slowest" : "chosen with --write")), "
-    caption += "edited on \(XMLText.escaped(writer)) at \(SVG.duration(edited)) of the run: one bar per observer, one "
+    caption += "edited on \(XMLText.escaped(writer)) at \(when(edited)): one bar per observer, one "
     caption += "segment per stage, labelled with what it waited on most."
     return .success(svg + "<p class=\"caption\">\(caption)</p>\n" + table + "</table>\n")
   }

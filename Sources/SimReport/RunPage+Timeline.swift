@@ -100,6 +100,15 @@ extension RunPage {
     return parts[0] * 3600 + parts[1] * 60 + parts[2]
   }
 
+  /// A moment of the run in the frame its time axes use: the time of day with a start ("23:30,
+  /// 1.50 h into the run"), else the offset ("1.50 h into the run").
+  func when(_ seconds: Double) -> String {
+    let offset = SVG.duration(seconds) + " into the run"
+    guard let start = clockStart else { return offset }
+    let clock = Int((start + seconds).rounded()) % 86_400
+    return String(format: "%02d:%02d", clock / 3600, clock / 60 % 60) + ", " + offset
+  }
+
   /// The title of a run-time axis: the time of day with a start, else the offset's unit.
   func runTimeTitle(_ end: Double) -> String {
     clockStart == nil ? "simulated time (\(timeUnit(end).name))" : "time of day (from the scenario's start)"
@@ -171,7 +180,7 @@ extension RunPage {
       ] + extra.map { ("\($0) raised (line beneath)", "#76b7b2") } + [
         ("▲ write", "#222"),
         ("● import with records", "#4e79a7"),
-      ]
+      ] + (marks?.actions.isEmpty == false ? [("▼ timeline action", "#b07aa1")] : [])
     let height = bottom + 50 + SVG.legendHeight(legend.map(\.0), width: right - left)
     var svg = SVG.open(id: "device-timeline", width: Self.width, height: height, label: "Device states over time")
     var laneOf: [String: Double] = [:]  // lookup only
@@ -211,7 +220,11 @@ extension RunPage {
     }
     let batteryDrawn = batteryLines(laneOf: laneOf, x: x)
     svg += batteryDrawn
+    let thresholds = batteryDrawn.isEmpty ? "" : thresholdLines(laneOf: laneOf, left: left, right: right)
+    svg += thresholds
     svg += marks(laneOf: laneOf, x: x)
+    let actions = actionMarks(laneOf: laneOf, x: x)
+    svg += actions
     svg += runTimeAxisTicks(x: x, end: end, y: bottom)
     svg += SVG.xAxis(runTimeTitle(end), left: left, right: right, bottom: bottom)
     svg += SVG.legend(legend, x: left, y: bottom + 50, width: right - left)
@@ -222,6 +235,19 @@ extension RunPage {
     caption += "plugged in."
     if !batteryDrawn.isEmpty {
       caption += " A dark line in each lane: its battery level from timeline.csv (the lane's bottom 0 %, its top 100 %)."
+    }
+    if !thresholds.isEmpty, let levels = marks?.thresholds {
+      caption += " Dotted across each lane: the battery levels below which a policy holds background work ("
+      caption += levels.map { "\(XMLText.escaped($0.policy)) \(SVG.number($0.percent)) %" }.joined(separator: ", ") + ")."
+    }
+    if !actions.isEmpty, let listed = marks?.actions {
+      caption += " ▼ above a lane: the scenario's timeline actions on that device"
+      if listed.count <= Self.actionLabelLimit {
+        caption += ": " + listed.map { "\(XMLText.escaped($0.name)) on \(XMLText.escaped($0.device)) at \(when($0.seconds))" }
+          .joined(separator: "; ") + "."
+      } else {
+        caption += " (\(listed.count); each named in its tooltip)."
+      }
     }
     if !extra.isEmpty {
       caption += " A teal line beneath: " + extra.joined(separator: ", ") + " above its lowest level."
@@ -249,6 +275,43 @@ extension RunPage {
       guard let points = levels[device], points.count > 1 else { continue }
       let path = points.map { "\(SVG.n(x($0.0))),\(SVG.n(top + 14 - max(0, min(100, $0.1)) / 100 * 14))" }.joined(separator: " ")
       out += "<polyline class=\"battery\" data-device=\"\(XMLText.escaped(device))\" points=\"\(path)\" fill=\"none\" stroke=\"#222\" stroke-width=\"1\"/>"
+    }
+    return out.isEmpty ? "" : out + "\n"
+  }
+
+  /// Most timeline actions the caption lists in words (past it, tooltips only).
+  static let actionLabelLimit = 24
+
+  /// The battery levels the scheduler's policies act at, dotted across each lane on the battery
+  /// line's scale (0 % at the lane's bottom, 100 % at its top).
+  func thresholdLines(laneOf: [String: Double], left: Double, right: Double) -> String {
+    guard let levels = marks?.thresholds, !levels.isEmpty else { return "" }
+    var out = ""
+    for (_, top) in laneOf.sorted(by: { $0.value < $1.value }) {
+      for level in levels {
+        let py = top + 14 - max(0, min(100, level.percent)) / 100 * 14
+        out += "<line class=\"threshold\" data-percent=\"\(SVG.number(level.percent))\" x1=\"\(SVG.n(left))\" "
+        out += "y1=\"\(SVG.n(py))\" x2=\"\(SVG.n(right))\" y2=\"\(SVG.n(py))\" stroke=\"#222\" stroke-width=\"0.6\" "
+        out += "stroke-dasharray=\"1 3\"><title>\(XMLText.escaped(level.policy)): below \(SVG.number(level.percent)) %</title></line>"
+      }
+    }
+    return out.isEmpty ? "" : out + "\n"
+  }
+
+  /// The scenario's timeline actions, a ▼ above their device's lane at their time, named in its
+  /// tooltip.
+  func actionMarks(laneOf: [String: Double], x: SVG.Scale) -> String {
+    guard let actions = marks?.actions, !actions.isEmpty else { return "" }
+    var out = ""
+    var count = 0
+    for action in actions where count < Self.timelineMarkLimit {
+      guard let top = laneOf[action.device] else { continue }
+      count += 1
+      let px = x(action.seconds)
+      out += "<path class=\"action\" data-device=\"\(XMLText.escaped(action.device))\" data-action=\"\(XMLText.escaped(action.name))\" "
+      out += "data-seconds=\"\(SVG.number(action.seconds))\" d=\"M\(SVG.n(px - 3.5)) \(SVG.n(top - 6))L\(SVG.n(px + 3.5)) \(SVG.n(top - 6))"
+      out += "L\(SVG.n(px)) \(SVG.n(top))Z\" fill=\"#b07aa1\"><title>\(XMLText.escaped(action.name)) on "
+      out += "\(XMLText.escaped(action.device)) at \(when(action.seconds))</title></path>"
     }
     return out.isEmpty ? "" : out + "\n"
   }

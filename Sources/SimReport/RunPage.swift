@@ -19,6 +19,9 @@ struct RunPage {
   var chartPrefix = "report"
   /// The page's title (nil: the scenario's name).
   var title: String?
+  /// The scenario's timeline actions and battery thresholds (`syncsim report` reads them from
+  /// resolved.json).
+  var marks: RunMarks?
 
   static let width = 920.0
   static let stageNames = ["save", "exportSchedule", "upload", "notify", "importSchedule", "download", "ui"]

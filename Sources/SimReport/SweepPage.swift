@@ -137,6 +137,9 @@ struct SweepPage {
     body += "with its neighbours), an × on the axis a point where no run had one (no row became visible), an "
     body += "arrow up a latency that is a lower bound (some rows were never visible). "
     body += "latency.kaplanMeierP50 estimates the median with never-visible rows counted as censored.</p>\n"
+    let perPoint = pointSections()
+    body += perPoint.body
+    charts += perPoint.charts
     return .success((ReportPage.document(title: "SyncSim sweep report: \(title)", body: body), charts))
   }
 

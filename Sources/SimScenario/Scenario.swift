@@ -31,6 +31,9 @@ public struct Scenario: Sendable {
   /// When the scenario holds only one shard's devices (`ShardWindow`): which, and where its
   /// parts are in the whole world's.
   public var shardWindow: ShardWindow? = nil
+  /// The writes whose arrival the summary reports as `watch.<name>.*`, in name order; their
+  /// devices numbered as `spec.devices`.
+  public var watches: [WriteWatch] = []
 
   /// The result files a run can write, in order.
   public static let outputKinds = ["summary", "latency", "activities", "timeline"]

@@ -280,29 +280,31 @@ extension ScenarioBuilder {
     return reader.duration(node, path, max: ScenarioDecoder.Limits.maxDuration)
   }
 
-  func timeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
+  func timeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec, watches: inout [WriteWatch]) {
     // Reused only from a clean start: the reader keeps at most `maxProblems`, so earlier
     // problems would change which of the timeline's are kept.
     guard let memo = timelineMemo, !memo.ineligible, reader.problems.isEmpty, reader.suppressed == 0 else {
-      decodeTimeline(node, targets, &spec)
+      decodeTimeline(node, targets, &spec, watches: &watches)
       return
     }
     if let recorded = memo.recorded {
       spec.timeline += recorded.actions
+      watches += recorded.watches
       for problem in recorded.problems { reader.record(problem) }
       return
     }
     let actionsBefore = spec.timeline.count
     let keysBefore = reader.logicalKeys.count
-    decodeTimeline(node, targets, &spec)
+    let watchesBefore = watches.count
+    decodeTimeline(node, targets, &spec, watches: &watches)
     guard reader.logicalKeys.count == keysBefore, reader.suppressed == 0 else {
       memo.ineligible = true
       return
     }
-    memo.recorded = (Array(spec.timeline[actionsBefore...]), reader.problems)
+    memo.recorded = (Array(spec.timeline[actionsBefore...]), Array(watches[watchesBefore...]), reader.problems)
   }
 
-  func decodeTimeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec) {
+  func decodeTimeline(_ node: JSONNode?, _ targets: Targets, _ spec: inout WorldSpec, watches: inout [WriteWatch]) {
     guard let entries = reader.array(node, "timeline", maxCount: ScenarioDecoder.Limits.maxTimelineEntries) else {
       return
     }
@@ -318,6 +320,9 @@ extension ScenarioBuilder {
       let devices = self.targets(fields["devices"], ScenarioReader.join(path, "devices"), targets)
       let parsed = reader.required(fields, "action", path) { self.action($0, $1, devices: devices ?? [], spec) }
       guard let at, let devices, let (action, store) = parsed else { continue }
+      if let node = fields["watch"], let watch = timelineWatch(node, path, at: at, devices: devices, action: action) {
+        watches.append(watch)
+      }
       checkClientActions(action, devices: devices, ScenarioReader.join(path, "action"), spec)
       if at > spec.duration {
         reader.problem(
@@ -568,17 +573,21 @@ extension ScenarioBuilder {
     return store
   }
 
-  func expect(_ node: JSONNode?) -> [Expectation] {
+  func expect(_ node: JSONNode?, watches: [String] = []) -> [Expectation] {
+    let watched = watches.flatMap { name in RunSummary.watchFields.map { "watch.\(name).\($0)" } }
     guard let entries = reader.array(node, "expect", maxCount: 1000) else { return [] }
     var result: [Expectation] = []
     for (index, entry) in entries.enumerated() {
       let path = ScenarioReader.index("expect", index)
       guard let fields = reader.object(entry, path, known: ["metric", "max", "min", "equals"]) else { continue }
       guard let metric = reader.required(fields, "metric", path, { reader.string($0, $1) }) else { continue }
-      guard let info = metrics.first(where: { $0.name == metric }) else {
+      guard
+        let info = metrics.first(where: { $0.name == metric })
+          ?? (watched.contains(metric) ? RunSummary.metric(named: metric) : nil)
+      else {
         reader.problem(
           ScenarioReader.join(path, "metric"), "unknown metric \"\(metric)\"",
-          hint: metricSuggestion(for: metric, among: metricNames).map { "did you mean \"\($0)\"?" }
+          hint: metricSuggestion(for: metric, among: metricNames + watched).map { "did you mean \"\($0)\"?" }
             ?? "see the README's metric list")
         continue
       }

@@ -169,8 +169,10 @@ struct ScenarioBuilder {
       groups: groups, names: names, deviceCount: spec.devices.count, windowed: groups.contains { $0.held != nil })
     workloads(top["workloads"], targets, &spec)
     usage(top["usage"], targets, &spec)
-    timeline(top["timeline"], targets, &spec)
-    let expectations = expect(top["expect"])
+    var timelineWatches: [WriteWatch] = []
+    timeline(top["timeline"], targets, &spec, watches: &timelineWatches)
+    let watches = self.watches(top["watch"], timeline: timelineWatches, targets, spec)
+    let expectations = expect(top["expect"], watches: watches.map(\.name))
     let sampleInterval =
       reader.duration(top["sampleInterval"], "sampleInterval", positive: true) ?? defaultSampleInterval(spec.duration)
     let tolerances = self.tolerances(top["tolerances"])
@@ -211,7 +213,7 @@ struct ScenarioBuilder {
       name: name, description: description, spec: spec, deviceNames: names,
       deviceGroups: groups.flatMap { group in Array(repeating: group.name, count: group.count) },
       expectations: expectations, sampleInterval: sampleInterval, tolerances: tolerances, outputs: outputs,
-      sweep: sweep(top["sweep"]), dataModel: dataModel, document: root, shardWindow: window)
+      sweep: sweep(top["sweep"]), dataModel: dataModel, document: root, shardWindow: window, watches: watches)
   }
 
   func defaultSampleInterval(_ duration: SimDuration) -> SimDuration {

@@ -137,6 +137,10 @@ extension ScenarioObject {
         ##"{"description": "the devices it acts on: a name, a group, \"all\" or a list (required). a device name, a group name (all its members), \"all\", or a list of these", "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}"##
       ),
       ("action", ##"{"$generated": "actions"}"##),
+      (
+        "watch",
+        ##"{"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$", "description": "name this edit (an edit, bulkInsert or bulkDelete on one device): its arrival becomes the metrics watch.<name>.latency, .firstVisible, .visibleOn and .editedAt, which sweep, compare and report carry like any other"}"##
+      ),
     ],
     required: ["at", "devices", "action"],
     description: nil)
@@ -286,6 +290,10 @@ extension ScenarioObject {
         ##"{"description": "actions at given times: network, power, app state, edits, bulk inserts, failures", "type": "array", "items": {"$generated": "object:timelineEntry"}}"##
       ),
       ("expect", ##"{"$generated": "expect"}"##),
+      (
+        "watch",
+        ##"{"type": "object", "description": "writes to follow by name: each name's metrics are watch.<name>.latency (until every other device showed it), .firstVisible, .visibleOn and .editedAt. A write is picked by its device and time, never its number (a swept parameter renumbers writes)", "propertyNames": {"pattern": "^[A-Za-z0-9_-]{1,64}$"}, "additionalProperties": {"type": "object", "properties": {"device": {"type": "string", "description": "the device that makes the write"}, "at": {"description": "its first write at or after this time (a duration, or with start a clock time)", "anyOf": [{"$ref": "#/$defs/duration"}, {"type": "string", "pattern": "^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"}]}, "last": {"type": "boolean", "description": "its last write of the run"}}, "required": ["device"], "additionalProperties": false}}"##
+      ),
       (
         "start",
         ##"{"type": "string", "description": "the time of day at the run's start, \"22:00\" or \"2026-03-02T22:00\" (the date is for the reader): timeline entries may then say \"at\": \"23:00\" (the next such time), usage may follow byHour, and timeline.csv gains a clock column", "pattern": "^([0-9]+-[0-9]+-[0-9]+T)?[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"}"##

@@ -199,7 +199,9 @@ public enum ScenarioRunner {
       let devices = partitioning.devices(ofPart: index)
       let map = ids.map(devices: devices, part: partSpec)
       // A world of one part (coupled accounts) has the cores to itself for its rows.
-      let tally = SummaryTally(recorder: recorder, events: outcome.processedEvents, threads: partCount == 1 ? jobs : 1)
+      let tally = SummaryTally(
+        recorder: recorder, events: outcome.processedEvents, threads: partCount == 1 ? jobs : 1,
+        watches: scenario.watches.map { partCount == 1 ? $0 : $0.inPart(devices: devices) })
       let (writeCount, activityCount) = (Int32(recorder.writeCount), Int32(recorder.activities.count))
       if reusesTables { tables.give(recorder.takeTables()) }
       return RunPart(

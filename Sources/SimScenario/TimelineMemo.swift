@@ -1,3 +1,4 @@
+import SimMetrics
 import SimModel
 
 /// A sweep's timeline decoded once for all the points that cannot change it.
@@ -11,7 +12,7 @@ final class TimelineMemo {
   /// device's `workload` and `usage`, which no timeline action's decoder looks at; `seed` sets
   /// only the spec's seed; the rest are decoded after the timeline.
   static let independentKeys: Set<String> = [  // membership only
-    "workloads", "usage", "seed", "expect", "outputs", "name", "description", "sampleInterval", "tolerances",
+    "workloads", "usage", "seed", "expect", "watch", "outputs", "name", "description", "sampleInterval", "tolerances",
   ]
 
   /// Whether a point whose factors have these paths may share the memo.
@@ -22,8 +23,9 @@ final class TimelineMemo {
     }
   }
 
-  /// The actions the timeline appended and the problems it reported, once recorded.
-  var recorded: (actions: [TimelineAction], problems: [ScenarioProblem])?
+  /// The actions the timeline appended, its watched edits and the problems it reported, once
+  /// recorded.
+  var recorded: (actions: [TimelineAction], watches: [WriteWatch], problems: [ScenarioProblem])?
   /// Set when the timeline named logical keys: their numbers depend on the order of first
   /// appearance across sections, so its decode is not reused.
   var ineligible = false

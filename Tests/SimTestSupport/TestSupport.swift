@@ -23,6 +23,12 @@ public func withTemporaryDirectory<T>(_ body: (String) throws -> T) rethrows -> 
   return try body(path)
 }
 
+/// Whether the long tests run: the twin's fits of whole logs, a minute of CPU each in a debug
+/// build. `swift test` leaves them out so that it stays under three minutes on two cores;
+/// `SYNCSIM_LONG_TESTS=1 swift test` runs them too, and CI's `long-tests` step runs them on every
+/// submission (`.ci/run`).
+public let longTestsEnabled = ProcessInfo.processInfo.environment["SYNCSIM_LONG_TESTS"] == "1"
+
 /// The package root, found from this file's location.
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().path

@@ -143,7 +143,7 @@ import Testing
 
   @Test func compareSaysWhenAMeanIsOverTheRunsThatConvergedOnly() {
     var a = CompareCommand.OrderedValues(), b = CompareCommand.OrderedValues()
-    let key = CompareCommand.Key(point: "0", metric: "convergenceTime", order: 0)
+    let key = CompareCommand.Key(point: "0", metric: "convergenceTime", order: RunSummary.sortKey("convergenceTime"))
     for value in [10.0, 11, nil, 12, nil] { a.append(key, value) }
     for value in [10.0, 12, 11, 13, 12] { b.append(key, value) }
     let test = CompareCommand.tests(a, b)[0]
@@ -170,7 +170,7 @@ import Testing
         for (position, seed) in seeds.prefix(20).enumerated() {
           for line in bySeed[seed] {
             let row = line.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-            let key = CompareCommand.Key(point: "0", metric: row[metricColumn], order: 0)
+            let key = CompareCommand.Key(point: "0", metric: row[metricColumn], order: RunSummary.sortKey(row[metricColumn]))
             let value = Double(row[metricColumn + 1])
             if position < 10 { a.append(key, value) } else { b.append(key, value) }
           }

@@ -110,7 +110,8 @@ import Testing
       #expect(syncsim(sweep + ["--seeds", "1..3", "--out", directory]).code == 0)
       let result = syncsim(["report", directory, "--metric", "latency.p95", "--metric", "converged"])
       #expect(result.code == 0)
-      #expect(result.out.contains("and 2 chart .svg files beside it"))
+      // The two metrics' charts, then the per-point stage bars and latency distribution.
+      #expect(result.out.contains("and 4 chart .svg files beside it"))
       let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
       let summary = try table(directory + "/sweep-summary.csv")
       // Every point of each metric once (one chart per metric, not one per factor).
@@ -141,6 +142,48 @@ import Testing
       #expect(svg.contains("<style>") && svg.hasSuffix("</svg>\n"))
       #expect(syncsim(["report", directory, "--metric", "nosuch"]).code == 65)
       #expect(syncsim(["report", directory, "--x", "nosuch"]).err.contains("no factor \"nosuch\""))
+    }
+  }
+
+  /// Per point, the stage means as stacked bars and the latency quantiles as a distribution
+  /// (issue 73, item 11): each segment and each quantile is sweep-summary.csv's mean.
+  @Test func aSweepsReportShowsEachPointsStagesAndLatencyDistribution() throws {
+    try withTemporaryDirectory { directory in
+      let sweep = ["sweep", Self.quickstart, "--set", "push.dropProbability=0,0.5", "--seeds", "1..2", "--out", directory]
+      #expect(syncsim(sweep).code == 0)
+      #expect(syncsim(["report", directory]).code == 0)
+      let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+      let summary = try table(directory + "/sweep-summary.csv")
+      let mean = { (point: String, metric: String) in
+        summary.rows.first { summary.text($0, "point") == point && summary.text($0, "metric") == metric }
+          .flatMap { summary.number($0, "mean") }
+      }
+      #expect(html.contains("<h2>Where the time goes, per point</h2>"))
+      #expect(html.contains("<h2>Latency distribution, per point</h2>"))
+      let (points, stages, seconds) = (
+        attributes(html, cls: "stage", "data-point"), attributes(html, cls: "stage", "data-stage"),
+        attributes(html, cls: "stage", "data-seconds").compactMap(Double.init)
+      )
+      #expect(Set(points) == ["0", "1"])
+      for (index, point) in points.enumerated() {
+        let expected = try #require(mean(point, "stage.\(stages[index]).mean"))
+        #expect(abs(seconds[index] - expected) <= expected * 1e-3, "\(point) \(stages[index])")
+      }
+      // Dropped pushes wait for a poll: point 1's notify is the longer, and its bar too.
+      let notify = { (point: String) in zip(points, zip(stages, seconds)).first { $0.0 == point && $0.1.0 == "notify" }?.1.1 }
+      #expect(try #require(notify("1")) > #require(notify("0")))
+      // Quantiles: p50 … max of each point, in order, each the summary's mean.
+      let quantilePoints = attributes(html, cls: "quantile", "data-point")
+      let quantileSeconds = attributes(html, cls: "quantile", "data-seconds").compactMap(Double.init)
+      #expect(quantilePoints == ["0", "0", "0", "0", "0", "1", "1", "1", "1", "1"])
+      for (index, point) in quantilePoints.enumerated() {
+        let metric = ["latency.p50", "latency.p90", "latency.p95", "latency.p99", "latency.max"][index % 5]
+        let expected = try #require(mean(point, metric))
+        #expect(abs(quantileSeconds[index] - expected) <= expected * 1e-3, "\(point) \(metric)")
+      }
+      #expect(zip(quantileSeconds, quantileSeconds.dropFirst()).enumerated().allSatisfy { $0.offset % 5 == 4 || $0.element.0 <= $0.element.1 })
+      #expect(FileManager.default.fileExists(atPath: directory + "/report-stages-per-point.svg"))
+      #expect(FileManager.default.fileExists(atPath: directory + "/report-latency-distribution.svg"))
     }
   }
 
@@ -277,6 +320,41 @@ import Testing
       #expect(html.contains("its battery level from timeline.csv"))
     }
   }
+
+  /// The rest of item 12: the scenario's timeline actions marked on their lanes, the battery
+  /// levels the policies act at dotted on the battery's scale, and one time frame (the time of
+  /// day, as on the axes) in the journey's caption. The Low Power Mode night starts at 22:00.
+  @Test func timelineActionsAndBatteryThresholdsAreOnTheStripInTheAxesTimeFrame() throws {
+    try withTemporaryDirectory { directory in
+      let folder = directory + "/night"
+      #expect(syncsim(["run", packageRoot + "/Scenarios/client-low-power-night.json", "--out", folder]).code == 0)
+      #expect(syncsim(["report", folder]).code == 0)
+      let html = try String(contentsOfFile: folder + "/report.html", encoding: .utf8)
+      // 22:30 background and lowPower (iPad), 23:00 and 23:30 edits (iPhone), 07:00 activate and
+      // 07:30 plug (iPad): seconds after the 22:00 start.
+      let actions = zip(
+        ReportTests().attributes(html, cls: "action", "data-action"), ReportTests().attributes(html, cls: "action", "data-seconds")
+      ).map { "\($0) \($1)" }
+      #expect(actions == ["background 1800", "lowPower 1800", "edit 3600", "edit 5400", "activate 32400", "plug 34200"])
+      #expect(ReportTests().attributes(html, cls: "action", "data-device") == ["ipad", "ipad", "iphone", "iphone", "ipad", "ipad"])
+      #expect(html.contains("activate on ipad at 07:00, 9.00 h into the run"))
+      // The default policies' levels: Low Power Mode's 30 % and criticalBattery's 20 %, in each lane.
+      #expect(ReportTests().attributes(html, cls: "threshold", "data-percent").sorted() == ["20", "20", "30", "30"])
+      #expect(html.contains("the battery levels below which a policy holds background work (lowPowerMode 30 %, criticalBattery 20 %)"))
+      // The journey's caption in the axes' frame: a time of day, then the offset.
+      let caption = try #require(html.range(of: "edited on iphone at ").map { html[$0.upperBound...].prefix(40) })
+      #expect(caption.hasPrefix("23:30, 90.00 min into the run") || caption.hasPrefix("23:00, 60.00 min into the run"), "\(caption)")
+      // A run without a start keeps offsets alone.
+      let quick = directory + "/quick"
+      #expect(syncsim(["run", ReportTests.quickstart, "--out", quick]).code == 0)
+      #expect(syncsim(["report", quick]).code == 0)
+      let plain = try String(contentsOfFile: quick + "/report.html", encoding: .utf8)
+      let edited = try #require(plain.range(of: "edited on ").map { String(plain[$0.upperBound...].prefix(60)) })
+      let moment = try #require(edited.components(separatedBy: " at ").dropFirst().first)
+      let offset = try #require(moment.components(separatedBy: " into the run: one bar per observer").first)
+      #expect(offset != moment && !offset.contains(":") && offset.hasSuffix(" min"), "\(edited)")
+    }
+  }
 }
 
 /// Issue 58, item 5: figures a paper can use.
@@ -313,9 +391,10 @@ import Testing
       ])
       #expect(sweep.code == 0, "\(sweep.err)")
       #expect(syncsim(["report", directory, "--metric", "latency.p50"]).code == 0)
-      let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+      // The metric's chart (the per-point charts below it name each point by all its factors).
+      let chart = try String(contentsOfFile: directory + "/report-latency_p50.svg", encoding: .utf8)
       // Before: three series of one point each, "workloads[0].editsPerHour=10" … in a legend.
-      #expect(!html.contains("editsPerHour=10") && html.components(separatedBy: "<polyline class=\"series\"").count == 2)
+      #expect(!chart.contains("editsPerHour=10") && chart.components(separatedBy: "<polyline class=\"series\"").count == 2)
     }
   }
 

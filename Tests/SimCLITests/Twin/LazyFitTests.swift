@@ -69,7 +69,7 @@ import Testing
 
   /// The fit itself: `generations.csv` counts the worlds stopped early; with `--early-share 0`
   /// none are, and both fits hold commit → push's known value.
-  @Test func theFitCountsTheWorldsItStoppedEarly() throws {
+  @Test(.enabled(if: longTestsEnabled, "a long test: SYNCSIM_LONG_TESTS=1 swift test runs it, as CI does")) func theFitCountsTheWorldsItStoppedEarly() throws {
     try withTemporaryDirectory { folder in
       let text = try String(contentsOfFile: packageRoot + "/Scenarios/quickstart.json", encoding: .utf8)
       try text.write(toFile: folder + "/base.json", atomically: true, encoding: .utf8)

@@ -69,7 +69,7 @@ import Testing
     }
   }
 
-  @Test func theFitsIntervalsHoldTheKnownValuesAndSayWhatTheLogCannotTell() throws {
+  @Test(.enabled(if: longTestsEnabled, "a long test: SYNCSIM_LONG_TESTS=1 swift test runs it, as CI does")) func theFitsIntervalsHoldTheKnownValuesAndSayWhatTheLogCannotTell() throws {
     try withTemporaryDirectory { folder in
       let scenario = try Self.base(folder, hours: 6)
       #expect(syncsim("run", scenario, "--out", folder + "/run", "--event-log").code == 0)

@@ -120,7 +120,7 @@ import Testing
   /// Taken with the debugger attached: no budget holds a push, so nearly every commit reaches
   /// the other device by push. The fitted budget lets them through, and commit → push (the
   /// fan-out and the delivery: the log has no apsd lines) holds 2 s.
-  @Test func aLogWithoutABudgetIsFittedWithoutOne() throws {
+  @Test(.enabled(if: longTestsEnabled, "a long test: SYNCSIM_LONG_TESTS=1 swift test runs it, as CI does")) func aLogWithoutABudgetIsFittedWithoutOne() throws {
     try withTemporaryDirectory { folder in
       let (fit, summaries, out) = try Self.fit(Self.noBudget, seed: 7, folder: folder)
       let share = try Self.row(summaries, "pushShare")
@@ -136,7 +136,7 @@ import Testing
 
   /// A budget of 2 wakes an hour holds most of the iPhone's pushes to the iPad in the
   /// background: the fitted budget is low, where the debugger's log has it high.
-  @Test func aBindingBudgetIsFittedLow() throws {
+  @Test(.enabled(if: longTestsEnabled, "a long test: SYNCSIM_LONG_TESTS=1 swift test runs it, as CI does")) func aBindingBudgetIsFittedLow() throws {
     try withTemporaryDirectory { folder in
       let (fit, summaries, out) = try Self.fit(Self.bindingBudget, seed: 5, folder: folder)
       let share = try Self.row(summaries, "pushShare")
@@ -151,7 +151,7 @@ import Testing
   /// An iPad in Low Power Mode at night, saved to from the iPhone in the evening: its pushes
   /// in the background wait for the morning. The power lines replay the mode in the twin, and
   /// commit → push is still the day's.
-  @Test func lowPowerNightsHoldTheIPadsPushesUntilMorning() throws {
+  @Test(.enabled(if: longTestsEnabled, "a long test: SYNCSIM_LONG_TESTS=1 swift test runs it, as CI does")) func lowPowerNightsHoldTheIPadsPushesUntilMorning() throws {
     try withTemporaryDirectory { folder in
       let (fit, summaries, out) = try Self.fit(Self.lowPowerNights, seed: 3, folder: folder)
       try Self.holds(fit, "push.fanoutLatency + push.deliveryLatency", 2.0)
@@ -162,7 +162,7 @@ import Testing
   /// A bulk importer whose exports the server refuses with CKError 7 and a 60 s retry-after:
   /// the retry-after is measured from the log, not searched for, and the device's throttle is
   /// fitted.
-  @Test func aBulkImportersRetryAfterIsMeasuredFromItsRefusals() throws {
+  @Test(.enabled(if: longTestsEnabled, "a long test: SYNCSIM_LONG_TESTS=1 swift test runs it, as CI does")) func aBulkImportersRetryAfterIsMeasuredFromItsRefusals() throws {
     try withTemporaryDirectory { folder in
       let (fit, _, out) = try Self.fit(Self.bulkImporter, seed: 11, folder: folder)
       let measured = try Self.row(fit, "cloud.deviceThrottleRetryAfter")

@@ -69,29 +69,35 @@ import Testing
       end: scenario.spec.duration.seconds, name: file)
     #expect(recomputed.rows > 0 || table.rows.isEmpty)
     #expect(recomputed.problems.isEmpty, "\(recomputed.problems.count) problems, first: \(recomputed.problems.prefix(3))")
+    // Failures gathered and checked once: an #expect per row was most of the test's minute.
+    var failures: [String] = []
+    func check(_ condition: Bool, _ what: @autoclosure () -> String) {
+      if !condition && failures.count < 10 { failures.append(what()) }
+    }
+    let (stuckStage, stuckCause, outcomeColumn) = (
+      columns.firstIndex(of: "stuckStage")!, columns.firstIndex(of: "stuckCause")!, columns.firstIndex(of: "outcome")!
+    )
+    let stages = ["exportSchedule", "importSchedule", "notify"].map { ($0, columns.firstIndex(of: $0)!, Self.parts(of: $0, in: columns)) }
     for row in table.rows {
-      for stage in ["exportSchedule", "importSchedule", "notify"] {
-        let stageColumn = columns.firstIndex(of: stage)!
+      for (stage, stageColumn, causes) in stages {
         guard !row[stageColumn].isEmpty else { continue }
-        let causes = Self.parts(of: stage, in: columns)
         // A ghost (a public-database delete) waits on nothing: its notify has no split.
-        let ghost = row[columns.firstIndex(of: "stuckCause")!] == "ghost"
-        #expect(
-          causes.allSatisfy { !row[$0].isEmpty } || stage != "notify" || ghost, "\(file): \(stage) split missing")
-        let sum = causes.reduce(Int64(0)) { $0 + Self.nanos(row[$1]) }
-        if causes.allSatisfy({ !row[$0].isEmpty }) {
-          #expect(
-            sum == Self.nanos(row[stageColumn]), "\(file) write \(row[2]): \(stage) \(row[stageColumn]) ≠ Σ causes")
-          #expect(
-            causes.allSatisfy { Self.nanos(row[$0]) >= 0 }, "\(file) write \(row[2]): a negative cause in \(stage)")
+        let ghost = row[stuckCause] == "ghost"
+        let split = causes.allSatisfy { !row[$0].isEmpty }
+        check(split || stage != "notify" || ghost, "\(file): \(stage) split missing")
+        if split {
+          let sum = causes.reduce(Int64(0)) { $0 + Self.nanos(row[$1]) }
+          check(sum == Self.nanos(row[stageColumn]), "\(file) write \(row[2]): \(stage) \(row[stageColumn]) ≠ Σ causes")
+          check(causes.allSatisfy { Self.nanos(row[$0]) >= 0 }, "\(file) write \(row[2]): a negative cause in \(stage)")
         }
       }
-      let outcome = row[columns.firstIndex(of: "outcome")!]
+      let outcome = row[outcomeColumn]
       if ["notVisible", "hidden", "lost"].contains(outcome) {
-        #expect(!row[columns.firstIndex(of: "stuckStage")!].isEmpty, "\(file) write \(row[2]) \(outcome): no stage")
-        #expect(!row[columns.firstIndex(of: "stuckCause")!].isEmpty, "\(file) write \(row[2]) \(outcome): no cause")
+        check(!row[stuckStage].isEmpty, "\(file) write \(row[2]) \(outcome): no stage")
+        check(!row[stuckCause].isEmpty, "\(file) write \(row[2]) \(outcome): no cause")
       }
     }
+    #expect(failures.isEmpty, "\(failures)")
   }
 
   /// A forced throttle with a 7-minute retry-after: exports end and retry after it; no activity
