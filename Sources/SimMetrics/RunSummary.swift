@@ -287,14 +287,20 @@ public struct RunSummary: Sendable {
   private static let catalogRank = Dictionary(uniqueKeysWithValues: metricNames.enumerated().map { ($1, $0) })
 
   /// Where a metric's rows sort among a run's (sweep.csv, its shards, compare): catalog order,
-  /// then watched writes by name and field, then any other name by name; never by hashing.
+  /// then watched writes by name and field, then a policy's outside the registry by its name and
+  /// field (count, total, longest, as the catalog has them), then any other name by name; never by
+  /// hashing.
   public static func sortKey(_ name: String) -> MetricSortKey {
     if let rank = catalogRank[name] { return MetricSortKey(rank: rank, name: "", field: 0) }
-    if watchMetric(name) != nil, let dot = name.lastIndex(of: ".") {
-      let field = watchFields.firstIndex(of: String(name[name.index(after: dot)...])) ?? 0
-      return MetricSortKey(rank: metricNames.count, name: String(name[..<dot]), field: field)
+    guard let dot = name.lastIndex(of: ".") else { return MetricSortKey(rank: metricNames.count + 2, name: name, field: 0) }
+    let (prefix, field) = (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    if watchMetric(name) != nil {
+      return MetricSortKey(rank: metricNames.count, name: prefix, field: watchFields.firstIndex(of: field) ?? 0)
     }
-    return MetricSortKey(rank: metricNames.count + 1, name: name, field: 0)
+    if name.hasPrefix("blocked."), let position = ["count", "total", "longest"].firstIndex(of: field) {
+      return MetricSortKey(rank: metricNames.count + 1, name: prefix, field: position)
+    }
+    return MetricSortKey(rank: metricNames.count + 2, name: name, field: 0)
   }
 
   /// `sortKey`'s value.

@@ -89,6 +89,18 @@ import Testing
     #expect(RunSummary(tally: back).value("watch.photo.latency") == parts.value("watch.photo.latency"))
   }
 
+  /// Rows of sweep.csv, its shards and compare sort by this: the catalog's order, then watched
+  /// writes by name and field, then a policy outside the registry as the catalog orders a
+  /// policy's three, then the rest by name.
+  @Test func metricsSortInCatalogOrderThenWatchesThenOtherPolicies() {
+    let names = [
+      "latency.p50", "latency.p95", "converged", "events", "watch.a.latency", "watch.a.firstVisible",
+      "watch.a.visibleOn", "watch.a.editedAt", "watch.b.latency", "blocked.mine.count", "blocked.mine.total",
+      "blocked.mine.longest", "blocked.other.count", "zzz",
+    ]
+    #expect(names.reversed().sorted { RunSummary.sortKey($0) < RunSummary.sortKey($1) } == names)
+  }
+
   @Test func whatCannotNameOneWriteIsRefusedWithItsPath() {
     func problems(_ text: String) -> [String] {
       do {
