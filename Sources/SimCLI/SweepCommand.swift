@@ -140,7 +140,7 @@ struct SweepCommand {
     guard let scenario = loaded.scenario, let document = try? JSONParser.parse(loaded.bytes) else {
       return .failure(.dataError)
     }
-    let watched = scenario.watches.flatMap { watch in RunSummary.watchFields.map { "watch.\(watch.name).\($0)" } }
+    let watched = scenario.watches.flatMap { RunSummary.watchMetrics($0.name).map(\.name) }
     if let unknown = options.screenMetrics.first(where: { $0.hasPrefix("watch.") && !watched.contains($0) }) {
       console.error(
         "--metric: the scenario watches no write as \(unknown)"

@@ -26,13 +26,12 @@ extension MetricsRecorder {
     }
   }
 
-  /// The rows of the write at `index` in `writes` alone (a watched write's, `WriteWatch`).
-  func rows(ofWriteAt index: Int) -> [LatencyRow] {
+  /// The rows of the write at `index` in `writes` alone (a watched write's, `WriteWatch`), from
+  /// `source` (`rowSource()`, built once for all of a run's watches).
+  func rows(ofWriteAt index: Int, id: WriteID, source: inout RowSource) -> [LatencyRow] {
     let write = writes[index]
     let zone = storeZone[write.store.index]
     guard zone >= 0 else { return [] }
-    let id = WriteID(writeIndex.firstIndex(of: Int32(index)) ?? 0)
-    var source = rowSource()
     let writer = source.storeDevice[write.store.index]
     return zoneStores[Int(zone)].filter { source.storeDevice[$0.index] != writer }.map { observer in
       source.row(for: write, id: id, zone: ZoneID(Int(zone)), observer: observer)

@@ -60,11 +60,16 @@ public struct WriteWatch: Sendable, Equatable {
 extension MetricsRecorder {
   /// What the run showed of each of `watches`, in their order.
   public func arrivals(of watches: [WriteWatch]) -> [WriteWatch.Arrival] {
-    watches.map { watch in
+    let picked = watches.map { writeIndex(of: $0) }
+    // What building rows reads, taken out once for every watch that found its write.
+    guard picked.contains(where: { $0 != nil }) else { return watches.map { WriteWatch.Arrival(name: $0.name) } }
+    var source = rowSource()
+    let ids = writeIDs
+    return zip(watches, picked).map { watch, index in
       var arrival = WriteWatch.Arrival(name: watch.name)
-      guard let index = writeIndex(of: watch) else { return arrival }
+      guard let index else { return arrival }
       arrival.editedAt = writes[index].editedAt
-      for row in rows(ofWriteAt: index) {
+      for row in rows(ofWriteAt: index, id: WriteID(Int(ids[index])), source: &source) {
         arrival.rows += 1
         guard let latency = row.latency, row.outcome == .visible else { continue }
         arrival.visibleOn += 1

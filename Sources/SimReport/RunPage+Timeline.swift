@@ -105,8 +105,13 @@ extension RunPage {
   func when(_ seconds: Double) -> String {
     let offset = SVG.duration(seconds) + " into the run"
     guard let start = clockStart else { return offset }
-    let clock = Int((start + seconds).rounded()) % 86_400
-    return String(format: "%02d:%02d", clock / 3600, clock / 60 % 60) + ", " + offset
+    return Self.clock(start + seconds) + ", " + offset
+  }
+
+  /// Seconds from midnight as a time of day, "23:00" (past midnight, the next day's).
+  static func clock(_ seconds: Double) -> String {
+    let clock = Int(seconds.rounded()) % 86_400
+    return String(format: "%02d:%02d", clock / 3600, clock / 60 % 60)
   }
 
   /// The title of a run-time axis: the time of day with a start, else the offset's unit.
@@ -121,8 +126,7 @@ extension RunPage {
     var out = ""
     for tick in SVG.linearTicks(upTo: end / unit.seconds) where tick * unit.seconds <= end * 1.0001 {
       let offset = tick * unit.seconds
-      let seconds = Int((start + offset).rounded()) % 86_400
-      let label = String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60)
+      let label = Self.clock(start + offset)
       let px = x(offset)
       out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 4))\" class=\"axis\"/>"
       out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 16))\" class=\"tick\" text-anchor=\"middle\">\(label)</text>\n"

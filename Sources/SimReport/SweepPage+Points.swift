@@ -14,8 +14,11 @@ extension SweepPage {
     ("latency.p50", 0.5), ("latency.p90", 0.9), ("latency.p95", 0.95), ("latency.p99", 0.99), ("latency.max", 1),
   ]
 
+  /// Each point: its number, its label and its metrics' rows.
+  typealias Points = [(point: String, label: String, rows: [String: ReportTable.Row])]
+
   /// The points in order, each with the rows of its metrics and its label (its factors' values).
-  func points() -> [(point: String, label: String, rows: [String: ReportTable.Row])] {
+  func points() -> Points {
     var order: [String] = []
     var rows: [String: [String: ReportTable.Row]] = [:]  // lookup only: `order` keeps the order
     for row in summary.rows {
@@ -42,9 +45,8 @@ extension SweepPage {
   }
 
   /// Stacked bars of each point's mean time per stage; nil when the summary has no stage means.
-  func stageBars() -> String? {
+  func stageBars(_ all: Points) -> String? {
     let stages = LatencyRow.stageNames
-    let all = points()
     let shown = Array(all.prefix(Self.pointChartLimit))
     let means = shown.map { point in stages.map { stage in point.rows["stage.\(stage).mean"].flatMap { summary.number($0, "mean") } } }
     guard means.contains(where: { $0.contains { $0 != nil } }) else { return nil }
@@ -83,8 +85,8 @@ extension SweepPage {
 
   /// Each point's latency distribution through its mean p50, p90, p95, p99 and max; nil when
   /// no point has a latency.
-  func latencyDistribution() -> String? {
-    let shown = points().prefix(Self.cdfLimit).compactMap {
+  func latencyDistribution(_ all: Points) -> String? {
+    let shown = all.prefix(Self.cdfLimit).compactMap {
       point -> (point: String, label: String, steps: [(Double, Double)], lowerBound: Bool)? in
       let steps = Self.quantiles.compactMap { quantile in
         point.rows[quantile.metric].flatMap { summary.number($0, "mean") }.map { ($0, quantile.probability) }
@@ -149,7 +151,8 @@ extension SweepPage {
   func pointSections() -> (body: String, charts: [Chart]) {
     var body = ""
     var charts: [Chart] = []
-    let count = points().count
+    let all = points()
+    let count = all.count
     /// A section of `svg` under `heading`, its caption, and its chart as `<prefix>-<name>.svg`.
     func add(_ svg: String?, _ name: String, _ heading: String, _ caption: String, limit: Int) {
       guard let svg else { return }
@@ -160,12 +163,12 @@ extension SweepPage {
       body += "Also <code>\(XMLText.escaped(file))</code>.</p></section>\n"
     }
     add(
-      stageBars(), "stages-per-point", "Where the time goes, per point",
+      stageBars(all), "stages-per-point", "Where the time goes, per point",
       "Each point's mean time in each stage over its visible rows (stage.*.mean, averaged over its replications), "
         + "in pipeline order; the bar's end is their sum, the mean latency. ",
       limit: Self.pointChartLimit)
     add(
-      latencyDistribution(), "latency-distribution", "Latency distribution, per point",
+      latencyDistribution(all), "latency-distribution", "Latency distribution, per point",
       "Each point's distribution function of save-to-visible latency, drawn through its p50, p90, p95, p99 and max "
         + "(each the mean over the point's replications; sweep-summary.csv keeps no finer quantiles): a line reaching "
         + "1 at its max. \"Lower bound\": some rows were never visible, so the true distribution lies to the right. ",

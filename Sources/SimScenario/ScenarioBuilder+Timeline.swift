@@ -574,7 +574,7 @@ extension ScenarioBuilder {
   }
 
   func expect(_ node: JSONNode?, watches: [String] = []) -> [Expectation] {
-    let watched = watches.flatMap { name in RunSummary.watchFields.map { "watch.\(name).\($0)" } }
+    let watched = watches.flatMap { RunSummary.watchMetrics($0).map(\.name) }
     guard let entries = reader.array(node, "expect", maxCount: 1000) else { return [] }
     var result: [Expectation] = []
     for (index, entry) in entries.enumerated() {
